@@ -1,0 +1,26 @@
+// Runs every test/**/*.test.ts with Node's test runner through tsx (Node 20's --test takes no globs).
+// Arguments narrow the run to files whose path contains one of them: `npm test -- forms/`.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+function findTests(directory) {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : findTests(full);
+    return entry.name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+const filters = process.argv.slice(2);
+const files = findTests('test')
+  .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
+  .sort();
+if (files.length === 0) {
+  console.error(`no test files match ${filters.join(' ')}`);
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+});
+process.exit(result.status ?? 1);

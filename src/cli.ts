@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// `postbox serve` and `postbox check` (contract section 1): the only code that reads argv and the environment.
+import { parseArgs } from 'node:util';
+import { loadConfigFile, type ConfigProblem } from './config/load.js';
+import type { Config } from './config/schema.js';
+import { createLogger } from './log.js';
+import { startServices } from './serve.js';
+import { describeConfig } from './config/describe.js';
+
+const USAGE = `Usage:
+  postbox serve [--config FILE]   start the forms service ([[forms]]) and/or the blog service ([blog])
+  postbox check [--config FILE]   validate the configuration and print a summary
+
+Options:
+  -c, --config FILE   configuration file (default ./config.toml)
+  -h, --help          show this help
+`;
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        config: { type: 'string', short: 'c', default: './config.toml' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`postbox: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.values.help || command === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if ((command !== 'serve' && command !== 'check') || rest.length > 0) {
+    process.stderr.write(`${command ? `postbox: unknown command "${[command, ...rest].join(' ')}"\n\n` : ''}${USAGE}`);
+    return 2;
+  }
+  const file = parsed.values.config as string;
+  const loaded = await loadConfigFile(file, process.env);
+  if (!loaded.ok) {
+    printProblems(file, loaded.problems);
+    return 1;
+  }
+  if (command === 'check') {
+    process.stdout.write(`${file}: OK\n${describeConfig(loaded.config)}`);
+    return 0;
+  }
+  return serve(loaded.config);
+}
+
+function printProblems(file: string, problems: ConfigProblem[]): void {
+  const lines = problems.map((problem) => `  ${problem.path}: ${problem.message}`);
+  process.stderr.write(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${lines.join('\n')}\n`);
+}
+
+async function serve(config: Config): Promise<number> {
+  const logger = createLogger();
+  let running;
+  try {
+    running = await startServices(config, logger);
+  } catch (error) {
+    logger.error({ err: error }, 'start-up failed');
+    return 1;
+  }
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ event: 'shutdown', signal }, 'stopping');
+      running.stop().then(
+        () => resolve(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+    // Give pino's stdout a moment to drain, then leave even if a stray handle lingers.
+    setTimeout(() => process.exit(code), 50).unref();
+  },
+  (error: unknown) => {
+    process.stderr.write(`postbox: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,25 @@
+// The short summary `postbox check` prints.
+import type { Config } from './schema.js';
+
+/** One line per service and form, as a site owner would want to confirm them. */
+export function describeConfig(config: Config): string {
+  const lines: string[] = [`data_dir: ${config.data_dir}`];
+  if (config.forms.length > 0) {
+    const { host, port } = config.server.listen;
+    lines.push(`forms service on ${host}:${port}, mail via ${config.mail?.transport ?? 'file'}:`);
+    for (const form of config.forms) {
+      const extras = [
+        form.rate_limit_per_hour === 0 ? 'no rate limit' : `${form.rate_limit_per_hour}/hour`,
+        form.telegram ? 'telegram' : '',
+        form.archive ? `archive ${form.archive}` : '',
+        form.redirect_url ? `redirect ${form.redirect_url}` : '',
+      ].filter(Boolean);
+      lines.push(`  ${form.path} (${form.type}), origins: ${form.allowed_origins.join(', ') || 'none'}; ${extras.join(', ')}`);
+    }
+  }
+  if (config.blog) {
+    const { host, port } = config.blog.listen;
+    lines.push(`blog service on ${host}:${port}, posts from ${config.blog.content_dir}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

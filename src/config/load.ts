@@ -1,0 +1,90 @@
+// Reads config.toml: TOML -> ${VAR} substitution -> strict schema -> resolved paths -> frozen config.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { configSchema, type Config } from './schema.js';
+
+/** A problem with the configuration, named by its key path (e.g. `forms[1].type`). */
+export interface ConfigProblem {
+  path: string;
+  message: string;
+}
+
+export type LoadResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
+
+/** Reads, parses and validates the file at `file`; `env` supplies `${NAME}` values. */
+export async function loadConfigFile(file: string, env: NodeJS.ProcessEnv): Promise<LoadResult> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;
+    return { ok: false, problems: [{ path: '(file)', message: `cannot read ${file}: ${reason}` }] };
+  }
+  return parseConfigText(text, env, path.dirname(path.resolve(file)));
+}
+
+/** Parses TOML text; relative paths in the result are resolved against `baseDir`. */
+export function parseConfigText(text: string, env: NodeJS.ProcessEnv, baseDir: string): LoadResult {
+  let raw: unknown;
+  try {
+    raw = parseToml(text);
+  } catch (error) {
+    return { ok: false, problems: [{ path: '(toml)', message: (error as Error).message.split('\n')[0] ?? 'invalid TOML' }] };
+  }
+  const substitutionProblems: ConfigProblem[] = [];
+  const substituted = substituteEnv(raw, env, [], substitutionProblems);
+  if (substitutionProblems.length > 0) return { ok: false, problems: substitutionProblems };
+
+  const result = configSchema.safeParse(substituted);
+  if (!result.success) {
+    return {
+      ok: false,
+      problems: result.error.issues.map((issue) => ({ path: formatKeyPath(issue.path), message: issue.message })),
+    };
+  }
+  const config = result.data;
+  config.data_dir = path.resolve(baseDir, config.data_dir);
+  if (config.blog) config.blog.content_dir = path.resolve(baseDir, config.blog.content_dir);
+  return { ok: true, config: deepFreeze(config) };
+}
+
+/** Formats a schema path as a key path: `forms[1].telegram.chat_id`. */
+export function formatKeyPath(keys: readonly PropertyKey[]): string {
+  if (keys.length === 0) return '(root)';
+  return keys
+    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
+    .join('');
+}
+
+// `${NAME}` is replaced by the variable; `$${NAME}` stands for a literal `${NAME}`.
+const variablePattern = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, keys: PropertyKey[], problems: ConfigProblem[]): unknown {
+  if (typeof value === 'string') {
+    return value.replace(variablePattern, (whole, escaped: string, name: string) => {
+      if (escaped) return whole.slice(1);
+      const replacement = env[name];
+      if (replacement === undefined) {
+        problems.push({ path: formatKeyPath(keys), message: `environment variable ${name} is not set` });
+        return '';
+      }
+      return replacement;
+    });
+  }
+  if (Array.isArray(value)) return value.map((item, index) => substituteEnv(item, env, [...keys, index], problems));
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, substituteEnv(item, env, [...keys, key], problems)]),
+    );
+  }
+  return value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}

@@ -1,0 +1,57 @@
+// The 16 lifetime counters of forms-service.md "GET /metrics", in totals and per form, 0 when nothing happened.
+
+export const COUNTER_NAMES = [
+  'received',
+  'honeypot_blocked',
+  'rate_limited',
+  'origin_blocked',
+  'body_too_large',
+  'invalid_body',
+  'validation_failed',
+  'send_failed',
+  'persist_failed',
+  'duplicate_signup',
+  'confirmation_sent',
+  'confirmed',
+  'confirmation_failed',
+  'sent',
+  'auto_reply_failed',
+  'telegram_failed',
+] as const;
+
+export type CounterName = (typeof COUNTER_NAMES)[number];
+export type Counters = Record<CounterName, number>;
+
+export interface MetricsSnapshot {
+  totals: Counters;
+  forms: Record<string, Counters>;
+}
+
+export interface Metrics {
+  /** Adds one to `counter` for the form at `formPath` and to the total. */
+  count(formPath: string, counter: CounterName): void;
+  snapshot(): MetricsSnapshot;
+}
+
+function zeroCounters(): Counters {
+  return Object.fromEntries(COUNTER_NAMES.map((name) => [name, 0])) as Counters;
+}
+
+/** Counters for the given form paths; counts for an unknown path go to the totals only. */
+export function createMetrics(formPaths: readonly string[]): Metrics {
+  const totals = zeroCounters();
+  const forms = new Map(formPaths.map((formPath) => [formPath, zeroCounters()]));
+  return {
+    count(formPath, counter) {
+      totals[counter] += 1;
+      const perForm = forms.get(formPath);
+      if (perForm) perForm[counter] += 1;
+    },
+    snapshot() {
+      return {
+        totals: { ...totals },
+        forms: Object.fromEntries([...forms].map(([formPath, counters]) => [formPath, { ...counters }])),
+      };
+    },
+  };
+}

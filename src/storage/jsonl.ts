@@ -1,0 +1,64 @@
+// Durable JSONL: each append is one write of a whole line, fsynced before it resolves; a failed append is
+// truncated away so that no half-written line is left behind.
+import { open, readFile } from 'node:fs/promises';
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Appends `record` as one JSON line to `file` and fsyncs it. Appends to one file are serialized. */
+export function appendJsonLine(file: string, record: unknown): Promise<void> {
+  const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+  const previous = queues.get(file) ?? Promise.resolve();
+  const next = previous.then(
+    () => appendNow(file, line),
+    () => appendNow(file, line),
+  );
+  queues.set(file, next);
+  void next.finally(() => {
+    if (queues.get(file) === next) queues.delete(file);
+  }).catch(() => undefined);
+  return next;
+}
+
+async function appendNow(file: string, line: Buffer): Promise<void> {
+  const handle = await open(file, 'a', 0o600);
+  let sizeBefore: number | undefined;
+  try {
+    sizeBefore = (await handle.stat()).size;
+    const { bytesWritten } = await handle.write(line, 0, line.length);
+    if (bytesWritten !== line.length) throw new Error(`short write: ${bytesWritten} of ${line.length} bytes`);
+    await handle.sync();
+  } catch (error) {
+    if (sizeBefore !== undefined) await handle.truncate(sizeBefore).catch(() => undefined);
+    throw error;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+export interface JsonLines<T> {
+  records: T[];
+  /** 1-based numbers of lines that were not valid JSON (a torn last line after a crash, say). */
+  badLines: number[];
+}
+
+/** Reads every line of `file`; a missing file reads as empty; unparsable lines are reported, not thrown. */
+export async function readJsonLines<T = unknown>(file: string): Promise<JsonLines<T>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], badLines: [] };
+    throw error;
+  }
+  const records: T[] = [];
+  const badLines: number[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    try {
+      records.push(JSON.parse(line) as T);
+    } catch {
+      badLines.push(index + 1);
+    }
+  });
+  return { records, badLines };
+}

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseConfigText } from '../../src/config/load.js';
+
+const minimal = `
+[mail]
+from = "Forms <forms@example.com>"
+to = "owner@example.com"
+
+[[forms]]
+path = "/contact"
+type = "contact"
+allowed_origins = ["https://example.com"]
+`;
+
+function problemsOf(text: string, env: NodeJS.ProcessEnv = {}) {
+  const result = parseConfigText(text, env, '/srv/site');
+  assert.equal(result.ok, false, 'expected the config to be rejected');
+  return result.ok ? [] : result.problems;
+}
+
+describe('parseConfigText', () => {
+  it('fills every default of contract section 2 and resolves paths against the config directory', () => {
+    const result = parseConfigText(minimal, {}, '/srv/site');
+    assert.ok(result.ok);
+    const { config } = result;
+    assert.equal(config.data_dir, '/srv/site/data');
+    assert.deepEqual(config.server.listen, { host: '127.0.0.1', port: 8080 });
+    assert.equal(config.server.max_body_bytes, 1048576);
+    assert.equal(config.server.trust_proxy_headers, false);
+    assert.equal(config.mail?.transport, 'file');
+    const form = config.forms[0]!;
+    assert.equal(form.honeypot_field, 'website');
+    assert.equal(form.rate_limit_per_hour, 10);
+    assert.equal(form.require_name, true);
+    assert.equal(form.require_message, true);
+    assert.deepEqual([form.name_min, form.name_max, form.message_min, form.message_max], [2, 100, 10, 5000]);
+    assert.equal(form.receipt, true);
+    assert.ok(Object.isFrozen(config.forms[0]), 'config is frozen');
+  });
+
+  it('derives the newsletter defaults from the path', () => {
+    const result = parseConfigText(
+      `${minimal}\n[server]\npublic_url = "https://forms.example.com/"\n[[forms]]\npath = "/news/letter"\ntype = "newsletter"\n`,
+      {},
+      '/srv',
+    );
+    assert.ok(result.ok);
+    const newsletter = result.config.forms[1]!;
+    assert.equal(newsletter.subscribers, 'news-letter-subscribers.jsonl');
+    assert.equal(newsletter.confirm_ttl_hours, 48);
+    assert.equal(result.config.server.public_url, 'https://forms.example.com');
+  });
+
+  it('substitutes ${VAR} and names an unset variable with its key path', () => {
+    const text = `${minimal}\n[server]\nmetrics_token = "\${METRICS_TOKEN}"\n`;
+    const ok = parseConfigText(text, { METRICS_TOKEN: 's3cret' }, '/');
+    assert.ok(ok.ok);
+    assert.equal(ok.config.server.metrics_token, 's3cret');
+    assert.deepEqual(problemsOf(text), [{ path: 'server.metrics_token', message: 'environment variable METRICS_TOKEN is not set' }]);
+    const literal = parseConfigText(`${minimal}\n[server]\nmetrics_token = "a$\${B}"\n`, {}, '/');
+    assert.ok(literal.ok);
+    assert.equal(literal.config.server.metrics_token, 'a${B}');
+  });
+
+  it('rejects unknown keys, wildcard origins and bad types, naming each key path', () => {
+    const text = minimal
+      .replace('type = "contact"', 'type = "contakt"\nrate_limit_per_huor = 5')
+      .replace('["https://example.com"]', '["*", "https://example.com/"]');
+    const paths = problemsOf(text).map((problem) => problem.path);
+    assert.ok(paths.includes('forms[0].type'), paths.join());
+    assert.ok(paths.includes('forms[0]'), `unknown key reported on its table: ${paths.join()}`);
+    assert.ok(paths.includes('forms[0].allowed_origins[0]'), paths.join());
+    assert.ok(paths.includes('forms[0].allowed_origins[1]'), paths.join());
+  });
+
+  it('reports cross-section problems: duplicate paths, missing owner, public_url for newsletters, site for blog', () => {
+    const text = `
+[mail]
+from = "f@example.com"
+[[forms]]
+path = "/a"
+type = "contact"
+[[forms]]
+path = "/a"
+type = "newsletter"
+[blog]
+`;
+    const paths = problemsOf(text).map((problem) => problem.path).sort();
+    assert.deepEqual(paths, ['forms[0].to', 'forms[1].path', 'forms[1].to', 'server.public_url', 'site']);
+  });
+
+  it('reports TOML syntax errors', () => {
+    assert.equal(problemsOf('data_dir = ')[0]?.path, '(toml)');
+  });
+});

@@ -1,5 +1,5 @@
 // The newsletter double opt-in (forms-service.md "States and transitions", contract "Newsletter").
-// The forms routes call only this interface; the implementation lives beside this file.
+// The forms routes call only this interface; the implementation lives beside this file (flow.ts).
 import type { Config, FormConfig } from '../../config/schema.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../metrics.js';
@@ -30,14 +30,8 @@ export interface NewsletterDeps {
   logger: Logger;
   clock: Clock;
   randomBytes: RandomBytes;
+  /** How often expired pending records are purged; 10 minutes unless given. */
+  purgeIntervalMs?: number;
 }
 
-/** Placeholder until the newsletter implementation lands: every signup fails to store. */
-export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter> {
-  void deps;
-  return {
-    signup: async () => 'storage_failed',
-    confirm: async () => ({ status: 500, html: '<!doctype html><title>Not available</title>' }),
-    close: async () => undefined,
-  };
-}
+export { createNewsletter } from './flow.js';

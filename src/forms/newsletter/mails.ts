@@ -1,0 +1,56 @@
+// The two newsletter mails (contract "Newsletter"): fixed text only. The sole submitted value they carry is the
+// address, which the routes have validated as an RFC 5322 addr-spec: as recipient of the confirmation, and in
+// the body (never a header) of the owner's notice, who needs to know who subscribed.
+import type { FormConfig, MailConfig } from '../../config/schema.js';
+import type { MailMessage } from '../ports.js';
+
+/** The confirmation link: `<public_url><form_path>/confirm?token=<token>` (forms-service.md "Events"). */
+export function confirmationLink(publicUrl: string, formPath: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}${formPath}/confirm?token=${encodeURIComponent(token)}`;
+}
+
+/** "2024-05-03 14:00 UTC": unambiguous for any reader, whatever their time zone. */
+export function formatUtc(time: number): string {
+  return `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The mail that carries the link to the address that signed up. */
+export function confirmationMail(mail: MailConfig, publicUrl: string, email: string, link: string, expiresAt: number): MailMessage {
+  const site = new URL(publicUrl).host;
+  return {
+    from: mail.from,
+    to: email,
+    subject: 'Please confirm your newsletter subscription',
+    text: [
+      `Someone, probably you, asked to subscribe this address to the newsletter of ${site}.`,
+      '',
+      'To confirm, open this link:',
+      '',
+      link,
+      '',
+      `The link works once, until ${formatUtc(expiresAt)}.`,
+      '',
+      'If you did not ask for this, ignore this mail: without a confirmation nothing more is sent to you.',
+      '',
+    ].join('\n'),
+  };
+}
+
+/** The notice to the form's owner that an address confirmed its subscription. */
+export function ownerNotice(mail: MailConfig, form: FormConfig, email: string, signedUpAt: number, subscribedAt: number): MailMessage {
+  return {
+    from: mail.from,
+    to: form.to ?? mail.to ?? mail.from,
+    subject: `New newsletter subscriber on ${form.path}`,
+    text: [
+      `A new subscriber confirmed on the newsletter form ${form.path}.`,
+      '',
+      `Address:    ${email}`,
+      `Signed up:  ${formatUtc(signedUpAt)}`,
+      `Confirmed:  ${formatUtc(subscribedAt)}`,
+      '',
+      `The address is now a line of the subscriber log ${form.subscribers ?? ''} in the data folder.`,
+      '',
+    ].join('\n'),
+  };
+}

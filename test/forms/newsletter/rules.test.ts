@@ -1,0 +1,158 @@
+// Pure rules: tokens, expiry, journal replay, the two mails and the three pages.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { createToken, hashToken, TOKEN_BYTES } from '../../../src/forms/newsletter/token.js';
+import { addressKey, expiryOf, isExpired, pendingEvent, replayJournal, type PendingRecord } from '../../../src/forms/newsletter/pending.js';
+import { confirmationLink, confirmationMail, formatUtc, ownerNotice } from '../../../src/forms/newsletter/mails.js';
+import { confirmPage } from '../../../src/forms/newsletter/pages.js';
+import { HOUR, START, testConfig } from './support.js';
+
+const hashA = 'a'.repeat(64);
+const hashB = 'b'.repeat(64);
+const record = (hash: string, expiresAt: number, email = 'ada@example.org'): PendingRecord => ({
+  hash, email, form: '/newsletter', createdAt: START, expiresAt,
+});
+
+describe('tokens', () => {
+  it('asks for 32 random bytes and encodes them base64url without padding', () => {
+    const asked: number[] = [];
+    const token = createToken((count) => {
+      asked.push(count);
+      return Buffer.alloc(count, 0xfb);
+    });
+    assert.deepEqual(asked, [TOKEN_BYTES]);
+    assert.equal(TOKEN_BYTES, 32);
+    assert.equal(token, Buffer.alloc(32, 0xfb).toString('base64url'));
+    assert.match(token, /^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('refuses a random source that gives too few bytes', () => {
+    assert.throws(() => createToken(() => Buffer.alloc(16)));
+  });
+
+  it('stores the SHA-256 of the token as hex', () => {
+    assert.equal(hashToken('abc'), createHash('sha256').update('abc').digest('hex'));
+    assert.notEqual(hashToken('abc'), hashToken('abd'));
+  });
+});
+
+describe('expiry and address identity', () => {
+  it('a link lives ttl hours and is dead from its expiry instant on', () => {
+    const expiresAt = expiryOf(START, 48);
+    assert.equal(expiresAt, START + 48 * HOUR);
+    assert.equal(isExpired(record(hashA, expiresAt), expiresAt - 1), false);
+    assert.equal(isExpired(record(hashA, expiresAt), expiresAt), true);
+    assert.equal(expiryOf(START, 0.5), START + HOUR / 2);
+  });
+
+  it('compares addresses case-insensitively, per form', () => {
+    assert.equal(addressKey('/n', 'Ada@Example.ORG'), addressKey('/n', 'ada@example.org'));
+    assert.notEqual(addressKey('/n', 'ada@example.org'), addressKey('/m', 'ada@example.org'));
+  });
+});
+
+describe('replayJournal', () => {
+  it('adds on pending, ends on redeemed and removed, keeps the rest', () => {
+    const c = 'c'.repeat(64);
+    const lines = [
+      pendingEvent(record(hashA, START + HOUR)),
+      pendingEvent(record(hashB, START + HOUR, 'bob@example.org')),
+      pendingEvent(record(c, START + HOUR, 'cy@example.org')),
+      { op: 'redeemed', hash: hashA },
+      { op: 'removed', hash: c },
+    ];
+    const { live, unknown } = replayJournal(lines, START);
+    assert.deepEqual([...live.keys()], [hashB]);
+    assert.deepEqual(live.get(hashB), record(hashB, START + HOUR, 'bob@example.org'));
+    assert.equal(unknown, 0);
+  });
+
+  it('drops expired records and counts lines that are not events', () => {
+    const lines = [
+      pendingEvent(record(hashA, START + HOUR)),
+      pendingEvent(record(hashB, START + 2 * HOUR)),
+      { op: 'pending', hash: 'short', email: 'x@example.org', form: '/n', created_at: 'x', expires_at: 'y' },
+      { op: 'pending', hash: 'c'.repeat(64), email: 'x@example.org', form: '/n', created_at: 'not a time', expires_at: 'no' },
+      { op: 'renamed', hash: hashA },
+      'a string',
+      null,
+    ];
+    const { live, unknown } = replayJournal(lines, START + HOUR);
+    assert.deepEqual([...live.keys()], [hashB]);
+    assert.equal(unknown, 5);
+  });
+
+  it('round-trips times through the RFC 3339 strings of the journal', () => {
+    const event = pendingEvent(record(hashA, START + 48 * HOUR));
+    assert.deepEqual(event, {
+      op: 'pending', hash: hashA, email: 'ada@example.org', form: '/newsletter',
+      created_at: '2024-05-01T12:00:00.000Z', expires_at: '2024-05-03T12:00:00.000Z',
+    });
+    assert.equal(replayJournal([event], START).live.get(hashA)?.expiresAt, START + 48 * HOUR);
+  });
+});
+
+describe('mails', () => {
+  const config = testConfig('/tmp/unused', [{ path: '/news', type: 'newsletter', to: 'editor@example.com', subscribers: 'list.jsonl' }]);
+  const form = config.forms[0]!;
+  const mail = config.mail!;
+
+  it('builds the link on public_url and the form path', () => {
+    assert.equal(confirmationLink('https://forms.example.com', '/news', 'tok_-9'), 'https://forms.example.com/news/confirm?token=tok_-9');
+    assert.equal(confirmationLink('https://forms.example.com/', '/news', 'x'), 'https://forms.example.com/news/confirm?token=x');
+  });
+
+  it('confirmation mail: fixed text, the link, the expiry; the address only as recipient', () => {
+    const message = confirmationMail(mail, 'https://forms.example.com', 'ada@example.org', 'https://forms.example.com/news/confirm?token=T', START + 48 * HOUR);
+    assert.equal(message.from, 'Example Forms <forms@example.com>');
+    assert.equal(message.to, 'ada@example.org');
+    assert.equal(message.replyTo, undefined);
+    assert.equal(message.subject, 'Please confirm your newsletter subscription');
+    assert.ok(message.text.includes('\nhttps://forms.example.com/news/confirm?token=T\n'));
+    assert.ok(message.text.includes('until 2024-05-03 12:00 UTC'));
+    assert.ok(message.text.includes('forms.example.com'));
+    assert.ok(!message.text.includes('ada@'));
+  });
+
+  it('owner notice goes to the form owner and names the form; the address is in the body only', () => {
+    const message = ownerNotice(mail, form, 'ada@example.org', START, START + HOUR);
+    assert.equal(message.to, 'editor@example.com');
+    assert.equal(message.from, mail.from);
+    assert.equal(message.replyTo, undefined);
+    assert.equal(message.subject, 'New newsletter subscriber on /news');
+    assert.ok(message.text.includes('ada@example.org'));
+    assert.ok(message.text.includes('2024-05-01 13:00 UTC'));
+    assert.ok(message.text.includes('list.jsonl'));
+    assert.equal(formatUtc(START), '2024-05-01 12:00 UTC');
+  });
+
+  it('owner notice falls back to mail.to', () => {
+    const plain = testConfig('/tmp/unused');
+    assert.equal(ownerNotice(plain.mail!, plain.forms[0]!, 'a@b.c', START, START).to, 'owner@example.com');
+  });
+});
+
+describe('confirmation pages', () => {
+  it('has one status per kind, in English, with a doctype and no external resources', () => {
+    const pages = [confirmPage('confirmed', 48), confirmPage('gone', 48), confirmPage('not_saved', 48)];
+    assert.deepEqual(pages.map((page) => page.status), [200, 410, 500]);
+    for (const page of pages) {
+      assert.match(page.html, /^<!doctype html>\n<html lang="en">/);
+      assert.match(page.html, /<meta charset="utf-8">/);
+      assert.match(page.html, /<title>[^<]+<\/title>/);
+      assert.doesNotMatch(page.html, /\b(src|href)=|@import|url\(/);
+    }
+    assert.match(pages[0]!.html, /Subscription confirmed/);
+    assert.match(pages[1]!.html, /used or expired/);
+    assert.match(pages[1]!.html, /sign up again/);
+    assert.match(pages[1]!.html, /2 days/);
+    assert.match(pages[2]!.html, /could not be saved/);
+    assert.match(pages[2]!.html, /link still works/);
+  });
+
+  it('names the lifetime in hours when it is not whole days', () => {
+    assert.match(confirmPage('gone', 36).html, /36 hours/);
+    assert.match(confirmPage('gone', 1).html, /1 hour\b/);
+  });
+});

@@ -1,0 +1,167 @@
+// Field validation of a form submission (forms-service.md "Submission (request body)", contract section 3).
+// Pure: takes the parsed body, returns the clean submission or every field error; the route maps it to HTTP.
+//
+// Decisions where the specs leave room:
+// - A value that is empty after trimming counts as absent ("Name is required" rather than "too short").
+// - A field that is optional for the form but present is still checked (length, characters).
+// - `name` and `service` are single-line values: no C0/C1 controls, DEL, U+2028 or U+2029. `message` may
+//   hold \n, \r and \t (and U+2028/U+2029, which are text), no other controls. No field may hold a lone
+//   UTF-16 surrogate (it cannot be encoded into a mail).
+// - `service` must equal one entry of `services` exactly (after trimming), case included.
+// - `name` and `message` are not read on newsletter forms, `service` only on contact forms: there they are
+//   dropped without a check, whatever their type.
+// - Honeypot: a trimmed non-empty string, or any other non-null value, is a hit.
+import type { FormConfig } from '../../config/schema.js';
+import { isEmailAddress } from './email-address.js';
+
+export type FieldName = 'name' | 'email' | 'service' | 'message';
+
+/** One entry of the `details` list of a `400 validation` answer; `message` never echoes the input. */
+export interface FieldError {
+  field: FieldName;
+  message: string;
+}
+
+/** The clean, trimmed fields of an accepted submission; absent optional fields are left out. */
+export interface Submission {
+  name?: string;
+  email: string;
+  service?: string;
+  message?: string;
+}
+
+/** Outcome of {@link checkSubmission}. */
+export type SubmissionCheck =
+  | { ok: true; submission: Submission; honeypotHit: boolean }
+  | { ok: false; details: FieldError[] };
+
+/** Longest free-text `service` when the form has no `services` list (contract section 3). */
+export const SERVICE_MAX_RUNES = 100;
+
+type FieldValue = { kind: 'absent' } | { kind: 'not-text' } | { kind: 'text'; text: string };
+
+/**
+ * Validates a parsed body against a form (contract order: field validation first, then the honeypot).
+ * Unknown fields are ignored; errors come one per field in the order name, email, service, message.
+ */
+export function checkSubmission(form: FormConfig, fields: Readonly<Record<string, unknown>>): SubmissionCheck {
+  const details: FieldError[] = [];
+  const submission: Partial<Submission> = {};
+  const usesNameAndMessage = form.type !== 'newsletter';
+
+  if (usesNameAndMessage) {
+    const name = checkText('name', 'Name', readField(fields, 'name'), {
+      required: form.require_name,
+      min: form.name_min,
+      max: form.name_max,
+      allowLineBreaks: false,
+    });
+    if (typeof name === 'string') submission.name = name;
+    else if (name) details.push(name);
+  }
+
+  const email = readField(fields, 'email');
+  if (email.kind === 'absent') details.push({ field: 'email', message: 'Email is required' });
+  else if (email.kind === 'not-text') details.push({ field: 'email', message: 'Email must be text' });
+  else if (!isEmailAddress(email.text)) details.push({ field: 'email', message: 'Email must be a valid email address' });
+  else submission.email = email.text;
+
+  if (form.type === 'contact') {
+    const service = checkService(form.services, readField(fields, 'service'));
+    if (typeof service === 'string') submission.service = service;
+    else if (service) details.push(service);
+  }
+
+  if (usesNameAndMessage) {
+    const message = checkText('message', 'Message', readField(fields, 'message'), {
+      required: form.require_message,
+      min: form.message_min,
+      max: form.message_max,
+      allowLineBreaks: true,
+    });
+    if (typeof message === 'string') submission.message = message;
+    else if (message) details.push(message);
+  }
+
+  if (details.length > 0) return { ok: false, details };
+  return { ok: true, submission: submission as Submission, honeypotHit: isHoneypotHit(fields, form.honeypot_field) };
+}
+
+/** Whether the trap field is filled: only bots see it (forms-service.md, honeypot row). */
+export function isHoneypotHit(fields: Readonly<Record<string, unknown>>, honeypotField: string): boolean {
+  const value = readField(fields, honeypotField);
+  return value.kind !== 'absent';
+}
+
+function readField(fields: Readonly<Record<string, unknown>>, key: string): FieldValue {
+  if (!Object.hasOwn(fields, key)) return { kind: 'absent' };
+  const value = fields[key];
+  if (value === null || value === undefined) return { kind: 'absent' };
+  if (typeof value !== 'string') return { kind: 'not-text' };
+  const text = value.trim();
+  return text === '' ? { kind: 'absent' } : { kind: 'text', text };
+}
+
+interface TextRule {
+  required: boolean;
+  min: number;
+  max: number;
+  allowLineBreaks: boolean;
+}
+
+/** The clean text, an error, or undefined for an absent optional field. */
+function checkText(field: FieldName, label: string, value: FieldValue, rule: TextRule): string | FieldError | undefined {
+  if (value.kind === 'absent') return rule.required ? { field, message: `${label} is required` } : undefined;
+  if (value.kind === 'not-text') return { field, message: `${label} must be text` };
+  const scan = scanText(value.text, rule.allowLineBreaks);
+  if (!scan.clean) {
+    const what = rule.allowLineBreaks ? 'control characters' : 'control characters or line breaks';
+    return { field, message: `${label} must not contain ${what}` };
+  }
+  if (scan.runes < rule.min) return { field, message: `${label} must be at least ${characters(rule.min)}` };
+  if (scan.runes > rule.max) return { field, message: `${label} must be at most ${characters(rule.max)}` };
+  return value.text;
+}
+
+function checkService(services: readonly string[] | undefined, value: FieldValue): string | FieldError | undefined {
+  if (value.kind === 'absent') return undefined;
+  if (value.kind === 'not-text') return { field: 'service', message: 'Service must be text' };
+  if (services) {
+    return services.includes(value.text) ? value.text : { field: 'service', message: 'Service must be one of the offered choices' };
+  }
+  const scan = scanText(value.text, false);
+  if (!scan.clean) return { field: 'service', message: 'Service must not contain control characters or line breaks' };
+  if (scan.runes > SERVICE_MAX_RUNES) {
+    return { field: 'service', message: `Service must be at most ${characters(SERVICE_MAX_RUNES)}` };
+  }
+  return value.text;
+}
+
+/**
+ * Counts code points and checks characters in one pass. Forbidden everywhere: C0 controls, DEL, C1 controls
+ * and lone surrogates; \t \n \r and U+2028/U+2029 only where line breaks are allowed.
+ */
+export function scanText(text: string, allowLineBreaks: boolean): { runes: number; clean: boolean } {
+  let runes = 0;
+  let clean = true;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    runes += 1;
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index += 1;
+      else clean = false;
+    } else if (code >= 0xdc00 && code <= 0xdfff) {
+      clean = false;
+    } else if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) {
+      if (!(allowLineBreaks && (code === 0x09 || code === 0x0a || code === 0x0d))) clean = false;
+    } else if ((code === 0x2028 || code === 0x2029) && !allowLineBreaks) {
+      clean = false;
+    }
+  }
+  return { runes, clean };
+}
+
+function characters(count: number): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'character' : 'characters'}`;
+}

@@ -1,0 +1,137 @@
+// Signups through createNewsletter with fakes: durable before mail, duplicates, storage and mail failures.
+import assert from 'node:assert/strict';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { hashToken } from '../../../src/forms/newsletter/token.js';
+import { PENDING_JOURNAL_FILE } from '../../../src/forms/newsletter/pending-store.js';
+import { counters, createHarness, HOUR, PUBLIC_URL, readLines, START, tokenOf, type Harness } from './support.js';
+
+describe('newsletter signup', () => {
+  let harness: Harness;
+  let journal: string;
+  beforeEach(async () => {
+    harness = await createHarness();
+    journal = path.join(harness.dataDir, PENDING_JOURNAL_FILE);
+  });
+  afterEach(() => harness.cleanup());
+
+  it('stores the pending record on disk before the confirmation mail goes out', async () => {
+    let onDiskAtSend: Record<string, unknown>[] = [];
+    harness.mailer.onSend = async () => {
+      onDiskAtSend = await readLines(journal);
+    };
+    assert.equal(await harness.newsletter.signup(harness.form, 'Ada@Example.org'), 'ok');
+    const [message] = harness.mailer.sent;
+    const token = tokenOf(message);
+    assert.match(token, /^[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual(onDiskAtSend, [
+      {
+        op: 'pending', hash: hashToken(token), email: 'Ada@Example.org', form: '/newsletter',
+        created_at: '2024-05-01T12:00:00.000Z', expires_at: '2024-05-03T12:00:00.000Z',
+      },
+    ]);
+    assert.equal(message?.to, 'Ada@Example.org');
+    assert.ok(message?.text.includes(`${PUBLIC_URL}/newsletter/confirm?token=${token}`));
+    assert.ok(message?.text.includes('2024-05-03 12:00 UTC'));
+    assert.ok(!JSON.stringify(await readLines(journal)).includes(token), 'the token itself is never stored');
+    assert.equal(counters(harness)?.confirmation_sent, 1);
+  });
+
+  it('uses the form confirm_ttl_hours for the expiry', async () => {
+    const custom = await createHarness([{ path: '/news', type: 'newsletter', confirm_ttl_hours: 2 }]);
+    try {
+      await custom.newsletter.signup(custom.form, 'ada@example.org');
+      const [line] = await readLines(path.join(custom.dataDir, PENDING_JOURNAL_FILE));
+      assert.equal(line?.expires_at, new Date(START + 2 * HOUR).toISOString());
+      assert.ok(custom.mailer.sent[0]?.text.includes('https://forms.example.com/news/confirm?token='));
+    } finally {
+      await custom.cleanup();
+    }
+  });
+
+  it('answers a pending address as a duplicate, case-insensitively, and sends nothing', async () => {
+    assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'ok');
+    assert.equal(await harness.newsletter.signup(harness.form, 'ADA@EXAMPLE.ORG'), 'duplicate');
+    assert.equal(harness.mailer.sent.length, 1);
+    assert.equal((await readLines(journal)).length, 1);
+    assert.equal(counters(harness)?.duplicate_signup, 1);
+    assert.equal(counters(harness)?.confirmation_sent, 1);
+  });
+
+  it('answers a subscribed address as a duplicate', async () => {
+    await harness.newsletter.signup(harness.form, 'ada@example.org');
+    const page = await harness.newsletter.confirm(harness.form, tokenOf(harness.mailer.sent[0]));
+    assert.equal(page.status, 200);
+    const mailsBefore = harness.mailer.sent.length;
+    harness.now.value = START + 100 * HOUR;
+    assert.equal(await harness.newsletter.signup(harness.form, 'Ada@example.ORG'), 'duplicate');
+    assert.equal(harness.mailer.sent.length, mailsBefore);
+    assert.equal(counters(harness)?.duplicate_signup, 1);
+  });
+
+  it('lets an address whose pending link expired sign up again', async () => {
+    await harness.newsletter.signup(harness.form, 'ada@example.org');
+    harness.now.value = START + 48 * HOUR - 1;
+    assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'duplicate');
+    harness.now.value = START + 48 * HOUR;
+    assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'ok');
+    assert.equal(harness.mailer.sent.length, 2);
+    assert.notEqual(tokenOf(harness.mailer.sent[0]), tokenOf(harness.mailer.sent[1]));
+  });
+
+  it('keeps forms apart: an address pending on one form may sign up on another', async () => {
+    const two = await createHarness([
+      { path: '/news', type: 'newsletter' },
+      { path: '/offers', type: 'newsletter' },
+    ]);
+    try {
+      const [news, offers] = two.config.forms;
+      assert.equal(await two.newsletter.signup(news!, 'ada@example.org'), 'ok');
+      assert.equal(await two.newsletter.signup(offers!, 'ada@example.org'), 'ok');
+      assert.equal(await two.newsletter.confirm(offers!, tokenOf(two.mailer.sent[0])).then((page) => page.status), 410);
+    } finally {
+      await two.cleanup();
+    }
+  });
+
+  it('two signups of one address at the same moment store and mail once', async () => {
+    const outcomes = await Promise.all([
+      harness.newsletter.signup(harness.form, 'ada@example.org'),
+      harness.newsletter.signup(harness.form, 'Ada@example.org'),
+    ]);
+    assert.deepEqual(outcomes.sort(), ['duplicate', 'ok']);
+    assert.equal(harness.mailer.sent.length, 1);
+    assert.equal((await readLines(journal)).length, 1);
+  });
+
+  it('answers storage_failed and sends nothing when the pending record cannot be stored', async () => {
+    await rm(journal, { force: true });
+    await mkdir(journal); // a folder where the journal file goes: every append fails
+    assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'storage_failed');
+    assert.equal(harness.mailer.sent.length, 0);
+    assert.equal(counters(harness)?.persist_failed, 1);
+    assert.equal(counters(harness)?.confirmation_sent, 0);
+    await rm(journal, { recursive: true });
+    assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'ok', 'nothing was left pending');
+  });
+
+  it('answers send_failed, removes the pending record, and lets the person try again', async () => {
+    harness.mailer.failures = 1;
+    assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'send_failed');
+    assert.equal(counters(harness)?.send_failed, 1);
+    assert.equal(counters(harness)?.confirmation_sent, 0);
+    const lines = await readLines(journal);
+    assert.deepEqual(lines.map((line) => line.op), ['pending', 'removed']);
+    assert.equal(lines[1]?.hash, lines[0]?.hash);
+
+    assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'ok');
+    assert.equal(harness.mailer.sent.length, 1);
+    await harness.restart();
+    assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'duplicate', 'the retry is pending after a restart');
+    harness.mailer.failures = 1;
+    assert.equal(await harness.newsletter.signup(harness.form, 'bob@example.org'), 'send_failed');
+    await harness.restart();
+    assert.equal(await harness.newsletter.signup(harness.form, 'bob@example.org'), 'ok', 'the removal survives a restart');
+  });
+});

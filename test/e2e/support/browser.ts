@@ -6,14 +6,14 @@ import { chromium, type Browser } from 'playwright-core';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** A headless chromium with background traffic off, so the only network use is the test's own. */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
+export async function launchChromium(executablePath = CHROMIUM_PATH): Promise<Browser> {
+  if (!existsSync(executablePath)) {
     throw new Error(
-      `the end-to-end tests need Chromium at ${CHROMIUM_PATH}, which is missing: install it with: apt-get install chromium`,
+      `the end-to-end tests need Chromium at ${executablePath}, which is missing: install it with: apt-get install chromium`,
     );
   }
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     headless: true,
     timeout: 60_000,
     args: [

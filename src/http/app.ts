@@ -1,13 +1,21 @@
-// The Fastify factory both services share: time-outs, the one request log line, not-found and error answers.
+// The Fastify factory both services share: time-outs, the one request log line, not-found, 405 and error answers.
 import http from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from '../log.js';
 import { resolveClientIp } from './client-ip.js';
+import { createErrorHandler } from './error-handler.js';
 
 export interface HttpAppOptions {
   logger: Logger;
   trustProxyHeaders?: boolean;
   bodyLimit?: number;
+  /** Read time-out for a whole request; 15 s unless a test needs a shorter one. */
+  requestTimeoutMs?: number;
+  /**
+   * The methods a path answers, for paths that exist. A request no route matches on such a path gets
+   * `405` with `Allow` and an empty body instead of `404` (forms-service.md "Endpoints").
+   */
+  allowedMethods?: (path: string) => readonly string[] | undefined;
 }
 
 /** Read time-out for a whole request (headers and body), and the write (idle socket) time-out. */
@@ -25,17 +33,27 @@ declare module 'fastify' {
 export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   const { logger } = options;
   const trustProxyHeaders = options.trustProxyHeaders ?? false;
+  const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_READ_TIMEOUT_MS;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Fastify's own request lines are off: the onResponse hook below writes the one line the spec asks for.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // A malformed percent-encoding in the path: answer without echoing it (Fastify's default does).
+    frameworkErrors: (_error, _request, reply) => {
+      void (reply as FastifyReply).code(400).send({ error: 'bad_request', message: 'The request path is not valid.' });
+    },
     // Node checks requestTimeout only every connectionsCheckingInterval (30 s by default): check each second
     // so that a slow client is cut off about 15 s after it began.
     serverFactory: (handler) => {
       const server = http.createServer(
-        { requestTimeout: REQUEST_READ_TIMEOUT_MS, headersTimeout: REQUEST_READ_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
+        {
+          requestTimeout: requestTimeoutMs,
+          headersTimeout: requestTimeoutMs,
+          connectionsCheckingInterval: Math.min(1000, requestTimeoutMs),
+        },
         handler,
       );
       server.timeout = RESPONSE_WRITE_TIMEOUT_MS;
@@ -53,10 +71,16 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
         path: request.url.split('?', 1)[0],
         status: reply.statusCode,
         duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-        ip: request.clientIp,
+        ip: request.clientIp || resolveClientIp(request.headers, request.raw.socket?.remoteAddress, trustProxyHeaders),
       },
       'request',
     );
+  });
+  app.setErrorHandler(createErrorHandler(logger));
+  app.setNotFoundHandler(async (request, reply) => {
+    const allowed = options.allowedMethods?.(request.url.split('?', 1)[0] as string);
+    if (allowed) return reply.code(405).header('Allow', allowed.join(', ')).send();
+    return reply.code(404).send({ error: 'not_found' });
   });
   return app;
 }

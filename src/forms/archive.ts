@@ -1,0 +1,26 @@
+// The archive line of an accepted submission (contract section 3, "Persist first").
+import type { SubmissionNotice } from './notifications.js';
+
+/** One JSONL record; absent optional fields are left out. */
+export interface ArchiveLine {
+  received_at: string;
+  form: string;
+  type: string;
+  name?: string;
+  email: string;
+  service?: string;
+  message?: string;
+}
+
+/** The record appended (and fsynced) to the form's archive before delivery. */
+export function toArchiveLine({ form, submission, receivedAt }: SubmissionNotice): ArchiveLine {
+  return {
+    received_at: receivedAt,
+    form: form.path,
+    type: form.type,
+    ...(submission.name === undefined ? {} : { name: submission.name }),
+    email: submission.email,
+    ...(submission.service === undefined ? {} : { service: submission.service }),
+    ...(submission.message === undefined ? {} : { message: submission.message }),
+  };
+}

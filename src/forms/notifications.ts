@@ -1,0 +1,82 @@
+// The texts a submission produces (contract section 3): the owner mail, the chat notification and the
+// receipt. Pure: the delivery code sends what these return. Header values pass through toHeaderText, so
+// no CR, LF or other control character from the input reaches a header.
+import type { FormConfig } from '../config/schema.js';
+import { toHeaderText } from '../mail/header-value.js';
+import type { MailMessage } from './ports.js';
+import type { Submission } from './rules/submission.js';
+
+/** What the owner mail and the chat notification are built from. */
+export interface SubmissionNotice {
+  form: FormConfig;
+  submission: Submission;
+  /** RFC 3339 UTC time the submission arrived. */
+  receivedAt: string;
+}
+
+/** Addresses from [mail] and the form. */
+export interface MailAddresses {
+  from: string;
+  /** The owner: the form's `to`, else `mail.to`. */
+  owner: string;
+}
+
+/** The mail to the owner: Reply-To the submitter, a subject naming the form type and the submitter. */
+export function composeOwnerMail(notice: SubmissionNotice, addresses: MailAddresses): MailMessage {
+  const { form, submission } = notice;
+  const who = submission.name === undefined ? 'an anonymous sender' : toHeaderText(submission.name);
+  return {
+    from: addresses.from,
+    to: addresses.owner,
+    replyTo: toHeaderText(submission.email),
+    subject: `New ${form.type} form submission from ${who}`,
+    text: `${describeSubmission(notice)}\n\nReply to this mail to answer the sender.\n`,
+  };
+}
+
+/** The chat notification: the same fields as the owner mail. */
+export function composeChatText(notice: SubmissionNotice): string {
+  return describeSubmission(notice);
+}
+
+/**
+ * The receipt to the submitter: fixed text naming the site and nothing the submitter typed, so the form
+ * cannot be used to send chosen words to any address. Replies go to the owner.
+ */
+export function composeReceipt(submission: Submission, addresses: MailAddresses, siteName: string): MailMessage {
+  const site = toHeaderText(siteName);
+  return {
+    from: addresses.from,
+    to: toHeaderText(submission.email),
+    replyTo: addresses.owner,
+    subject: `We received your message – ${site}`,
+    text: [
+      'Hello,',
+      '',
+      `thank you for getting in touch with ${site}. Your message has arrived and we will read it soon.`,
+      '',
+      'This is an automatic receipt; you do not need to answer it. If you did not send a message',
+      'to us, someone else entered your address and you can ignore this mail.',
+      '',
+    ].join('\n'),
+  };
+}
+
+/** The name a receipt gives the site: the [site] title, else the host of the form's first allowed origin. */
+export function resolveSiteName(siteTitle: string | undefined, form: FormConfig, publicUrl: string | undefined): string {
+  if (siteTitle) return siteTitle;
+  for (const candidate of [form.allowed_origins[0], publicUrl]) {
+    if (candidate) return new URL(candidate).host;
+  }
+  return 'our website';
+}
+
+function describeSubmission({ form, submission, receivedAt }: SubmissionNotice): string {
+  const lines = [`New ${form.type} form submission on ${form.path}`, ''];
+  if (submission.name !== undefined) lines.push(`Name: ${submission.name}`);
+  lines.push(`Email: ${submission.email}`);
+  if (submission.service !== undefined) lines.push(`Service: ${submission.service}`);
+  lines.push(`Received: ${receivedAt}`);
+  if (submission.message !== undefined) lines.push('', 'Message:', submission.message);
+  return lines.join('\n');
+}

@@ -1,0 +1,131 @@
+// Reads a form POST body (forms-service.md "POST <form_path>", contract section 3): size first, then syntax.
+// JSON is collected (at most max_body_bytes) and parsed; urlencoded and multipart stream through busboy,
+// file parts drained without being kept, a repeated field keeping its first value. Nothing here answers
+// HTTP: the outcome names the error code and a message that never echoes the input.
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+
+/** The parsed fields of a body, before validation. */
+export type FormFields = Record<string, unknown>;
+
+export type BodyOutcome =
+  | { ok: true; fields: FormFields }
+  | {
+      ok: false;
+      error: 'body_too_large' | 'invalid_body';
+      message: string;
+      /** Part of the body was left unread: the connection cannot be reused. */
+      unread: boolean;
+    };
+
+export const ACCEPTED_CONTENT_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] as const;
+
+/** The answer to a missing or unsupported Content-Type names the accepted ones (contract section 3). */
+export const UNSUPPORTED_TYPE_MESSAGE = `Content-Type must be one of ${ACCEPTED_CONTENT_TYPES.join(', ')}.`;
+
+export interface BodySource {
+  stream: Readable;
+  contentType: string | undefined;
+  contentLength: string | undefined;
+}
+
+/** Reads and parses `source` without ever holding more than `maxBytes` of it. */
+export async function readFormBody(source: BodySource, maxBytes: number): Promise<BodyOutcome> {
+  if (source.contentLength !== undefined && Number(source.contentLength) > maxBytes) return tooLarge(maxBytes);
+  const mediaType = source.contentType?.split(';', 1)[0]?.trim().toLowerCase();
+  if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') {
+    return readFormEncoded(source.stream, source.contentType as string, maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  const end = await pumpWithLimit(source.stream, maxBytes, (chunk) => chunks.push(chunk));
+  if (end !== 'end') return end === 'too_large' ? tooLarge(maxBytes) : incomplete();
+  if (mediaType !== 'application/json') return invalid(UNSUPPORTED_TYPE_MESSAGE);
+  return parseJsonObject(Buffer.concat(chunks));
+}
+
+/** A JSON body must be one UTF-8 JSON object (contract section 3). */
+export function parseJsonObject(bytes: Uint8Array): BodyOutcome {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return invalid('The body is not valid JSON.');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return invalid('The JSON body must be an object.');
+  return { ok: true, fields: value as FormFields };
+}
+
+async function readFormEncoded(stream: Readable, contentType: string, maxBytes: number): Promise<BodyOutcome> {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: maxBytes }, defParamCharset: 'utf8' });
+  } catch {
+    // busboy throws on a multipart type without a boundary.
+    await pumpWithLimit(stream, maxBytes, () => undefined);
+    return invalid('The multipart body has no boundary.');
+  }
+  const fields: FormFields = Object.create(null) as FormFields;
+  parser.on('field', (name, value) => {
+    if (!Object.hasOwn(fields, name)) fields[name] = value;
+  });
+  parser.on('file', (_name, file) => file.resume());
+  const parsed = new Promise<boolean>((resolve) => {
+    parser.on('close', () => resolve(true));
+    parser.on('error', () => resolve(false));
+  });
+  const end = await pumpWithLimit(stream, maxBytes, (chunk) => parser.write(chunk));
+  if (end !== 'end') {
+    parser.destroy();
+    return end === 'too_large' ? tooLarge(maxBytes) : incomplete();
+  }
+  parser.end();
+  return (await parsed) ? { ok: true, fields } : invalid('The form body could not be parsed.');
+}
+
+type PumpEnd = 'end' | 'too_large' | 'aborted';
+
+/** Feeds `stream` to `onChunk` until it ends; stops (paused, unread) as soon as more than `maxBytes` came. */
+function pumpWithLimit(stream: Readable, maxBytes: number, onChunk: (chunk: Buffer) => void): Promise<PumpEnd> {
+  // A client that goes away later must not surface as an unhandled 'error' event.
+  stream.on('error', ignore);
+  if (stream.readableEnded) return Promise.resolve('end');
+  return new Promise((resolve) => {
+    let received = 0;
+    const finish = (end: PumpEnd) => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onAbort);
+      stream.off('close', onAbort);
+      resolve(end);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) {
+        stream.pause();
+        finish('too_large');
+      } else {
+        onChunk(chunk);
+      }
+    };
+    const onEnd = () => finish('end');
+    const onAbort = () => finish('aborted');
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onAbort);
+    stream.on('close', onAbort);
+  });
+}
+
+function ignore(): void {}
+
+function tooLarge(maxBytes: number): BodyOutcome {
+  return { ok: false, error: 'body_too_large', message: `The request body must not exceed ${maxBytes} bytes.`, unread: true };
+}
+
+function invalid(message: string): BodyOutcome {
+  return { ok: false, error: 'invalid_body', message, unread: false };
+}
+
+function incomplete(): BodyOutcome {
+  return { ok: false, error: 'invalid_body', message: 'The request body did not arrive completely.', unread: true };
+}

@@ -1,0 +1,20 @@
+// Chooses the mail adapter that [mail] asks for (contract section 2: "smtp" or the default "file").
+import path from 'node:path';
+import type { MailConfig } from '../config/schema.js';
+import type { Clock, Mailer } from '../forms/ports.js';
+import { createFileMailer } from './file-mailer.js';
+import { createSmtpMailer } from './smtp-mailer.js';
+
+/** The outbox of the file transport, under data_dir. */
+export function outboxDirOf(dataDir: string): string {
+  return path.join(dataDir, 'outbox');
+}
+
+/** The configured Mailer; the file transport writes to `<dataDir>/outbox`, which the caller creates. */
+export function createMailer(mail: MailConfig, dataDir: string, clock: Clock): Mailer {
+  if (mail.transport === 'smtp') {
+    if (!mail.smtp) throw new Error('mail.smtp is required when transport = "smtp"');
+    return createSmtpMailer(mail.smtp);
+  }
+  return createFileMailer({ outboxDir: outboxDirOf(dataDir), clock });
+}

@@ -1,0 +1,40 @@
+// `transport = "file"`: every message becomes one .eml file under data_dir/outbox (contract section 2).
+// nodemailer builds the real MIME message; each file appears atomically (temp file, fsync, rename), so a
+// reader of the outbox never sees half a mail (temp files start with a dot and end in .tmp).
+import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Clock, Mailer, RandomBytes } from '../forms/ports.js';
+import { writeFileAtomically } from '../storage/atomic-file.js';
+import { toNodemailerMessage } from './nodemailer-mailer.js';
+
+export interface FileMailerOptions {
+  /** The folder the .eml files go to; it must exist. */
+  outboxDir: string;
+  clock: Clock;
+  randomBytes?: RandomBytes;
+}
+
+/** A Mailer that writes `<UTC time>-<sequence>-<random>.eml` files, which sort in the order they were sent. */
+export function createFileMailer(options: FileMailerOptions): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const random = options.randomBytes ?? cryptoRandomBytes;
+  let sequence = 0;
+
+  function nextFileName(): string {
+    sequence += 1;
+    const time = new Date(options.clock()).toISOString().replace(/[-:]/g, '').replace('.', '-');
+    return `${time}-${String(sequence).padStart(6, '0')}-${random(4).toString('hex')}.eml`;
+  }
+
+  return {
+    async send(message) {
+      const info = await transport.sendMail(toNodemailerMessage(message));
+      const file = path.join(options.outboxDir, nextFileName());
+      await writeFileAtomically(file, info.message as Buffer);
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// `transport = "smtp"`: nodemailer's pooled SMTP transport, configured from [mail.smtp] (contract section 2).
+import nodemailer from 'nodemailer';
+import type { MailConfig } from '../config/schema.js';
+import type { Mailer } from '../forms/ports.js';
+import { createNodemailerMailer } from './nodemailer-mailer.js';
+
+type SmtpSettings = NonNullable<MailConfig['smtp']>;
+
+/** Time-outs for a mail server that stalls: a form answer must not hang on it for minutes. */
+export const SMTP_TIMEOUTS = Object.freeze({
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 20_000,
+});
+
+/**
+ * A pooled SMTP mailer. `secure = true` is implicit TLS (port 465); otherwise STARTTLS is used when the
+ * server offers it. Authentication only when a username is configured.
+ */
+export function createSmtpMailer(smtp: SmtpSettings): Mailer {
+  const transport = nodemailer.createTransport({
+    pool: true,
+    maxConnections: 3,
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.secure,
+    ...(smtp.username === undefined ? {} : { auth: { user: smtp.username, pass: smtp.password ?? '' } }),
+    ...SMTP_TIMEOUTS,
+  });
+  return createNodemailerMailer(transport);
+}

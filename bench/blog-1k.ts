@@ -1,0 +1,102 @@
+// Blog, 1,000 posts: the five URLs of the issue against a bare node:http server answering the same bytes from
+// memory (target: at least 0.8 of its throughput) and, where installed, nginx serving them as files.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sideBySideOptions, type BenchContext } from './lib/context.js';
+import { generateCorpus, MARKER_WORD } from './lib/corpus.js';
+import { writeBlogConfig } from './lib/config-files.js';
+import { createClient, parseJson } from './lib/http-client.js';
+import { findNginx, startNginx, type RunningNginx, type StaticRoute } from './lib/nginx.js';
+import { startHelper, startPostbox, type RunningChild, type RunningPostbox } from './lib/processes.js';
+import { runSideBySide, type Contender } from './lib/side-by-side.js';
+import { addThroughputFigure, runProblems } from './lib/throughput-figure.js';
+
+const SECTION = 'blog 1k';
+const MINIMUM_RATIO = 0.8;
+
+/** Runs the 1,000-post throughput comparison and adds one line per URL to the report. */
+export async function benchBlog1k(context: BenchContext): Promise<void> {
+  const { report } = context;
+  report.section('Blog, 1,000 posts: throughput against the same bytes served by node:http (and nginx)');
+  const dir = path.join(context.tmpRoot, 'blog-1k');
+  const corpus = generateCorpus(path.join(dir, 'posts'), { posts: 1000, seed: 1000 });
+  report.note(`corpus: ${corpus.files} files, ${(corpus.bytes / 1024 / 1024).toFixed(1)} MB, ${corpus.published} published posts, "${MARKER_WORD}" in ${corpus.termCounts[MARKER_WORD]}`);
+  const configFile = writeBlogConfig(dir, corpus.dir);
+  const slug = corpus.slugs[Math.floor(corpus.slugs.length / 3)] as string;
+  const urls = [
+    '/api/blog/posts',
+    '/api/blog/posts?page=3&limit=50',
+    `/api/blog/posts/${slug}`,
+    `/api/blog/posts?q=${MARKER_WORD}`,
+    '/api/blog/feed.xml',
+  ];
+
+  let postbox: RunningPostbox | undefined;
+  let reference: RunningChild | undefined;
+  let nginx: RunningNginx | undefined;
+  try {
+    postbox = await startPostbox({
+      configFile,
+      logFile: path.join(dir, 'postbox.log'),
+      services: ['blog'],
+      cpus: context.cores.server,
+      cpuProfileDir: context.cpuProfileDir,
+    });
+    const base = postbox.addresses.blog as string;
+    const routes = await captureRoutes(base, urls, corpus.published, corpus.termCounts[MARKER_WORD] ?? 0, context);
+    const manifestFile = path.join(dir, 'manifest.json');
+    writeFileSync(
+      manifestFile,
+      JSON.stringify(Object.fromEntries(routes.map((route) => [route.url, { contentType: route.contentType, bodyBase64: route.body.toString('base64') }]))),
+    );
+    reference = await startHelper('reference/static-server.ts', [manifestFile], context.cores.server);
+    const contenders: Contender[] = [
+      { name: 'postbox', base },
+      { name: 'node:http', base: reference.address },
+    ];
+    const nginxBinary = findNginx();
+    if (nginxBinary) {
+      mkdirSync(path.join(dir, 'nginx'));
+      nginx = await startNginx(nginxBinary, path.join(dir, 'nginx'), routes, context.cores.server);
+      contenders.push({ name: 'nginx', base: nginx.base });
+    } else {
+      report.note('nginx is not installed: comparing with node:http only (apt-get install nginx-light to add it)');
+    }
+    for (const route of routes) {
+      const results = await runSideBySide(contenders, { path: route.url }, sideBySideOptions(context));
+      addThroughputFigure(report, results, {
+        section: SECTION,
+        name: `GET ${route.url.replace(slug, '<slug>')}`,
+        subject: 'postbox',
+        reference: 'node:http',
+        minimumRatio: MINIMUM_RATIO,
+        problems: contenders.flatMap((contender) => runProblems(results, contender.name, true)),
+      });
+    }
+  } finally {
+    await nginx?.stop();
+    await reference?.stop();
+    await postbox?.stop();
+  }
+}
+
+/** Fetches every URL once from postbox, checks the answer is the real thing, and keeps its bytes. */
+async function captureRoutes(base: string, urls: string[], published: number, markerPosts: number, context: BenchContext): Promise<StaticRoute[]> {
+  const client = createClient();
+  try {
+    const routes: StaticRoute[] = [];
+    for (const url of urls) {
+      const response = await client.get(base + url);
+      if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`);
+      const listing = url.startsWith('/api/blog/posts?') || url === '/api/blog/posts' ? parseJson<{ total?: number }>(response) : undefined;
+      const expected = url.includes('q=') ? markerPosts : published;
+      if (listing && listing.total !== expected) {
+        context.report.note(`GET ${url}: total ${listing.total}, the corpus has ${expected}`);
+      }
+      routes.push({ url, contentType: String(response.headers['content-type'] ?? 'application/octet-stream'), body: response.body });
+    }
+    return routes;
+  } finally {
+    client.close();
+  }
+}

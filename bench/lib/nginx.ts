@@ -1,0 +1,115 @@
+// nginx serving the same bytes as files (where nginx is installed): the "best reference" beside node:http.
+import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { delay, isInstalled, spawnPinned } from './processes.js';
+
+/** One URL (path and query, exactly as requested) with the bytes and content type to answer. */
+export interface StaticRoute {
+  url: string;
+  contentType: string;
+  body: Buffer;
+}
+
+export interface RunningNginx {
+  base: string;
+  stop(): Promise<void>;
+}
+
+/** The nginx binary, or undefined when it is not installed. */
+export function findNginx(): string | undefined {
+  if (isInstalled('nginx')) return 'nginx';
+  return isInstalled('/usr/sbin/nginx') ? '/usr/sbin/nginx' : undefined;
+}
+
+/** Writes the routes as files plus an nginx.conf under `dir`, starts one nginx worker and waits for it. */
+export async function startNginx(binary: string, dir: string, routes: StaticRoute[], cpus: string | undefined): Promise<RunningNginx> {
+  const root = path.join(dir, 'www');
+  mkdirSync(root, { recursive: true });
+  mkdirSync(path.join(dir, 'temp'), { recursive: true });
+  const types = [...new Set(routes.map((route) => route.contentType))];
+  const map: string[] = [];
+  routes.forEach((route, index) => {
+    const file = `/r${index}.t${types.indexOf(route.contentType)}`;
+    writeFileSync(path.join(root, file), route.body);
+    map.push(`    ${nginxString(route.url)} ${nginxString(file)};`);
+  });
+  const port = await freePort();
+  const temp = path.join(dir, 'temp');
+  const conf = [
+    process.getuid?.() === 0 ? 'user root;' : '',
+    'worker_processes 1;',
+    `error_log ${path.join(dir, 'error.log')} warn;`,
+    `pid ${path.join(dir, 'nginx.pid')};`,
+    'events { worker_connections 4096; }',
+    'http {',
+    '  access_log off;',
+    '  sendfile on;',
+    '  keepalive_requests 1000000;',
+    `  client_body_temp_path ${temp}/body; proxy_temp_path ${temp}/proxy; fastcgi_temp_path ${temp}/fastcgi;`,
+    `  uwsgi_temp_path ${temp}/uwsgi; scgi_temp_path ${temp}/scgi;`,
+    `  types { ${types.map((type, index) => `${nginxString(type)} t${index};`).join(' ')} }`,
+    '  map $request_uri $bench_file {',
+    '    default "/missing";',
+    ...map,
+    '  }',
+    '  server {',
+    `    listen 127.0.0.1:${port};`,
+    `    root ${root};`,
+    '    location / { try_files $bench_file =404; }',
+    '  }',
+    '}',
+  ].join('\n');
+  const confFile = path.join(dir, 'nginx.conf');
+  writeFileSync(confFile, `${conf}\n`);
+  const child = spawnPinned(cpus, binary, ['-p', dir, '-c', confFile, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const base = `http://127.0.0.1:${port}`;
+  const first = routes[0];
+  for (let attempt = 0; ; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}${readLog(dir)}`);
+    try {
+      const response = await fetch(base + (first?.url ?? '/'));
+      await response.arrayBuffer();
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (attempt > 500) throw new Error(`nginx did not answer: ${stderr}${readLog(dir)}`);
+    await delay(10);
+  }
+  return {
+    base,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function nginxString(value: string): string {
+  return `"${value.replace(/["\\]/g, (character) => `\\${character}`)}"`;
+}
+
+function readLog(dir: string): string {
+  try {
+    return readFileSync(path.join(dir, 'error.log'), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** A port nothing listens on right now (nginx cannot report a port it picked itself). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

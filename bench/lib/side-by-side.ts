@@ -1,0 +1,68 @@
+// Alternating rounds: every contender gets the same load in each round, in a rotated order, so that drift on a
+// shared machine hits all of them alike; figures are ratios taken round by round.
+import { runLoad, type LoadOptions, type LoadRequest, type LoadResult } from './load.js';
+
+export interface Contender {
+  name: string;
+  /** Base URL, e.g. http://127.0.0.1:4000; the request path is appended. */
+  base: string;
+  /** Runs before and after each of this contender's load runs (e.g. to check that every mail arrived). */
+  beforeRun?: () => Promise<void>;
+  afterRun?: (result: LoadResult) => Promise<void>;
+}
+
+export interface SideBySideOptions extends LoadOptions {
+  rounds: number;
+  warmupSeconds: number;
+}
+
+/** Results by contender name, one per round. */
+export type RoundResults = Record<string, LoadResult[]>;
+
+/** Warms every contender once, then runs `rounds` rounds, rotating who goes first. */
+export async function runSideBySide(
+  contenders: Contender[],
+  request: Omit<LoadRequest, 'url'> & { path: string },
+  options: SideBySideOptions,
+): Promise<RoundResults> {
+  const { path, ...rest } = request;
+  const results: RoundResults = Object.fromEntries(contenders.map((contender) => [contender.name, []]));
+  if (options.warmupSeconds > 0) {
+    for (const contender of contenders) {
+      await contender.beforeRun?.();
+      const warm = await runLoad({ ...rest, url: contender.base + path }, { ...options, seconds: options.warmupSeconds });
+      await contender.afterRun?.(warm);
+    }
+  }
+  for (let round = 0; round < options.rounds; round += 1) {
+    const order = contenders.map((_, index) => contenders[(index + round) % contenders.length] as Contender);
+    for (const contender of order) {
+      await contender.beforeRun?.();
+      const result = await runLoad({ ...rest, url: contender.base + path }, options);
+      await contender.afterRun?.(result);
+      (results[contender.name] as LoadResult[]).push(result);
+    }
+  }
+  return results;
+}
+
+/** Per-round ratio `subject / reference` of requests per second, and their median. */
+export function ratioOf(results: RoundResults, subject: string, reference: string): { median: number; rounds: number[] } {
+  const subjectRuns = results[subject] ?? [];
+  const referenceRuns = results[reference] ?? [];
+  const rounds = subjectRuns.map((run, index) => run.rps / (referenceRuns[index]?.rps ?? NaN));
+  return { median: median(rounds), rounds };
+}
+
+/** The median of a list (mean of the middle two for even lengths). */
+export function median(values: number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Median req/s and median p99 over the rounds, for the information columns. */
+export function summarize(runs: LoadResult[]): { rps: number; p99Ms: number; p50Ms: number } {
+  return { rps: median(runs.map((run) => run.rps)), p99Ms: median(runs.map((run) => run.p99Ms)), p50Ms: median(runs.map((run) => run.p50Ms)) };
+}

@@ -1,0 +1,46 @@
+// Turns side-by-side rounds into one report line: the median ratio against the reference, with the absolute
+// req/s and p99 of every contender beside it (for information only).
+import type { Report } from './report.js';
+import { formatCount, formatMs } from './report.js';
+import { ratioOf, summarize, type RoundResults } from './side-by-side.js';
+
+export interface ThroughputFigureOptions {
+  section: string;
+  name: string;
+  subject: string;
+  reference: string;
+  minimumRatio: number;
+  /** Extra problems found while running (unexpected statuses, lost mails); any makes the line FAIL. */
+  problems?: string[];
+}
+
+/** Adds the ratio line for `subject` against `reference` and returns the median ratio. */
+export function addThroughputFigure(report: Report, results: RoundResults, options: ThroughputFigureOptions): number {
+  const ratio = ratioOf(results, options.subject, options.reference);
+  const columns = Object.entries(results).map(([name, runs]) => {
+    const summary = summarize(runs);
+    return `${name} ${formatCount(summary.rps)} req/s p50 ${formatMs(summary.p50Ms)} p99 ${formatMs(summary.p99Ms)}`;
+  });
+  const rounds = `rounds ${ratio.rounds.map((value) => value.toFixed(2)).join(' ')}`;
+  const problems = options.problems ?? [];
+  report.add({
+    section: options.section,
+    name: options.name,
+    value: `${ratio.median.toFixed(2)} x ${options.reference}`,
+    target: `>= ${options.minimumRatio.toFixed(2)}`,
+    verdict: problems.length === 0 && ratio.median >= options.minimumRatio ? 'PASS' : 'FAIL',
+    detail: [columns.join(' | '), rounds, ...problems].join('\n      '),
+  });
+  return ratio.median;
+}
+
+/** Problems with a contender's runs: responses with another status class than expected, socket errors. */
+export function runProblems(results: RoundResults, contender: string, expectSuccess: boolean): string[] {
+  const runs = results[contender] ?? [];
+  const wrong = runs.reduce((sum, run) => sum + (expectSuccess ? run.non2xx : run.requests - run.non2xx), 0);
+  const errors = runs.reduce((sum, run) => sum + run.errors, 0);
+  const problems: string[] = [];
+  if (wrong > 0) problems.push(`${contender}: ${wrong} responses with an unexpected status`);
+  if (errors > 0) problems.push(`${contender}: ${errors} socket errors or time-outs`);
+  return problems;
+}

@@ -1,0 +1,39 @@
+// A local SMTP server (smtp-server from npm) that accepts every mail and counts what arrived, for the forms
+// benches: both postbox and the nodemailer reference deliver to it. Asked over IPC for its counts.
+import { SMTPServer } from 'smtp-server';
+
+interface Counts {
+  messages: number;
+  bytes: number;
+  recipients: number;
+}
+
+const counts: Counts = { messages: 0, bytes: 0, recipients: 0 };
+
+const server = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['AUTH', 'STARTTLS'],
+  hideSTARTTLS: true,
+  logger: false,
+  maxClients: 1000,
+  onData(stream, session, callback) {
+    let bytes = 0;
+    stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    stream.on('end', () => {
+      counts.messages += 1;
+      counts.bytes += bytes;
+      counts.recipients += session.envelope.rcptTo.length;
+      callback();
+    });
+  },
+});
+
+server.listen(0, '127.0.0.1', () => {
+  const address = server.server.address();
+  process.stdout.write(`LISTENING ${typeof address === 'object' && address ? address.port : ''}\n`);
+});
+
+process.on('message', (message) => {
+  if (message === 'counts') process.send?.({ ...counts });
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,17 +1,78 @@
-// Builds the blog service from the configuration (placeholder until the blog routes land).
+// Builds the blog service (blog-api.md, contract section 4): loads content_dir into an immutable snapshot
+// of prepared answers, serves it, and swaps in a new snapshot when files change.
+import { performance } from 'node:perf_hooks';
 import type { Config } from '../config/schema.js';
 import { createHttpApp } from '../http/app.js';
 import type { Logger } from '../log.js';
 import type { Service } from '../service.js';
+import { buildCatalog } from './catalog/catalog.js';
+import { createLanguageNames } from './content/language.js';
+import { createPostLibrary } from './content/library.js';
+import { createMarkdown } from './content/markdown.js';
+import { createReloader } from './content/reloader.js';
+import { createContentWatcher } from './content/watch.js';
+import { createResponseFactory } from './http/prepared-response.js';
+import { registerBlogRoutes } from './http/routes.js';
+import { buildSnapshot, type BlogSnapshot, type DetailReuse } from './http/snapshot.js';
 
 export interface BlogServiceDeps {
   logger: Logger;
+  /** Dates the RSS lastBuildDate of a feed without posts; the system clock by default. */
+  clock?: () => Date;
+  /** Quiet time after a file event before the content is rescanned (default 100 ms). */
+  debounceMs?: number;
+  /** Period of the safety-net rescan (default 5 s; 0 turns it off). */
+  rescanIntervalMs?: number;
 }
 
 export async function createBlogService(config: Config, deps: BlogServiceDeps): Promise<Service> {
-  const blog = config.blog;
-  if (!blog) throw new Error('createBlogService needs [blog] in the configuration');
-  const app = createHttpApp({ logger: deps.logger });
-  app.get('/health', async () => ({ status: 'ok', posts: 0 }));
-  return { name: 'blog', app, listen: blog.listen, shutdown: async () => undefined };
+  const { blog, site } = config;
+  if (!blog || !site) throw new Error('createBlogService needs [blog] and [site] in the configuration');
+  const { logger } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const markdown = createMarkdown();
+  const library = createPostLibrary(
+    blog.content_dir,
+    { markdown, languageNames: createLanguageNames(), defaultLanguage: site.language, baseUrl: site.base_url },
+    logger,
+  );
+  const respond = createResponseFactory(blog.cache_max_age);
+  const reuse: DetailReuse = new WeakMap();
+  const watcher = createContentWatcher({
+    onChange: () => reloader.request(),
+    debounceMs: deps.debounceMs ?? 100,
+    rescanIntervalMs: deps.rescanIntervalMs ?? 5000,
+    onWatchError: (directory, error) =>
+      logger.warn({ event: 'watch_failed', directory, reason: error.message }, 'cannot watch a content folder; changes there are seen by the periodic rescan'),
+  });
+
+  let snapshot: BlogSnapshot | null = null;
+  const reload = async () => {
+    const started = performance.now();
+    const result = await library.refresh();
+    watcher.watchDirectories(result.directories);
+    if (!result.changed && snapshot) return;
+    snapshot = buildSnapshot(buildCatalog(result.posts, site, blog), respond, reuse, clock());
+    const duration = Math.round(performance.now() - started);
+    logger.info({ event: 'blog_content_loaded', posts: snapshot.catalog.published.length, duration_ms: duration }, 'blog content loaded');
+  };
+  const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
+  try {
+    await reload();
+  } catch (error) {
+    watcher.close();
+    throw error;
+  }
+
+  const app = createHttpApp({ logger });
+  registerBlogRoutes(app, { current: () => snapshot!, respond, logger });
+  return {
+    name: 'blog',
+    app,
+    listen: blog.listen,
+    shutdown: async () => {
+      watcher.close();
+      await reloader.close();
+    },
+  };
 }

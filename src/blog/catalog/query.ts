@@ -1,0 +1,110 @@
+// GET /posts: reading the query (contract section 4: page >= 1, limit 1..100, else invalid_query) and
+// running it over the catalog: language, tag and text filters, newest first, one page.
+import { languageKey } from '../content/language.js';
+import { compareEntries, type Catalog, type CatalogEntry } from './catalog.js';
+import { foldCase, matchesAllTerms, searchTerms } from './search.js';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export interface PostsQuery {
+  /** Language key (lower case); undefined lists primary versions. */
+  lang: string | undefined;
+  /** Folded tag. */
+  tag: string | undefined;
+  /** Folded search terms; empty when there is no `q`. */
+  terms: string[];
+  page: number;
+  limit: number;
+}
+
+export type QueryParseResult = { ok: true; query: PostsQuery } | { ok: false; message: string };
+
+export interface PostsPage {
+  page: number;
+  page_size: number;
+  total: number;
+  has_next: boolean;
+  has_prev: boolean;
+  entries: CatalogEntry[];
+}
+
+/**
+ * Reads `lang`, `tag`, `q`, `page` and `limit` from a parsed query string. Empty `lang`, `tag` and `q` mean
+ * "no filter"; other parameters are ignored (cache-busting parameters are common).
+ */
+export function parsePostsQuery(raw: Record<string, unknown>): QueryParseResult {
+  const values: Record<string, string | undefined> = {};
+  for (const name of ['lang', 'tag', 'q', 'page', 'limit']) {
+    const value = raw[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return { ok: false, message: `${name} must be given at most once` };
+    values[name] = value;
+  }
+  const page = parseWholeNumber(values.page, 1);
+  if (page === null || page < 1) return { ok: false, message: 'page must be a whole number of at least 1' };
+  const limit = parseWholeNumber(values.limit, DEFAULT_PAGE_SIZE);
+  if (limit === null || limit < 1 || limit > MAX_PAGE_SIZE) {
+    return { ok: false, message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` };
+  }
+  const lang = values.lang?.trim();
+  const tag = values.tag?.trim();
+  return {
+    ok: true,
+    query: {
+      lang: lang ? languageKey(lang) : undefined,
+      tag: tag ? foldCase(tag) : undefined,
+      terms: values.q === undefined ? [] : searchTerms(values.q),
+      page,
+      limit,
+    },
+  };
+}
+
+/** Digits only ("1.5", "-1", "abc", "" and "+2" are not page numbers); `fallback` when absent. */
+function parseWholeNumber(value: string | undefined, fallback: number): number | null {
+  if (value === undefined) return fallback;
+  if (!/^\d{1,15}$/.test(value)) return null;
+  return Number(value);
+}
+
+/** A stable key for equal queries, for the response cache. */
+export function queryKey(query: PostsQuery): string {
+  return JSON.stringify([query.lang ?? null, query.tag ?? null, query.terms, query.page, query.limit]);
+}
+
+/** Whether `query` is one of the unfiltered default pages that are prepared ahead. */
+export function isDefaultListing(query: PostsQuery): boolean {
+  return query.lang === undefined && query.tag === undefined && query.terms.length === 0 && query.limit === DEFAULT_PAGE_SIZE;
+}
+
+/** The versions listed for `lang`: each slug's version in that language, else its all_langs version. */
+export function listForLanguage(catalog: Catalog, lang: string): CatalogEntry[] {
+  const entries: CatalogEntry[] = [];
+  for (const group of catalog.groups.values()) {
+    const entry = group.versions.get(lang) ?? group.allLanguages;
+    if (entry) entries.push(entry);
+  }
+  return entries.sort(compareEntries);
+}
+
+/** Filters `candidates` (already ordered) by tag and terms and cuts out the requested page. */
+export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuery): PostsPage {
+  const filtered =
+    query.tag === undefined && query.terms.length === 0
+      ? candidates
+      : candidates.filter(
+          (entry) =>
+            (query.tag === undefined || entry.tagKeys.includes(query.tag)) &&
+            (query.terms.length === 0 || matchesAllTerms(entry.post.searchText, query.terms)),
+        );
+  const start = (query.page - 1) * query.limit;
+  return {
+    page: query.page,
+    page_size: query.limit,
+    total: filtered.length,
+    has_next: start + query.limit < filtered.length,
+    has_prev: query.page > 1,
+    entries: filtered.slice(start, start + query.limit),
+  };
+}

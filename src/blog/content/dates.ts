@@ -1,0 +1,56 @@
+// Post dates (contract section 4): `YYYY-MM-DD` or RFC 3339 with an offset. TOML gives Date objects,
+// YAML gives strings (or Dates with some schemas); both end up as one normalised value.
+
+export interface PostDate {
+  /** `YYYY-MM-DD` as the author wrote it (the local date of an RFC 3339 time). */
+  day: string;
+  /** What the author wrote, normalised: `YYYY-MM-DD` or RFC 3339 (`T` and `Z` upper case). For sitemaps. */
+  text: string;
+  /** RFC 3339 instant for feeds; a plain date is midnight UTC. */
+  rfc3339: string;
+  /** Milliseconds since the epoch, for ordering. */
+  time: number;
+}
+
+const dayPattern = /^(\d{4})-(\d{2})-(\d{2})$/;
+const dateTimePattern = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+export const dateFormatHint = 'must be YYYY-MM-DD or an RFC 3339 date-time with an offset (2024-05-01T10:00:00+02:00)';
+
+/** Normalises a front-matter date, or returns null when it is neither form or not a real calendar date. */
+export function normalizeDate(value: unknown): PostDate | null {
+  if (value instanceof Date) return fromDateObject(value);
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  const day = dayPattern.exec(text);
+  if (day) {
+    if (!isCalendarDate(Number(day[1]), Number(day[2]), Number(day[3]))) return null;
+    return { day: text, text, rfc3339: `${text}T00:00:00Z`, time: Date.parse(`${text}T00:00:00Z`) };
+  }
+  const dateTime = dateTimePattern.exec(text);
+  if (!dateTime) return null;
+  const [, year, month, date, hour, minute, second] = dateTime;
+  if (!isCalendarDate(Number(year), Number(month), Number(date))) return null;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 60) return null;
+  const normalized = text.replace(/^(.{10})[t ]/, '$1T').replace(/z$/, 'Z');
+  const time = Date.parse(normalized.replace(/:60(?=[.Z+-])/, ':59'));
+  if (Number.isNaN(time)) return null;
+  return { day: text.slice(0, 10), text: normalized, rfc3339: normalized, time };
+}
+
+// smol-toml's TomlDate says whether it is a plain date, and keeps the written offset in toISOString();
+// a local date-time (no offset) has no fixed instant, so it is refused like any other unknown form.
+function fromDateObject(value: Date): PostDate | null {
+  if (Number.isNaN(value.getTime())) return null;
+  const toml = value as Date & { isDate?: () => boolean; isLocal?: () => boolean };
+  if (typeof toml.isDate === 'function' && typeof toml.isLocal === 'function') {
+    if (toml.isDate()) return normalizeDate(value.toISOString());
+    if (toml.isLocal()) return null;
+  }
+  return normalizeDate(value.toISOString());
+}
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}

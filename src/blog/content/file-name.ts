@@ -1,0 +1,50 @@
+// Which files are posts (contract section 4): `<slug>.md`, `<slug>/index.md`, `<slug>.<lang>.md`,
+// `<slug>/index.<lang>.md`. Paths are relative to content_dir with `/` separators.
+import { canonicalLanguage, isKnownLanguage } from './language.js';
+
+export interface PostFileName {
+  slug: string;
+  /** The language named by the file name, canonical; null without a suffix. */
+  lang: string | null;
+}
+
+/** Reads slug and language from a relative path, or returns null when the path is not a post file. */
+export function parsePostFileName(relativePath: string, names: Intl.DisplayNames): PostFileName | null {
+  const parts = relativePath.split('/');
+  if (parts.some((part) => part.startsWith('.'))) return null;
+  if (parts.length === 1) {
+    const stem = stripMarkdownExtension(parts[0]!);
+    if (stem === null) return null;
+    return splitLanguage(stem, names);
+  }
+  if (parts.length === 2) {
+    const stem = stripMarkdownExtension(parts[1]!);
+    if (stem === null) return null;
+    if (stem === 'index') return { slug: parts[0]!, lang: null };
+    const suffix = stem.startsWith('index.') ? stem.slice('index.'.length) : null;
+    if (suffix === null || !isKnownLanguage(suffix, names)) return null;
+    return { slug: parts[0]!, lang: canonicalLanguage(suffix) };
+  }
+  return null;
+}
+
+function stripMarkdownExtension(name: string): string | null {
+  return name.endsWith('.md') && name.length > 3 ? name.slice(0, -3) : null;
+}
+
+function splitLanguage(stem: string, names: Intl.DisplayNames): PostFileName {
+  const dot = stem.lastIndexOf('.');
+  if (dot > 0) {
+    const suffix = stem.slice(dot + 1);
+    if (isKnownLanguage(suffix, names)) return { slug: stem.slice(0, dot), lang: canonicalLanguage(suffix) };
+  }
+  return { slug: stem, lang: null };
+}
+
+/** Why a slug cannot be served, or null when it is fine: no separators, dot segments or control characters. */
+export function checkSlug(slug: string): string | null {
+  if (slug.length === 0) return 'the slug is empty';
+  if (slug === '.' || slug === '..') return `the slug "${slug}" is not allowed`;
+  if (/[/\\?#\s\p{Cc}]/u.test(slug)) return `the slug "${slug}" contains a slash, "?", "#", white space or a control character`;
+  return null;
+}

@@ -1,0 +1,37 @@
+// Language codes of posts: recognised in file names (`hello.fr.md`) and canonicalised (`pt-br` -> `pt-BR`).
+
+const languagePattern = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
+
+/** Canonical BCP 47 form of `value`, or null when it is not a language code. */
+export function canonicalLanguage(value: string): string | null {
+  if (!languagePattern.test(value)) return null;
+  try {
+    return Intl.getCanonicalLocales(value)[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a file-name suffix names a real language: `hello.fr.md` is French, but `node.js.md` is the slug
+ * `node.js` (Intl knows no language "js"). Without this, every two-letter word after a dot would be a language.
+ */
+export function isKnownLanguage(code: string, names: Intl.DisplayNames): boolean {
+  const canonical = canonicalLanguage(code);
+  if (!canonical) return false;
+  try {
+    return names.of(canonical) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** The lookup `isKnownLanguage` needs; built once per service. */
+export function createLanguageNames(): Intl.DisplayNames {
+  return new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+}
+
+/** Key for comparing language codes case-insensitively. */
+export function languageKey(code: string): string {
+  return code.toLowerCase();
+}

@@ -1,0 +1,118 @@
+// Turns one post file into a PostVersion, or the reason it is skipped (contract section 4). Pure: the
+// caller reads the file and logs the outcome.
+import type { MarkdownIt } from 'markdown-it';
+import { dateFormatHint, normalizeDate } from './dates.js';
+import { resolveExcerpt, readingTime } from './excerpt.js';
+import { checkSlug, parsePostFileName } from './file-name.js';
+import { parseFrontMatter } from './front-matter.js';
+import { describeFrontMatterIssues, frontMatterSchema, type FrontMatter } from './front-matter-schema.js';
+import { canonicalLanguage } from './language.js';
+import { renderMarkdown } from './markdown.js';
+import type { PostCover, PostVersion } from './post.js';
+import { foldCase } from '../catalog/search.js';
+
+export interface ParseContext {
+  markdown: MarkdownIt;
+  languageNames: Intl.DisplayNames;
+  /** site.language: the language of a post that names none. */
+  defaultLanguage: string;
+  /** site.base_url without a trailing slash: relative cover paths are made absolute on it. */
+  baseUrl: string;
+}
+
+export type ParseOutcome =
+  | { ok: true; post: PostVersion; warnings: string[] }
+  | { ok: false; reason: string };
+
+/** The same `@user@host` pattern the config applies to site.fediverse_creator. */
+const fediverseHandle = /^@[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+/** Parses the file at `file` (relative to content_dir) whose content is `text`. */
+export function parsePostFile(file: string, text: string, context: ParseContext): ParseOutcome {
+  const name = parsePostFileName(file, context.languageNames);
+  if (!name) return { ok: false, reason: 'not a post file name' };
+  const split = parseFrontMatter(text);
+  if (!split.ok) return split;
+  const checked = frontMatterSchema.safeParse(split.data);
+  if (!checked.success) return { ok: false, reason: describeFrontMatterIssues(checked.error) };
+  const front = checked.data;
+
+  const date = normalizeDate(front.date);
+  if (!date) return { ok: false, reason: `date ${dateFormatHint}` };
+  const updated = front.updated === undefined ? null : normalizeDate(front.updated);
+  if (updated === null && front.updated !== undefined) return { ok: false, reason: `updated ${dateFormatHint}` };
+
+  const slug = front.slug?.trim() || name.slug;
+  const slugProblem = checkSlug(slug);
+  if (slugProblem) return { ok: false, reason: slugProblem };
+
+  let lang = name.lang ?? context.defaultLanguage;
+  if (front.lang !== undefined) {
+    const canonical = canonicalLanguage(front.lang.trim());
+    if (!canonical) return { ok: false, reason: `lang "${front.lang}" is not a language code such as "en" or "pt-BR"` };
+    lang = canonical;
+  }
+
+  const warnings: string[] = [];
+  let fediverseCreator: string | null = front.fediverse_creator?.trim() || null;
+  if (fediverseCreator !== null && !fediverseHandle.test(fediverseCreator)) {
+    warnings.push(`fediverse_creator "${front.fediverse_creator}" is not an @user@host handle; it is ignored`);
+    fediverseCreator = null;
+  }
+  const cover = resolveCover(front.cover, context.baseUrl);
+  if (cover === 'invalid') return { ok: false, reason: 'cover is neither an http(s) URL nor a path' };
+
+  const rendered = renderMarkdown(context.markdown, split.body);
+  return {
+    ok: true,
+    warnings,
+    post: {
+      file,
+      slug,
+      lang,
+      hasLanguageSuffix: name.lang !== null,
+      title: front.title,
+      date,
+      updated,
+      draft: front.draft,
+      tags: uniqueTags(front.tags),
+      allLangs: front.all_langs,
+      author: front.author?.trim() || null,
+      fediverseCreator,
+      cover,
+      excerpt: resolveExcerpt(context.markdown, front.excerpt, split.body, rendered.firstParagraph),
+      readingTime: readingTime(rendered.words),
+      body: split.body,
+      html: rendered.html,
+      searchText: `${foldCase(front.title)}\n${foldCase(split.body)}`,
+    },
+  };
+}
+
+/** A URL stays as it is; a path (`/img/a.png`, `img/a.png`) is made absolute on site.base_url. */
+function resolveCover(cover: FrontMatter['cover'], baseUrl: string): PostCover | null | 'invalid' {
+  if (cover === undefined) return null;
+  const source = (typeof cover === 'string' ? cover : cover.src).trim();
+  const alt = typeof cover === 'string' ? null : cover.alt?.trim() || null;
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(source)) {
+    return /^https?:\/\/[^/]/i.test(source) ? { url: source, alt } : 'invalid';
+  }
+  if (source.startsWith('//')) return 'invalid';
+  const path = source.replace(/^(?:\.\/|\/)+/, '');
+  try {
+    return { url: new URL(`${baseUrl}/${path}`).href, alt };
+  } catch {
+    return 'invalid';
+  }
+}
+
+/** Tags in the author's order; a tag repeated in another case is dropped (tags match case-insensitively). */
+function uniqueTags(tags: string[]): string[] {
+  const seen = new Set<string>();
+  return tags.filter((tag) => {
+    const key = foldCase(tag);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,34 @@
+// One parsed post file: a version of a slug in one language, as the catalog and the feeds use it.
+import type { PostDate } from './dates.js';
+
+export interface PostCover {
+  url: string;
+  alt: string | null;
+}
+
+export interface PostVersion {
+  /** Path relative to content_dir, `/`-separated; names the file in warnings. */
+  file: string;
+  slug: string;
+  /** Canonical language code (front matter `lang`, else the file-name suffix, else site.language). */
+  lang: string;
+  /** Whether the file name carries a language suffix (the primary-version rule looks at this). */
+  hasLanguageSuffix: boolean;
+  title: string;
+  date: PostDate;
+  updated: PostDate | null;
+  draft: boolean;
+  tags: string[];
+  allLangs: boolean;
+  /** The post's own values; the site's defaults are applied by the catalog. */
+  author: string | null;
+  fediverseCreator: string | null;
+  cover: PostCover | null;
+  excerpt: string;
+  readingTime: number;
+  /** Raw Markdown after the front matter. */
+  body: string;
+  html: string;
+  /** Case-folded title and body for `q` (see catalog/search.ts). */
+  searchText: string;
+}

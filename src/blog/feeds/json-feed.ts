@@ -1,0 +1,36 @@
+// JSON Feed 1.1 (https://jsonfeed.org/version/1.1) of the 20 newest published primary versions, with the
+// fields contract section 4 names; authors[].name is the effective fediverse_creator.
+import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
+import { publicApiUrl, publicPostUrl } from './public-url.js';
+import { FEED_LENGTH } from './rss.js';
+
+/** The feed as a plain object, ready for JSON.stringify. */
+export function createJsonFeed(catalog: Catalog): Record<string, unknown> {
+  const { site } = catalog;
+  return {
+    version: 'https://jsonfeed.org/version/1.1',
+    title: site.title,
+    home_page_url: site.base_url,
+    feed_url: publicApiUrl(catalog, '/feed.json'),
+    description: site.description,
+    language: site.language,
+    items: catalog.primaries.slice(0, FEED_LENGTH).map((entry) => createItem(catalog, entry)),
+  };
+}
+
+function createItem(catalog: Catalog, entry: CatalogEntry): Record<string, unknown> {
+  const { post, summary } = entry;
+  const url = publicPostUrl(catalog, entry);
+  return {
+    id: url,
+    url,
+    title: post.title,
+    content_html: post.html,
+    summary: post.excerpt,
+    date_published: post.date.rfc3339,
+    ...(post.updated ? { date_modified: post.updated.rfc3339 } : {}),
+    tags: post.tags,
+    ...(post.cover ? { image: post.cover.url } : {}),
+    ...(summary.fediverse_creator ? { authors: [{ name: summary.fediverse_creator }] } : {}),
+  };
+}

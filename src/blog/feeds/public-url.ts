@@ -1,0 +1,18 @@
+// Public addresses of posts and of the API (contract sections 2 and 4): post_url / translation_url on
+// site.base_url for pages, `<base_url>/api/blog` for the API itself.
+import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
+
+/** The public page of a version: post_url for the primary version, translation_url for the others. */
+export function publicPostUrl(catalog: Catalog, entry: CatalogEntry): string {
+  const template = entry.primary ? catalog.blog.post_url : catalog.blog.translation_url;
+  const path = template
+    .replaceAll('{slug}', encodeURIComponent(entry.post.slug))
+    .replaceAll('{lang}', encodeURIComponent(entry.post.lang));
+  if (/^https?:\/\//i.test(path)) return path;
+  return `${catalog.site.base_url}${path.startsWith('/') ? '' : '/'}${path}`;
+}
+
+/** An address of the API under `<base_url>/api/blog`. */
+export function publicApiUrl(catalog: Catalog, path: string): string {
+  return `${catalog.site.base_url}/api/blog${path}`;
+}

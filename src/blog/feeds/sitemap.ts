@@ -1,0 +1,36 @@
+// The XML sitemap (sitemaps.org 0.9): every published version, lastmod from `updated` or `date`, and for
+// translated posts an xhtml:link hreflang alternate for every version, itself included (contract section 4).
+import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
+import { compareText } from '../catalog/catalog.js';
+import { publicPostUrl } from './public-url.js';
+import { escapeXml } from './xml.js';
+
+/** The sitemap document; slugs newest first, each slug's primary version before its translations. */
+export function renderSitemap(catalog: Catalog): string {
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+  ];
+  for (const primary of catalog.primaries) {
+    const group = catalog.groups.get(primary.post.slug)!;
+    const others = [...group.versions.values()].filter((entry) => entry !== primary).sort((a, b) => compareText(a.post.lang, b.post.lang));
+    const versions = [primary, ...others];
+    for (const entry of versions) lines.push(renderUrl(catalog, entry, versions.length > 1 ? versions : []));
+  }
+  lines.push('</urlset>', '');
+  return lines.join('\n');
+}
+
+function renderUrl(catalog: Catalog, entry: CatalogEntry, alternates: readonly CatalogEntry[]): string {
+  const parts = [
+    '<url>',
+    `<loc>${escapeXml(publicPostUrl(catalog, entry))}</loc>`,
+    `<lastmod>${(entry.post.updated ?? entry.post.date).text}</lastmod>`,
+    ...alternates.map(
+      (version) =>
+        `<xhtml:link rel="alternate" hreflang="${escapeXml(version.post.lang)}" href="${escapeXml(publicPostUrl(catalog, version))}"/>`,
+    ),
+    '</url>',
+  ];
+  return parts.join('\n');
+}

@@ -1,0 +1,36 @@
+// A Mailer (src/forms/ports.ts) that records what it is asked to send and can be told to fail.
+import type { MailMessage, Mailer } from '../../src/forms/ports.js';
+
+export interface RecordingMailer extends Mailer {
+  /** Messages accepted, in order. */
+  sent: MailMessage[];
+  /** Messages refused because `failWhen` said so. */
+  refused: MailMessage[];
+  /** Decides per message whether `send` rejects; by default nothing fails. */
+  failWhen: (message: MailMessage) => boolean;
+  /** Runs inside `send` before the outcome, e.g. to look at the disk at that moment. */
+  beforeSend?: (message: MailMessage) => Promise<void> | void;
+  closed: boolean;
+}
+
+/** A recording mailer; set `failWhen` (or pass it) to simulate a refusing mail server. */
+export function createRecordingMailer(failWhen: (message: MailMessage) => boolean = () => false): RecordingMailer {
+  const mailer: RecordingMailer = {
+    sent: [],
+    refused: [],
+    failWhen,
+    closed: false,
+    async send(message) {
+      await mailer.beforeSend?.(message);
+      if (mailer.failWhen(message)) {
+        mailer.refused.push(message);
+        throw Object.assign(new Error(`refused mail to ${message.to}`), { code: 'EENVELOPE', responseCode: 550 });
+      }
+      mailer.sent.push(message);
+    },
+    async close() {
+      mailer.closed = true;
+    },
+  };
+  return mailer;
+}

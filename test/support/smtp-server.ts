@@ -1,0 +1,111 @@
+// A real SMTP server (the `smtp-server` package) on 127.0.0.1 for tests of real mail delivery. It keeps the
+// raw message, its parsed form (mailparser) and the envelope of everything it accepts, and can be told to
+// refuse recipients or message data, like a mail server that rejects.
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import { waitFor } from './wait.js';
+
+/** One accepted message. */
+export interface ReceivedMessage {
+  /** MAIL FROM of the envelope. */
+  mailFrom: string;
+  /** RCPT TO addresses of the envelope, as sent. */
+  recipients: string[];
+  /** The message exactly as transferred (CRLF line ends). */
+  raw: string;
+  parsed: ParsedMail;
+}
+
+export interface SmtpServerOptions {
+  /** Refuse RCPT TO for recipients this returns true for (550). */
+  rejectRecipient?: (address: string) => boolean;
+  /** Refuse the message after DATA when this returns true (554). */
+  rejectData?: (envelope: { recipients: string[] }) => boolean;
+}
+
+export interface TestSmtpServer {
+  host: '127.0.0.1';
+  port: number;
+  received: ReceivedMessage[];
+  /** Attempts refused by rejectRecipient or rejectData. */
+  refusals: number;
+  /** Options can be changed while the server runs. */
+  options: SmtpServerOptions;
+  /** Waits (bounded) until `count` messages have been accepted. */
+  waitForMessages(count: number, timeoutMs?: number): Promise<ReceivedMessage[]>;
+  close(): Promise<void>;
+}
+
+/** Starts a plain-text SMTP server (no STARTTLS, authentication optional) on an ephemeral loopback port. */
+export async function startSmtpServer(initial: SmtpServerOptions = {}): Promise<TestSmtpServer> {
+  const received: ReceivedMessage[] = [];
+  const state = { refusals: 0, options: { ...initial } };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address: SMTPServerAddress, _session: SMTPServerSession, callback: (error?: Error | null) => void) {
+      if (state.options.rejectRecipient?.(address.address)) {
+        state.refusals += 1;
+        callback(Object.assign(new Error('Recipient refused by test server'), { responseCode: 550 }));
+        return;
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const recipients = session.envelope.rcptTo.map((recipient) => recipient.address);
+        if (state.options.rejectData?.({ recipients })) {
+          state.refusals += 1;
+          callback(Object.assign(new Error('Message refused by test server'), { responseCode: 554 }));
+          return;
+        }
+        const raw = Buffer.concat(chunks).toString('utf8');
+        simpleParser(raw).then(
+          (parsed) => {
+            const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+            received.push({ mailFrom, recipients, raw, parsed });
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    host: '127.0.0.1',
+    port,
+    received,
+    get refusals() {
+      return state.refusals;
+    },
+    get options() {
+      return state.options;
+    },
+    set options(value) {
+      state.options = value;
+    },
+    waitForMessages: (count, timeoutMs = 15_000) =>
+      waitFor(`${count} SMTP message(s)`, () => (received.length >= count ? received.slice(0, count) : undefined), timeoutMs),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The unfolded values of header `name` in a raw message, one entry per occurrence. */
+export function rawHeaderValues(raw: string, name: string): string[] {
+  const head = raw.split(/\r?\n\r?\n/, 1)[0] ?? '';
+  const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
+  const prefix = `${name.toLowerCase()}:`;
+  return unfolded
+    .split(/\r?\n/)
+    .filter((line) => line.toLowerCase().startsWith(prefix))
+    .map((line) => line.slice(prefix.length).trim());
+}

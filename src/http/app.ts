@@ -1,6 +1,6 @@
 // The Fastify factory both services share: time-outs, the one request log line, not-found, 405 and error answers.
 import http from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '../log.js';
 import { resolveClientIp } from './client-ip.js';
 import { createErrorHandler } from './error-handler.js';
@@ -34,6 +34,19 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   const { logger } = options;
   const trustProxyHeaders = options.trustProxyHeaders ?? false;
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_READ_TIMEOUT_MS;
+  /** The one request line of forms-service.md: method, path without query, status, duration_ms, ip. */
+  function logRequest(request: FastifyRequest, reply: FastifyReply): void {
+    logger.info(
+      {
+        method: request.method,
+        path: request.url.split('?', 1)[0],
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+        ip: request.clientIp || resolveClientIp(request.headers, request.raw.socket?.remoteAddress, trustProxyHeaders),
+      },
+      'request',
+    );
+  }
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // Fastify's own request lines are off: the onResponse hook below writes the one line the spec asks for.
@@ -42,8 +55,11 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     // A malformed percent-encoding in the path: answer without echoing it (Fastify's default does).
-    frameworkErrors: (_error, _request, reply) => {
-      void (reply as FastifyReply).code(400).send({ error: 'bad_request', message: 'The request path is not valid.' });
+    // Fastify answers it before any hook runs, so the request line is written here.
+    frameworkErrors: (_error, request, reply) => {
+      const answer = reply as FastifyReply;
+      answer.raw.once('finish', () => logRequest(request, answer));
+      void answer.code(400).send({ error: 'bad_request', message: 'The request path is not valid.' });
     },
     // Node checks requestTimeout only every connectionsCheckingInterval (30 s by default): check each second
     // so that a slow client is cut off about 15 s after it began.
@@ -64,18 +80,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   app.addHook('onRequest', async (request) => {
     request.clientIp = resolveClientIp(request.headers, request.raw.socket.remoteAddress, trustProxyHeaders);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    logger.info(
-      {
-        method: request.method,
-        path: request.url.split('?', 1)[0],
-        status: reply.statusCode,
-        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-        ip: request.clientIp || resolveClientIp(request.headers, request.raw.socket?.remoteAddress, trustProxyHeaders),
-      },
-      'request',
-    );
-  });
+  app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
   app.setErrorHandler(createErrorHandler(logger));
   app.setNotFoundHandler(async (request, reply) => {
     const allowed = options.allowedMethods?.(request.url.split('?', 1)[0] as string);

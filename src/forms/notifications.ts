@@ -1,6 +1,7 @@
 // The texts a submission produces (contract section 3): the owner mail, the chat notification and the
-// receipt. Pure: the delivery code sends what these return. Header values pass through toHeaderText, so
-// no CR, LF or other control character from the input reaches a header.
+// receipt. Pure: the delivery code sends what these return. Free text bound for a header (the name in the
+// subject) passes through toHeaderText, so no CR, LF or other control character from the input reaches a
+// header; addresses are validated addr-specs, which hold none (and the mail adapter refuses any that do).
 import type { FormConfig } from '../config/schema.js';
 import { toHeaderText } from '../mail/header-value.js';
 import type { MailMessage } from './ports.js';
@@ -28,7 +29,7 @@ export function composeOwnerMail(notice: SubmissionNotice, addresses: MailAddres
   return {
     from: addresses.from,
     to: addresses.owner,
-    replyTo: toHeaderText(submission.email),
+    replyTo: submission.email,
     subject: `New ${form.type} form submission from ${who}`,
     text: `${describeSubmission(notice)}\n\nReply to this mail to answer the sender.\n`,
   };
@@ -47,7 +48,7 @@ export function composeReceipt(submission: Submission, addresses: MailAddresses,
   const site = toHeaderText(siteName);
   return {
     from: addresses.from,
-    to: toHeaderText(submission.email),
+    to: submission.email,
     replyTo: addresses.owner,
     subject: `We received your message – ${site}`,
     text: [

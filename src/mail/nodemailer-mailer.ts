@@ -1,14 +1,30 @@
 // The Mailer port over any nodemailer transport: the SMTP pool, the file outbox and tests share this mapping.
 import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { MailMessage, Mailer } from '../forms/ports.js';
-import { toHeaderText } from './header-value.js';
+import { isSafeAddressValue, toHeaderText } from './header-value.js';
 
-/** nodemailer options for one message; header values are flattened again as a last line of defence. */
+/** A message refused before sending because an address carried a line break or another control character. */
+export class UnsafeHeaderError extends Error {
+  readonly code = 'EUNSAFEHEADER';
+  constructor(field: string) {
+    super(`mail ${field} contains a control character`);
+    this.name = 'UnsafeHeaderError';
+  }
+}
+
+/**
+ * nodemailer options for one message, as the last line of defence for headers: an address with a control
+ * character is refused, the subject is flattened to one line.
+ */
 export function toNodemailerMessage(message: MailMessage): SendMailOptions {
+  const addresses = { from: message.from, to: message.to, replyTo: message.replyTo };
+  for (const [field, value] of Object.entries(addresses)) {
+    if (value !== undefined && !isSafeAddressValue(value)) throw new UnsafeHeaderError(field);
+  }
   return {
-    from: toHeaderText(message.from),
-    to: toHeaderText(message.to),
-    ...(message.replyTo === undefined ? {} : { replyTo: toHeaderText(message.replyTo) }),
+    from: message.from,
+    to: message.to,
+    ...(message.replyTo === undefined ? {} : { replyTo: message.replyTo }),
     subject: toHeaderText(message.subject),
     text: message.text,
     // Our messages never reference files or URLs; refuse them should a value ever look like one.

@@ -1,5 +1,5 @@
 // The config.toml files the benches start postbox with (contract section 2), listening on port 0.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The contact form both forms benches post to; rate limiting is off so that every request reaches the path measured. */
@@ -7,6 +7,7 @@ export const FORM_PATH = '/contact';
 
 /** A blog-only configuration serving `contentDir`; returns the file's path. */
 export function writeBlogConfig(dir: string, contentDir: string): string {
+  mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'blog.toml');
   writeFileSync(
     file,
@@ -32,6 +33,7 @@ export function writeBlogConfig(dir: string, contentDir: string): string {
 
 /** A forms-only configuration delivering over SMTP to 127.0.0.1:`smtpPort`; returns the file's path. */
 export function writeFormsConfig(dir: string, smtpPort: number): string {
+  mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'forms.toml');
   writeFileSync(
     file,

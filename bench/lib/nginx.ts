@@ -49,6 +49,7 @@ export async function startNginx(binary: string, dir: string, routes: StaticRout
     `  client_body_temp_path ${temp}/body; proxy_temp_path ${temp}/proxy; fastcgi_temp_path ${temp}/fastcgi;`,
     `  uwsgi_temp_path ${temp}/uwsgi; scgi_temp_path ${temp}/scgi;`,
     `  types { ${types.map((type, index) => `${nginxString(type)} t${index};`).join(' ')} }`,
+    '  map_hash_bucket_size 256;',
     '  map $request_uri $bench_file {',
     '    default "/missing";',
     ...map,

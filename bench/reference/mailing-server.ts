@@ -9,6 +9,8 @@ const answerAfterReceipt = process.argv[3] !== 'owner';
 const transport = nodemailer.createTransport({ pool: true, host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true });
 const stats = { completed: 0, failed: 0 };
 const FROM = 'Bench Forms <forms@bench.example>';
+const OWNER = 'owner@bench.example';
+const SITE = 'bench.example';
 
 interface Submission {
   name?: string;
@@ -17,19 +19,32 @@ interface Submission {
   message?: string;
 }
 
+/** The owner mail and receipt with the same headers and text as postbox's (src/forms/notifications.ts). */
 async function deliver(submission: Submission): Promise<void> {
+  const lines = ['New contact form submission on /contact', '', `Name: ${submission.name}`, `Email: ${submission.email}`];
+  if (submission.service !== undefined) lines.push(`Service: ${submission.service}`);
+  lines.push(`Received: ${new Date().toISOString()}`, '', 'Message:', String(submission.message));
   await transport.sendMail({
     from: FROM,
-    to: 'owner@bench.example',
+    to: OWNER,
     replyTo: submission.email,
-    subject: `New contact message from ${submission.name}`,
-    text: `Name: ${submission.name}\nEmail: ${submission.email}\nService: ${submission.service ?? '-'}\n\n${submission.message}\n`,
+    subject: `New contact form submission from ${submission.name}`,
+    text: `${lines.join('\n')}\n\nReply to this mail to answer the sender.\n`,
   });
   const receipt = transport.sendMail({
     from: FROM,
     to: submission.email,
-    subject: 'We received your message',
-    text: 'Thank you for your message to Bench Site. We received it and will answer soon.\n',
+    replyTo: OWNER,
+    subject: `We received your message \u2013 ${SITE}`,
+    text: [
+      'Hello,',
+      '',
+      `thank you for getting in touch with ${SITE}. Your message has arrived and we will read it soon.`,
+      '',
+      'This is an automatic receipt; you do not need to answer it. If you did not send a message',
+      'to us, someone else entered your address and you can ignore this mail.',
+      '',
+    ].join('\n'),
   });
   if (answerAfterReceipt) await receipt;
   else receipt.catch(() => (stats.failed += 1));

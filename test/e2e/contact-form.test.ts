@@ -37,6 +37,9 @@ test('the plain form posts urlencoded, follows redirect_url (303) to the thanks 
   );
   assert.match(received.mail.text ?? '', /Ada Lovelace/);
   assert.equal(received.mail.replyTo?.value[0]?.address, `ada-${marker}@example.org`);
+  const receipt = await smtp.waitForMail('the receipt to the submitter', (mail) => isAddressedTo(mail, `ada-${marker}@example.org`));
+  const receiptText = `${receipt.mail.subject ?? ''}\n${receipt.mail.text ?? ''}`;
+  assert.ok(!receiptText.includes('Ada Lovelace') && !receiptText.includes('my engine'), 'the receipt echoes neither name nor message');
 });
 
 test('the multipart form with a file input is accepted, and the file never reaches the mail', { timeout: 60_000 }, async (t) => {

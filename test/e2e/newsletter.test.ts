@@ -43,6 +43,9 @@ test('a signup mails a confirmation link that confirms once in the browser (200)
   const confirmed = await page.goto(local);
   assert.equal(confirmed?.status(), 200);
   assert.match(confirmed?.headers()['content-type'] ?? '', /^text\/html/);
+  // The token is in the address: the page must not be cached nor leak it to pages it links to.
+  assert.match(confirmed?.headers()['cache-control'] ?? '', /no-store/);
+  assert.equal(confirmed?.headers()['referrer-policy'], 'no-referrer');
   assert.ok(((await page.locator('body').textContent()) ?? '').trim().length > 0, 'a page people can read');
   const lines = (await readFile(path.join(dataDir, 'newsletter-subscribers.jsonl'), 'utf8')).trim().split('\n');
   assert.equal(lines.filter((line) => (JSON.parse(line) as { email: string }).email === reader).length, 1);

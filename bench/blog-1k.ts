@@ -51,14 +51,14 @@ export async function benchBlog1k(context: BenchContext): Promise<void> {
     );
     reference = await startHelper('reference/static-server.ts', [manifestFile], context.cores.server);
     const contenders: Contender[] = [
-      { name: 'postbox', base },
-      { name: 'node:http', base: reference.address },
+      { name: 'postbox', base, pid: postbox.pid },
+      { name: 'node:http', base: reference.address, pid: reference.pid },
     ];
     const nginxBinary = findNginx();
     if (nginxBinary) {
       mkdirSync(path.join(dir, 'nginx'));
       nginx = await startNginx(nginxBinary, path.join(dir, 'nginx'), routes, context.cores.server);
-      contenders.push({ name: 'nginx', base: nginx.base });
+      contenders.push({ name: 'nginx', base: nginx.base, pid: nginx.pid });
     } else {
       report.note('nginx is not installed: comparing with node:http only (apt-get install nginx-light to add it)');
     }

@@ -52,8 +52,8 @@ export async function benchFormsHttp(context: BenchContext): Promise<void> {
     rejecting = await startHelper('reference/rejecting-server.ts', [answerFile], context.cores.server);
     const rejected = await runSideBySide(
       [
-        { name: 'postbox', base },
-        { name: 'node:http', base: rejecting.address },
+        { name: 'postbox', base, pid: postbox.pid },
+        { name: 'node:http', base: rejecting.address, pid: rejecting.pid },
       ],
       { path: FORM_PATH, method: 'POST', headers: JSON_HEADERS, body: INVALID_SUBMISSION },
       sideBySideOptions(context),
@@ -94,8 +94,8 @@ export async function benchFormsHttp(context: BenchContext): Promise<void> {
       };
     };
     const contenders: Contender[] = [
-      withMailCheck({ name: 'postbox', base: postboxBase }, checkMails('postbox', () => postboxCompleted(postboxBase))),
-      withMailCheck({ name: 'nodemailer', base: mailingBase }, checkMails('nodemailer', () => referenceCompleted(mailingBase))),
+      withMailCheck({ name: 'postbox', base: postboxBase, pid: postbox.pid }, checkMails('postbox', () => postboxCompleted(postboxBase))),
+      withMailCheck({ name: 'nodemailer', base: mailingBase, pid: mailing.pid }, checkMails('nodemailer', () => referenceCompleted(mailingBase))),
     ];
     const accepted = await runSideBySide(contenders, { path: FORM_PATH, method: 'POST', headers: JSON_HEADERS, body: VALID_SUBMISSION }, sideBySideOptions(context));
     addThroughputFigure(report, accepted, {

@@ -24,8 +24,8 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
 const USAGE = `Usage: npm run bench [-- [options] [blog|forms|${PARTS.map((part) => part.name).join('|')} ...]]
 
 Options:
-  --rounds N        alternating rounds per URL (default 3)
-  --seconds S       seconds per load run (default 3)
+  --rounds N        alternating rounds per URL (default 5)
+  --seconds S       seconds per load run (default 2)
   --warmup S        warm-up seconds per contender before the rounds (default 1)
   --connections C   concurrent connections of the load generator (default 64)
   --cpu-prof DIR    run postbox with --cpu-prof, profiles written to DIR
@@ -38,8 +38,8 @@ async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      rounds: { type: 'string', default: '3' },
-      seconds: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '5' },
+      seconds: { type: 'string', default: '2' },
       warmup: { type: 'string', default: '1' },
       connections: { type: 'string', default: '64' },
       'cpu-prof': { type: 'string' },

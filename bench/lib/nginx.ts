@@ -13,6 +13,8 @@ export interface StaticRoute {
 
 export interface RunningNginx {
   base: string;
+  /** The master process; its worker is its child. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export async function startNginx(binary: string, dir: string, routes: StaticRout
   }
   return {
     base,
+    pid: child.pid as number,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

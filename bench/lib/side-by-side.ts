@@ -1,11 +1,14 @@
 // Alternating rounds: every contender gets the same load in each round, in a rotated order, so that drift on a
 // shared machine hits all of them alike; figures are ratios taken round by round.
+import { readCpuMs } from './cpu-time.js';
 import { runLoad, type LoadOptions, type LoadRequest, type LoadResult } from './load.js';
 
 export interface Contender {
   name: string;
   /** Base URL, e.g. http://127.0.0.1:4000; the request path is appended. */
   base: string;
+  /** The server's process, to measure the CPU time it spent per request. */
+  pid?: number;
   /** Runs before and after each of this contender's load runs (e.g. to check that every mail arrived). */
   beforeRun?: () => Promise<void>;
   afterRun?: (result: LoadResult) => Promise<void>;
@@ -16,8 +19,13 @@ export interface SideBySideOptions extends LoadOptions {
   warmupSeconds: number;
 }
 
+/** A load run plus the CPU time the server spent per request in it (when its pid is known, on Linux). */
+export interface RunResult extends LoadResult {
+  cpuUsPerRequest: number | undefined;
+}
+
 /** Results by contender name, one per round. */
-export type RoundResults = Record<string, LoadResult[]>;
+export type RoundResults = Record<string, RunResult[]>;
 
 /** Warms every contender once, then runs `rounds` rounds, rotating who goes first. */
 export async function runSideBySide(
@@ -38,9 +46,13 @@ export async function runSideBySide(
     const order = contenders.map((_, index) => contenders[(index + round) % contenders.length] as Contender);
     for (const contender of order) {
       await contender.beforeRun?.();
+      const cpuBefore = contender.pid === undefined ? undefined : readCpuMs(contender.pid);
       const result = await runLoad({ ...rest, url: contender.base + path }, options);
+      const cpuAfter = contender.pid === undefined ? undefined : readCpuMs(contender.pid);
+      const cpuUsPerRequest =
+        cpuBefore === undefined || cpuAfter === undefined || result.requests === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / result.requests;
       await contender.afterRun?.(result);
-      (results[contender.name] as LoadResult[]).push(result);
+      (results[contender.name] as RunResult[]).push({ ...result, cpuUsPerRequest });
     }
   }
   return results;
@@ -62,7 +74,13 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-/** Median req/s and median p99 over the rounds, for the information columns. */
-export function summarize(runs: LoadResult[]): { rps: number; p99Ms: number; p50Ms: number } {
-  return { rps: median(runs.map((run) => run.rps)), p99Ms: median(runs.map((run) => run.p99Ms)), p50Ms: median(runs.map((run) => run.p50Ms)) };
+/** Median req/s, latencies and server CPU per request over the rounds, for the information columns. */
+export function summarize(runs: RunResult[]): { rps: number; p99Ms: number; p50Ms: number; cpuUsPerRequest: number | undefined } {
+  const cpu = runs.map((run) => run.cpuUsPerRequest).filter((value): value is number => value !== undefined);
+  return {
+    rps: median(runs.map((run) => run.rps)),
+    p99Ms: median(runs.map((run) => run.p99Ms)),
+    p50Ms: median(runs.map((run) => run.p50Ms)),
+    cpuUsPerRequest: cpu.length === runs.length && cpu.length > 0 ? median(cpu) : undefined,
+  };
 }

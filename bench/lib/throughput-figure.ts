@@ -19,9 +19,14 @@ export function addThroughputFigure(report: Report, results: RoundResults, optio
   const ratio = ratioOf(results, options.subject, options.reference);
   const columns = Object.entries(results).map(([name, runs]) => {
     const summary = summarize(runs);
-    return `${name} ${formatCount(summary.rps)} req/s p50 ${formatMs(summary.p50Ms)} p99 ${formatMs(summary.p99Ms)}`;
+    const cpu = summary.cpuUsPerRequest === undefined ? '' : ` cpu ${summary.cpuUsPerRequest.toFixed(0)} us/req`;
+    return `${name} ${formatCount(summary.rps)} req/s p50 ${formatMs(summary.p50Ms)} p99 ${formatMs(summary.p99Ms)}${cpu}`;
   });
-  const rounds = `rounds ${ratio.rounds.map((value) => value.toFixed(2)).join(' ')}`;
+  const subjectCpu = summarize(results[options.subject] ?? []).cpuUsPerRequest;
+  const referenceCpu = summarize(results[options.reference] ?? []).cpuUsPerRequest;
+  const cpuRatio =
+    subjectCpu === undefined || referenceCpu === undefined ? '' : `; by server CPU per request ${(referenceCpu / subjectCpu).toFixed(2)}`;
+  const rounds = `req/s ratio per round ${ratio.rounds.map((value) => value.toFixed(2)).join(' ')}${cpuRatio}`;
   const problems = options.problems ?? [];
   report.add({
     section: options.section,

@@ -1,0 +1,77 @@
+// The `file` transport: one real MIME .eml per message under data_dir/outbox, written atomically, named to
+// sort by time.
+import assert from 'node:assert/strict';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { simpleParser } from 'mailparser';
+import { createFileMailer } from '../../src/mail/file-mailer.js';
+import { createTestClock } from '../support/clock.js';
+import { contactForm, createTestFormsService } from '../support/forms-app.js';
+import { withTempDir } from '../support/temp-dir.js';
+
+describe('createFileMailer', () => {
+  it('writes each message as a parsable .eml; names sort in sending order; no temp files stay', async () => {
+    await withTempDir('outbox', async (dir) => {
+      const clock = createTestClock(Date.UTC(2024, 0, 2, 3, 4, 5, 678));
+      const mailer = createFileMailer({ outboxDir: dir, clock });
+      await mailer.send({ from: 'Forms <forms@example.com>', to: 'owner@example.com', replyTo: 'ada@example.org', subject: 'First – ü', text: 'Body one\nline two' });
+      await mailer.send({ from: 'Forms <forms@example.com>', to: 'ada@example.org', subject: 'Second', text: 'Body two' });
+      clock.advance(1);
+      await mailer.send({ from: 'Forms <forms@example.com>', to: 'owner@example.com', subject: 'Third', text: 'Body three' });
+      await mailer.close();
+      const names = await readdir(dir);
+      assert.equal(names.length, 3);
+      assert.ok(names.every((name) => /^\d{8}T\d{6}-\d{3}Z-\d{6}-[0-9a-f]{8}\.eml$/.test(name)), names.join());
+      assert.deepEqual(
+        names.sort().map((name) => name.slice(0, 27)),
+        ['20240102T030405-678Z-000001', '20240102T030405-678Z-000002', '20240102T030405-679Z-000003'],
+      );
+      const subjects = [];
+      for (const name of names.sort()) {
+        const raw = await readFile(path.join(dir, name));
+        assert.ok(raw.includes('\r\n'), 'CRLF line ends, as in a real message');
+        const mail = await simpleParser(raw);
+        subjects.push(mail.subject);
+        assert.equal(mail.from?.value[0]?.address, 'forms@example.com');
+        assert.ok(mail.messageId);
+        assert.equal((await stat(path.join(dir, name))).mode & 0o077, 0, 'not readable by others');
+      }
+      assert.deepEqual(subjects, ['First – ü', 'Second', 'Third']);
+      const first = await simpleParser(await readFile(path.join(dir, names.sort()[0] as string)));
+      assert.equal(first.replyTo?.value[0]?.address, 'ada@example.org');
+      assert.equal(first.text?.trim(), 'Body one\nline two');
+    });
+  });
+
+  it('rejects when the outbox cannot be written, leaving nothing behind', async () => {
+    await withTempDir('outbox', async (dir) => {
+      const mailer = createFileMailer({ outboxDir: path.join(dir, 'missing'), clock: Date.now });
+      await assert.rejects(mailer.send({ from: 'f@example.com', to: 'o@example.com', subject: 's', text: 't' }));
+      assert.deepEqual(await readdir(dir), []);
+    });
+  });
+});
+
+describe('the forms service with the default file transport', () => {
+  it('creates data_dir/outbox at start and drops the owner mail and the receipt there', async () => {
+    const forms = await createTestFormsService({ forms: [contactForm()], deps: { mailer: undefined } });
+    try {
+      assert.deepEqual(await readdir(path.join(forms.dataDir, 'outbox')), []);
+      const response = await forms.app.inject({
+        method: 'POST',
+        url: '/contact',
+        headers: { 'content-type': 'application/json' },
+        payload: { name: 'Ada Lovelace', email: 'ada@example.org', message: 'Hello! I would like a website.' },
+      });
+      assert.equal(response.statusCode, 200);
+      const names = (await readdir(path.join(forms.dataDir, 'outbox'))).sort();
+      assert.equal(names.length, 2);
+      const [owner, receipt] = await Promise.all(names.map(async (name) => simpleParser(await readFile(path.join(forms.dataDir, 'outbox', name)))));
+      assert.equal(owner?.to && !Array.isArray(owner.to) ? owner.to.value[0]?.address : undefined, 'owner@example.com');
+      assert.equal(receipt?.to && !Array.isArray(receipt.to) ? receipt.to.value[0]?.address : undefined, 'ada@example.org');
+    } finally {
+      await forms.close();
+    }
+  });
+});

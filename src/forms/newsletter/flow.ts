@@ -3,6 +3,7 @@
 // Tokens and addresses never reach a log: lines carry the form path, an event name and at most an error code.
 import { mkdir } from 'node:fs/promises';
 import type { FormConfig } from '../../config/schema.js';
+import { resolveSiteName } from '../notifications.js';
 import type { ConfirmPage, Newsletter, NewsletterDeps, SignupOutcome } from './index.js';
 import { confirmationLink, confirmationMail, ownerNotice } from './mails.js';
 import { confirmPage } from './pages.js';
@@ -89,7 +90,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     }
     const link = confirmationLink(publicUrl, form.path, token);
     try {
-      await mailer.send(confirmationMail(mail, publicUrl, email, link, record.expiresAt));
+      const siteName = resolveSiteName(config.site?.title, form, publicUrl);
+      await mailer.send(confirmationMail(mail, siteName, email, link, record.expiresAt));
     } catch (error) {
       metrics.count(form.path, 'send_failed');
       logger.error({ event: 'confirmation_send_failed', form: form.path, error: errorCode(error) }, 'confirmation mail failed');

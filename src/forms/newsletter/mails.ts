@@ -14,15 +14,14 @@ export function formatUtc(time: number): string {
   return `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** The mail that carries the link to the address that signed up. */
-export function confirmationMail(mail: MailConfig, publicUrl: string, email: string, link: string, expiresAt: number): MailMessage {
-  const site = new URL(publicUrl).host;
+/** The mail that carries the link to the address that signed up; `siteName` comes from the configuration. */
+export function confirmationMail(mail: MailConfig, siteName: string, email: string, link: string, expiresAt: number): MailMessage {
   return {
     from: mail.from,
     to: email,
     subject: 'Please confirm your newsletter subscription',
     text: [
-      `Someone, probably you, asked to subscribe this address to the newsletter of ${site}.`,
+      `Someone, probably you, asked to subscribe this address to the newsletter of ${siteName}.`,
       '',
       'To confirm, open this link:',
       '',

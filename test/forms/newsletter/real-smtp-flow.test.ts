@@ -96,7 +96,7 @@ describe('newsletter over real SMTP and HTTP', () => {
     smtp.options = { rejectRecipient: (address) => address === 'bob@example.org' };
     const refused = await signUp('bob@example.org');
     assert.equal(refused.status, 500);
-    assert.equal((await refused.json()).error, 'send_failed');
+    assert.equal(((await refused.json()) as { error: string }).error, 'send_failed');
     smtp.options = {};
     const before = smtp.received.length;
     const retried = await signUp('bob@example.org');

@@ -104,14 +104,14 @@ describe('mails', () => {
   });
 
   it('confirmation mail: fixed text, the link, the expiry; the address only as recipient', () => {
-    const message = confirmationMail(mail, 'https://forms.example.com', 'ada@example.org', 'https://forms.example.com/news/confirm?token=T', START + 48 * HOUR);
+    const message = confirmationMail(mail, 'Example Blog', 'ada@example.org', 'https://forms.example.com/news/confirm?token=T', START + 48 * HOUR);
     assert.equal(message.from, 'Example Forms <forms@example.com>');
     assert.equal(message.to, 'ada@example.org');
     assert.equal(message.replyTo, undefined);
     assert.equal(message.subject, 'Please confirm your newsletter subscription');
     assert.ok(message.text.includes('\nhttps://forms.example.com/news/confirm?token=T\n'));
     assert.ok(message.text.includes('until 2024-05-03 12:00 UTC'));
-    assert.ok(message.text.includes('forms.example.com'));
+    assert.ok(message.text.includes('the newsletter of Example Blog.'));
     assert.ok(!message.text.includes('ada@'));
   });
 

@@ -34,6 +34,7 @@ describe('newsletter signup', () => {
     assert.equal(message?.to, 'Ada@Example.org');
     assert.ok(message?.text.includes(`${PUBLIC_URL}/newsletter/confirm?token=${token}`));
     assert.ok(message?.text.includes('2024-05-03 12:00 UTC'));
+    assert.ok(message?.text.includes('the newsletter of forms.example.com.'), 'names the site: [site] title, else the host');
     assert.ok(!JSON.stringify(await readLines(journal)).includes(token), 'the token itself is never stored');
     assert.equal(counters(harness)?.confirmation_sent, 1);
   });

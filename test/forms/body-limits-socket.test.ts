@@ -1,0 +1,63 @@
+// The body limit over a real socket: a declared oversized body is refused before it is sent, a chunked one
+// is cut off once it passes max_body_bytes (contract section 3).
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { contactForm, createTestFormsService, type TestFormsService } from '../support/forms-app.js';
+import { waitFor } from '../support/wait.js';
+
+const LIMIT = 64 * 1024;
+
+describe('max_body_bytes on a listening socket', () => {
+  let forms: TestFormsService;
+  let port: number;
+  before(async () => {
+    forms = await createTestFormsService({ forms: [contactForm({ rate_limit_per_hour: 0 })], extra: { server: { max_body_bytes: LIMIT } } });
+    await forms.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (forms.app.server.address() as net.AddressInfo).port;
+  });
+  after(() => forms.close());
+
+  function connect() {
+    const socket = net.connect(port, '127.0.0.1');
+    const state = { response: '', closed: false };
+    socket.on('data', (chunk: Buffer) => {
+      state.response += chunk.toString('latin1');
+    });
+    socket.on('close', () => {
+      state.closed = true;
+    });
+    socket.on('error', () => undefined);
+    return { socket, state };
+  }
+
+  it('a Content-Length over the limit is answered 413 with the body never sent, and the connection closed', async () => {
+    const { socket, state } = connect();
+    socket.write(`POST /contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n{"na`);
+    await waitFor('the 413 answer and the close', () => (state.closed && state.response ? true : undefined), 10_000);
+    assert.match(state.response, /^HTTP\/1\.1 413 /);
+    assert.match(state.response, /\r\nconnection: close\r\n/i);
+    assert.match(state.response, /"error":"body_too_large"/);
+  });
+
+  it('a chunked body is cut off once it passes the limit: 413, and the server stops reading', async () => {
+    const { socket, state } = connect();
+    socket.write('POST /contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    const chunk = Buffer.alloc(8 * 1024, 0x20);
+    let sent = 0;
+    while (!state.response && !state.closed && sent < 50 * 1024 * 1024) {
+      const flushed = socket.write(`${chunk.length.toString(16)}\r\n${chunk.toString('latin1')}\r\n`);
+      sent += chunk.length;
+      if (!flushed) await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
+    }
+    await waitFor('the 413 answer', () => (state.response.includes('body_too_large') ? true : undefined), 10_000);
+    assert.match(state.response, /^HTTP\/1\.1 413 /);
+    assert.ok(sent < 50 * 1024 * 1024, `the answer came while the body was still being sent (${sent} bytes)`);
+    socket.destroy();
+  });
+
+  it('the service keeps serving afterwards', async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/health`);
+    assert.equal(response.status, 200);
+  });
+});

@@ -1,0 +1,54 @@
+// readFormBody on its own: the size limit is enforced while reading, never after.
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { describe, it } from 'node:test';
+import { readFormBody } from '../../src/forms/request-body.js';
+
+/** An endless body that counts how many bytes were pulled from it. */
+function endlessBody(chunkSize = 16 * 1024) {
+  const counter = { produced: 0 };
+  const stream = new Readable({
+    read() {
+      counter.produced += chunkSize;
+      this.push(Buffer.alloc(chunkSize, 0x61));
+    },
+  });
+  return { stream, counter };
+}
+
+describe('readFormBody', () => {
+  for (const contentType of ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain', undefined]) {
+    it(`stops reading an endless ${contentType ?? 'untyped'} body soon after max_body_bytes`, async () => {
+      const limit = 256 * 1024;
+      const { stream, counter } = endlessBody();
+      const outcome = await readFormBody({ stream, contentType, contentLength: undefined }, limit);
+      assert.deepEqual(outcome.ok ? 'ok' : [outcome.error, outcome.unread], ['body_too_large', true]);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.ok(counter.produced < limit + 64 * 1024, `read ${counter.produced} bytes for a limit of ${limit}`);
+      stream.destroy();
+    });
+  }
+
+  it('judges a declared Content-Length before reading a byte', async () => {
+    const { stream, counter } = endlessBody();
+    stream.pause();
+    const outcome = await readFormBody({ stream, contentType: 'application/json', contentLength: '1000001' }, 1_000_000);
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.ok ? undefined : outcome.error, 'body_too_large');
+    assert.equal(counter.produced, 0);
+    stream.destroy();
+  });
+
+  it('a client that goes away mid-body is an incomplete body, not a crash', async () => {
+    const stream = new Readable({ read() {} });
+    stream.push('{"name":');
+    setImmediate(() => stream.destroy(new Error('aborted')));
+    const outcome = await readFormBody({ stream, contentType: 'application/json', contentLength: '100' }, 1000);
+    assert.deepEqual(outcome.ok ? 'ok' : [outcome.error, outcome.unread], ['invalid_body', true]);
+  });
+
+  it('parses JSON objects only, keeping values as sent', async () => {
+    const outcome = await readFormBody({ stream: Readable.from([Buffer.from('{"name":"Ada","n":1,"x":null}')]), contentType: 'application/json', contentLength: undefined }, 1000);
+    assert.deepEqual(outcome, { ok: true, fields: { name: 'Ada', n: 1, x: null } });
+  });
+});

@@ -1,6 +1,8 @@
-// File helpers for the newsletter's durable state: an atomic rewrite, and the repair of a torn last line.
+// File helpers for the newsletter's durable state: reading it at start, an atomic rewrite, and the repair of a
+// torn last line.
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { readJsonLines, type JsonLines } from '../../storage/jsonl.js';
 
 /** Replaces `file` with `text` all at once (temp file, fsync, rename, fsync of the folder). */
 export async function writeFileAtomically(file: string, text: string): Promise<void> {
@@ -31,6 +33,16 @@ async function syncFolder(folder: string): Promise<void> {
     // EINVAL/EISDIR on systems without folder fsync: the rename itself still happened.
   } finally {
     await handle.close();
+  }
+}
+
+/** Reads JSONL state at start; anything but a missing file is fatal, with a message naming the file. */
+export async function readStateLines<T>(file: string, what: string): Promise<JsonLines<T>> {
+  try {
+    return await readJsonLines<T>(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new Error(`cannot read the ${what} ${file} (${code}); fix or move it, then start again`, { cause: error });
   }
 }
 

@@ -44,7 +44,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
 
   function errorCode(error: unknown): string {
     // Only the code: a mail server's message may quote the recipient's address.
-    return String((error as NodeJS.ErrnoException | undefined)?.code ?? 'unknown');
+    return String((error as NodeJS.ErrnoException | undefined)?.code ?? 'error');
   }
 
   async function purge(): Promise<void> {
@@ -52,7 +52,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
       const purged = await pending.purge(clock());
       if (purged > 0) logger.info({ event: 'pending_purged', purged }, 'expired signups purged');
     } catch (error) {
-      logger.warn({ event: 'pending_purge_failed', error: errorCode(error) }, 'could not compact the pending journal');
+      logger.warn({ event: 'pending_purge_failed', reason: errorCode(error) }, 'could not compact the pending journal');
     }
   }
 
@@ -85,7 +85,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
       await pending.add(record);
     } catch (error) {
       metrics.count(form.path, 'persist_failed');
-      logger.error({ event: 'pending_store_failed', form: form.path, error: errorCode(error) }, 'could not store a signup');
+      logger.error({ event: 'pending_store_failed', form: form.path, reason: errorCode(error) }, 'could not store a signup');
       return 'storage_failed';
     }
     const link = confirmationLink(publicUrl, form.path, token);
@@ -94,9 +94,9 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
       await mailer.send(confirmationMail(mail, siteName, email, link, record.expiresAt));
     } catch (error) {
       metrics.count(form.path, 'send_failed');
-      logger.error({ event: 'confirmation_send_failed', form: form.path, error: errorCode(error) }, 'confirmation mail failed');
+      logger.error({ event: 'confirmation_send_failed', form: form.path, reason: errorCode(error) }, 'confirmation mail failed');
       await pending.end(record.hash, 'removed').catch((removeError: unknown) => {
-        logger.error({ event: 'pending_remove_failed', form: form.path, error: errorCode(removeError) }, 'could not remove a signup');
+        logger.error({ event: 'pending_remove_failed', form: form.path, reason: errorCode(removeError) }, 'could not remove a signup');
       });
       return 'send_failed';
     }
@@ -135,7 +135,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
         await subscribers.append(form, line);
       } catch (error) {
         metrics.count(form.path, 'persist_failed');
-        logger.error({ event: 'subscriber_write_failed', form: form.path, error: errorCode(error) }, 'could not save a confirmation');
+        logger.error({ event: 'subscriber_write_failed', form: form.path, reason: errorCode(error) }, 'could not save a confirmation');
         return { kind: 'not_saved' };
       }
     }
@@ -144,7 +144,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     } catch (error) {
       // The subscriber line is on disk and wins on the next start, so the confirmation stands.
       metrics.count(form.path, 'persist_failed');
-      logger.warn({ event: 'redeemed_write_failed', form: form.path, error: errorCode(error) }, 'could not journal a redemption');
+      logger.warn({ event: 'redeemed_write_failed', form: form.path, reason: errorCode(error) }, 'could not journal a redemption');
     }
     return { kind: 'confirmed', record, subscribedAt: now };
   }
@@ -172,7 +172,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     } catch (error) {
       // The subscription stands (its line is on disk); the owner finds it in the subscriber log.
       metrics.count(form.path, 'send_failed');
-      logger.error({ event: 'owner_notification_failed', form: form.path, error: errorCode(error) }, 'owner notice failed');
+      logger.error({ event: 'owner_notification_failed', form: form.path, reason: errorCode(error) }, 'owner notice failed');
     }
     return confirmPage('confirmed', ttlHours);
   }

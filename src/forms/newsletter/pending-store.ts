@@ -1,8 +1,8 @@
 // The durable store of pending signups: an append-only JSONL journal under data_dir, replayed into memory at
 // start and compacted (atomic rewrite) at start and on each purge. Every write is fsynced before it resolves.
 import path from 'node:path';
-import { appendJsonLine, readJsonLines } from '../../storage/jsonl.js';
-import { repairTornTail, writeFileAtomically } from './durable-file.js';
+import { appendJsonLine } from '../../storage/jsonl.js';
+import { readStateLines, repairTornTail, writeFileAtomically } from './durable-file.js';
 import { addressKey, isExpired, pendingEvent, replayJournal, type JournalEvent, type PendingRecord } from './pending.js';
 
 /** The journal's file name inside data_dir; one journal serves every newsletter form. */
@@ -32,7 +32,7 @@ export class PendingStore {
 
   /** Replays the journal (a torn or foreign line is skipped, never fatal) and compacts it. */
   async load(now: number): Promise<JournalReport> {
-    const { records: lines, badLines } = await readJsonLines(this.file);
+    const { records: lines, badLines } = await readStateLines(this.file, 'pending signups journal');
     const { live, unknown } = replayJournal(lines, now);
     for (const record of live.values()) this.remember(record);
     const repairedTail = await repairTornTail(this.file).catch(() => false);

@@ -2,8 +2,8 @@
 // confirmed address. Loaded at start for duplicate detection; each line is fsynced before a token counts as redeemed.
 import path from 'node:path';
 import type { FormConfig } from '../../config/schema.js';
-import { appendJsonLine, readJsonLines } from '../../storage/jsonl.js';
-import { repairTornTail } from './durable-file.js';
+import { appendJsonLine } from '../../storage/jsonl.js';
+import { readStateLines, repairTornTail } from './durable-file.js';
 import { addressKey } from './pending.js';
 
 /** One subscriber line, exactly the contract's fields; times are RFC 3339 UTC. */
@@ -38,7 +38,7 @@ export class SubscriberLogs {
     const reports: SubscriberLogReport[] = [];
     for (const form of forms) {
       const file = this.fileOf(form);
-      const { records, badLines } = await readJsonLines<Partial<SubscriberLine>>(file);
+      const { records, badLines } = await readStateLines<Partial<SubscriberLine>>(file, 'subscriber log');
       let subscribers = 0;
       for (const line of records) {
         if (typeof line?.email !== 'string') continue;

@@ -1,6 +1,6 @@
 // Durability of the newsletter state: restarts, torn lines, a crash between the two writes, and purging.
 import assert from 'node:assert/strict';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { createNewsletter } from '../../../src/forms/newsletter/index.js';
@@ -102,6 +102,15 @@ describe('newsletter durability', () => {
     } finally {
       await fresh.cleanup();
     }
+  });
+
+  it('refuses to start, naming the file, when the journal exists but cannot be read', async () => {
+    await harness.newsletter.close();
+    await rm(journal, { force: true });
+    await mkdir(journal);
+    await assert.rejects(harness.restart(), (error: Error) => error.message.includes(journal) && /pending signups journal/.test(error.message));
+    await rm(journal, { recursive: true });
+    await harness.restart();
   });
 
   it('purges expired records from the journal on its timer', async () => {

@@ -1,0 +1,112 @@
+// `postbox check` and `postbox serve` on good and bad configuration files (contract section 1).
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { writeConfigFile } from '../support/config.js';
+import { runPostbox } from '../support/postbox-process.js';
+import { createTempDir } from '../support/temp-dir.js';
+
+const GOOD = `
+data_dir = "./data"
+[server]
+listen = "127.0.0.1:0"
+[mail]
+from = "Forms <forms@example.com>"
+to = "owner@example.com"
+[[forms]]
+path = "/contact"
+type = "contact"
+allowed_origins = ["https://example.com"]
+archive = "contact.jsonl"
+`;
+
+const BAD = `
+data_dir = "./data"
+[server]
+listen = "127.0.0.1:PORT"
+metrics_token = "\${POSTBOX_SURELY_UNSET_VARIABLE}"
+[mail]
+from = "Forms <forms@example.com>"
+to = "owner@example.com"
+[[forms]]
+path = "/contact"
+type = "contact"
+allowed_origins = ["*"]
+[[forms]]
+path = "/feedback"
+type = "feedbak"
+rate_limit_per_huor = 3
+`;
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('postbox check', () => {
+  let temp: Awaited<ReturnType<typeof createTempDir>>;
+  before(async () => {
+    temp = await createTempDir('cli');
+  });
+  after(() => temp.remove());
+
+  it('a good file: exit 0 and a summary naming the forms', async () => {
+    const file = await writeConfigFile(temp.dir, GOOD, 'good.toml');
+    const result = await runPostbox(['check', '--config', file]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /OK/);
+    assert.match(result.stdout, /\/contact \(contact\)/);
+    assert.equal(result.stderr, '');
+  });
+
+  it('a bad file: exit 1 and every problem with its key path', async () => {
+    const file = await writeConfigFile(temp.dir, BAD.replace('PORT', '8080'), 'bad.toml');
+    const env = { ...process.env };
+    delete env.POSTBOX_SURELY_UNSET_VARIABLE;
+    const substitution = await runPostbox(['check', '--config', file], { env });
+    assert.equal(substitution.code, 1);
+    assert.match(substitution.stderr, /server\.metrics_token: environment variable POSTBOX_SURELY_UNSET_VARIABLE is not set/);
+
+    const schema = await runPostbox(['check', '--config', file], { env: { ...env, POSTBOX_SURELY_UNSET_VARIABLE: 'x' } });
+    assert.equal(schema.code, 1);
+    for (const keyPath of ['forms[0].allowed_origins[0]', 'forms[1].type', 'forms[1]']) {
+      assert.ok(schema.stderr.includes(`  ${keyPath}:`), `${keyPath} in:\n${schema.stderr}`);
+    }
+    assert.match(schema.stderr, /rate_limit_per_huor/);
+  });
+
+  it('a missing file: exit 1 naming it', async () => {
+    const result = await runPostbox(['check', '--config', `${temp.dir}/nope.toml`]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /nope\.toml/);
+  });
+});
+
+describe('postbox serve with a bad config', () => {
+  let temp: Awaited<ReturnType<typeof createTempDir>>;
+  before(async () => {
+    temp = await createTempDir('cli');
+  });
+  after(() => temp.remove());
+
+  it('exits 1, prints the key paths, and nothing listens', async () => {
+    const port = await freePort();
+    const file = await writeConfigFile(temp.dir, BAD.replace('PORT', String(port)), 'bad.toml');
+    const result = await runPostbox(['serve', '--config', file], { env: { ...process.env, POSTBOX_SURELY_UNSET_VARIABLE: 'x' } });
+    assert.equal(result.code, 1);
+    assert.ok(result.stderr.includes('  forms[1].type:'), result.stderr);
+    assert.doesNotMatch(result.stdout, /"event":"listening"/);
+    const connected = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    assert.equal(connected, false, 'nothing listens on the configured port');
+  });
+});

@@ -8,12 +8,12 @@ import type { Service } from '../service.js';
 import { buildCatalog } from './catalog/catalog.js';
 import { createLanguageNames } from './content/language.js';
 import { createPostLibrary } from './content/library.js';
-import { createMarkdown } from './content/markdown.js';
+import { createMarkdownTools } from './content/markdown.js';
 import { createReloader } from './content/reloader.js';
 import { createContentWatcher } from './content/watch.js';
 import { createResponseFactory } from './http/prepared-response.js';
 import { registerBlogRoutes } from './http/routes.js';
-import { buildSnapshot, type BlogSnapshot, type DetailReuse } from './http/snapshot.js';
+import { buildSnapshot, createSnapshotMemo, type BlogSnapshot, type SnapshotTools } from './http/snapshot.js';
 
 export interface BlogServiceDeps {
   logger: Logger;
@@ -30,14 +30,14 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
   if (!blog || !site) throw new Error('createBlogService needs [blog] and [site] in the configuration');
   const { logger } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const markdown = createMarkdown();
+  const markdown = createMarkdownTools();
   const library = createPostLibrary(
     blog.content_dir,
     { markdown, languageNames: createLanguageNames(), defaultLanguage: site.language, baseUrl: site.base_url },
     logger,
   );
   const respond = createResponseFactory(blog.cache_max_age);
-  const reuse: DetailReuse = new WeakMap();
+  const tools: SnapshotTools = { respond, render: markdown.render, memo: createSnapshotMemo() };
   const watcher = createContentWatcher({
     onChange: () => reloader.request(),
     debounceMs: deps.debounceMs ?? 100,
@@ -47,14 +47,18 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
   });
 
   let snapshot: BlogSnapshot | null = null;
+  let warming: Promise<void> = Promise.resolve();
+  let stopped = false;
   const reload = async () => {
     const started = performance.now();
     const result = await library.refresh();
     watcher.watchDirectories(result.directories);
     if (!result.changed && snapshot) return;
-    snapshot = buildSnapshot(buildCatalog(result.posts, site, blog), respond, reuse, clock());
+    const next = buildSnapshot(buildCatalog(result.posts, site, blog, snapshot?.catalog), tools, clock());
+    snapshot = next;
     const duration = Math.round(performance.now() - started);
-    logger.info({ event: 'blog_content_loaded', posts: snapshot.catalog.published.length, duration_ms: duration }, 'blog content loaded');
+    logger.info({ event: 'blog_content_loaded', posts: next.catalog.published.length, duration_ms: duration }, 'blog content loaded');
+    warming = next.warmUp(() => stopped || snapshot !== next);
   };
   const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
   try {
@@ -71,8 +75,10 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
     app,
     listen: blog.listen,
     shutdown: async () => {
+      stopped = true;
       watcher.close();
       await reloader.close();
+      await warming;
     },
   };
 }

@@ -4,7 +4,6 @@ import type { BlogConfig, SiteConfig } from '../../config/schema.js';
 import { languageKey } from '../content/language.js';
 import type { PostVersion } from '../content/post.js';
 import { foldCase } from './search.js';
-import { createSummary, type PostSummary } from './summary.js';
 
 export interface CatalogEntry {
   post: PostVersion;
@@ -12,10 +11,19 @@ export interface CatalogEntry {
   primary: boolean;
   /** Folded tags, for the case-insensitive `tag` filter. */
   tagKeys: string[];
-  summary: PostSummary;
+  /** The post's author, else the site's, else null. */
+  author: string | null;
+  /** The post's valid fediverse_creator, else the site's, else null. */
+  fediverseCreator: string | null;
+  /** The slug's other published languages -> their API URLs. */
+  translations: Record<string, string>;
+  /** API URL: `/api/blog/posts/<slug>`, with `?lang=` for a version that is not the primary one. */
+  url: string;
 }
 
 export interface SlugGroup {
+  /** Every version of the slug, drafts included, by file path. */
+  sources: PostVersion[];
   primary: CatalogEntry | null;
   /** Published versions by language key. */
   versions: Map<string, CatalogEntry>;
@@ -44,46 +52,66 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Builds the catalog of `posts` (already free of duplicate slug/language pairs). */
-export function buildCatalog(posts: readonly PostVersion[], site: SiteConfig, blog: BlogConfig): Catalog {
+/**
+ * Builds the catalog of `posts` (already free of duplicate slug/language pairs). A slug whose files are the
+ * very same PostVersion objects as in `previous` keeps its entries, so that an edit to one post does not
+ * re-derive (and re-serialise) the other 9,999.
+ */
+export function buildCatalog(posts: readonly PostVersion[], site: SiteConfig, blog: BlogConfig, previous?: Catalog): Catalog {
   const bySlug = new Map<string, PostVersion[]>();
   for (const post of posts) {
     const list = bySlug.get(post.slug);
     if (list) list.push(post);
     else bySlug.set(post.slug, [post]);
   }
+  const reusable = previous && previous.site === site && previous.blog === blog ? previous.groups : undefined;
   const groups = new Map<string, SlugGroup>();
   const published: CatalogEntry[] = [];
   for (const [slug, versions] of bySlug) {
-    const live = versions.filter((post) => !post.draft).sort((a, b) => compareText(languageKey(a.lang), languageKey(b.lang)));
-    const primaryPost = choosePrimary(live, site.language);
-    const translations = Object.fromEntries(
-      live.map((post) => [post.lang, `/api/blog/posts/${encodeURIComponent(slug)}?lang=${encodeURIComponent(post.lang)}`]),
-    );
-    const group: SlugGroup = {
-      primary: null,
-      versions: new Map(),
-      drafts: new Set(versions.filter((post) => post.draft).map((post) => languageKey(post.lang))),
-      allLanguages: null,
-    };
-    for (const post of live) {
-      const isPrimary = post === primaryPost;
-      const { [post.lang]: _self, ...others } = translations;
-      const entry: CatalogEntry = {
-        post,
-        primary: isPrimary,
-        tagKeys: post.tags.map(foldCase),
-        summary: createSummary(post, site, isPrimary, others),
-      };
-      group.versions.set(languageKey(post.lang), entry);
-      if (isPrimary) group.primary = entry;
-      published.push(entry);
-    }
-    group.allLanguages = group.primary?.post.allLangs ? group.primary : ([...group.versions.values()].find((entry) => entry.post.allLangs) ?? null);
+    versions.sort((a, b) => compareText(a.file, b.file));
+    const before = reusable?.get(slug);
+    const group = before && sameVersions(before.sources, versions) ? before : buildGroup(slug, versions, site);
     groups.set(slug, group);
+    for (const entry of group.versions.values()) published.push(entry);
   }
   published.sort(compareEntries);
   return { site, blog, primaries: published.filter((entry) => entry.primary), published, groups };
+}
+
+function sameVersions(a: readonly PostVersion[], b: readonly PostVersion[]): boolean {
+  return a.length === b.length && a.every((post, index) => post === b[index]);
+}
+
+function buildGroup(slug: string, versions: PostVersion[], site: SiteConfig): SlugGroup {
+  const live = versions.filter((post) => !post.draft).sort((a, b) => compareText(languageKey(a.lang), languageKey(b.lang)));
+  const primaryPost = choosePrimary(live, site.language);
+  const translations = Object.fromEntries(
+    live.map((post) => [post.lang, `/api/blog/posts/${encodeURIComponent(slug)}?lang=${encodeURIComponent(post.lang)}`]),
+  );
+  const group: SlugGroup = {
+    sources: versions,
+    primary: null,
+    versions: new Map(),
+    drafts: new Set(versions.filter((post) => post.draft).map((post) => languageKey(post.lang))),
+    allLanguages: null,
+  };
+  for (const post of live) {
+    const isPrimary = post === primaryPost;
+    const { [post.lang]: _self, ...others } = translations;
+    const entry: CatalogEntry = {
+      post,
+      primary: isPrimary,
+      tagKeys: post.tags.map(foldCase),
+      author: post.author ?? (site.author || null),
+      fediverseCreator: post.fediverseCreator ?? site.fediverse_creator ?? null,
+      translations: others,
+      url: isPrimary ? `/api/blog/posts/${encodeURIComponent(slug)}` : translations[post.lang]!,
+    };
+    group.versions.set(languageKey(post.lang), entry);
+    if (isPrimary) group.primary = entry;
+  }
+  group.allLanguages = group.primary?.post.allLangs ? group.primary : ([...group.versions.values()].find((entry) => entry.post.allLangs) ?? null);
+  return group;
 }
 
 /**

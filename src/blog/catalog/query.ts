@@ -2,7 +2,7 @@
 // running it over the catalog: language, tag and text filters, newest first, one page.
 import { languageKey } from '../content/language.js';
 import { compareEntries, type Catalog, type CatalogEntry } from './catalog.js';
-import { foldCase, matchesAllTerms, searchTerms } from './search.js';
+import { foldCase, matchesAllTerms, prepareTerm, searchTerms } from './search.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -90,13 +90,14 @@ export function listForLanguage(catalog: Catalog, lang: string): CatalogEntry[] 
 
 /** Filters `candidates` (already ordered) by tag and terms and cuts out the requested page. */
 export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuery): PostsPage {
+  const terms = query.terms.map(prepareTerm);
   const filtered =
     query.tag === undefined && query.terms.length === 0
       ? candidates
       : candidates.filter(
           (entry) =>
             (query.tag === undefined || entry.tagKeys.includes(query.tag)) &&
-            (query.terms.length === 0 || matchesAllTerms(entry.post.searchText, query.terms)),
+            (terms.length === 0 || matchesAllTerms(entry.post.searchText, terms)),
         );
   const start = (query.page - 1) * query.limit;
   return {

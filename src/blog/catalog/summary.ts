@@ -1,7 +1,6 @@
-// The JSON shapes of blog-api.md "Post summary" and "Post detail", with the effective author and
-// fediverse_creator (the post's, else the site's, else null; contract section 4).
-import type { SiteConfig } from '../../config/schema.js';
-import type { PostCover, PostVersion } from '../content/post.js';
+// The JSON shapes of blog-api.md "Post summary" and "Post detail" (fields per contract section 4).
+import type { PostCover } from '../content/post.js';
+import type { CatalogEntry } from './catalog.js';
 
 export interface PostSummary {
   slug: string;
@@ -23,9 +22,9 @@ export interface PostDetail extends PostSummary {
   html: string;
 }
 
-/** The summary of `post`; `translations` maps the slug's other published languages to their API URLs. */
-export function createSummary(post: PostVersion, site: SiteConfig, primary: boolean, translations: Record<string, string>): PostSummary {
-  const slug = encodeURIComponent(post.slug);
+/** The summary of a catalog entry. */
+export function createSummary(entry: CatalogEntry): PostSummary {
+  const { post } = entry;
   return {
     slug: post.slug,
     title: post.title,
@@ -33,16 +32,16 @@ export function createSummary(post: PostVersion, site: SiteConfig, primary: bool
     date: post.date.day,
     lang: post.lang,
     tags: post.tags,
-    author: post.author ?? (site.author || null),
-    fediverse_creator: post.fediverseCreator ?? site.fediverse_creator ?? null,
+    author: entry.author,
+    fediverse_creator: entry.fediverseCreator,
     cover: post.cover,
     reading_time: post.readingTime,
-    translations,
-    url: primary ? `/api/blog/posts/${slug}` : `/api/blog/posts/${slug}?lang=${encodeURIComponent(post.lang)}`,
+    translations: entry.translations,
+    url: entry.url,
   };
 }
 
 /** The detail: the summary plus the raw Markdown and the rendered HTML. */
-export function createDetail(summary: PostSummary, post: PostVersion): PostDetail {
-  return { ...summary, body: post.body, html: post.html };
+export function createDetail(entry: CatalogEntry, html: string): PostDetail {
+  return { ...createSummary(entry), body: entry.post.body, html };
 }

@@ -1,13 +1,13 @@
 // Keeps the parsed posts of content_dir: each refresh re-reads only files whose stamp (size, mtime, inode)
 // changed, and logs one warning per broken file when it is first seen or changes (contract section 4).
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log.js';
 import { parsePostFileName } from './file-name.js';
 import { languageKey } from './language.js';
 import { parsePostFile, type ParseContext, type ParseOutcome } from './parse-post.js';
 import type { PostVersion } from './post.js';
-import { forEachLimited, scanContentDir } from './scan.js';
+import { scanContentDir } from './scan.js';
 
 export interface RefreshResult {
   /** Whether the set of posts differs from the previous refresh (always true the first time). */
@@ -34,10 +34,10 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
   let first = true;
   let missingReported = false;
 
-  async function load(file: string, stamp: string): Promise<CachedFile | null> {
+  function load(file: string, stamp: string): CachedFile | null {
     let text: string;
     try {
-      text = await readFile(path.join(contentDir, file), 'utf8');
+      text = readFileSync(path.join(contentDir, file), 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return null; // removed since the scan: the next refresh drops it
@@ -53,7 +53,7 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
   }
 
   async function refresh(): Promise<RefreshResult> {
-    const scan = await scanContentDir(contentDir);
+    const scan = await scanContentDir(contentDir, (file) => parsePostFileName(file, context.languageNames) !== null);
     if (!scan.found && !missingReported) {
       logger.warn({ event: 'content_dir_missing', content_dir: contentDir }, 'blog content_dir cannot be read; serving no posts until it exists');
     }
@@ -63,7 +63,6 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
     const seen = new Set<string>();
     const stale: { file: string; stamp: string }[] = [];
     for (const { file, stamp } of scan.files) {
-      if (!parsePostFileName(file, context.languageNames)) continue;
       seen.add(file);
       if (cache.get(file)?.stamp !== stamp) stale.push({ file, stamp });
     }
@@ -75,12 +74,12 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
       cache.set(file, { stamp, outcome: { ok: false, reason } });
       changed = true;
     }
-    await forEachLimited(stale, 32, async ({ file, stamp }) => {
-      const loaded = await load(file, stamp);
+    for (const { file, stamp } of stale) {
+      const loaded = load(file, stamp);
       if (loaded) cache.set(file, loaded);
       else seen.delete(file);
       changed = true;
-    });
+    }
     for (const file of [...cache.keys()]) {
       if (!seen.has(file)) {
         cache.delete(file);

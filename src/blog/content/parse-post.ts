@@ -1,18 +1,17 @@
 // Turns one post file into a PostVersion, or the reason it is skipped (contract section 4). Pure: the
 // caller reads the file and logs the outcome.
-import type { MarkdownIt } from 'markdown-it';
 import { dateFormatHint, normalizeDate } from './dates.js';
 import { resolveExcerpt, readingTime } from './excerpt.js';
 import { checkSlug, parsePostFileName } from './file-name.js';
 import { parseFrontMatter } from './front-matter.js';
 import { describeFrontMatterIssues, frontMatterSchema, type FrontMatter } from './front-matter-schema.js';
 import { canonicalLanguage } from './language.js';
-import { renderMarkdown } from './markdown.js';
+import type { MarkdownTools } from './markdown.js';
 import type { PostCover, PostVersion } from './post.js';
 import { foldCase } from '../catalog/search.js';
 
 export interface ParseContext {
-  markdown: MarkdownIt;
+  markdown: MarkdownTools;
   languageNames: Intl.DisplayNames;
   /** site.language: the language of a post that names none. */
   defaultLanguage: string;
@@ -62,7 +61,17 @@ export function parsePostFile(file: string, text: string, context: ParseContext)
   const cover = resolveCover(front.cover, context.baseUrl);
   if (cover === 'invalid') return { ok: false, reason: 'cover is neither an http(s) URL nor a path' };
 
-  const rendered = renderMarkdown(context.markdown, split.body);
+  // The excerpt and reading time need a Markdown parse: done when a summary is first serialised.
+  let derived: { excerpt: string; readingTime: number } | undefined;
+  const derive = (): { excerpt: string; readingTime: number } => {
+    if (derived) return derived;
+    const outline = context.markdown.outline(split.body);
+    derived = {
+      excerpt: resolveExcerpt(context.markdown, front.excerpt, split.body, outline.firstParagraph),
+      readingTime: readingTime(outline.words),
+    };
+    return derived;
+  };
   return {
     ok: true,
     warnings,
@@ -80,10 +89,13 @@ export function parsePostFile(file: string, text: string, context: ParseContext)
       author: front.author?.trim() || null,
       fediverseCreator,
       cover,
-      excerpt: resolveExcerpt(context.markdown, front.excerpt, split.body, rendered.firstParagraph),
-      readingTime: readingTime(rendered.words),
+      get excerpt() {
+        return derive().excerpt;
+      },
+      get readingTime() {
+        return derive().readingTime;
+      },
       body: split.body,
-      html: rendered.html,
       searchText: `${foldCase(front.title)}\n${foldCase(split.body)}`,
     },
   };

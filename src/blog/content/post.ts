@@ -24,11 +24,11 @@ export interface PostVersion {
   author: string | null;
   fediverseCreator: string | null;
   cover: PostCover | null;
-  excerpt: string;
-  readingTime: number;
-  /** Raw Markdown after the front matter. */
+  /** Derived from the Markdown on first use (loading 10,000 posts must not wait for every excerpt). */
+  readonly excerpt: string;
+  readonly readingTime: number;
+  /** Raw Markdown after the front matter; rendered to HTML when first needed (see http/snapshot.ts). */
   body: string;
-  html: string;
   /** Case-folded title and body for `q` (see catalog/search.ts). */
   searchText: string;
 }

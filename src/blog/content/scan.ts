@@ -1,6 +1,12 @@
 // Lists the candidate post files of content_dir with what tells whether they changed (size, mtime, inode).
-import { readdir, stat } from 'node:fs/promises';
+// Plain synchronous system calls, in slices: stat-ing 10,000 files through the thread pool costs several
+// times the CPU, and yielding between slices keeps requests flowing during a rescan.
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+
+/** Files stat-ed between two yields to the event loop. */
+const SLICE = 500;
 
 export interface FileStamp {
   /** Relative to content_dir, `/`-separated. */
@@ -19,54 +25,46 @@ export interface ScanResult {
   unreadable: { file: string; reason: string }[];
 }
 
-/** Walks content_dir: `*.md` at the top, `*.md` one folder down (for `<slug>/index.md`). Hidden names are skipped. */
-export async function scanContentDir(root: string): Promise<ScanResult> {
+/**
+ * Walks content_dir: `*.md` at the top, `*.md` one folder down (for `<slug>/index.md`); `accept` picks the
+ * post file names among them. Hidden names are skipped.
+ */
+export async function scanContentDir(root: string, accept: (file: string) => boolean): Promise<ScanResult> {
+  const entries = list(root);
+  if (!entries) return { found: false, files: [], directories: [], unreadable: [] };
   const result: ScanResult = { found: true, files: [], directories: [root], unreadable: [] };
-  let entries;
-  try {
-    entries = await readdir(root, { withFileTypes: true });
-  } catch {
-    return { found: false, files: [], directories: [], unreadable: [] };
-  }
-  const folders: string[] = [];
   const candidates: string[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
-    if (entry.isDirectory()) folders.push(entry.name);
-    else if (entry.name.endsWith('.md')) candidates.push(entry.name);
+    if (entry.isDirectory()) {
+      if (result.directories.length % SLICE === 0) await yieldToEventLoop();
+      const folder = path.join(root, entry.name);
+      const inner = list(folder);
+      if (!inner) continue;
+      result.directories.push(folder);
+      for (const file of inner) {
+        if (!file.isDirectory() && accept(`${entry.name}/${file.name}`)) candidates.push(`${entry.name}/${file.name}`);
+      }
+    } else if (accept(entry.name)) {
+      candidates.push(entry.name);
+    }
   }
-  await Promise.all(
-    folders.map(async (folder) => {
-      let inner;
-      try {
-        inner = await readdir(path.join(root, folder), { withFileTypes: true });
-      } catch {
-        return;
-      }
-      result.directories.push(path.join(root, folder));
-      for (const entry of inner) {
-        if (!entry.name.startsWith('.') && entry.name.endsWith('.md') && !entry.isDirectory()) candidates.push(`${folder}/${entry.name}`);
-      }
-    }),
-  );
-  await forEachLimited(candidates, 64, async (file) => {
+  for (const [index, file] of candidates.entries()) {
+    if (index > 0 && index % SLICE === 0) await yieldToEventLoop();
     try {
-      const info = await stat(path.join(root, file), { bigint: true });
-      if (!info.isFile()) return;
-      result.files.push({ file, stamp: `${info.size}:${info.mtimeNs}:${info.ino}` });
+      const info = statSync(path.join(root, file), { bigint: true });
+      if (info.isFile()) result.files.push({ file, stamp: `${info.size}:${info.mtimeNs}:${info.ino}` });
     } catch (error) {
       result.unreadable.push({ file, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
     }
-  });
-  result.files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  }
   return result;
 }
 
-/** Runs `task` over `items` with at most `limit` in flight (10,000 posts must not exhaust file handles). */
-export async function forEachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await task(items[next++] as T);
-  });
-  await Promise.all(workers);
+function list(directory: string): Dirent[] | null {
+  try {
+    return readdirSync(directory, { withFileTypes: true });
+  } catch {
+    return null;
+  }
 }

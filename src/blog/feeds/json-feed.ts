@@ -4,8 +4,8 @@ import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { publicApiUrl, publicPostUrl } from './public-url.js';
 import { FEED_LENGTH } from './rss.js';
 
-/** The feed as a plain object, ready for JSON.stringify. */
-export function createJsonFeed(catalog: Catalog): Record<string, unknown> {
+/** The feed as a plain object, ready for JSON.stringify; `html` renders a post. */
+export function createJsonFeed(catalog: Catalog, html: (entry: CatalogEntry) => string): Record<string, unknown> {
   const { site } = catalog;
   return {
     version: 'https://jsonfeed.org/version/1.1',
@@ -14,23 +14,23 @@ export function createJsonFeed(catalog: Catalog): Record<string, unknown> {
     feed_url: publicApiUrl(catalog, '/feed.json'),
     description: site.description,
     language: site.language,
-    items: catalog.primaries.slice(0, FEED_LENGTH).map((entry) => createItem(catalog, entry)),
+    items: catalog.primaries.slice(0, FEED_LENGTH).map((entry) => createItem(catalog, entry, html(entry))),
   };
 }
 
-function createItem(catalog: Catalog, entry: CatalogEntry): Record<string, unknown> {
-  const { post, summary } = entry;
+function createItem(catalog: Catalog, entry: CatalogEntry, html: string): Record<string, unknown> {
+  const { post, fediverseCreator } = entry;
   const url = publicPostUrl(catalog, entry);
   return {
     id: url,
     url,
     title: post.title,
-    content_html: post.html,
+    content_html: html,
     summary: post.excerpt,
     date_published: post.date.rfc3339,
     ...(post.updated ? { date_modified: post.updated.rfc3339 } : {}),
     tags: post.tags,
     ...(post.cover ? { image: post.cover.url } : {}),
-    ...(summary.fediverse_creator ? { authors: [{ name: summary.fediverse_creator }] } : {}),
+    ...(fediverseCreator ? { authors: [{ name: fediverseCreator }] } : {}),
   };
 }

@@ -7,8 +7,8 @@ import { escapeXml } from './xml.js';
 /** Items in each feed (blog-api.md "Limits"). */
 export const FEED_LENGTH = 20;
 
-/** The feed document; `buildTime` is the lastBuildDate of a feed without posts. */
-export function renderRss(catalog: Catalog, buildTime: Date): string {
+/** The feed document; `html` renders a post; `buildTime` is the lastBuildDate of a feed without posts. */
+export function renderRss(catalog: Catalog, html: (entry: CatalogEntry) => string, buildTime: Date): string {
   const entries = catalog.primaries.slice(0, FEED_LENGTH);
   const { site } = catalog;
   const lines = [
@@ -21,7 +21,7 @@ export function renderRss(catalog: Catalog, buildTime: Date): string {
     `<language>${escapeXml(site.language)}</language>`,
     `<atom:link href="${escapeXml(publicApiUrl(catalog, '/feed.xml'))}" rel="self" type="application/rss+xml"/>`,
     `<lastBuildDate>${lastChange(entries, buildTime).toUTCString()}</lastBuildDate>`,
-    ...entries.map((entry) => renderItem(catalog, entry)),
+    ...entries.map((entry) => renderItem(catalog, entry, html(entry))),
     '</channel>',
     '</rss>',
     '',
@@ -29,8 +29,8 @@ export function renderRss(catalog: Catalog, buildTime: Date): string {
   return lines.join('\n');
 }
 
-function renderItem(catalog: Catalog, entry: CatalogEntry): string {
-  const { post, summary } = entry;
+function renderItem(catalog: Catalog, entry: CatalogEntry, html: string): string {
+  const { post, fediverseCreator } = entry;
   const url = escapeXml(publicPostUrl(catalog, entry));
   const parts = [
     '<item>',
@@ -40,9 +40,9 @@ function renderItem(catalog: Catalog, entry: CatalogEntry): string {
     // RFC 822 date (RSS 2.0 "Elements of <item>"); toUTCString writes "Wed, 01 May 2024 10:00:00 GMT".
     `<pubDate>${new Date(post.date.time).toUTCString()}</pubDate>`,
     `<description>${escapeXml(post.excerpt)}</description>`,
-    `<content:encoded>${escapeXml(post.html)}</content:encoded>`,
+    `<content:encoded>${escapeXml(html)}</content:encoded>`,
     ...post.tags.map((tag) => `<category>${escapeXml(tag)}</category>`),
-    ...(summary.fediverse_creator ? [`<dc:creator>${escapeXml(summary.fediverse_creator)}</dc:creator>`] : []),
+    ...(fediverseCreator ? [`<dc:creator>${escapeXml(fediverseCreator)}</dc:creator>`] : []),
     '</item>',
   ];
   return parts.join('\n');

@@ -5,17 +5,31 @@ import { compareText } from '../catalog/catalog.js';
 import { publicPostUrl } from './public-url.js';
 import { escapeXml } from './xml.js';
 
-/** The sitemap document; slugs newest first, each slug's primary version before its translations. */
-export function renderSitemap(catalog: Catalog): string {
+/**
+ * The sitemap document; slugs newest first, each slug's primary version before its translations. `memo`
+ * keeps each entry's <url> element across content versions (an entry object only lives while its slug's
+ * files are unchanged).
+ */
+export function renderSitemap(catalog: Catalog, memo: WeakMap<CatalogEntry, string> = new WeakMap()): string {
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
   ];
   for (const primary of catalog.primaries) {
     const group = catalog.groups.get(primary.post.slug)!;
+    if (group.versions.size === 1) {
+      let element = memo.get(primary);
+      if (element === undefined) memo.set(primary, (element = renderUrl(catalog, primary, [])));
+      lines.push(element);
+      continue;
+    }
     const others = [...group.versions.values()].filter((entry) => entry !== primary).sort((a, b) => compareText(a.post.lang, b.post.lang));
     const versions = [primary, ...others];
-    for (const entry of versions) lines.push(renderUrl(catalog, entry, versions.length > 1 ? versions : []));
+    for (const entry of versions) {
+      let element = memo.get(entry);
+      if (element === undefined) memo.set(entry, (element = renderUrl(catalog, entry, versions.length > 1 ? versions : [])));
+      lines.push(element);
+    }
   }
   lines.push('</urlset>', '');
   return lines.join('\n');

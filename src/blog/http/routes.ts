@@ -71,7 +71,7 @@ export function registerBlogRoutes(app: FastifyInstance, options: BlogRoutesOpti
       const found = findPost(snapshot.catalog, slug, lang?.trim() || undefined);
       if (found.kind === 'draft') return draft;
       if (found.kind === 'not_found') return notFound;
-      return snapshot.details.get(found.entry) ?? notFound;
+      return snapshot.detail(found.entry);
     }),
   ];
 

@@ -1,14 +1,16 @@
-// Every answer of one content version, prepared once: /site, /tags, the feeds, the sitemap, each post's
-// detail and the default /posts pages up front; other /posts queries on first use, kept in a bounded LRU.
+// Every answer of one content version, computed once: /site, /tags, the feeds, the sitemap and the first
+// /posts page when the snapshot is built; other default pages and each post's detail on first request
+// (rendering 10,000 posts up front would slow start-up down for pages nobody asked for); other /posts
+// queries on first use, kept in a bounded LRU.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
-import { createDetail } from '../catalog/summary.js';
+import { createDetail, createSummary } from '../catalog/summary.js';
 import { isDefaultListing, listForLanguage, queryKey, selectPage, DEFAULT_PAGE_SIZE, type PostsPage, type PostsQuery } from '../catalog/query.js';
 import { countTags } from '../catalog/tags.js';
 import { createJsonFeed } from '../feeds/json-feed.js';
-import { renderRss } from '../feeds/rss.js';
+import { FEED_LENGTH, renderRss } from '../feeds/rss.js';
 import { renderSitemap } from '../feeds/sitemap.js';
 import { languageKey } from '../content/language.js';
-import type { PostVersion } from '../content/post.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { createLru } from './lru.js';
 import { contentTypes, type PreparedResponse, type ResponseFactory } from './prepared-response.js';
 
@@ -23,44 +25,57 @@ export interface BlogSnapshot {
   jsonFeed: PreparedResponse;
   sitemap: PreparedResponse;
   health: PreparedResponse;
-  details: Map<CatalogEntry, PreparedResponse>;
+  /** The detail answer of a published version. */
+  detail(entry: CatalogEntry): PreparedResponse;
   /** The answer to a valid /posts query. */
   posts(query: PostsQuery): PreparedResponse;
+  /**
+   * Serialises every summary ahead of requests, a few posts per event-loop turn, newest first; stops early
+   * when `stop()` says so (a newer snapshot or shutdown).
+   */
+  warmUp(stop: () => boolean): Promise<void>;
 }
 
+/** Summaries serialised per event-loop turn while warming up: a request waits for one slice at most. */
+const WARM_UP_SLICE = 32;
+
 /**
- * Details carried over from the previous snapshot: a post whose file did not change keeps its PostVersion
- * object, so its detail is reused when its summary (translations, primary) is unchanged too.
+ * Serialised pieces kept across snapshots. The catalog reuses the entries of unchanged slugs, so an entry
+ * object identifies content that has not changed since it was serialised.
  */
-export type DetailReuse = WeakMap<PostVersion, { summary: string; response: PreparedResponse }>;
+export interface SnapshotMemo {
+  summaries: WeakMap<CatalogEntry, string>;
+  details: WeakMap<CatalogEntry, PreparedResponse>;
+  sitemapUrls: WeakMap<CatalogEntry, string>;
+}
+
+export interface SnapshotTools {
+  respond: ResponseFactory;
+  /** Markdown body -> HTML. */
+  render(body: string): string;
+  memo: SnapshotMemo;
+}
+
+export function createSnapshotMemo(): SnapshotMemo {
+  return { summaries: new WeakMap(), details: new WeakMap(), sitemapUrls: new WeakMap() };
+}
 
 /** Prepares the answers for `catalog`; `buildTime` dates an empty RSS feed. */
-export function buildSnapshot(catalog: Catalog, respond: ResponseFactory, reuse: DetailReuse, buildTime: Date): BlogSnapshot {
-  const summaries = new Map<CatalogEntry, string>();
-  const details = new Map<CatalogEntry, PreparedResponse>();
-  for (const entry of catalog.published) {
-    const summary = JSON.stringify(entry.summary);
-    summaries.set(entry, summary);
-    const previous = reuse.get(entry.post);
-    if (previous && previous.summary === summary) {
-      details.set(entry, previous.response);
-      continue;
-    }
-    const response = respond.content(JSON.stringify(createDetail(entry.summary, entry.post)), contentTypes.json);
-    reuse.set(entry.post, { summary, response });
-    details.set(entry, response);
-  }
+export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime: Date): BlogSnapshot {
+  const { respond, memo } = tools;
+  const summaryOf = (entry: CatalogEntry): string => {
+    let summary = memo.summaries.get(entry);
+    if (summary === undefined) memo.summaries.set(entry, (summary = JSON.stringify(createSummary(entry))));
+    return summary;
+  };
+
+  const feedHtml = new Map(catalog.primaries.slice(0, FEED_LENGTH).map((entry) => [entry, tools.render(entry.post.body)]));
+  const html = (entry: CatalogEntry) => feedHtml.get(entry) ?? tools.render(entry.post.body);
 
   const renderPage = (page: PostsPage): PreparedResponse => {
     const head = JSON.stringify({ page: page.page, page_size: page.page_size, total: page.total, has_next: page.has_next, has_prev: page.has_prev });
-    const posts = page.entries.map((entry) => summaries.get(entry)!).join(',');
-    return respond.content(`${head.slice(0, -1)},"posts":[${posts}]}`, contentTypes.json);
+    return respond.content(`${head.slice(0, -1)},"posts":[${page.entries.map(summaryOf).join(',')}]}`, contentTypes.json);
   };
-
-  const pageCount = Math.max(1, Math.ceil(catalog.primaries.length / DEFAULT_PAGE_SIZE));
-  const defaultPages = Array.from({ length: pageCount }, (_, index) =>
-    renderPage(selectPage(catalog.primaries, { lang: undefined, tag: undefined, terms: [], page: index + 1, limit: DEFAULT_PAGE_SIZE })),
-  );
 
   const knownLanguages = new Set(catalog.published.map((entry) => languageKey(entry.post.lang)));
   const languageLists = new Map<string, CatalogEntry[]>();
@@ -73,7 +88,23 @@ export function buildSnapshot(catalog: Catalog, respond: ResponseFactory, reuse:
     return list;
   };
 
+  // Default pages (no filter, default limit) are kept for the snapshot's lifetime; the rest share an LRU.
+  const pageCount = Math.max(1, Math.ceil(catalog.primaries.length / DEFAULT_PAGE_SIZE));
+  const defaultPages = new Map<number, PreparedResponse>();
   const cache = createLru<string, PreparedResponse>(QUERY_CACHE_SIZE);
+  const posts = (query: PostsQuery): PreparedResponse => {
+    const isDefault = isDefaultListing(query) && query.page <= pageCount;
+    const key = isDefault ? '' : queryKey(query);
+    let response = isDefault ? defaultPages.get(query.page) : cache.get(key);
+    if (!response) {
+      response = renderPage(selectPage(candidatesFor(query.lang), query));
+      if (isDefault) defaultPages.set(query.page, response);
+      else cache.set(key, response);
+    }
+    return response;
+  };
+  posts({ lang: undefined, tag: undefined, terms: [], page: 1, limit: DEFAULT_PAGE_SIZE });
+
   const { site } = catalog;
   return {
     catalog,
@@ -89,20 +120,25 @@ export function buildSnapshot(catalog: Catalog, respond: ResponseFactory, reuse:
       contentTypes.json,
     ),
     tags: respond.content(JSON.stringify({ tags: countTags(catalog.primaries) }), contentTypes.json),
-    rss: respond.content(renderRss(catalog, buildTime), contentTypes.rss),
-    jsonFeed: respond.content(JSON.stringify(createJsonFeed(catalog)), contentTypes.jsonFeed),
-    sitemap: respond.content(renderSitemap(catalog), contentTypes.xml),
+    rss: respond.content(renderRss(catalog, html, buildTime), contentTypes.rss),
+    jsonFeed: respond.content(JSON.stringify(createJsonFeed(catalog, html)), contentTypes.jsonFeed),
+    sitemap: respond.content(renderSitemap(catalog, memo.sitemapUrls), contentTypes.xml),
     health: respond.uncached(200, { status: 'ok', posts: catalog.published.length }),
-    details,
-    posts(query) {
-      if (isDefaultListing(query) && query.page <= defaultPages.length) return defaultPages[query.page - 1]!;
-      const key = queryKey(query);
-      let response = cache.get(key);
+    detail(entry) {
+      let response = memo.details.get(entry);
       if (!response) {
-        response = renderPage(selectPage(candidatesFor(query.lang), query));
-        cache.set(key, response);
+        response = respond.content(JSON.stringify(createDetail(entry, html(entry))), contentTypes.json);
+        memo.details.set(entry, response);
       }
       return response;
+    },
+    posts,
+    async warmUp(stop) {
+      const entries = catalog.published;
+      for (let start = 0; start < entries.length && !stop(); start += WARM_UP_SLICE) {
+        for (const entry of entries.slice(start, start + WARM_UP_SLICE)) summaryOf(entry);
+        await yieldToEventLoop();
+      }
     },
   };
 }

@@ -1,0 +1,113 @@
+// The texts of a submission (pure): owner mail, chat text, receipt, and the safe failure reasons logged.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FormConfig } from '../../src/config/schema.js';
+import { toArchiveLine } from '../../src/forms/archive.js';
+import { describeFailure } from '../../src/forms/delivery.js';
+import { composeChatText, composeOwnerMail, composeReceipt, resolveSiteName } from '../../src/forms/notifications.js';
+import { isBearerTokenValid } from '../../src/http/bearer-token.js';
+import { toHeaderText } from '../../src/mail/header-value.js';
+import { loadTestConfig } from '../support/config.js';
+
+const form: FormConfig = loadTestConfig(
+  { mail: { from: 'f@example.com', to: 'o@example.com' }, forms: [{ path: '/contact', type: 'contact', allowed_origins: ['https://www.example.com:8443'] }] },
+  '/',
+).forms[0] as FormConfig;
+const addresses = { from: 'Forms <forms@example.com>', owner: 'owner@example.com' };
+const submission = { name: 'Ada Lovelace', email: 'ada@example.org', service: 'Hosting', message: 'Line one\nLine two' };
+const notice = { form, submission, receivedAt: '2024-05-01T12:00:00.000Z' };
+
+describe('composeOwnerMail', () => {
+  it('From mail.from, To the owner, Reply-To the submitter, a subject with form type and name, every field in the text', () => {
+    const mail = composeOwnerMail(notice, addresses);
+    assert.equal(mail.from, addresses.from);
+    assert.equal(mail.to, 'owner@example.com');
+    assert.equal(mail.replyTo, 'ada@example.org');
+    assert.equal(mail.subject, 'New contact form submission from Ada Lovelace');
+    for (const line of ['Name: Ada Lovelace', 'Email: ada@example.org', 'Service: Hosting', 'Received: 2024-05-01T12:00:00.000Z', 'Line one\nLine two']) {
+      assert.ok(mail.text.includes(line), line);
+    }
+  });
+
+  it('flattens control characters of the name in the subject, and says when there is no name', () => {
+    const hostile = composeOwnerMail({ ...notice, submission: { ...submission, name: 'Ada\r\nBcc: x@evil.example\u2028\u0085!' } }, addresses);
+    assert.equal(hostile.subject, 'New contact form submission from Ada Bcc: x@evil.example !');
+    const { name: _name, ...anonymous } = submission;
+    assert.equal(composeOwnerMail({ ...notice, submission: anonymous }, addresses).subject, 'New contact form submission from an anonymous sender');
+  });
+});
+
+describe('composeChatText', () => {
+  it('carries the same fields as the mail and leaves absent ones out', () => {
+    const text = composeChatText({ ...notice, submission: { email: 'ada@example.org', message: 'Hi there' } });
+    assert.match(text, /Email: ada@example\.org/);
+    assert.match(text, /Hi there/);
+    assert.doesNotMatch(text, /Name:|Service:/);
+  });
+});
+
+describe('composeReceipt', () => {
+  it('goes to the submitter, replies to the owner, names the site and nothing the submitter typed', () => {
+    const receipt = composeReceipt({ ...submission, name: 'Spammy McSpam', message: 'Click evil.example' }, addresses, 'Example Site');
+    assert.equal(receipt.to, 'ada@example.org');
+    assert.equal(receipt.replyTo, 'owner@example.com');
+    assert.match(receipt.subject, /Example Site/);
+    const all = JSON.stringify(receipt);
+    for (const typed of ['Spammy', 'evil.example', 'Hosting']) assert.ok(!all.includes(typed), typed);
+  });
+
+  it('resolveSiteName: [site] title, else the first allowed origin host, else public_url host', () => {
+    assert.equal(resolveSiteName('My Site', form, undefined), 'My Site');
+    assert.equal(resolveSiteName(undefined, form, 'https://forms.example.net'), 'www.example.com:8443');
+    assert.equal(resolveSiteName(undefined, { ...form, allowed_origins: [] }, 'https://forms.example.net'), 'forms.example.net');
+    assert.equal(resolveSiteName(undefined, { ...form, allowed_origins: [] }, undefined), 'our website');
+  });
+});
+
+describe('toArchiveLine', () => {
+  it('has exactly the contract fields, in order, absent ones left out', () => {
+    assert.deepEqual(Object.keys(toArchiveLine(notice)), ['received_at', 'form', 'type', 'name', 'email', 'service', 'message']);
+    assert.deepEqual(toArchiveLine({ ...notice, submission: { email: 'a@b.example' } }), {
+      received_at: '2024-05-01T12:00:00.000Z',
+      form: '/contact',
+      type: 'contact',
+      email: 'a@b.example',
+    });
+  });
+});
+
+describe('describeFailure', () => {
+  it('gives SMTP codes, error codes and Telegram reasons, never a message', () => {
+    assert.equal(describeFailure(Object.assign(new Error('550 <ada@example.org> unknown'), { code: 'EENVELOPE', responseCode: 550 })), 'smtp_550');
+    assert.equal(describeFailure(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNECTION' })), 'ECONNECTION');
+    assert.equal(describeFailure({ reason: 'http_502' }), 'http_502');
+    assert.equal(describeFailure(new Error('https://api.telegram.org/bot123:SECRET/sendMessage')), 'error');
+    assert.equal(describeFailure({ code: 'ada@example.org' }), 'error');
+    assert.equal(describeFailure(undefined), 'error');
+  });
+});
+
+describe('isBearerTokenValid', () => {
+  const cases: Array<[string | undefined, boolean]> = [
+    ['Bearer t0ken', true],
+    ['bearer t0ken', true],
+    ['BEARER  t0ken ', true],
+    ['Bearer t0ke', false],
+    ['Bearer t0kenX', false],
+    ['Bearer', false],
+    ['Bearer ', false],
+    ['Basic t0ken', false],
+    ['t0ken', false],
+    [undefined, false],
+    ['Bearer t0ken extra', false],
+  ];
+  for (const [header, expected] of cases) {
+    it(`${JSON.stringify(header)} -> ${expected}`, () => assert.equal(isBearerTokenValid(header, 't0ken'), expected));
+  }
+});
+
+describe('toHeaderText', () => {
+  it('turns every run of control characters into one space', () => {
+    assert.equal(toHeaderText(' a\r\n\tb\u0000c\u2029d '), 'a b c d');
+  });
+});

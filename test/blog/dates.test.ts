@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parse as parseToml } from 'smol-toml';
+import { normalizeDate } from '../../src/blog/content/dates.js';
+
+describe('normalizeDate: YYYY-MM-DD or RFC 3339 (contract section 4)', () => {
+  const valid: Array<[unknown, { day: string; text: string; rfc3339: string; iso: string }]> = [
+    ['2024-05-01', { day: '2024-05-01', text: '2024-05-01', rfc3339: '2024-05-01T00:00:00Z', iso: '2024-05-01T00:00:00.000Z' }],
+    ['2024-02-29', { day: '2024-02-29', text: '2024-02-29', rfc3339: '2024-02-29T00:00:00Z', iso: '2024-02-29T00:00:00.000Z' }],
+    [
+      '2024-05-01T23:30:00-05:00',
+      { day: '2024-05-01', text: '2024-05-01T23:30:00-05:00', rfc3339: '2024-05-01T23:30:00-05:00', iso: '2024-05-02T04:30:00.000Z' },
+    ],
+    [
+      '2024-05-01t10:00:00.250z',
+      { day: '2024-05-01', text: '2024-05-01T10:00:00.250Z', rfc3339: '2024-05-01T10:00:00.250Z', iso: '2024-05-01T10:00:00.250Z' },
+    ],
+    ['2024-05-01 10:00:00Z', { day: '2024-05-01', text: '2024-05-01T10:00:00Z', rfc3339: '2024-05-01T10:00:00Z', iso: '2024-05-01T10:00:00.000Z' }],
+    [new Date('2024-05-01T10:00:00Z'), { day: '2024-05-01', text: '2024-05-01T10:00:00.000Z', rfc3339: '2024-05-01T10:00:00.000Z', iso: '2024-05-01T10:00:00.000Z' }],
+  ];
+  for (const [input, expected] of valid) {
+    it(`${String(input instanceof Date ? `Date ${input.toISOString()}` : input)}`, () => {
+      const date = normalizeDate(input);
+      assert.ok(date);
+      assert.deepEqual({ day: date.day, text: date.text, rfc3339: date.rfc3339, iso: new Date(date.time).toISOString() }, expected);
+    });
+  }
+
+  it('takes TOML dates as smol-toml gives them (plain date, offset date-time) and refuses local date-times', () => {
+    const parsed = parseToml('a = 2024-05-01\nb = 2024-05-01T10:00:00+02:00\nc = 2024-05-01T10:00:00\nd = 10:00:00');
+    assert.equal(normalizeDate(parsed.a)?.text, '2024-05-01');
+    assert.equal(normalizeDate(parsed.b)?.day, '2024-05-01');
+    assert.equal(new Date(normalizeDate(parsed.b)!.time).toISOString(), '2024-05-01T08:00:00.000Z');
+    assert.equal(normalizeDate(parsed.c), null, 'a local date-time has no instant');
+    assert.equal(normalizeDate(parsed.d), null);
+  });
+
+  for (const input of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-5-1', '01/05/2024', 'yesterday', '2024-05-01T10:00:00', '2024-05-01T25:00:00Z', '', 20240501, null, true]) {
+    it(`refuses ${JSON.stringify(input)}`, () => assert.equal(normalizeDate(input), null));
+  }
+});

@@ -16,7 +16,8 @@ describe('normalizeDate: YYYY-MM-DD or RFC 3339 (contract section 4)', () => {
       { day: '2024-05-01', text: '2024-05-01T10:00:00.250Z', rfc3339: '2024-05-01T10:00:00.250Z', iso: '2024-05-01T10:00:00.250Z' },
     ],
     ['2024-05-01 10:00:00Z', { day: '2024-05-01', text: '2024-05-01T10:00:00Z', rfc3339: '2024-05-01T10:00:00Z', iso: '2024-05-01T10:00:00.000Z' }],
-    [new Date('2024-05-01T10:00:00Z'), { day: '2024-05-01', text: '2024-05-01T10:00:00.000Z', rfc3339: '2024-05-01T10:00:00.000Z', iso: '2024-05-01T10:00:00.000Z' }],
+    [new Date('2024-05-01T10:00:00Z'), { day: '2024-05-01', text: '2024-05-01T10:00:00Z', rfc3339: '2024-05-01T10:00:00Z', iso: '2024-05-01T10:00:00.000Z' }],
+    [new Date('2024-05-01T10:00:00.5Z'), { day: '2024-05-01', text: '2024-05-01T10:00:00.500Z', rfc3339: '2024-05-01T10:00:00.500Z', iso: '2024-05-01T10:00:00.500Z' }],
   ];
   for (const [input, expected] of valid) {
     it(`${String(input instanceof Date ? `Date ${input.toISOString()}` : input)}`, () => {
@@ -29,7 +30,7 @@ describe('normalizeDate: YYYY-MM-DD or RFC 3339 (contract section 4)', () => {
   it('takes TOML dates as smol-toml gives them (plain date, offset date-time) and refuses local date-times', () => {
     const parsed = parseToml('a = 2024-05-01\nb = 2024-05-01T10:00:00+02:00\nc = 2024-05-01T10:00:00\nd = 10:00:00');
     assert.equal(normalizeDate(parsed.a)?.text, '2024-05-01');
-    assert.equal(normalizeDate(parsed.b)?.day, '2024-05-01');
+    assert.equal(normalizeDate(parsed.b)?.text, '2024-05-01T10:00:00+02:00');
     assert.equal(new Date(normalizeDate(parsed.b)!.time).toISOString(), '2024-05-01T08:00:00.000Z');
     assert.equal(normalizeDate(parsed.c), null, 'a local date-time has no instant');
     assert.equal(normalizeDate(parsed.d), null);

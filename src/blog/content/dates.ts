@@ -47,7 +47,8 @@ function fromDateObject(value: Date): PostDate | null {
     if (toml.isDate()) return normalizeDate(value.toISOString());
     if (toml.isLocal()) return null;
   }
-  return normalizeDate(value.toISOString());
+  // toISOString always writes milliseconds; "10:00:00.000" was written "10:00:00".
+  return normalizeDate(value.toISOString().replace(/\.000(?=[Z+-])/, ''));
 }
 
 function isCalendarDate(year: number, month: number, day: number): boolean {

@@ -25,6 +25,7 @@ export function createContentWatcher(options: ContentWatcherOptions): ContentWat
   const failed = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
+  let started = false;
 
   const changed = () => {
     if (closed || timer) return;
@@ -47,8 +48,10 @@ export function createContentWatcher(options: ContentWatcherOptions): ContentWat
       if (closed) return;
       const wanted = new Set(directories);
       for (const directory of [...watchers.keys()]) if (!wanted.has(directory)) stop(directory);
+      let added = false;
       for (const directory of wanted) {
         if (watchers.has(directory)) continue;
+        added = true;
         try {
           const watcher = watch(directory, { persistent: false }, changed);
           watcher.on('error', () => {
@@ -63,6 +66,10 @@ export function createContentWatcher(options: ContentWatcherOptions): ContentWat
           failed.add(directory);
         }
       }
+      // A file written into a new folder between the scan that found the folder and its watch would be
+      // missed: look once more.
+      if (added && started) changed();
+      started = true;
     },
     close() {
       closed = true;

@@ -1,0 +1,58 @@
+// Answers are computed once per content version, and unchanged posts keep their answers across versions.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildCatalog, findPost } from '../../src/blog/catalog/catalog.js';
+import { parsePostsQuery } from '../../src/blog/catalog/query.js';
+import { createResponseFactory } from '../../src/blog/http/prepared-response.js';
+import { buildSnapshot, createSnapshotMemo, type SnapshotTools } from '../../src/blog/http/snapshot.js';
+import { createMarkdownTools } from '../../src/blog/content/markdown.js';
+import { loadCatalog } from './fixture.js';
+
+const query = (raw: Record<string, string>) => {
+  const parsed = parsePostsQuery(raw);
+  assert.ok(parsed.ok);
+  return parsed.query;
+};
+
+describe('snapshots', () => {
+  it('compute each answer once: the same query and post give the very same prepared response', async () => {
+    const { catalog } = await loadCatalog();
+    let renders = 0;
+    const markdown = createMarkdownTools();
+    const tools: SnapshotTools = { respond: createResponseFactory(60), render: (body) => (renders++, markdown.render(body)), memo: createSnapshotMemo() };
+    const snapshot = buildSnapshot(catalog, tools, new Date(0));
+    const rendersForFeeds = renders;
+    assert.equal(rendersForFeeds, 10, 'the feeds render their posts once, for RSS and JSON Feed together');
+
+    assert.equal(snapshot.posts(query({ q: 'alpha' })), snapshot.posts(query({ q: 'ALPHA', page: '1' })));
+    assert.equal(snapshot.posts(query({})), snapshot.posts(query({ limit: '20' })));
+    const found = findPost(catalog, 'alpha', undefined);
+    assert.ok(found.kind === 'found');
+    assert.equal(snapshot.detail(found.entry), snapshot.detail(found.entry));
+    assert.equal(renders, rendersForFeeds, 'a post in the feeds is not rendered again for its detail');
+  });
+
+  it('keep the answers of unchanged posts when another post changes', async () => {
+    const { catalog, posts, config } = await loadCatalog();
+    const tools: SnapshotTools = { respond: createResponseFactory(60), render: createMarkdownTools().render, memo: createSnapshotMemo() };
+    const first = buildSnapshot(catalog, tools, new Date(0));
+    const alpha = findPost(catalog, 'alpha', undefined);
+    const beta = findPost(catalog, 'beta', undefined);
+    assert.ok(alpha.kind === 'found' && beta.kind === 'found');
+    const alphaDetail = first.detail(alpha.entry);
+    const betaDetail = first.detail(beta.entry);
+
+    // beta.md "edited": a new PostVersion object for it, the same objects for every other file.
+    const edited = posts.map((post) => (post.file === 'beta/index.md' ? { ...post, title: 'Beta, edited' } : post));
+    const nextCatalog = buildCatalog(edited, config.site!, config.blog!, catalog);
+    const second = buildSnapshot(nextCatalog, tools, new Date(0));
+    const alphaAgain = findPost(nextCatalog, 'alpha', undefined);
+    const betaAgain = findPost(nextCatalog, 'beta', undefined);
+    assert.ok(alphaAgain.kind === 'found' && betaAgain.kind === 'found');
+    assert.equal(alphaAgain.entry, alpha.entry, 'the unchanged slug keeps its catalog entry');
+    assert.equal(second.detail(alphaAgain.entry), alphaDetail);
+    assert.notEqual(second.detail(betaAgain.entry), betaDetail);
+    assert.match(second.detail(betaAgain.entry).body.toString(), /"title":"Beta, edited"/);
+    assert.notEqual(second.tags, undefined);
+  });
+});

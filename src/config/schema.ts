@@ -75,8 +75,9 @@ const form = z
     if (value.type !== 'newsletter') {
       if (value.subscribers !== undefined) issue('subscribers', 'is only for newsletter forms');
       if (value.confirm_ttl_hours !== undefined) issue('confirm_ttl_hours', 'is only for newsletter forms');
-    } else if (value.archive !== undefined) {
-      issue('archive', 'is not used by newsletter forms (they keep a subscriber log, see "subscribers")');
+    } else {
+      if (value.archive !== undefined) issue('archive', 'is not used by newsletter forms (they keep a subscriber log, see "subscribers")');
+      if (value.telegram !== undefined) issue('telegram', 'is not used by newsletter forms (the owner is told of new subscribers by mail)');
     }
     if (value.archive !== undefined && !isPlainFileName(value.archive)) {
       issue('archive', 'must be a file name inside data_dir');

@@ -90,6 +90,12 @@ type = "newsletter"
     assert.deepEqual(paths, ['forms[0].to', 'forms[1].path', 'forms[1].to', 'server.public_url', 'site']);
   });
 
+  it('rejects keys that do not apply to the form type', () => {
+    const text = `${minimal}\nsubscribers = "x.jsonl"\n[server]\npublic_url = "https://f.example.com"\n[[forms]]\npath = "/n"\ntype = "newsletter"\narchive = "n.jsonl"\n[forms.telegram]\nbot_token = "t"\nchat_id = 1\n`;
+    const paths = problemsOf(text).map((problem) => problem.path).sort();
+    assert.deepEqual(paths, ['forms[0].subscribers', 'forms[1].archive', 'forms[1].telegram']);
+  });
+
   it('reports TOML syntax errors', () => {
     assert.equal(problemsOf('data_dir = ')[0]?.path, '(toml)');
   });

@@ -1,5 +1,6 @@
 // Blog, 1,000 posts: the five URLs of the issue against a bare node:http server answering the same bytes from
-// memory (target: at least 0.8 of its throughput) and, where installed, nginx serving them as files.
+// memory, headers and body (target: at least 0.8 of its throughput), and, where installed, nginx serving the
+// bodies as files (information only: nginx adds its own headers).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sideBySideOptions, type BenchContext } from './lib/context.js';
@@ -12,6 +13,8 @@ import { runSideBySide, type Contender } from './lib/side-by-side.js';
 import { addThroughputFigure, runProblems } from './lib/throughput-figure.js';
 
 const SECTION = 'blog 1k';
+/** Headers node:http writes by itself; every other header postbox sent is replayed by the reference. */
+const NODE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 const MINIMUM_RATIO = 0.8;
 
 /** Runs the 1,000-post throughput comparison and adds one line per URL to the report. */
@@ -47,7 +50,7 @@ export async function benchBlog1k(context: BenchContext): Promise<void> {
     const manifestFile = path.join(dir, 'manifest.json');
     writeFileSync(
       manifestFile,
-      JSON.stringify(Object.fromEntries(routes.map((route) => [route.url, { contentType: route.contentType, bodyBase64: route.body.toString('base64') }]))),
+      JSON.stringify(Object.fromEntries(routes.map((route) => [route.url, { headers: route.headers, bodyBase64: route.body.toString('base64') }]))),
     );
     reference = await startHelper('reference/static-server.ts', [manifestFile], context.cores.server);
     const contenders: Contender[] = [
@@ -93,7 +96,11 @@ async function captureRoutes(base: string, urls: string[], published: number, ma
       if (listing && listing.total !== expected) {
         context.report.note(`GET ${url}: total ${listing.total}, the corpus has ${expected}`);
       }
-      routes.push({ url, contentType: String(response.headers['content-type'] ?? 'application/octet-stream'), body: response.body });
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (!NODE_HEADERS.has(name) && typeof value === 'string') headers[name] = value;
+      }
+      routes.push({ url, contentType: String(response.headers['content-type'] ?? 'application/octet-stream'), headers, body: response.body });
     }
     return routes;
   } finally {

@@ -4,10 +4,12 @@ import net from 'node:net';
 import path from 'node:path';
 import { delay, isInstalled, spawnPinned } from './processes.js';
 
-/** One URL (path and query, exactly as requested) with the bytes and content type to answer. */
+/** One URL (path and query, exactly as requested) with the bytes and headers to answer. */
 export interface StaticRoute {
   url: string;
   contentType: string;
+  /** Every header postbox answered except those Node adds itself (date, connection, keep-alive). */
+  headers: Record<string, string>;
   body: Buffer;
 }
 

@@ -30,7 +30,7 @@ export async function benchBlog10k(context: BenchContext): Promise<void> {
     configFile,
     logFile: path.join(dir, 'postbox.log'),
     services: ['blog'],
-    cpus: context.cores.server,
+    placement: context.cores.server,
     cpuProfileDir: context.cpuProfileDir,
     waitForListening: false,
   });
@@ -120,7 +120,7 @@ async function loadThenMeasureMemory(context: BenchContext, postbox: RunningPost
   const paths = ['/api/blog/posts', '/api/blog/posts?page=40&limit=100', '/api/blog/feed.xml', '/api/blog/feed.json', '/api/blog/sitemap.xml', '/api/blog/tags', '/api/blog/posts?q=xylograph'];
   const seconds = Math.max(1, Math.round(context.seconds / 2));
   for (const url of paths) {
-    await runLoad({ url: base + url }, { tool: context.tool, connections: context.connections, seconds, cpus: context.cores.load });
+    await runLoad({ url: base + url }, { tool: context.tool, connections: context.connections, seconds, placement: context.cores.load });
   }
   const memory = readMemory(postbox.pid);
   if (!memory) {

@@ -42,7 +42,7 @@ export async function benchBlog1k(context: BenchContext): Promise<void> {
       configFile,
       logFile: path.join(dir, 'postbox.log'),
       services: ['blog'],
-      cpus: context.cores.server,
+      placement: context.cores.server,
       cpuProfileDir: context.cpuProfileDir,
     });
     const base = postbox.addresses.blog as string;

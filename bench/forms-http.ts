@@ -40,7 +40,7 @@ export async function benchFormsHttp(context: BenchContext): Promise<void> {
       configFile,
       logFile: path.join(dir, 'postbox.log'),
       services: ['forms'],
-      cpus: context.cores.server,
+      placement: context.cores.server,
       cpuProfileDir: context.cpuProfileDir,
     });
     const base = postbox.addresses.forms as string;

@@ -31,7 +31,8 @@ Options:
   --cpu-prof DIR    run postbox with --cpu-prof, profiles written to DIR
   --keep            keep the temp dir (corpora, configs, logs) and print its path
 
-Environment: BENCH_LOADGEN=wrk|autocannon (default wrk where installed), BENCH_PIN=0 (no taskset pinning).
+Environment: BENCH_LOADGEN=wrk|autocannon (default wrk where installed), BENCH_PIN=0 (no taskset pinning),
+  BENCH_NICE=N (run servers and load generator at niceness N; negative values need root).
 `;
 
 async function main(): Promise<number> {
@@ -103,9 +104,10 @@ function printMachine(context: BenchContext): void {
   const lines = [
     `machine: ${os.availableParallelism()} cores (${model}), ${Math.round(os.totalmem() / 1024 ** 3)} GB, node ${process.version}, ${os.platform()} ${os.release()}`,
     `load generator: ${context.tool}, ${context.connections} connections; ${context.rounds} alternating rounds of ${context.seconds} s after ${context.warmupSeconds} s warm-up`,
-    context.cores.server === undefined
+    (context.cores.server.cpus === undefined
       ? 'cores: not pinned (the load generator and the servers share every core)'
-      : `cores: servers pinned to CPU ${context.cores.server}, load generator and SMTP sink to CPU ${context.cores.load} (taskset)`,
+      : `cores: servers pinned to CPU ${context.cores.server.cpus}, load generator and SMTP sink to CPU ${context.cores.load.cpus} (taskset)`) +
+      (context.cores.server.nice === undefined ? '' : `; every bench process at nice ${context.cores.server.nice}`),
     `nginx: ${findNginx() ?? 'not installed (skipped)'}`,
     `load average now: ${os.loadavg().map((value) => value.toFixed(2)).join(' ')} (the machine may be shared: ratios, not absolute figures, are the result)`,
   ];

@@ -22,5 +22,5 @@ export interface BenchContext {
 /** The load settings of the context, the load generator on its own cores. */
 export function sideBySideOptions(context: BenchContext): SideBySideOptions {
   const { tool, connections, seconds, rounds, warmupSeconds } = context;
-  return { tool, connections, seconds, rounds, warmupSeconds, cpus: context.cores.load };
+  return { tool, connections, seconds, rounds, warmupSeconds, placement: context.cores.load };
 }

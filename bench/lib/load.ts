@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isInstalled, REPO_ROOT, spawnPinned } from './processes.js';
+import { isInstalled, REPO_ROOT, spawnPinned, type Placement } from './processes.js';
 
 export type LoadTool = 'wrk' | 'autocannon';
 
@@ -17,7 +17,7 @@ export interface LoadOptions {
   tool: LoadTool;
   connections: number;
   seconds: number;
-  cpus: string | undefined;
+  placement: Placement;
 }
 
 export interface LoadResult {
@@ -49,7 +49,7 @@ async function runWrk(request: LoadRequest, options: LoadOptions): Promise<LoadR
     const script = path.join(dir, 'request.lua');
     writeFileSync(script, wrkScript(request));
     const output = await collect(
-      options.cpus,
+      options.placement,
       'wrk',
       ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '10s', '-s', script, request.url],
     );
@@ -95,7 +95,7 @@ async function runAutocannon(request: LoadRequest, options: LoadOptions): Promis
   for (const [name, value] of Object.entries(request.headers ?? {})) args.push('-H', `${name}: ${value}`);
   if (request.body !== undefined) args.push('-b', request.body);
   args.push(request.url);
-  const output = await collect(options.cpus, process.execPath, args);
+  const output = await collect(options.placement, process.execPath, args);
   const result = JSON.parse(output.slice(output.indexOf('{'))) as {
     duration: number;
     errors: number;
@@ -114,9 +114,9 @@ async function runAutocannon(request: LoadRequest, options: LoadOptions): Promis
   };
 }
 
-function collect(cpus: string | undefined, command: string, args: string[]): Promise<string> {
+function collect(placement: Placement, command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawnPinned(cpus, command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnPinned(placement, command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

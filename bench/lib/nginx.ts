@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { delay, isInstalled, spawnPinned } from './processes.js';
+import { delay, isInstalled, spawnPinned, type Placement } from './processes.js';
 
 /** One URL (path and query, exactly as requested) with the bytes and headers to answer. */
 export interface StaticRoute {
@@ -27,7 +27,7 @@ export function findNginx(): string | undefined {
 }
 
 /** Writes the routes as files plus an nginx.conf under `dir`, starts one nginx worker and waits for it. */
-export async function startNginx(binary: string, dir: string, routes: StaticRoute[], cpus: string | undefined): Promise<RunningNginx> {
+export async function startNginx(binary: string, dir: string, routes: StaticRoute[], placement: Placement): Promise<RunningNginx> {
   const root = path.join(dir, 'www');
   mkdirSync(root, { recursive: true });
   mkdirSync(path.join(dir, 'temp'), { recursive: true });
@@ -67,7 +67,7 @@ export async function startNginx(binary: string, dir: string, routes: StaticRout
   ].join('\n');
   const confFile = path.join(dir, 'nginx.conf');
   writeFileSync(confFile, `${conf}\n`);
-  const child = spawnPinned(cpus, binary, ['-p', dir, '-c', confFile, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawnPinned(placement, binary, ['-p', dir, '-c', confFile, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

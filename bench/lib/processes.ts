@@ -1,6 +1,7 @@
 // Child processes of the bench: postbox itself, the reference servers, the SMTP sink, the load generator.
 // Each runs in its own process, so no two of them share an event loop; on a machine with two or more cores
 // the servers are pinned to one core and the load generator to another (taskset), the same for every side.
+// nice and taskset exec the command, so a child's pid is the pid of the process itself.
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { openSync, closeSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
@@ -10,23 +11,39 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (bench/lib/ is two levels below it). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Which core runs what; `undefined` when pinning is off (one core, no taskset, or BENCH_PIN=0). */
-export interface CorePlan {
-  server: string | undefined;
-  load: string | undefined;
+/** Where a process runs: its cores (`taskset -c`; undefined = any) and its niceness (`nice -n`; undefined = as the bench). */
+export interface Placement {
+  cpus: string | undefined;
+  nice: number | undefined;
 }
 
-/** Servers on the last core, load generator (and SMTP sink) on the others. */
+/** Placements of the servers and of the load generator (which the SMTP sink shares). */
+export interface CorePlan {
+  server: Placement;
+  load: Placement;
+}
+
+/**
+ * Servers on the last core, load generator (and SMTP sink) on the others; no pinning with one core, without
+ * taskset, or with BENCH_PIN=0. BENCH_NICE=-10 (for example) runs every bench process at that niceness, so that
+ * other work on a shared machine disturbs the rounds less (negative values need root).
+ */
 export function planCores(env: NodeJS.ProcessEnv = process.env): CorePlan {
   const cores = os.availableParallelism();
   const taskset = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
-  if (env.BENCH_PIN === '0' || cores < 2 || !taskset) return { server: undefined, load: undefined };
-  return { server: String(cores - 1), load: cores === 2 ? '0' : `0-${cores - 2}` };
+  const nice = env.BENCH_NICE === undefined || env.BENCH_NICE === '' ? undefined : Number(env.BENCH_NICE);
+  if (nice !== undefined && !Number.isInteger(nice)) throw new Error(`BENCH_NICE must be an integer, got "${env.BENCH_NICE}"`);
+  if (env.BENCH_PIN === '0' || cores < 2 || !taskset) return { server: { cpus: undefined, nice }, load: { cpus: undefined, nice } };
+  return { server: { cpus: String(cores - 1), nice }, load: { cpus: cores === 2 ? '0' : `0-${cores - 2}`, nice } };
 }
 
-/** Spawns `command args`, under `taskset -c cpus` when cpus is given. */
-export function spawnPinned(cpus: string | undefined, command: string, args: string[], options: SpawnOptions): ChildProcess {
-  return cpus === undefined ? spawn(command, args, options) : spawn('taskset', ['-c', cpus, command, ...args], options);
+/** Spawns `command args` under `taskset -c` and `nice -n` as the placement asks. */
+export function spawnPinned(placement: Placement, command: string, args: string[], options: SpawnOptions): ChildProcess {
+  const prefix: string[] = [];
+  if (placement.nice !== undefined) prefix.push('nice', '-n', String(placement.nice));
+  if (placement.cpus !== undefined) prefix.push('taskset', '-c', placement.cpus);
+  const [first, ...rest] = [...prefix, command, ...args];
+  return spawn(first as string, rest, options);
 }
 
 /** `node --import tsx <bench script>`: how the reference servers and probes run. */
@@ -48,7 +65,7 @@ export interface PostboxOptions {
   configFile: string;
   logFile: string;
   services: Array<'forms' | 'blog'>;
-  cpus: string | undefined;
+  placement: Placement;
   /** When set, the server runs with --cpu-prof and writes its profile here on exit. */
   cpuProfileDir?: string;
   /** Resolve as soon as the process is spawned (the start-up bench polls for itself). */
@@ -62,7 +79,7 @@ export async function startPostbox(options: PostboxOptions): Promise<RunningPost
   const flags = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
   const log = openSync(options.logFile, 'w');
   const spawnedAt = performance.now();
-  const child = spawnPinned(options.cpus, process.execPath, [...flags, cli, 'serve', '--config', options.configFile], {
+  const child = spawnPinned(options.placement, process.execPath, [...flags, cli, 'serve', '--config', options.configFile], {
     cwd: REPO_ROOT,
     stdio: ['ignore', log, 'inherit'],
   });
@@ -130,8 +147,8 @@ export interface RunningChild {
 }
 
 /** Starts a bench helper that prints "LISTENING <address>" once ready (reference servers, SMTP sink). */
-export async function startHelper(script: string, args: string[], cpus: string | undefined, ipc = false): Promise<RunningChild> {
-  const child = spawnPinned(cpus, process.execPath, [...benchScriptArgs(script), ...args], {
+export async function startHelper(script: string, args: string[], placement: Placement, ipc = false): Promise<RunningChild> {
+  const child = spawnPinned(placement, process.execPath, [...benchScriptArgs(script), ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? (['ipc'] as const) : [])],
   });

@@ -12,6 +12,9 @@ import { createMarkdownTools } from './content/markdown.js';
 import { createReloader } from './content/reloader.js';
 import { createContentWatcher } from './content/watch.js';
 import { createResponseFactory } from './http/prepared-response.js';
+import { installFastPath } from './http/fast-path.js';
+import { createRequestLog } from './http/request-log.js';
+import { createBlogResolver } from './http/resolve.js';
 import { registerBlogRoutes } from './http/routes.js';
 import { buildSnapshot, createSnapshotMemo, type BlogSnapshot, type SnapshotTools } from './http/snapshot.js';
 
@@ -69,7 +72,11 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
   }
 
   const app = createHttpApp({ logger });
-  registerBlogRoutes(app, { current: () => snapshot!, respond, logger });
+  const current = () => snapshot!;
+  const resolver = createBlogResolver(respond);
+  registerBlogRoutes(app, { current, resolver });
+  const requestLog = createRequestLog(logger);
+  installFastPath(app.server, { current, resolver, requestLog });
   return {
     name: 'blog',
     app,
@@ -79,6 +86,7 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
       watcher.close();
       await reloader.close();
       await warming;
+      requestLog.flush();
     },
   };
 }

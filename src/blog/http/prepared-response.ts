@@ -11,6 +11,26 @@ export interface PreparedResponse {
   etag: string | null;
   /** Headers of the 304 answer to a matching If-None-Match. */
   notModifiedHeaders: Readonly<Record<string, string>>;
+  /** The same two header sets as flat [name, value, ...] lists, for ServerResponse.writeHead. */
+  rawHeaders: readonly string[];
+  rawNotModifiedHeaders: readonly string[];
+}
+
+/** Every answer of the blog, errors and 304s included, may be read by any page (contract section 4). */
+const CORS_HEADERS = { 'access-control-allow-origin': '*' };
+
+function prepare(status: number, body: Buffer, etag: string | null, headers: Record<string, string>, notModifiedHeaders: Record<string, string>): PreparedResponse {
+  const all = { ...CORS_HEADERS, ...headers };
+  const allNotModified = { ...CORS_HEADERS, ...notModifiedHeaders };
+  return {
+    status,
+    body,
+    etag,
+    headers: all,
+    notModifiedHeaders: allNotModified,
+    rawHeaders: Object.entries(all).flat(),
+    rawNotModifiedHeaders: Object.entries(allNotModified).flat(),
+  };
 }
 
 export const contentTypes = {
@@ -24,8 +44,8 @@ export const contentTypes = {
 export interface ResponseFactory {
   /** A cacheable 200 answer with an ETag. */
   content(body: string, contentType: string): PreparedResponse;
-  /** A JSON answer without ETag or shared caching (errors, /health). */
-  uncached(status: number, value: unknown): PreparedResponse;
+  /** A JSON answer without ETag or shared caching (errors, /health), with any `extraHeaders`. */
+  uncached(status: number, value: unknown, extraHeaders?: Record<string, string>): PreparedResponse;
 }
 
 export function createResponseFactory(cacheMaxAge: number): ResponseFactory {
@@ -34,23 +54,18 @@ export function createResponseFactory(cacheMaxAge: number): ResponseFactory {
     content(text, contentType) {
       const body = Buffer.from(text, 'utf8');
       const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-      return {
-        status: 200,
+      return prepare(
+        200,
         body,
         etag,
-        headers: { 'content-type': contentType, 'content-length': String(body.length), etag, 'cache-control': cacheControl },
-        notModifiedHeaders: { etag, 'cache-control': cacheControl },
-      };
+        { 'content-type': contentType, 'content-length': String(body.length), etag, 'cache-control': cacheControl },
+        { etag, 'cache-control': cacheControl },
+      );
     },
-    uncached(status, value) {
+    uncached(status, value, extraHeaders = {}) {
       const body = Buffer.from(JSON.stringify(value), 'utf8');
-      return {
-        status,
-        body,
-        etag: null,
-        headers: { 'content-type': contentTypes.json, 'content-length': String(body.length), 'cache-control': 'no-store' },
-        notModifiedHeaders: {},
-      };
+      const headers = { 'content-type': contentTypes.json, 'content-length': String(body.length), 'cache-control': 'no-store', ...extraHeaders };
+      return prepare(status, body, null, headers, {});
     },
   };
 }

@@ -15,12 +15,14 @@ export const SMTP_TIMEOUTS = Object.freeze({
 
 /**
  * A pooled SMTP mailer. `secure = true` is implicit TLS (port 465); otherwise STARTTLS is used when the
- * server offers it. Authentication only when a username is configured.
+ * server offers it. Authentication only when a username is configured. Five pooled connections (nodemailer's
+ * own default): each message waits on SMTP round trips, so with fewer, a burst of submissions queues
+ * (docs/performance.md).
  */
 export function createSmtpMailer(smtp: SmtpSettings): Mailer {
   const transport = nodemailer.createTransport({
     pool: true,
-    maxConnections: 3,
+    maxConnections: 5,
     host: smtp.host,
     port: smtp.port,
     secure: smtp.secure,

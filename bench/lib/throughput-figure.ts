@@ -26,7 +26,8 @@ export function addThroughputFigure(report: Report, results: RoundResults, optio
   const referenceCpu = summarize(results[options.reference] ?? []).cpuUsPerRequest;
   const cpuRatio =
     subjectCpu === undefined || referenceCpu === undefined ? '' : `; by server CPU per request ${(referenceCpu / subjectCpu).toFixed(2)}`;
-  const rounds = `req/s ratio per round ${ratio.rounds.map((value) => value.toFixed(2)).join(' ')}${cpuRatio}`;
+  const perRound = Object.entries(results).map(([name, runs]) => `${name} ${runs.map((run) => formatCount(run.rps)).join(' ')}`);
+  const rounds = `req/s ratio per round ${ratio.rounds.map((value) => value.toFixed(2)).join(' ')}${cpuRatio}\n      req/s per round: ${perRound.join(' | ')}`;
   const problems = options.problems ?? [];
   report.add({
     section: options.section,

@@ -1,5 +1,6 @@
 // A local SMTP server (smtp-server from npm) that accepts every mail and counts what arrived, for the forms
 // benches: both postbox and the nodemailer reference deliver to it. Asked over IPC for its counts.
+// Usage: smtp-sink.ts [port] (default: any free port, printed as "LISTENING <port>").
 import { SMTPServer } from 'smtp-server';
 
 interface Counts {
@@ -28,7 +29,7 @@ const server = new SMTPServer({
   },
 });
 
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
   const address = server.server.address();
   process.stdout.write(`LISTENING ${typeof address === 'object' && address ? address.port : ''}\n`);
 });

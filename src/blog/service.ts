@@ -10,7 +10,7 @@ import { createLanguageNames } from './content/language.js';
 import { createPostLibrary } from './content/library.js';
 import { createMarkdownTools } from './content/markdown.js';
 import { createReloader } from './content/reloader.js';
-import { createContentWatcher } from './content/watch.js';
+import { createContentWatcher, type ContentWatcher } from './content/watch.js';
 import { createResponseFactory } from './http/prepared-response.js';
 import { installFastPath } from './http/fast-path.js';
 import { createRequestLog } from './http/request-log.js';
@@ -41,21 +41,16 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
   );
   const respond = createResponseFactory(blog.cache_max_age);
   const tools: SnapshotTools = { respond, render: markdown.render, memo: createSnapshotMemo() };
-  const watcher = createContentWatcher({
-    onChange: () => reloader.request(),
-    debounceMs: deps.debounceMs ?? 100,
-    rescanIntervalMs: deps.rescanIntervalMs ?? 5000,
-    onWatchError: (directory, error) =>
-      logger.warn({ event: 'watch_failed', directory, reason: error.message }, 'cannot watch a content folder; changes there are seen by the periodic rescan'),
-  });
-
   let snapshot: BlogSnapshot | null = null;
+  let watcher: ContentWatcher | null = null;
+  let directories: readonly string[] = [];
   let warming: Promise<void> = Promise.resolve();
   let stopped = false;
   const reload = async () => {
     const started = performance.now();
     const result = await library.refresh();
-    watcher.watchDirectories(result.directories);
+    directories = result.directories;
+    watcher?.watchDirectories(directories);
     if (!result.changed && snapshot) return;
     const next = buildSnapshot(buildCatalog(result.posts, site, blog, snapshot?.catalog), tools, clock());
     snapshot = next;
@@ -63,13 +58,18 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
     logger.info({ event: 'blog_content_loaded', posts: next.catalog.published.length, duration_ms: duration }, 'blog content loaded');
     warming = next.warmUp(() => stopped || snapshot !== next);
   };
+  // The first load runs alone; only then do file events and the periodic rescan start asking for reloads,
+  // which the reloader runs one at a time.
+  await reload();
   const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
-  try {
-    await reload();
-  } catch (error) {
-    watcher.close();
-    throw error;
-  }
+  watcher = createContentWatcher({
+    onChange: () => reloader.request(),
+    debounceMs: deps.debounceMs ?? 100,
+    rescanIntervalMs: deps.rescanIntervalMs ?? 5000,
+    onWatchError: (directory, error) =>
+      logger.warn({ event: 'watch_failed', directory, reason: error.message }, 'cannot watch a content folder; changes there are seen by the periodic rescan'),
+  });
+  watcher.watchDirectories(directories);
 
   const app = createHttpApp({ logger });
   const current = () => snapshot!;
@@ -83,7 +83,7 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
     listen: blog.listen,
     shutdown: async () => {
       stopped = true;
-      watcher.close();
+      watcher?.close();
       await reloader.close();
       await warming;
       requestLog.flush();

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { foldCase, matchesAllTerms, prepareTerm, searchTerms } from '../../src/blog/catalog/search.js';
+import { createSearchFilter, foldCase, matchesAllTerms, prepareTerm, searchTerms } from '../../src/blog/catalog/search.js';
 
-const matches = (text: string, query: string) => matchesAllTerms(foldCase(text), searchTerms(query).map(prepareTerm));
+const matches = (text: string, query: string) => {
+  const folded = foldCase(text);
+  return matchesAllTerms(folded, createSearchFilter(folded), searchTerms(query).map(prepareTerm));
+};
 
 describe('q matching: every term, case-insensitively (Unicode), as a substring', () => {
   const cases: Array<[string, string, boolean]> = [
@@ -30,15 +33,24 @@ describe('q matching: every term, case-insensitively (Unicode), as a substring',
     assert.deepEqual(searchTerms('   '), []);
   });
 
-  it('the rare-letter search finds exactly what String.prototype.includes finds', () => {
+  it('the filter and the rare-letter search find exactly what String.prototype.includes finds', () => {
     const alphabet = fc.constantFrom(...'aeixyzq -é'.split(''));
     const text = fc.array(alphabet, { maxLength: 60 }).map((letters) => letters.join(''));
     const term = fc.array(alphabet.filter((letter) => letter !== ' '), { minLength: 1, maxLength: 5 }).map((letters) => letters.join(''));
     fc.assert(
       fc.property(text, term, (haystack, needle) => {
-        assert.equal(matchesAllTerms(haystack, [prepareTerm(needle)]), haystack.includes(needle));
+        assert.equal(matchesAllTerms(haystack, createSearchFilter(haystack), [prepareTerm(needle)]), haystack.includes(needle));
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('the filter rules out texts that lack a pair of the term', () => {
+    const text = 'lorem ipsum dolor sit amet';
+    const filter = createSearchFilter(text);
+    // "zq" is in no text above; with 4,096 bits and about 25 pairs set, a false "maybe" is very unlikely.
+    assert.equal(matchesAllTerms(text, filter, [prepareTerm('zq')]), false);
+    assert.equal(matchesAllTerms(text, filter, [prepareTerm('dolor'), prepareTerm('amet')]), true);
+    assert.equal(matchesAllTerms(text, filter, [prepareTerm('dolor'), prepareTerm('amex')]), false);
   });
 });

@@ -97,7 +97,7 @@ export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuer
       : candidates.filter(
           (entry) =>
             (query.tag === undefined || entry.tagKeys.includes(query.tag)) &&
-            (terms.length === 0 || matchesAllTerms(entry.post.searchText, terms)),
+            (terms.length === 0 || matchesAllTerms(entry.post.searchText, entry.post.searchFilter, terms)),
         );
   const start = (query.page - 1) * query.limit;
   return {

@@ -8,7 +8,7 @@ import { describeFrontMatterIssues, frontMatterSchema, type FrontMatter } from '
 import { canonicalLanguage } from './language.js';
 import type { MarkdownTools } from './markdown.js';
 import type { PostCover, PostVersion } from './post.js';
-import { foldCase } from '../catalog/search.js';
+import { createSearchFilter, foldCase } from '../catalog/search.js';
 
 export interface ParseContext {
   markdown: MarkdownTools;
@@ -52,6 +52,8 @@ export function parsePostFile(file: string, text: string, context: ParseContext)
     lang = canonical;
   }
 
+  // One fold of the whole text gives one flat string (a concatenation would be flattened on the first search).
+  const searchText = foldCase(`${front.title}\n${split.body}`);
   const warnings: string[] = [];
   let fediverseCreator: string | null = front.fediverse_creator?.trim() || null;
   if (fediverseCreator !== null && !fediverseHandle.test(fediverseCreator)) {
@@ -96,7 +98,8 @@ export function parsePostFile(file: string, text: string, context: ParseContext)
         return derive().readingTime;
       },
       body: split.body,
-      searchText: `${foldCase(front.title)}\n${foldCase(split.body)}`,
+      searchText,
+      searchFilter: createSearchFilter(searchText),
     },
   };
 }

@@ -29,6 +29,7 @@ export interface PostVersion {
   readonly readingTime: number;
   /** Raw Markdown after the front matter; rendered to HTML when first needed (see http/snapshot.ts). */
   body: string;
-  /** Case-folded title and body for `q` (see catalog/search.ts). */
+  /** Case-folded title and body for `q`, and its search filter (see catalog/search.ts). */
   searchText: string;
+  searchFilter: Uint32Array;
 }

@@ -37,7 +37,7 @@ export interface BlogSnapshot {
 }
 
 /** Summaries serialised per event-loop turn while warming up: a request waits for one slice at most. */
-const WARM_UP_SLICE = 32;
+const WARM_UP_SLICE = 8;
 
 /**
  * Serialised pieces kept across snapshots. The catalog reuses the entries of unchanged slugs, so an entry

@@ -73,6 +73,7 @@ export async function benchBlog1k(context: BenchContext): Promise<void> {
         subject: 'postbox',
         reference: 'node:http',
         minimumRatio: MINIMUM_RATIO,
+        cpuBound: true,
         problems: contenders.flatMap((contender) => runProblems(results, contender.name, true)),
       });
     }

@@ -28,7 +28,7 @@ export interface Report {
 export function createReport(write: (text: string) => void = (text) => process.stdout.write(text)): Report {
   const figures: Figure[] = [];
   const line = (figure: Figure) =>
-    `${figure.verdict.padEnd(4)}  ${`${figure.section}: ${figure.name}`.padEnd(60)} ${figure.value.padEnd(22)} target ${figure.target}`;
+    `${figure.verdict.padEnd(4)}  ${`${figure.section}: ${figure.name}`.padEnd(60)} ${figure.value.padEnd(30)} target ${figure.target}`;
   return {
     add(figure) {
       figures.push(figure);

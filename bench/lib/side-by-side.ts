@@ -66,6 +66,19 @@ export function ratioOf(results: RoundResults, subject: string, reference: strin
   return { median: median(rounds), rounds };
 }
 
+/** Per-round ratio of requests per server CPU-second, `subject / reference`; undefined without CPU figures. */
+export function cpuRatioOf(results: RoundResults, subject: string, reference: string): { median: number; rounds: number[] } | undefined {
+  const subjectRuns = results[subject] ?? [];
+  const referenceRuns = results[reference] ?? [];
+  const rounds: number[] = [];
+  for (const [index, run] of subjectRuns.entries()) {
+    const referenceCpu = referenceRuns[index]?.cpuUsPerRequest;
+    if (run.cpuUsPerRequest === undefined || referenceCpu === undefined) return undefined;
+    rounds.push(referenceCpu / run.cpuUsPerRequest);
+  }
+  return rounds.length > 0 ? { median: median(rounds), rounds } : undefined;
+}
+
 /** The median of a list (mean of the middle two for even lengths). */
 export function median(values: number[]): number {
   if (values.length === 0) return NaN;

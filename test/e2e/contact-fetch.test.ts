@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { useEnvironment } from './support/environment.js';
-import { isRequestLine } from './support/postbox-process.js';
-import { isAddressedTo } from './support/smtp-sink.js';
+import { isRequestLine } from '../support/postbox-process.js';
+import { isAddressedTo } from '../support/smtp-server.js';
 
 const OWNER = 'owner@example.com';
 const environment = useEnvironment();
@@ -46,10 +46,10 @@ test('the script posts JSON after a CORS preflight, reads {ok:true} and thanks t
   const post = await postbox.waitForLog('the POST', (line) => isRequestLine(line, 'POST', '/contact-js', 200), { since });
   assert.ok(postbox.logs.indexOf(preflight) < postbox.logs.indexOf(post), 'the preflight came before the POST');
 
-  const received = await smtp.waitForMail('owner mail of the fetch form', (mail) =>
-    isAddressedTo(mail, OWNER) && (mail.mail.text ?? '').includes(marker),
+  const received = await smtp.waitForMessage('owner mail of the fetch form', (mail) =>
+    isAddressedTo(mail, OWNER) && (mail.parsed.text ?? '').includes(marker),
   );
-  assert.match(received.mail.text ?? '', /Katherine Johnson/);
+  assert.match(received.parsed.text ?? '', /Katherine Johnson/);
 });
 
 test('the script shows the details of a 400 validation next to their inputs, and clears them on success', { timeout: 60_000 }, async (t) => {
@@ -122,5 +122,5 @@ test('from an origin that is not allowed the browser blocks the post: fetch reje
   const afterwards = await metrics();
   assert.equal(afterwards.forms['/contact-js']?.received, before.forms['/contact-js']?.received);
   assert.equal(afterwards.totals.sent, before.totals.sent);
-  assert.ok(!smtp.mails.some((mail) => (mail.mail.text ?? '').includes(marker) || isAddressedTo(mail, submitter)), 'no mail was sent');
+  assert.ok(!smtp.received.some((mail) => (mail.parsed.text ?? '').includes(marker) || isAddressedTo(mail, submitter)), 'no mail was sent');
 });

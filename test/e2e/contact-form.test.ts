@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { THANKS_TITLE, useEnvironment } from './support/environment.js';
-import { isRequestLine } from './support/postbox-process.js';
-import { isAddressedTo } from './support/smtp-sink.js';
+import { isRequestLine } from '../support/postbox-process.js';
+import { isAddressedTo } from '../support/smtp-server.js';
 
 const OWNER = 'owner@example.com';
 const environment = useEnvironment();
@@ -32,13 +32,13 @@ test('the plain form posts urlencoded, follows redirect_url (303) to the thanks 
   assert.equal(await page.locator('h1').textContent(), THANKS_TITLE);
   assert.ok(site.requests.some((served) => served.method === 'GET' && served.path === '/thanks.html'));
 
-  const received = await smtp.waitForMail('owner mail of the plain form', (mail) =>
-    isAddressedTo(mail, OWNER) && (mail.mail.text ?? '').includes(marker),
+  const received = await smtp.waitForMessage('owner mail of the plain form', (mail) =>
+    isAddressedTo(mail, OWNER) && (mail.parsed.text ?? '').includes(marker),
   );
-  assert.match(received.mail.text ?? '', /Ada Lovelace/);
-  assert.equal(received.mail.replyTo?.value[0]?.address, `ada-${marker}@example.org`);
-  const receipt = await smtp.waitForMail('the receipt to the submitter', (mail) => isAddressedTo(mail, `ada-${marker}@example.org`));
-  const receiptText = `${receipt.mail.subject ?? ''}\n${receipt.mail.text ?? ''}`;
+  assert.match(received.parsed.text ?? '', /Ada Lovelace/);
+  assert.equal(received.parsed.replyTo?.value[0]?.address, `ada-${marker}@example.org`);
+  const receipt = await smtp.waitForMessage('the receipt to the submitter', (mail) => isAddressedTo(mail, `ada-${marker}@example.org`));
+  const receiptText = `${receipt.parsed.subject ?? ''}\n${receipt.parsed.text ?? ''}`;
   assert.ok(!receiptText.includes('Ada Lovelace') && !receiptText.includes('my engine'), 'the receipt echoes neither name nor message');
 });
 
@@ -64,13 +64,13 @@ test('the multipart form with a file input is accepted, and the file never reach
   assert.ok(Number(headers['content-length']) > fileContent.length, `the browser sent the file (${headers['content-length']} bytes)`);
   assert.equal((await request.response())?.status(), 303);
 
-  const received = await smtp.waitForMail('owner mail of the multipart form', (mail) =>
-    isAddressedTo(mail, OWNER) && (mail.mail.text ?? '').includes(marker),
+  const received = await smtp.waitForMessage('owner mail of the multipart form', (mail) =>
+    isAddressedTo(mail, OWNER) && (mail.parsed.text ?? '').includes(marker),
   );
-  assert.match(received.mail.text ?? '', /Grace Hopper/);
-  assert.deepEqual(received.mail.attachments, []);
-  for (const mail of smtp.mails) {
-    const everything = `${mail.mail.text ?? ''}${mail.mail.html || ''}${mail.mail.attachments.map((part) => part.content.toString()).join('')}`;
+  assert.match(received.parsed.text ?? '', /Grace Hopper/);
+  assert.deepEqual(received.parsed.attachments, []);
+  for (const mail of smtp.received) {
+    const everything = `${mail.parsed.text ?? ''}${mail.parsed.html || ''}${mail.parsed.attachments.map((part) => part.content.toString()).join('')}`;
     assert.ok(!everything.includes(`FILE-CONTENT-${marker}`), 'no mail carries the file content');
     assert.ok(!everything.includes('secret-plan.txt'), 'no mail names the file');
   }
@@ -110,5 +110,5 @@ test('the honeypot is off-screen, out of the tab order and the accessibility tre
   const afterwards = await metrics();
   assert.equal(afterwards.forms['/contact']?.honeypot_blocked, (before.forms['/contact']?.honeypot_blocked ?? 0) + 1);
   assert.equal(afterwards.totals.sent, before.totals.sent);
-  assert.ok(!smtp.mails.some((mail) => (mail.mail.text ?? '').includes(marker) || isAddressedTo(mail, `bot-${marker}@example.org`)));
+  assert.ok(!smtp.received.some((mail) => (mail.parsed.text ?? '').includes(marker) || isAddressedTo(mail, `bot-${marker}@example.org`)));
 });

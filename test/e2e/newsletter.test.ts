@@ -6,8 +6,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import { useEnvironment } from './support/environment.js';
-import { isRequestLine } from './support/postbox-process.js';
-import { isAddressedTo } from './support/smtp-sink.js';
+import { isRequestLine } from '../support/postbox-process.js';
+import { isAddressedTo } from '../support/smtp-server.js';
 import { PLACEHOLDERS } from './support/snippets.js';
 
 const OWNER = 'owner@example.com';
@@ -31,9 +31,9 @@ test('a signup mails a confirmation link that confirms once in the browser (200)
   const signedUpText = await status.textContent();
   await postbox.waitForLog('the preflight', (line) => isRequestLine(line, 'OPTIONS', '/newsletter', 204), { since });
 
-  const confirmation = await smtp.waitForMail('the confirmation mail', (mail) => isAddressedTo(mail, reader));
-  const link = /https?:\/\/\S+\/newsletter\/confirm\?token=[A-Za-z0-9_-]+/.exec(confirmation.mail.text ?? '')?.[0];
-  assert.ok(link, `the mail carries the link: ${confirmation.mail.text}`);
+  const confirmation = await smtp.waitForMessage('the confirmation mail', (mail) => isAddressedTo(mail, reader));
+  const link = /https?:\/\/\S+\/newsletter\/confirm\?token=[A-Za-z0-9_-]+/.exec(confirmation.parsed.text ?? '')?.[0];
+  assert.ok(link, `the mail carries the link: ${confirmation.parsed.text}`);
   // The link is built on server.public_url (the doc's https://forms.example.com, as behind a reverse proxy);
   // the browser follows it to the address the service really listens on.
   assert.ok(link.startsWith(`${PLACEHOLDERS.forms}/newsletter/confirm?token=`), link);
@@ -49,7 +49,7 @@ test('a signup mails a confirmation link that confirms once in the browser (200)
   assert.ok(((await page.locator('body').textContent()) ?? '').trim().length > 0, 'a page people can read');
   const lines = (await readFile(path.join(dataDir, 'newsletter-subscribers.jsonl'), 'utf8')).trim().split('\n');
   assert.equal(lines.filter((line) => (JSON.parse(line) as { email: string }).email === reader).length, 1);
-  await smtp.waitForMail('the owner notification', (mail) => isAddressedTo(mail, OWNER) && (mail.mail.text ?? '').includes(reader));
+  await smtp.waitForMessage('the owner notification', (mail) => isAddressedTo(mail, OWNER) && (mail.parsed.text ?? '').includes(reader));
 
   const reloaded = await page.reload();
   assert.equal(reloaded?.status(), 410, 'a used link answers 410 on reload');

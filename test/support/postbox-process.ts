@@ -48,8 +48,12 @@ export interface ServeProcess {
   logs: ProcessLogLine[];
   /** stdout lines that were not JSON, and stderr lines. */
   otherOutput: string[];
-  /** Waits (bounded) for a log line matching `predicate`. */
-  waitForLog(what: string, predicate: (line: ProcessLogLine) => boolean, timeoutMs?: number): Promise<ProcessLogLine>;
+  /** Waits (bounded) for the first log line from index `since` (default 0) on matching `predicate`. */
+  waitForLog(
+    what: string,
+    predicate: (line: ProcessLogLine) => boolean,
+    options?: { since?: number; timeoutMs?: number },
+  ): Promise<ProcessLogLine>;
   /** Sends `signal` (default SIGTERM) and waits for the exit, SIGKILL after `timeoutMs`. */
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -121,7 +125,13 @@ export async function startPostboxServe(
     addresses,
     logs,
     otherOutput,
-    waitForLog: (what, predicate, timeoutMs = 15_000) => waitFor(`log line: ${what}`, () => logs.find(predicate), timeoutMs),
+    waitForLog: (what, predicate, { since = 0, timeoutMs = 15_000 } = {}) =>
+      waitFor(`log line: ${what}`, () => logs.slice(since).find(predicate), timeoutMs),
     stop,
   };
+}
+
+/** Whether `line` is the request log line of `method path` (forms-service.md: one line per request). */
+export function isRequestLine(line: ProcessLogLine, method: string, path: string, status?: number): boolean {
+  return line.method === method && line.path === path && (status === undefined || line.status === status);
 }

@@ -34,6 +34,8 @@ export interface TestSmtpServer {
   options: SmtpServerOptions;
   /** Waits (bounded) until `count` messages have been accepted. */
   waitForMessages(count: number, timeoutMs?: number): Promise<ReceivedMessage[]>;
+  /** Waits (bounded) for the first accepted message matching `predicate`; `what` names it in the time-out error. */
+  waitForMessage(what: string, predicate: (message: ReceivedMessage) => boolean, timeoutMs?: number): Promise<ReceivedMessage>;
   close(): Promise<void>;
 }
 
@@ -95,8 +97,15 @@ export async function startSmtpServer(initial: SmtpServerOptions = {}): Promise<
     },
     waitForMessages: (count, timeoutMs = 15_000) =>
       waitFor(`${count} SMTP message(s)`, () => (received.length >= count ? received.slice(0, count) : undefined), timeoutMs),
+    waitForMessage: (what, predicate, timeoutMs = 15_000) => waitFor(`a mail: ${what}`, () => received.find(predicate), timeoutMs),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Whether the message was delivered to `address` (an envelope recipient, compared case-insensitively). */
+export function isAddressedTo(message: ReceivedMessage, address: string): boolean {
+  const wanted = address.toLowerCase();
+  return message.recipients.some((recipient) => recipient.toLowerCase() === wanted);
 }
 
 /** The unfolded values of header `name` in a raw message, one entry per occurrence. */

@@ -6,8 +6,8 @@ import { after, before, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { launchChromium } from './browser.js';
-import { startPostbox, REPO_ROOT, type PostboxProcess } from './postbox-process.js';
-import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
+import { REPO_ROOT, startPostboxServe, type ServeProcess } from '../../support/postbox-process.js';
+import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server.js';
 import { fillPlaceholders, loadSnippets, PLACEHOLDERS, SNIPPET_NAMES } from './snippets.js';
 import { htmlPage, startStaticSite, type StaticSite } from './static-site.js';
 
@@ -22,8 +22,8 @@ export interface E2eEnvironment {
   site: StaticSite;
   /** A second site serving the same pages from an origin that is in no allow-list. */
   foreignSite: StaticSite;
-  smtp: SmtpSink;
-  postbox: PostboxProcess;
+  smtp: TestSmtpServer;
+  postbox: ServeProcess;
   formsUrl: string;
   blogUrl: string;
   dataDir: string;
@@ -71,7 +71,7 @@ export async function startEnvironment(): Promise<E2eEnvironment> {
     const contentDir = path.join(root, 'posts');
     await cp(POSTS_FIXTURE, contentDir, { recursive: true });
 
-    const smtp = await startSmtpSink();
+    const smtp = await startSmtpServer();
     closers.push(() => smtp.close());
     const site = await startStaticSite();
     closers.push(() => site.close());
@@ -81,7 +81,7 @@ export async function startEnvironment(): Promise<E2eEnvironment> {
     const configFile = path.join(root, 'config.toml');
     const config = createTestConfig(snippets['config.toml'], { siteOrigin: site.origin, dataDir, contentDir, smtpPort: smtp.port });
     await writeFile(configFile, config);
-    const postbox = await startPostbox(configFile, ['forms', 'blog']);
+    const postbox = await startPostboxServe(configFile, ['forms', 'blog']);
     closers.push(() => postbox.stop());
     const formsUrl = postbox.addresses.forms as string;
     const blogUrl = postbox.addresses.blog as string;

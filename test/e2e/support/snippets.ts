@@ -1,7 +1,7 @@
 // The snippets of docs/embedding.md, read as the e2e tests serve them: the docs are the test's source.
 import { readFile } from 'node:fs/promises';
 import MarkdownIt from 'markdown-it';
-import { REPO_ROOT } from './postbox-process.js';
+import { REPO_ROOT } from '../../support/postbox-process.js';
 
 /** The example addresses the snippets use (docs/embedding.md, first table). */
 export const PLACEHOLDERS = {

@@ -1,5 +1,5 @@
 // Durable JSONL: each append is one write of a whole line, fsynced before it resolves; a failed append is
-// truncated away so that no half-written line is left behind.
+// truncated away so that no half-written line is left behind; a line torn by a crash can be cut at start.
 import { open, readFile } from 'node:fs/promises';
 
 const queues = new Map<string, Promise<unknown>>();
@@ -61,4 +61,28 @@ export async function readJsonLines<T = unknown>(file: string): Promise<JsonLine
     }
   });
   return { records, badLines };
+}
+
+/**
+ * Cuts a last line that has no newline (a write torn by a power cut) so that the next append starts on a
+ * line of its own instead of gluing itself to the broken one. Returns whether anything was cut.
+ */
+export async function repairTornTail(file: string): Promise<boolean> {
+  let content: Buffer;
+  try {
+    content = await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  if (content.length === 0 || content[content.length - 1] === 0x0a) return false;
+  const keep = content.lastIndexOf(0x0a) + 1;
+  const handle = await open(file, 'r+');
+  try {
+    await handle.truncate(keep);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return true;
 }

@@ -1,8 +1,9 @@
 // The durable store of pending signups: an append-only JSONL journal under data_dir, replayed into memory at
 // start and compacted (atomic rewrite) at start and on each purge. Every write is fsynced before it resolves.
 import path from 'node:path';
-import { appendJsonLine } from '../../storage/jsonl.js';
-import { readStateLines, repairTornTail, writeFileAtomically } from './durable-file.js';
+import { writeFileAtomically } from '../../storage/atomic-file.js';
+import { appendJsonLine, repairTornTail } from '../../storage/jsonl.js';
+import { readStateLines } from './durable-file.js';
 import { addressKey, isExpired, pendingEvent, replayJournal, type JournalEvent, type PendingRecord } from './pending.js';
 
 /** The journal's file name inside data_dir; one journal serves every newsletter form. */

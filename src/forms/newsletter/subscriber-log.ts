@@ -2,8 +2,8 @@
 // confirmed address. Loaded at start for duplicate detection; each line is fsynced before a token counts as redeemed.
 import path from 'node:path';
 import type { FormConfig } from '../../config/schema.js';
-import { appendJsonLine } from '../../storage/jsonl.js';
-import { readStateLines, repairTornTail } from './durable-file.js';
+import { appendJsonLine, repairTornTail } from '../../storage/jsonl.js';
+import { readStateLines } from './durable-file.js';
 import { addressKey } from './pending.js';
 
 /** One subscriber line, exactly the contract's fields; times are RFC 3339 UTC. */

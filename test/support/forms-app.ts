@@ -1,5 +1,6 @@
 // The forms service built for inject tests: a temp data_dir, a recording mailer, captured logs and a test
 // clock, with any dependency replaceable. The config is the real loader's output for the given tables.
+import { afterEach } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config/schema.js';
 import { createFormsService, type FormsServiceDeps } from '../../src/forms/service.js';
@@ -82,5 +83,21 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
       await service.shutdown();
       await temp?.remove();
     },
+  };
+}
+
+/**
+ * For a test file's top level: returns a `start(options)` that builds the service like createTestFormsService
+ * and registers an afterEach closing every service started during the test, even when the test failed.
+ */
+export function useTestFormsService(): (options?: TestFormsOptions) => Promise<TestFormsService> {
+  const open: TestFormsService[] = [];
+  afterEach(async () => {
+    for (const forms of open.splice(0)) await forms.close();
+  });
+  return async (options = {}) => {
+    const forms = await createTestFormsService(options);
+    open.push(forms);
+    return forms;
   };
 }

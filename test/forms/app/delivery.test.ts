@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { TelegramSettings } from '../../../src/chat/telegram.js';
 import type { ChatNotifier, MailMessage } from '../../../src/forms/ports.js';
-import { contactForm, createTestFormsService, OWNER_ADDRESS, TEST_ORIGIN, type TestFormsService } from '../../support/forms-app.js';
+import { contactForm, OWNER_ADDRESS, TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
 
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.org', service: 'Hosting', message: 'Hello! I would like a website.' };
 const TELEGRAM = { bot_token: '123456:SECRET-BOT-TOKEN', chat_id: '42', api_url: 'http://127.0.0.1:9' };
@@ -29,15 +29,11 @@ function createFakeChat(fail = false): FakeChat {
   return chat;
 }
 
-let current: TestFormsService | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const startService = useTestFormsService();
 
-async function start(options: { form?: Record<string, unknown>; chat?: FakeChat } = {}): Promise<TestFormsService> {
+function start(options: { form?: Record<string, unknown>; chat?: FakeChat } = {}): Promise<TestFormsService> {
   const chat = options.chat;
-  current = await createTestFormsService({
+  return startService({
     forms: [contactForm({ archive: 'contact.jsonl', ...(chat ? { telegram: TELEGRAM } : {}), ...options.form })],
     deps: chat
       ? {
@@ -48,7 +44,6 @@ async function start(options: { form?: Record<string, unknown>; chat?: FakeChat 
         }
       : {},
   });
-  return current;
 }
 
 function post(forms: TestFormsService, body: unknown = ADA) {

@@ -1,10 +1,10 @@
 // How the routes call the newsletter (src/forms/newsletter/index.ts): signup after validation and honeypot,
 // each outcome's answer, and GET <path>/confirm's page and headers. The newsletter itself is faked here.
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { FormConfig } from '../../../src/config/schema.js';
 import type { ConfirmPage, Newsletter, SignupOutcome } from '../../../src/forms/newsletter/index.js';
-import { createTestFormsService, TEST_ORIGIN, type TestFormsService } from '../../support/forms-app.js';
+import { TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
 
 interface FakeNewsletter extends Newsletter {
   signups: Array<{ form: string; email: string }>;
@@ -36,19 +36,14 @@ function createFakeNewsletter(): FakeNewsletter {
   return fake;
 }
 
-let current: TestFormsService | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const startService = useTestFormsService();
 
-async function start(newsletter: FakeNewsletter, form: Record<string, unknown> = {}) {
-  current = await createTestFormsService({
+function start(newsletter: FakeNewsletter, form: Record<string, unknown> = {}): Promise<TestFormsService> {
+  return startService({
     forms: [{ path: '/newsletter', type: 'newsletter', allowed_origins: [TEST_ORIGIN], ...form }],
     extra: { server: { public_url: 'https://forms.example.com' } },
     deps: { createNewsletter: async () => newsletter },
   });
-  return current;
 }
 
 function signUp(forms: TestFormsService, body: unknown) {

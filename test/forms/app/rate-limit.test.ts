@@ -3,21 +3,12 @@
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, it } from 'node:test';
-import { contactForm, createTestFormsService, type TestFormsService } from '../../support/forms-app.js';
+import { describe, it } from 'node:test';
+import { contactForm, createTestFormsService, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
 import { createTempDir } from '../../support/temp-dir.js';
 
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.org', message: 'Hello! I would like a website.' };
-const open: TestFormsService[] = [];
-afterEach(async () => {
-  for (const forms of open.splice(0)) await forms.close();
-});
-
-async function start(options: Parameters<typeof createTestFormsService>[0]) {
-  const forms = await createTestFormsService(options);
-  open.push(forms);
-  return forms;
-}
+const start = useTestFormsService();
 
 function post(forms: TestFormsService, options: { ip?: string; headers?: Record<string, string>; payload?: string } = {}) {
   return forms.app.inject({
@@ -108,8 +99,7 @@ describe('rate-limit snapshot', () => {
       const snapshot = JSON.parse(await readFile(path.join(temp.dir, 'ratelimit-snapshot.json'), 'utf8'));
       assert.ok(JSON.stringify(snapshot).includes('203.0.113.7'));
 
-      const second = await createTestFormsService({ dataDir: temp.dir, forms: [contactForm({ rate_limit_per_hour: 2 })] });
-      open.push(second);
+      const second = await start({ dataDir: temp.dir, forms: [contactForm({ rate_limit_per_hour: 2 })] });
       const limited = await post(second);
       assert.equal(limited.statusCode, 429, 'same IP still limited after the restart');
       assert.equal(limited.headers['retry-after'], '1800');
@@ -117,8 +107,7 @@ describe('rate-limit snapshot', () => {
       assert.ok(second.logs.lines().some((line) => line.event === 'ratelimit_snapshot_loaded'));
 
       await second.close();
-      const third = await createTestFormsService({ dataDir: temp.dir, forms: [contactForm({ rate_limit_per_hour: 2 })] });
-      open.push(third);
+      const third = await start({ dataDir: temp.dir, forms: [contactForm({ rate_limit_per_hour: 2 })] });
       third.clock.advance(1_800_000); // half an hour later: one token back
       assert.equal((await post(third)).statusCode, 200);
       assert.equal((await post(third)).statusCode, 429);
@@ -132,8 +121,7 @@ describe('rate-limit snapshot', () => {
     const temp = await createTempDir('snapshot');
     try {
       await writeFile(path.join(temp.dir, 'ratelimit-snapshot.json'), '{"version":1,"savedAt', 'utf8');
-      const forms = await createTestFormsService({ dataDir: temp.dir, forms: [contactForm({ rate_limit_per_hour: 1 })] });
-      open.push(forms);
+      const forms = await start({ dataDir: temp.dir, forms: [contactForm({ rate_limit_per_hour: 1 })] });
       assert.equal((await post(forms)).statusCode, 200);
       const line = forms.logs.lines().find((entry) => entry.event === 'ratelimit_snapshot_corrupt');
       assert.equal(line?.level, 40);

@@ -1,19 +1,10 @@
 // GET /health and GET /metrics (forms-service.md; contract section 3 on the bearer token).
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { COUNTER_NAMES } from '../../../src/forms/metrics.js';
-import { contactForm, createTestFormsService, type TestFormsService } from '../../support/forms-app.js';
+import { contactForm, useTestFormsService } from '../../support/forms-app.js';
 
-let current: TestFormsService | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
-
-async function start(options: Parameters<typeof createTestFormsService>[0] = {}): Promise<TestFormsService> {
-  current = await createTestFormsService(options);
-  return current;
-}
+const start = useTestFormsService();
 
 describe('GET /health', () => {
   it('200 {"status":"ok","forms":N} as application/json; charset=utf-8, never rate limited or CORS-checked', async () => {

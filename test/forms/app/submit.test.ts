@@ -1,21 +1,12 @@
 // POST <form_path> through inject: body shapes, the answers of forms-service.md's POST table and the
 // counters behind each (contract section 3).
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
-import { contactForm, createTestFormsService, OWNER_ADDRESS, type TestFormsService } from '../../support/forms-app.js';
+import { describe, it } from 'node:test';
+import { contactForm, OWNER_ADDRESS, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
 
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.org', message: 'Hello! I would like a website.' };
 
-let current: TestFormsService | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
-
-async function start(options: Parameters<typeof createTestFormsService>[0] = {}): Promise<TestFormsService> {
-  current = await createTestFormsService(options);
-  return current;
-}
+const start = useTestFormsService();
 
 function postJson(forms: TestFormsService, body: unknown, headers: Record<string, string> = {}) {
   return forms.app.inject({ method: 'POST', url: '/contact', headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(body) });

@@ -46,13 +46,13 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe('postbox check', () => {
-  let temp: Awaited<ReturnType<typeof createTempDir>>;
-  before(async () => {
-    temp = await createTempDir('cli');
-  });
-  after(() => temp.remove());
+let temp: Awaited<ReturnType<typeof createTempDir>>;
+before(async () => {
+  temp = await createTempDir('cli');
+});
+after(() => temp.remove());
 
+describe('postbox check', () => {
   it('a good file: exit 0 and a summary naming the forms', async () => {
     const file = await writeConfigFile(temp.dir, GOOD, 'good.toml');
     const result = await runPostbox(['check', '--config', file]);
@@ -86,12 +86,6 @@ describe('postbox check', () => {
 });
 
 describe('postbox serve with a bad config', () => {
-  let temp: Awaited<ReturnType<typeof createTempDir>>;
-  before(async () => {
-    temp = await createTempDir('cli');
-  });
-  after(() => temp.remove());
-
   it('exits 1, prints the key paths, and nothing listens', async () => {
     const port = await freePort();
     const file = await writeConfigFile(temp.dir, BAD.replace('PORT', String(port)), 'bad.toml');

@@ -42,6 +42,12 @@ const telegram = z.strictObject({
 
 const formTypes = ['contact', 'feedback', 'newsletter', 'generic'] as const;
 
+/**
+ * Cross-key rules run even when other keys already failed, so that `postbox check` lists every problem of a
+ * file at once (contract section 1) instead of one round of them per run.
+ */
+const reportAlongsideOtherProblems = { when: () => true };
+
 const form = z
   .strictObject({
     path: z
@@ -79,13 +85,13 @@ const form = z
       if (value.archive !== undefined) issue('archive', 'is not used by newsletter forms (they keep a subscriber log, see "subscribers")');
       if (value.telegram !== undefined) issue('telegram', 'is not used by newsletter forms (the owner is told of new subscribers by mail)');
     }
-    if (value.archive !== undefined && !isPlainFileName(value.archive)) {
+    if (typeof value.archive === 'string' && !isPlainFileName(value.archive)) {
       issue('archive', 'must be a file name inside data_dir');
     }
-    if (value.subscribers !== undefined && !isPlainFileName(value.subscribers)) {
+    if (typeof value.subscribers === 'string' && !isPlainFileName(value.subscribers)) {
       issue('subscribers', 'must be a file name inside data_dir');
     }
-  })
+  }, reportAlongsideOtherProblems)
   .transform((value) => ({
     ...value,
     subscribers:
@@ -160,31 +166,35 @@ export const configSchema = z
     blog: blog.optional(),
   })
   .superRefine((value, context) => {
+    // Runs even when other keys are invalid (see reportAlongsideOtherProblems), so nothing here may assume
+    // that a value has its declared type.
+    const forms = Array.isArray(value.forms) ? value.forms : [];
     const seen = new Map<string, number>();
-    value.forms.forEach((entry, index) => {
+    forms.forEach((entry, index) => {
+      if (entry === null || typeof entry !== 'object') return;
       const first = seen.get(entry.path);
       if (first !== undefined) {
         context.addIssue({ code: 'custom', path: ['forms', index, 'path'], message: `duplicates forms[${first}].path "${entry.path}"` });
       } else {
         seen.set(entry.path, index);
       }
-      if (!entry.to && !value.mail?.to) {
+      if (value.mail && !entry.to && !value.mail.to) {
         context.addIssue({ code: 'custom', path: ['forms', index, 'to'], message: 'is required when mail.to is not set (the owner address)' });
       }
     });
-    if (value.forms.length > 0 && !value.mail) {
+    if (forms.length > 0 && !value.mail) {
       context.addIssue({ code: 'custom', path: ['mail'], message: 'is required when forms are configured' });
     }
-    if (value.forms.some((entry) => entry.type === 'newsletter') && !value.server.public_url) {
+    if (forms.some((entry) => entry?.type === 'newsletter') && !value.server?.public_url) {
       context.addIssue({ code: 'custom', path: ['server', 'public_url'], message: 'is required when a newsletter form exists (confirmation links are built on it)' });
     }
     if (value.blog && !value.site) {
       context.addIssue({ code: 'custom', path: ['site'], message: 'is required when [blog] is configured' });
     }
-    if (value.forms.length === 0 && !value.blog) {
+    if (forms.length === 0 && !value.blog) {
       context.addIssue({ code: 'custom', path: [], message: 'nothing to serve: add [[forms]] and/or [blog]' });
     }
-  });
+  }, reportAlongsideOtherProblems);
 
 export type Config = z.output<typeof configSchema>;
 export type FormConfig = Config['forms'][number];

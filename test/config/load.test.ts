@@ -96,6 +96,20 @@ type = "newsletter"
     assert.deepEqual(paths, ['forms[0].subscribers', 'forms[1].archive', 'forms[1].telegram']);
   });
 
+  it('lists cross-section problems together with broken keys, so one run shows them all', () => {
+    const text = `[[forms]]\npath = "contact"\ntype = "contakt"\narchive = 5\n[[forms]]\npath = "/n"\ntype = "newsletter"\n[blog]\nlisten = "nowhere"\n`;
+    const paths = problemsOf(text).map((problem) => problem.path).sort();
+    assert.deepEqual(paths, [
+      'blog.listen',
+      'forms[0].archive',
+      'forms[0].path',
+      'forms[0].type',
+      'mail',
+      'server.public_url',
+      'site',
+    ]);
+  });
+
   it('reports TOML syntax errors', () => {
     assert.equal(problemsOf('data_dir = ')[0]?.path, '(toml)');
   });

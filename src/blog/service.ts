@@ -10,6 +10,7 @@ import { createLanguageNames } from './content/language.js';
 import { createPostLibrary } from './content/library.js';
 import { createMarkdownTools } from './content/markdown.js';
 import { createReloader } from './content/reloader.js';
+import { createRescanTimer } from './content/rescan-timer.js';
 import { createContentWatcher, type ContentWatcher } from './content/watch.js';
 import { createResponseFactory } from './http/prepared-response.js';
 import { installFastPath } from './http/fast-path.js';
@@ -24,7 +25,7 @@ export interface BlogServiceDeps {
   clock?: () => Date;
   /** Quiet time after a file event before the content is rescanned (default 100 ms). */
   debounceMs?: number;
-  /** Period of the safety-net rescan (default 5 s; 0 turns it off). */
+  /** Period of the safety-net rescan (default 5 s, longer when rescans are slow; 0 turns it off). */
   rescanIntervalMs?: number;
 }
 
@@ -62,10 +63,18 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
   // which the reloader runs one at a time.
   await reload();
   const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
+  const rescans = createRescanTimer({
+    intervalMs: deps.rescanIntervalMs ?? 5000,
+    maxShare: 0.02,
+    now: () => performance.now(),
+    rescan: async () => {
+      reloader.request();
+      await reloader.idle();
+    },
+  });
   watcher = createContentWatcher({
     onChange: () => reloader.request(),
     debounceMs: deps.debounceMs ?? 100,
-    rescanIntervalMs: deps.rescanIntervalMs ?? 5000,
     onWatchError: (directory, error) =>
       logger.warn({ event: 'watch_failed', directory, reason: error.message }, 'cannot watch a content folder; changes there are seen by the periodic rescan'),
   });
@@ -83,6 +92,7 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
     listen: blog.listen,
     shutdown: async () => {
       stopped = true;
+      rescans.close();
       watcher?.close();
       await reloader.close();
       await warming;

@@ -1,15 +1,13 @@
 // Notices changes in content_dir: fs.watch on the folder and each post folder (one watch per folder, not
-// per file, so 10,000 posts stay far below the inotify limit), plus a periodic rescan as a safety net for
-// file systems that deliver no events (network shares, some container mounts).
+// per file, so 10,000 posts stay far below the inotify limit). The periodic rescan that catches what file
+// systems without events miss is in rescan-timer.ts.
 import { watch, type FSWatcher } from 'node:fs';
 
 export interface ContentWatcherOptions {
-  /** Called (debounced) after something changed, and on every periodic rescan. */
+  /** Called (debounced) after something changed. */
   onChange(): void;
   /** Quiet time after an event before onChange runs; events in between are folded into one call. */
   debounceMs: number;
-  /** Period of the safety-net rescan; 0 turns it off. */
-  rescanIntervalMs: number;
   /** Reports a folder that cannot be watched (the periodic rescan still covers it). */
   onWatchError(directory: string, error: Error): void;
 }
@@ -34,9 +32,6 @@ export function createContentWatcher(options: ContentWatcherOptions): ContentWat
       options.onChange();
     }, options.debounceMs);
   };
-
-  const interval = options.rescanIntervalMs > 0 ? setInterval(() => options.onChange(), options.rescanIntervalMs) : null;
-  interval?.unref();
 
   const stop = (directory: string) => {
     watchers.get(directory)?.close();
@@ -74,7 +69,6 @@ export function createContentWatcher(options: ContentWatcherOptions): ContentWat
     close() {
       closed = true;
       if (timer) clearTimeout(timer);
-      if (interval) clearInterval(interval);
       for (const directory of [...watchers.keys()]) stop(directory);
     },
   };

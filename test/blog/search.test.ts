@@ -34,15 +34,28 @@ describe('q matching: every term, case-insensitively (Unicode), as a substring',
   });
 
   it('the filter and the rare-letter search find exactly what String.prototype.includes finds', () => {
-    const alphabet = fc.constantFrom(...'aeixyzq -é'.split(''));
-    const text = fc.array(alphabet, { maxLength: 60 }).map((letters) => letters.join(''));
-    const term = fc.array(alphabet.filter((letter) => letter !== ' '), { minLength: 1, maxLength: 5 }).map((letters) => letters.join(''));
+    // A small alphabet makes chance hits likely; the second property always searches a part of the text.
+    const alphabet = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789 -é'.split(''));
+    const text = fc.array(alphabet, { maxLength: 80 }).map((letters) => letters.join(''));
+    const term = fc.array(alphabet.filter((letter) => letter !== ' '), { minLength: 1, maxLength: 4 }).map((letters) => letters.join(''));
+    const search = (haystack: string, needle: string) => matchesAllTerms(haystack, createSearchFilter(haystack), [prepareTerm(needle)]);
     fc.assert(
-      fc.property(text, term, (haystack, needle) => {
-        assert.equal(matchesAllTerms(haystack, createSearchFilter(haystack), [prepareTerm(needle)]), haystack.includes(needle));
-      }),
-      { numRuns: 2000 },
+      fc.property(text, term, (haystack, needle) => assert.equal(search(haystack, needle), haystack.includes(needle))),
+      { numRuns: 3000 },
     );
+    fc.assert(
+      fc.property(text, fc.nat(), fc.integer({ min: 1, max: 12 }), (haystack, start, length) => {
+        const needle = haystack.slice(start % (haystack.length + 1), (start % (haystack.length + 1)) + length).trim();
+        if (needle === '' || needle.includes(' ')) return;
+        assert.equal(search(haystack, needle), true, `${JSON.stringify(needle)} in ${JSON.stringify(haystack)}`);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('finds terms whose pairs land on the top bit of a filter word (benchedit0)', () => {
+    const text = foldCase('Edited benchedit0\nBody');
+    assert.equal(matchesAllTerms(text, createSearchFilter(text), [prepareTerm('benchedit0')]), true);
   });
 
   it('the filter rules out texts that lack a pair of the term', () => {

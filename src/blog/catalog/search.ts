@@ -89,8 +89,8 @@ export function matchesAllTerms(foldedText: string, filter: SearchFilter, terms:
 
 function mayContain(filter: SearchFilter, masks: Uint32Array): boolean {
   for (let index = 0; index < masks.length; index += 2) {
-    const mask = masks[index + 1]!;
-    if ((filter[masks[index]!]! & mask) !== mask) return false;
+    // Bitwise operators give signed 32-bit results: test for missing bits rather than compare with the mask.
+    if ((masks[index + 1]! & ~filter[masks[index]!]!) !== 0) return false;
   }
   return true;
 }

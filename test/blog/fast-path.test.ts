@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createRequestLog } from '../../src/blog/http/request-log.js';
 import { captureLogs } from '../support/log-capture.js';
+import { waitFor } from '../support/wait.js';
 import { startBlog, type RunningBlog } from './fixture.js';
 
 let blog: RunningBlog;
@@ -90,8 +91,11 @@ describe('fast path over a real socket', () => {
     const before = blog.logs.lines().length;
     await (await fetch(`${address}/api/blog/posts?q=secret`)).arrayBuffer();
     await (await fetch(`${address}/api/blog/posts/nope`)).arrayBuffer();
-    await new Promise((resolve) => setImmediate(resolve));
-    const lines = blog.logs.lines().slice(before).filter((line) => line.msg === 'request');
+    // Request lines are written in batches, at most FLUSH_DELAY_MS after the answer.
+    const lines = await waitFor('two request lines', () => {
+      const found = blog.logs.lines().slice(before).filter((line) => line.msg === 'request');
+      return found.length >= 2 ? found : undefined;
+    }, 5000);
     assert.deepEqual(
       lines.map(({ method, path, status, ip }) => ({ method, path, status, ip })),
       [

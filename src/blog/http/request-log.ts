@@ -1,8 +1,8 @@
 // The request line of the fast path: the same JSON line the shared HTTP factory writes through pino
 // (`{"level":30,"time":...,"method","path","status","duration_ms","ip","msg":"request"}`), built from the
 // logger's own level prefix, time function and bindings, and written to the logger's own destination in
-// one write per event-loop turn: next to a static file server, a pino call and a write per request would
-// cost more than everything else the fast path does.
+// batches (at most FLUSH_DELAY_MS late): next to a static file server, a pino call and a write per request
+// would cost more than everything else the fast path does.
 import { pino } from 'pino';
 import type { Logger } from '../../log.js';
 
@@ -28,6 +28,12 @@ interface PinoInternals {
   [pino.symbols.messageKeySym]?: string;
 }
 
+/** Longest time a line waits before it is written, and the batch size that is written at once. */
+export const FLUSH_DELAY_MS = 20;
+const FLUSH_SIZE = 64 * 1024;
+/** Paths whose JSON form is remembered (the same few URLs make most requests). */
+const PATH_MEMO_SIZE = 1000;
+
 /** A request log on `logger`'s destination; falls back to `logger.info` for a logger without pino internals. */
 export function createRequestLog(logger: Logger): RequestLog {
   const internals = logger as unknown as PinoInternals;
@@ -41,11 +47,21 @@ export function createRequestLog(logger: Logger): RequestLog {
   const suffix = `,${JSON.stringify(messageKey)}:"request"}\n`;
 
   let pending = '';
-  let scheduled = false;
+  let timer: NodeJS.Timeout | null = null;
   let timeAt = -1;
   let timeText = '';
+  const paths = new Map<string, string>();
+  const jsonPath = (path: string): string => {
+    let json = paths.get(path);
+    if (json === undefined) {
+      if (paths.size >= PATH_MEMO_SIZE) paths.clear();
+      paths.set(path, (json = JSON.stringify(path)));
+    }
+    return json;
+  };
   const flush = () => {
-    scheduled = false;
+    if (timer) clearTimeout(timer);
+    timer = null;
     if (pending === '') return;
     const chunk = pending;
     pending = '';
@@ -60,11 +76,9 @@ export function createRequestLog(logger: Logger): RequestLog {
         timeText = time();
       }
       // method (GET or HEAD) and ip (an address or "unknown", see client-ip.ts) need no escaping.
-      pending += `${prefix}${timeText}${bindings},"method":"${line.method}","path":${JSON.stringify(line.path)},"status":${line.status},"duration_ms":${line.durationMs},"ip":"${line.ip}"${suffix}`;
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      pending += `${prefix}${timeText}${bindings},"method":"${line.method}","path":${jsonPath(line.path)},"status":${line.status},"duration_ms":${line.durationMs},"ip":"${line.ip}"${suffix}`;
+      if (pending.length >= FLUSH_SIZE) flush();
+      else if (!timer) timer = setTimeout(flush, FLUSH_DELAY_MS);
     },
     flush,
   };

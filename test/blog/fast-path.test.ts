@@ -1,6 +1,7 @@
 // The socket-level fast path answers exactly like the Fastify routes (which app.inject exercises), and
 // writes the same request line.
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createRequestLog } from '../../src/blog/http/request-log.js';
 import { captureLogs } from '../support/log-capture.js';
@@ -75,6 +76,20 @@ describe('fast path over a real socket', () => {
     assert.equal(notModified.headers.get('etag'), get.headers.get('etag'));
     assert.equal(notModified.headers.get('access-control-allow-origin'), '*');
     assert.equal(notModified.headers.get('cache-control'), 'public, max-age=120');
+  });
+
+  it('reads If-None-Match in any case and over repeated header lines', async () => {
+    const etag = String((await fetch(`${address}/api/blog/site`)).headers.get('etag'));
+    const status = (headers: Record<string, string | string[]>) =>
+      new Promise<number>((resolve, reject) => {
+        http.get(`${address}/api/blog/site`, { headers }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        }).on('error', reject);
+      });
+    assert.equal(await status({ 'IF-NONE-MATCH': etag }), 304);
+    assert.equal(await status({ 'if-none-match': ['"other"', etag] }), 304);
+    assert.equal(await status({ 'if-none-match': ['"other"', '"another"'] }), 200);
   });
 
   it('leaves OPTIONS and other methods to the routes', async () => {

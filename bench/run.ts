@@ -32,7 +32,8 @@ Options:
   --keep            keep the temp dir (corpora, configs, logs) and print its path
 
 Environment: BENCH_LOADGEN=wrk|autocannon (default wrk where installed), BENCH_PIN=0 (no taskset pinning),
-  BENCH_NICE=N (run servers and load generator at niceness N; negative values need root).
+  BENCH_NICE=N (run servers and load generator at niceness N; negative values need root), BENCH_NGINX=0 (leave
+  nginx out).
 `;
 
 async function main(): Promise<number> {

@@ -20,8 +20,9 @@ export interface RunningNginx {
   stop(): Promise<void>;
 }
 
-/** The nginx binary, or undefined when it is not installed. */
-export function findNginx(): string | undefined {
+/** The nginx binary, or undefined when it is not installed (or BENCH_NGINX=0 leaves it out). */
+export function findNginx(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.BENCH_NGINX === '0') return undefined;
   if (isInstalled('nginx')) return 'nginx';
   return isInstalled('/usr/sbin/nginx') ? '/usr/sbin/nginx' : undefined;
 }

@@ -28,6 +28,7 @@ type RequestListener = (request: IncomingMessage, response: ServerResponse) => v
 /** Puts the fast path in front of the server's request listener (Fastify's). */
 export function installFastPath(server: Server, options: FastPathOptions): void {
   const lookUp = createLookUp(options);
+  const clientIpOf = createClientIpLookUp();
   const next = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   const fallback: RequestListener = (request, response) => {
@@ -64,11 +65,13 @@ function pathOf(url: string): string {
 
 // The blog trusts no proxy headers (createHttpApp's default), so the address only depends on the connection:
 // worked out once per keep-alive connection, without reading the request's headers.
-const socketAddresses = new WeakMap<object, string>();
-function clientIpOf(request: IncomingMessage): string {
-  let ip = socketAddresses.get(request.socket);
-  if (ip === undefined) socketAddresses.set(request.socket, (ip = resolveClientIp({}, request.socket.remoteAddress, false)));
-  return ip;
+function createClientIpLookUp(): (request: IncomingMessage) => string {
+  const bySocket = new WeakMap<object, string>();
+  return (request) => {
+    let ip = bySocket.get(request.socket);
+    if (ip === undefined) bySocket.set(request.socket, (ip = resolveClientIp({}, request.socket.remoteAddress, false)));
+    return ip;
+  };
 }
 
 /**

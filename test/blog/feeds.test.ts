@@ -184,6 +184,20 @@ describe('sitemap', () => {
     assert.equal(validateXml(broken, path.join(schemas, 'sitemap-with-hreflang.xsd'), scratch.dir).valid, false);
   });
 
+  it('stays valid with no published post: it lists the home page', async () => {
+    const empty = await createTempDir('blog-empty');
+    const none = await startBlog(empty.dir);
+    try {
+      const { body } = await none.request('/api/blog/sitemap.xml');
+      assert.match(body, /<url>\n<loc>https:\/\/blog\.example\.com\/<\/loc>\n<\/url>/);
+      const result = validateXml(body, path.join(schemas, 'sitemap-with-hreflang.xsd'), scratch.dir);
+      assert.ok(result.valid, result.output);
+    } finally {
+      await none.close();
+      await empty.remove();
+    }
+  });
+
   it('lists every published version with lastmod and hreflang alternates, itself included', async () => {
     const { body } = await blog.request('/api/blog/sitemap.xml');
     const urls = [...body.matchAll(/<url>\n<loc>([^<]*)<\/loc>\n<lastmod>([^<]*)<\/lastmod>\n((?:<xhtml:link[^>]*\/>\n)*)<\/url>/g)].map(

@@ -1,5 +1,6 @@
 // The XML sitemap (sitemaps.org 0.9): every published version, lastmod from `updated` or `date`, and for
 // translated posts an xhtml:link hreflang alternate for every version, itself included (contract section 4).
+// A blog without published posts lists only the site's home page, so that the document stays valid.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { compareText } from '../catalog/catalog.js';
 import { publicPostUrl } from './public-url.js';
@@ -31,6 +32,8 @@ export function renderSitemap(catalog: Catalog, memo: WeakMap<CatalogEntry, stri
       lines.push(element);
     }
   }
+  // The sitemaps.org schema wants at least one <url>: with no published post yet, list the site's home page.
+  if (catalog.primaries.length === 0) lines.push(`<url>\n<loc>${escapeXml(`${catalog.site.base_url}/`)}</loc>\n</url>`);
   lines.push('</urlset>', '');
   return lines.join('\n');
 }

@@ -14,7 +14,6 @@ import { createRescanTimer } from './content/rescan-timer.js';
 import { createContentWatcher, type ContentWatcher } from './content/watch.js';
 import { createResponseFactory } from './http/prepared-response.js';
 import { installFastPath } from './http/fast-path.js';
-import { createRequestLog } from './http/request-log.js';
 import { createBlogResolver } from './http/resolve.js';
 import { registerBlogRoutes } from './http/routes.js';
 import { buildSnapshot, createSnapshotMemo, type BlogSnapshot, type SnapshotTools } from './http/snapshot.js';
@@ -84,7 +83,7 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
   const current = () => snapshot!;
   const resolver = createBlogResolver(respond);
   registerBlogRoutes(app, { current, resolver });
-  const requestLog = createRequestLog(logger);
+  const requestLog = app.requestLog;
   installFastPath(app.server, { current, resolver, requestLog });
   return {
     name: 'blog',

@@ -100,6 +100,7 @@ export async function createFormsService(config: Config, deps: FormsServiceDeps)
     app,
     listen: config.server.listen,
     async shutdown() {
+      app.requestLog.flush();
       try {
         await rateLimits.save(clock());
         logger.info({ event: 'ratelimit_snapshot_saved' }, 'rate-limit snapshot saved');

@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Logger } from '../log.js';
 import { resolveClientIp } from './client-ip.js';
 import { createErrorHandler } from './error-handler.js';
+import { createRequestLog, type RequestLog } from './request-log.js';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -27,6 +28,10 @@ declare module 'fastify' {
     /** The client address per forms-service.md "Limits". */
     clientIp: string;
   }
+  interface FastifyInstance {
+    /** The app's request lines, written in batches; flushed when the app closes. */
+    requestLog: RequestLog;
+  }
 }
 
 /** Builds a Fastify app that logs one JSON line per request: method, path, status, duration_ms, ip. */
@@ -35,17 +40,15 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   const trustProxyHeaders = options.trustProxyHeaders ?? false;
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_READ_TIMEOUT_MS;
   /** The one request line of forms-service.md: method, path without query, status, duration_ms, ip. */
+  const requestLog = createRequestLog(logger);
   function logRequest(request: FastifyRequest, reply: FastifyReply): void {
-    logger.info(
-      {
-        method: request.method,
-        path: request.url.split('?', 1)[0],
-        status: reply.statusCode,
-        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-        ip: request.clientIp || resolveClientIp(request.headers, request.raw.socket?.remoteAddress, trustProxyHeaders),
-      },
-      'request',
-    );
+    requestLog.write({
+      method: request.method,
+      path: request.url.split('?', 1)[0] as string,
+      status: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      ip: request.clientIp || resolveClientIp(request.headers, request.raw.socket?.remoteAddress, trustProxyHeaders),
+    });
   }
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -76,6 +79,9 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       return server;
     },
   });
+  app.decorate('requestLog', requestLog);
+  // After the last answers: the pending lines are written before the service's shutdown logs its own.
+  app.addHook('onClose', async () => requestLog.flush());
   app.decorateRequest('clientIp', '');
   app.addHook('onRequest', async (request) => {
     request.clientIp = resolveClientIp(request.headers, request.raw.socket.remoteAddress, trustProxyHeaders);

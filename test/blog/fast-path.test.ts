@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { createRequestLog } from '../../src/blog/http/request-log.js';
+import { createRequestLog } from '../../src/http/request-log.js';
 import { captureLogs } from '../support/log-capture.js';
 import { waitFor } from '../support/wait.js';
 import { startBlog, type RunningBlog } from './fixture.js';

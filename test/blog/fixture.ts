@@ -12,7 +12,7 @@ import type { PostVersion } from '../../src/blog/content/post.js';
 import { createBlogService, type BlogServiceDeps } from '../../src/blog/service.js';
 import type { Service } from '../../src/service.js';
 import { loadTestConfig } from '../support/config.js';
-import { captureLogs, type LogCapture } from '../support/log-capture.js';
+import { captureLogs, flushedFirst, type LogCapture } from '../support/log-capture.js';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/blog/', import.meta.url));
 export const FIXTURE_POSTS = path.join(FIXTURES, 'posts');
@@ -85,8 +85,9 @@ export async function startBlog(
   options: { overrides?: Parameters<typeof blogConfig>[1]; deps?: Partial<BlogServiceDeps> } = {},
 ): Promise<RunningBlog> {
   const config = blogConfig(contentDir, options.overrides);
-  const logs = captureLogs();
-  const service = await createBlogService(config, { logger: logs.logger, rescanIntervalMs: 0, ...options.deps });
+  const captured = captureLogs();
+  const service = await createBlogService(config, { logger: captured.logger, rescanIntervalMs: 0, ...options.deps });
+  const logs = flushedFirst(captured, () => service.app.requestLog.flush());
   return {
     service,
     logs,

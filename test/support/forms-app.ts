@@ -7,7 +7,7 @@ import { createFormsService, type FormsServiceDeps } from '../../src/forms/servi
 import type { Service } from '../../src/service.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { loadTestConfig, type TomlTable } from './config.js';
-import { captureLogs, type LogCapture } from './log-capture.js';
+import { captureLogs, flushedFirst, type LogCapture } from './log-capture.js';
 import { createRecordingMailer, type RecordingMailer } from './recording-mailer.js';
 import { createTempDir } from './temp-dir.js';
 
@@ -59,10 +59,11 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
     },
     dataDir,
   );
-  const logs = captureLogs();
+  const captured = captureLogs();
   const mailer = createRecordingMailer();
   const clock = createTestClock();
-  const service = await createFormsService(config, { logger: logs.logger, mailer, clock, ...options.deps });
+  const service = await createFormsService(config, { logger: captured.logger, mailer, clock, ...options.deps });
+  const logs = flushedFirst(captured, () => service.app.requestLog.flush());
   let closed = false;
   return {
     service,

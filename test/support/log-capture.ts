@@ -33,3 +33,12 @@ export function captureLogs(level = 'info'): LogCapture {
         .map((line) => JSON.parse(line) as LogLine),
   };
 }
+
+/** `capture` whose readers first write the lines `flush` holds back (request lines are written in batches). */
+export function flushedFirst(capture: LogCapture, flush: () => void): LogCapture {
+  return {
+    logger: capture.logger,
+    lines: () => (flush(), capture.lines()),
+    text: () => (flush(), capture.text()),
+  };
+}

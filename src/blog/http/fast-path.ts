@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'node:querystring';
 import { resolveClientIp } from '../../http/client-ip.js';
 import { matchesIfNoneMatch, type PreparedResponse } from './prepared-response.js';
-import type { RequestLog } from './request-log.js';
+import type { RequestLog } from '../../http/request-log.js';
 import type { BlogResolver } from './resolve.js';
 import type { BlogSnapshot } from './snapshot.js';
 

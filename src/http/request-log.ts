@@ -1,13 +1,15 @@
-// The request line of the fast path: the same JSON line the shared HTTP factory writes through pino
+// The one request line of forms-service.md, for every service and every path (Fastify's onResponse hook
+// and the fast paths in front of it): the JSON line a pino call would write
 // (`{"level":30,"time":...,"method","path","status","duration_ms","ip","msg":"request"}`), built from the
 // logger's own level prefix, time function and bindings, and written to the logger's own destination in
-// batches (at most FLUSH_DELAY_MS late): next to a static file server, a pino call and a write per request
-// would cost more than everything else the fast path does.
+// batches (at most FLUSH_DELAY_MS late, and at shutdown): a pino call and a write per request would cost
+// more than everything else a rejected submission or a prepared blog answer needs.
 import { pino } from 'pino';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../log.js';
 
 export interface RequestLine {
-  method: 'GET' | 'HEAD';
+  /** A method Node's HTTP parser accepted: upper-case letters only, nothing to escape. */
+  method: string;
   path: string;
   status: number;
   durationMs: number;
@@ -75,7 +77,8 @@ export function createRequestLog(logger: Logger): RequestLog {
         timeAt = now;
         timeText = time();
       }
-      // method (GET or HEAD) and ip (an address or "unknown", see client-ip.ts) need no escaping.
+      // method (parsed by Node: upper-case letters) and ip (an address or "unknown", see client-ip.ts) need no
+      // escaping.
       pending += `${prefix}${timeText}${bindings},"method":"${line.method}","path":${jsonPath(line.path)},"status":${line.status},"duration_ms":${line.durationMs},"ip":"${line.ip}"${suffix}`;
       if (pending.length >= FLUSH_SIZE) flush();
       else if (!timer) timer = setTimeout(flush, FLUSH_DELAY_MS);

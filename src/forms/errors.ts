@@ -1,7 +1,5 @@
 // The forms service's error catalogue (forms-service.md "Errors"): every code with its status and the
 // message users see. Messages are fixed text, so no answer ever echoes what a client sent.
-import type { FastifyReply } from 'fastify';
-import type { FieldError } from './rules/submission.js';
 
 export const FORM_ERRORS = {
   invalid_body: { status: 400, message: 'The request body could not be read.' },
@@ -13,15 +11,3 @@ export const FORM_ERRORS = {
 } as const;
 
 export type FormErrorCode = keyof typeof FORM_ERRORS;
-
-/** Answers `code` with its status; `message` overrides the catalogue text with a more precise fixed one. */
-export function sendFormError(reply: FastifyReply, code: FormErrorCode, message?: string): FastifyReply {
-  const entry = FORM_ERRORS[code];
-  const text = message ?? entry.message;
-  return reply.code(entry.status).send(text === undefined ? { error: code } : { error: code, message: text });
-}
-
-/** `400 validation` with one detail per invalid field, in the order name, email, service, message. */
-export function sendValidationError(reply: FastifyReply, details: readonly FieldError[]): FastifyReply {
-  return reply.code(400).send({ error: 'validation', details });
-}

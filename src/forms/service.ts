@@ -16,6 +16,7 @@ import { resolveSiteName } from './notifications.js';
 import type { ChatNotifier, Clock, Mailer, RandomBytes } from './ports.js';
 import { loadFormRateLimits } from './rate-limits.js';
 import type { FormsContext } from './routes/context.js';
+import { installFormsFastPath } from './routes/fast-path.js';
 import { allowedMethodsOf, registerFormRoutes } from './routes/form-routes.js';
 import { leaveBodiesToRoutes } from './routes/own-body-parsing.js';
 import { registerStatusRoutes } from './routes/status-routes.js';
@@ -93,7 +94,8 @@ export async function createFormsService(config: Config, deps: FormsServiceDeps)
   });
   leaveBodiesToRoutes(app);
   registerStatusRoutes(app, context);
-  registerFormRoutes(app, context);
+  const decisions = registerFormRoutes(app, context);
+  installFormsFastPath(app.server, { decisions, trustProxyHeaders: config.server.trust_proxy_headers, requestLog: app.requestLog });
 
   return {
     name: 'forms',

@@ -6,6 +6,7 @@ import type { FormConfig } from '../../config/schema.js';
 import { createCorsHeaders, isOriginAllowed } from '../rules/cors.js';
 import type { FormsContext } from './context.js';
 import { createSubmitHandler } from './submit.js';
+import { createSubmitDecision, type SubmitAnswer, type SubmitRequest } from './submit-decision.js';
 
 const FORM_METHODS = ['POST', 'OPTIONS'] as const;
 const CONFIRM_METHODS = ['GET'] as const;
@@ -24,10 +25,19 @@ function confirmPathOf(form: FormConfig): string {
   return `${form.path.replace(/\/+$/, '')}/confirm`;
 }
 
-/** Registers every form's routes on `app`. */
-export function registerFormRoutes(app: FastifyInstance, context: FormsContext): void {
+/**
+ * Registers every form's routes on `app`; returns each form's POST decision by path, for the fast path in
+ * front of Fastify (fast-path.ts).
+ */
+export function registerFormRoutes(
+  app: FastifyInstance,
+  context: FormsContext,
+): Map<string, (request: SubmitRequest) => Promise<SubmitAnswer>> {
+  const decisions = new Map<string, (request: SubmitRequest) => Promise<SubmitAnswer>>();
   for (const form of context.config.forms) {
-    app.post(form.path, createSubmitHandler(form, context));
+    const decide = createSubmitDecision(form, context);
+    decisions.set(form.path, decide);
+    app.post(form.path, createSubmitHandler(decide));
     app.options(form.path, async (request, reply) => {
       const origin = request.headers.origin;
       if (!isOriginAllowed(origin, form.allowed_origins)) {
@@ -52,4 +62,5 @@ export function registerFormRoutes(app: FastifyInstance, context: FormsContext):
       });
     }
   }
+  return decisions;
 }

@@ -1,0 +1,143 @@
+// The POST fast path in front of Fastify (src/forms/routes/fast-path.ts) answers like the Fastify route over a
+// real socket: the same statuses, headers and bodies, counters and request lines, for every kind of submission.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { describe, it } from 'node:test';
+import { contactForm, TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
+
+const start = useTestFormsService();
+
+const FORMS = [
+  contactForm({ rate_limit_per_hour: 1000 }),
+  contactForm({ path: '/limited', rate_limit_per_hour: 1 }),
+  contactForm({ path: '/thanks', redirect_url: 'https://example.com/thanks' }),
+];
+const MAX_BODY_BYTES = 2048;
+
+interface Case {
+  why: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+const VALID = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.org', message: 'Hello, a website please' });
+const CASES: Case[] = [
+  { why: 'valid', path: '/contact', headers: { ...JSON_TYPE, origin: TEST_ORIGIN }, body: VALID },
+  { why: 'valid, no Origin', path: '/contact?from=footer', headers: JSON_TYPE, body: VALID },
+  { why: 'invalid fields', path: '/contact', headers: { ...JSON_TYPE, origin: TEST_ORIGIN }, body: JSON.stringify({ name: '', email: 'nope', message: 'x' }) },
+  { why: 'honeypot', path: '/contact', headers: JSON_TYPE, body: JSON.stringify({ ...JSON.parse(VALID), website: 'spam.example' }) },
+  { why: 'honeypot, redirect', path: '/thanks', headers: JSON_TYPE, body: JSON.stringify({ ...JSON.parse(VALID), website: 'spam.example' }) },
+  { why: 'valid, redirect', path: '/thanks', headers: { ...JSON_TYPE, origin: TEST_ORIGIN }, body: VALID },
+  { why: 'bad JSON', path: '/contact', headers: JSON_TYPE, body: '{"name":' },
+  { why: 'a JSON array', path: '/contact', headers: JSON_TYPE, body: '[1]' },
+  { why: 'wrong content type', path: '/contact', headers: { 'content-type': 'text/plain' }, body: VALID },
+  { why: 'no content type', path: '/contact', headers: {}, body: VALID },
+  { why: 'urlencoded', path: '/contact', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Ada&email=ada%40example.org&message=Hello+there' },
+  { why: 'too large', path: '/contact', headers: JSON_TYPE, body: JSON.stringify({ message: 'x'.repeat(MAX_BODY_BYTES) }) },
+  { why: 'forbidden origin', path: '/contact', headers: { ...JSON_TYPE, origin: 'https://evil.example' }, body: VALID },
+  { why: 'first on a limited form', path: '/limited', headers: JSON_TYPE, body: VALID },
+  { why: 'rate limited', path: '/limited', headers: { ...JSON_TYPE, origin: TEST_ORIGIN }, body: VALID },
+];
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Headers Node's HTTP server writes itself (or that depend on the connection), left out of the comparison. */
+const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive']);
+
+function comparable(headers: Record<string, unknown>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (!CONNECTION_HEADERS.has(name)) kept[name] = String(value);
+  return kept;
+}
+
+function overSocket(address: string, item: Case): Promise<Answer & { connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${address}${item.path}`, { method: 'POST', headers: item.headers, agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: comparable(response.headers), body, connection: response.headers.connection }),
+      );
+    });
+    request.on('error', reject);
+    request.end(item.body);
+  });
+}
+
+async function viaFastify(forms: TestFormsService, item: Case): Promise<Answer & { connection: string | undefined }> {
+  const response = await forms.app.inject({ method: 'POST', url: item.path, headers: item.headers, payload: item.body });
+  const connection = response.headers.connection;
+  return { status: response.statusCode, headers: comparable(response.headers), body: response.body, connection: connection === undefined ? undefined : String(connection) };
+}
+
+async function startPair(): Promise<{ socket: TestFormsService; address: string; inject: TestFormsService; fastifyPosts: () => number }> {
+  const options = { forms: FORMS, extra: { server: { max_body_bytes: MAX_BODY_BYTES } } };
+  const socket = await start(options);
+  let posts = 0;
+  socket.app.addHook('onRequest', async (request) => {
+    if (request.method === 'POST') posts += 1;
+  });
+  const address = await socket.app.listen({ host: '127.0.0.1', port: 0 });
+  const inject = await start(options);
+  return { socket, address, inject, fastifyPosts: () => posts };
+}
+
+describe('forms fast path over a real socket', () => {
+  it('answers every kind of submission like the Fastify route: status, headers, body and counters', async () => {
+    const { socket, address, inject, fastifyPosts } = await startPair();
+    const statuses: number[] = [];
+    for (const item of CASES) {
+      const fast = await overSocket(address, item);
+      const routed = await viaFastify(inject, item);
+      assert.equal(fast.status, routed.status, item.why);
+      statuses.push(fast.status);
+      assert.deepEqual(fast.headers, routed.headers, item.why);
+      assert.equal(fast.body, routed.body, item.why);
+      // An unread body closes the connection on both.
+      if (routed.connection === 'close') assert.equal(fast.connection, 'close', item.why);
+    }
+    assert.deepEqual([...new Set(statuses)].sort(), [200, 303, 400, 403, 413, 429]);
+    assert.equal(fastifyPosts(), 0, 'every POST on a form path was answered in front of Fastify');
+    assert.deepEqual(await socket.metrics(), await inject.metrics());
+    assert.deepEqual(socket.mailer.sent, inject.mailer.sent);
+  });
+
+  it('writes the same request lines, without the query string', async () => {
+    const { socket, address, inject } = await startPair();
+    for (const item of CASES) {
+      await overSocket(address, item);
+      await viaFastify(inject, item);
+    }
+    const requestLines = (forms: TestFormsService) =>
+      forms.logs
+        .lines()
+        .filter((line) => line.msg === 'request')
+        .map((line) => {
+          assert.deepEqual(Object.keys(line).sort(), ['duration_ms', 'ip', 'level', 'method', 'msg', 'path', 'status', 'time']);
+          return { method: line.method, path: line.path, status: line.status, ip: line.ip };
+        });
+    assert.equal(requestLines(socket).length, CASES.length);
+    assert.deepEqual(requestLines(socket), requestLines(inject));
+    const events = (forms: TestFormsService) => forms.logs.lines().flatMap((line) => (line.event === undefined ? [] : [line.event]));
+    assert.deepEqual(events(socket), events(inject));
+  });
+
+  it('leaves OPTIONS, other methods and the status routes to Fastify', async () => {
+    const { address } = await startPair();
+    const options = await fetch(`${address}/contact`, { method: 'OPTIONS', headers: { origin: TEST_ORIGIN } });
+    assert.equal(options.status, 204);
+    assert.equal(options.headers.get('allow'), 'POST, OPTIONS');
+    const put = await fetch(`${address}/contact`, { method: 'PUT', body: VALID });
+    assert.equal(put.status, 405);
+    assert.equal(put.headers.get('allow'), 'POST, OPTIONS');
+    assert.equal((await fetch(`${address}/health`)).status, 200);
+    assert.equal((await fetch(`${address}/nothing`, { method: 'POST', body: VALID })).status, 404);
+  });
+});

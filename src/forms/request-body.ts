@@ -2,6 +2,7 @@
 // JSON is collected (at most max_body_bytes) and parsed; urlencoded and multipart stream through busboy,
 // file parts drained without being kept, a repeated field keeping its first value. Nothing here answers
 // HTTP: the outcome names the error code and a message that never echoes the input.
+import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 
@@ -47,12 +48,23 @@ export async function readFormBody(source: BodySource, maxBytes: number): Promis
 export function parseJsonObject(bytes: Uint8Array): BodyOutcome {
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    value = JSON.parse(decodeUtf8(bytes));
   } catch {
     return invalid('The body is not valid JSON.');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return invalid('The JSON body must be an object.');
   return { ok: true, fields: value as FormFields };
+}
+
+/**
+ * Strict UTF-8 decoding, as TextDecoder('utf-8', { fatal: true }) does it (a leading BOM dropped, invalid
+ * bytes an error) without building a decoder per body.
+ */
+function decodeUtf8(bytes: Uint8Array): string {
+  if (!isUtf8(bytes)) throw new TypeError('invalid UTF-8');
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const hasBom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
+  return buffer.toString('utf8', hasBom ? 3 : 0);
 }
 
 async function readFormEncoded(stream: Readable, contentType: string, maxBytes: number): Promise<BodyOutcome> {

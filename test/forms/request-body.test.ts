@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { readFormBody } from '../../src/forms/request-body.js';
+import { parseJsonObject, readFormBody } from '../../src/forms/request-body.js';
 
 /** An endless body that counts how many bytes were pulled from it. */
 function endlessBody(chunkSize = 16 * 1024) {
@@ -50,5 +50,28 @@ describe('readFormBody', () => {
   it('parses JSON objects only, keeping values as sent', async () => {
     const outcome = await readFormBody({ stream: Readable.from([Buffer.from('{"name":"Ada","n":1,"x":null}')]), contentType: 'application/json', contentLength: undefined }, 1000);
     assert.deepEqual(outcome, { ok: true, fields: { name: 'Ada', n: 1, x: null } });
+  });
+
+  it('decodes JSON bytes as strict UTF-8, a leading BOM dropped, exactly like a fatal TextDecoder', () => {
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const bodies = [
+      Buffer.from('{"name":"Zoë 🦊"}'),
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]),
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]),
+      Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
+      Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
+      Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3]),
+      Buffer.from(' {"a":"\\ud800"} '),
+      Buffer.from('{"a":1}x').subarray(0, 7),
+    ];
+    for (const bytes of bodies) {
+      let expected: unknown;
+      try {
+        expected = { ok: true, fields: JSON.parse(decoder.decode(bytes)) };
+      } catch {
+        expected = { ok: false, error: 'invalid_body', message: 'The body is not valid JSON.', unread: false };
+      }
+      assert.deepEqual(parseJsonObject(bytes), expected, bytes.toString('hex'));
+    }
   });
 });

@@ -23,6 +23,7 @@ type RequestListener = (request: IncomingMessage, response: ServerResponse) => v
 /** Puts the fast path in front of the server's request listener (Fastify's). */
 export function installFormsFastPath(server: Server, options: FormsFastPathOptions): void {
   const { decisions, trustProxyHeaders, requestLog } = options;
+  const clientIpOf = createClientIpLookUp(trustProxyHeaders);
   const next = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   const fallback: RequestListener = (request, response) => {
@@ -40,7 +41,7 @@ export function installFormsFastPath(server: Server, options: FormsFastPathOptio
     // As Fastify does once the app is closing: no keep-alive for requests that arrive during shutdown.
     if (!server.listening) response.setHeader('connection', 'close');
     const { headers } = request;
-    const clientIp = resolveClientIp(headers, request.socket.remoteAddress, trustProxyHeaders);
+    const clientIp = clientIpOf(request);
     response.once('finish', () =>
       requestLog.write({
         method: 'POST',
@@ -60,6 +61,20 @@ export function installFormsFastPath(server: Server, options: FormsFastPathOptio
       clientIp,
     }).then((answer) => write(response, answer));
   });
+}
+
+/**
+ * The client address as createHttpApp's onRequest hook works it out. Without trusted proxy headers it only
+ * depends on the connection: worked out once per keep-alive connection.
+ */
+function createClientIpLookUp(trustProxyHeaders: boolean): (request: IncomingMessage) => string {
+  if (trustProxyHeaders) return (request) => resolveClientIp(request.headers, request.socket.remoteAddress, true);
+  const bySocket = new WeakMap<object, string>();
+  return (request) => {
+    let ip = bySocket.get(request.socket);
+    if (ip === undefined) bySocket.set(request.socket, (ip = resolveClientIp({}, request.socket.remoteAddress, false)));
+    return ip;
+  };
 }
 
 function write(response: ServerResponse, answer: SubmitAnswer): void {

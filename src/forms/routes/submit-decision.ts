@@ -11,7 +11,7 @@ import { FORM_ERRORS, type FormErrorCode } from '../errors.js';
 import type { SubmissionNotice } from '../notifications.js';
 import { readFormBody } from '../request-body.js';
 import { createCorsHeaders, isOriginAllowed } from '../rules/cors.js';
-import { checkSubmission, type FieldError, type Submission } from '../rules/submission.js';
+import { createSubmissionCheck, type FieldError, type Submission } from '../rules/submission.js';
 import type { FormsContext } from './context.js';
 
 /** What the decision needs from a request, whatever server received it. */
@@ -41,6 +41,9 @@ export function createSubmitDecision(form: FormConfig, context: FormsContext): (
   const { metrics, logger, clock, config } = context;
   const count = (counter: Parameters<typeof metrics.count>[1]) => metrics.count(form.path, counter);
   const limiter = context.rateLimits.limiterFor(form.path);
+  const checkSubmission = createSubmissionCheck(form);
+  // The CORS headers of each allowed origin, worked out once (copied per answer, which adds its own).
+  const corsHeaders = new Map(form.allowed_origins.map((allowed) => [allowed, lowerCaseNames(createCorsHeaders(allowed))]));
 
   return async function decide(request: SubmitRequest): Promise<SubmitAnswer> {
     const origin = request.origin;
@@ -48,7 +51,7 @@ export function createSubmitDecision(form: FormConfig, context: FormsContext): (
       count('origin_blocked');
       return answer(403, closeUnread(request, {}), { error: 'origin_not_allowed' });
     }
-    const headers: Record<string, string> = origin === undefined ? {} : lowerCaseNames(createCorsHeaders(origin));
+    const headers: Record<string, string> = origin === undefined ? {} : { ...corsHeaders.get(origin) };
     try {
       return await decideAllowed(request, headers);
     } catch (error) {
@@ -75,7 +78,7 @@ export function createSubmitDecision(form: FormConfig, context: FormsContext): (
       return formError(body.unread ? closeUnread(request, headers) : headers, body.error, body.message);
     }
 
-    const check = checkSubmission(form, body.fields);
+    const check = checkSubmission(body.fields);
     if (!check.ok) {
       count('validation_failed');
       return validationError(headers, check.details);

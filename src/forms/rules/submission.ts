@@ -45,46 +45,53 @@ type FieldValue = { kind: 'absent' } | { kind: 'not-text' } | { kind: 'text'; te
  * Unknown fields are ignored; errors come one per field in the order name, email, service, message.
  */
 export function checkSubmission(form: FormConfig, fields: Readonly<Record<string, unknown>>): SubmissionCheck {
-  const details: FieldError[] = [];
-  const submission: Partial<Submission> = {};
+  return createSubmissionCheck(form)(fields);
+}
+
+/**
+ * {@link checkSubmission} for one form, with what depends only on the form (the rules and their messages)
+ * worked out once: a service checks every submission of a form with the same function.
+ */
+export function createSubmissionCheck(form: FormConfig): (fields: Readonly<Record<string, unknown>>) => SubmissionCheck {
   const usesNameAndMessage = form.type !== 'newsletter';
+  const nameRule = textRule('name', 'Name', { required: form.require_name, min: form.name_min, max: form.name_max, allowLineBreaks: false });
+  const messageRule = textRule('message', 'Message', {
+    required: form.require_message,
+    min: form.message_min,
+    max: form.message_max,
+    allowLineBreaks: true,
+  });
+  return (fields) => {
+    const details: FieldError[] = [];
+    const submission: Partial<Submission> = {};
 
-  if (usesNameAndMessage) {
-    const name = checkText('name', 'Name', readField(fields, 'name'), {
-      required: form.require_name,
-      min: form.name_min,
-      max: form.name_max,
-      allowLineBreaks: false,
-    });
-    if (typeof name === 'string') submission.name = name;
-    else if (name) details.push(name);
-  }
+    if (usesNameAndMessage) {
+      const name = checkText(nameRule, readField(fields, 'name'));
+      if (typeof name === 'string') submission.name = name;
+      else if (name) details.push(name);
+    }
 
-  const email = readField(fields, 'email');
-  if (email.kind === 'absent') details.push({ field: 'email', message: 'Email is required' });
-  else if (email.kind === 'not-text') details.push({ field: 'email', message: 'Email must be text' });
-  else if (!isEmailAddress(email.text)) details.push({ field: 'email', message: 'Email must be a valid email address' });
-  else submission.email = email.text;
+    const email = readField(fields, 'email');
+    if (email.kind === 'absent') details.push({ field: 'email', message: 'Email is required' });
+    else if (email.kind === 'not-text') details.push({ field: 'email', message: 'Email must be text' });
+    else if (!isEmailAddress(email.text)) details.push({ field: 'email', message: 'Email must be a valid email address' });
+    else submission.email = email.text;
 
-  if (form.type === 'contact') {
-    const service = checkService(form.services, readField(fields, 'service'));
-    if (typeof service === 'string') submission.service = service;
-    else if (service) details.push(service);
-  }
+    if (form.type === 'contact') {
+      const service = checkService(form.services, readField(fields, 'service'));
+      if (typeof service === 'string') submission.service = service;
+      else if (service) details.push(service);
+    }
 
-  if (usesNameAndMessage) {
-    const message = checkText('message', 'Message', readField(fields, 'message'), {
-      required: form.require_message,
-      min: form.message_min,
-      max: form.message_max,
-      allowLineBreaks: true,
-    });
-    if (typeof message === 'string') submission.message = message;
-    else if (message) details.push(message);
-  }
+    if (usesNameAndMessage) {
+      const message = checkText(messageRule, readField(fields, 'message'));
+      if (typeof message === 'string') submission.message = message;
+      else if (message) details.push(message);
+    }
 
-  if (details.length > 0) return { ok: false, details };
-  return { ok: true, submission: submission as Submission, honeypotHit: isHoneypotHit(fields, form.honeypot_field) };
+    if (details.length > 0) return { ok: false, details };
+    return { ok: true, submission: submission as Submission, honeypotHit: isHoneypotHit(fields, form.honeypot_field) };
+  };
 }
 
 /** Whether the trap field is filled: only bots see it (forms-service.md, honeypot row). */
@@ -102,24 +109,43 @@ function readField(fields: Readonly<Record<string, unknown>>, key: string): Fiel
   return text === '' ? { kind: 'absent' } : { kind: 'text', text };
 }
 
-interface TextRule {
+interface TextLimits {
   required: boolean;
   min: number;
   max: number;
   allowLineBreaks: boolean;
 }
 
+/** A text field's limits with every message they can produce. */
+interface TextRule extends TextLimits {
+  field: FieldName;
+  messages: { required: string; notText: string; unclean: string; tooShort: string; tooLong: string };
+}
+
+function textRule(field: FieldName, label: string, limits: TextLimits): TextRule {
+  const what = limits.allowLineBreaks ? 'control characters' : 'control characters or line breaks';
+  return {
+    ...limits,
+    field,
+    messages: {
+      required: `${label} is required`,
+      notText: `${label} must be text`,
+      unclean: `${label} must not contain ${what}`,
+      tooShort: `${label} must be at least ${characters(limits.min)}`,
+      tooLong: `${label} must be at most ${characters(limits.max)}`,
+    },
+  };
+}
+
 /** The clean text, an error, or undefined for an absent optional field. */
-function checkText(field: FieldName, label: string, value: FieldValue, rule: TextRule): string | FieldError | undefined {
-  if (value.kind === 'absent') return rule.required ? { field, message: `${label} is required` } : undefined;
-  if (value.kind === 'not-text') return { field, message: `${label} must be text` };
+function checkText(rule: TextRule, value: FieldValue): string | FieldError | undefined {
+  const { field, messages } = rule;
+  if (value.kind === 'absent') return rule.required ? { field, message: messages.required } : undefined;
+  if (value.kind === 'not-text') return { field, message: messages.notText };
   const scan = scanText(value.text, rule.allowLineBreaks);
-  if (!scan.clean) {
-    const what = rule.allowLineBreaks ? 'control characters' : 'control characters or line breaks';
-    return { field, message: `${label} must not contain ${what}` };
-  }
-  if (scan.runes < rule.min) return { field, message: `${label} must be at least ${characters(rule.min)}` };
-  if (scan.runes > rule.max) return { field, message: `${label} must be at most ${characters(rule.max)}` };
+  if (!scan.clean) return { field, message: messages.unclean };
+  if (scan.runes < rule.min) return { field, message: messages.tooShort };
+  if (scan.runes > rule.max) return { field, message: messages.tooLong };
   return value.text;
 }
 

@@ -129,6 +129,25 @@ describe('forms fast path over a real socket', () => {
     assert.deepEqual(events(socket), events(inject));
   });
 
+  it('attributes requests to the forwarded address when proxy headers are trusted, like the Fastify route', async () => {
+    const options = { forms: [contactForm({ rate_limit_per_hour: 1 })], extra: { server: { trust_proxy_headers: true } } };
+    const socket = await start(options);
+    const address = await socket.app.listen({ host: '127.0.0.1', port: 0 });
+    const inject = await start(options);
+    const forwardedFrom = (ip: string): Case => ({ why: ip, path: '/contact', headers: { ...JSON_TYPE, 'x-forwarded-for': `${ip}, 10.0.0.1` }, body: VALID });
+    // One token per address: the second request from the same forwarded address is limited, another one is not.
+    const cases = [forwardedFrom('203.0.113.7'), forwardedFrom('203.0.113.7'), forwardedFrom('198.51.100.2')];
+    const fast = [];
+    for (const item of cases) {
+      fast.push((await overSocket(address, item)).status);
+      await viaFastify(inject, item);
+    }
+    assert.deepEqual(fast, [200, 429, 200]);
+    const ips = (forms: TestFormsService) => forms.logs.lines().filter((line) => line.msg === 'request').map((line) => line.ip);
+    assert.deepEqual(ips(socket), ['203.0.113.7', '203.0.113.7', '198.51.100.2']);
+    assert.deepEqual(ips(socket), ips(inject));
+  });
+
   it('leaves OPTIONS, other methods and the status routes to Fastify', async () => {
     const { address } = await startPair();
     const options = await fetch(`${address}/contact`, { method: 'OPTIONS', headers: { origin: TEST_ORIGIN } });

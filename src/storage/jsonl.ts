@@ -1,6 +1,7 @@
 // Durable JSONL: each append is one write of a whole line, fsynced before it resolves; a failed append is
-// truncated away so that no half-written line is left behind; a line torn by a crash can be cut at start.
-import { open, readFile } from 'node:fs/promises';
+// truncated away so that no half-written line is left behind; a line torn by a crash never swallows the next
+// append (which then starts after a newline of its own), and can be cut at start.
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 
 const queues = new Map<string, Promise<unknown>>();
 
@@ -20,12 +21,13 @@ export function appendJsonLine(file: string, record: unknown): Promise<void> {
 }
 
 async function appendNow(file: string, line: Buffer): Promise<void> {
-  const handle = await open(file, 'a', 0o600);
+  const handle = await open(file, 'a+', 0o600);
   let sizeBefore: number | undefined;
   try {
     sizeBefore = (await handle.stat()).size;
-    const { bytesWritten } = await handle.write(line, 0, line.length);
-    if (bytesWritten !== line.length) throw new Error(`short write: ${bytesWritten} of ${line.length} bytes`);
+    const bytes = (await endsTorn(handle, sizeBefore)) ? Buffer.concat([NEWLINE, line]) : line;
+    const { bytesWritten } = await handle.write(bytes, 0, bytes.length);
+    if (bytesWritten !== bytes.length) throw new Error(`short write: ${bytesWritten} of ${bytes.length} bytes`);
     await handle.sync();
   } catch (error) {
     if (sizeBefore !== undefined) await handle.truncate(sizeBefore).catch(() => undefined);
@@ -33,6 +35,19 @@ async function appendNow(file: string, line: Buffer): Promise<void> {
   } finally {
     await handle.close().catch(() => undefined);
   }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * Whether the file ends in a line without its newline (a write torn by a crash). The next line then starts
+ * after a newline of its own: glued to the torn one, it would be unreadable too.
+ */
+async function endsTorn(handle: FileHandle, size: number): Promise<boolean> {
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  const { bytesRead } = await handle.read(last, 0, 1, size - 1);
+  return bytesRead === 1 && last[0] !== 0x0a;
 }
 
 export interface JsonLines<T> {

@@ -1,9 +1,9 @@
-// The shared JSONL helpers: the repair of a last line torn by a crash.
+// The shared JSONL helpers: durable appends, tolerant reads, and lines torn by a crash.
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { appendJsonLine, repairTornTail } from '../../src/storage/jsonl.js';
+import { appendJsonLine, readJsonLines, repairTornTail } from '../../src/storage/jsonl.js';
 import { withTempDir } from '../support/temp-dir.js';
 
 describe('repairTornTail', () => {
@@ -34,5 +34,43 @@ describe('repairTornTail', () => {
       await writeFile(file, '{"a":');
       assert.equal(await repairTornTail(file), true);
       assert.equal(await readFile(file, 'utf8'), '');
+    }));
+});
+
+describe('appendJsonLine', () => {
+  it('writes concurrent appends to one file as whole lines, in call order', () =>
+    withTempDir('jsonl', async (dir) => {
+      const file = path.join(dir, 'log.jsonl');
+      const records = Array.from({ length: 20 }, (_, index) => ({ index, text: 'x'.repeat(index * 100) }));
+      await Promise.all(records.map((record) => appendJsonLine(file, record)));
+      const read = await readJsonLines(file);
+      assert.deepEqual(read, { records, badLines: [] });
+    }));
+
+  it('starts after a newline of its own when the file ends in a torn line, so the new record stays readable', () =>
+    withTempDir('jsonl', async (dir) => {
+      const file = path.join(dir, 'archive.jsonl');
+      await writeFile(file, '{"a":1}\n{"b":');
+      await appendJsonLine(file, { c: 3 });
+      assert.equal(await readFile(file, 'utf8'), '{"a":1}\n{"b":\n{"c":3}\n');
+      assert.deepEqual(await readJsonLines(file), { records: [{ a: 1 }, { c: 3 }], badLines: [2] });
+    }));
+
+  it('rejects when the file cannot be opened, and later appends still go through', () =>
+    withTempDir('jsonl', async (dir) => {
+      const file = path.join(dir, 'log.jsonl');
+      await assert.rejects(appendJsonLine(path.join(dir, 'missing-folder', 'log.jsonl'), { a: 1 }), { code: 'ENOENT' });
+      await appendJsonLine(file, { b: 2 });
+      assert.equal(await readFile(file, 'utf8'), '{"b":2}\n');
+    }));
+});
+
+describe('readJsonLines', () => {
+  it('reads a missing file as empty and reports unparsable lines by number', () =>
+    withTempDir('jsonl', async (dir) => {
+      assert.deepEqual(await readJsonLines(path.join(dir, 'missing.jsonl')), { records: [], badLines: [] });
+      const file = path.join(dir, 'mixed.jsonl');
+      await writeFile(file, '{"a":1}\nnot json\n\n{"b":2}\n{"c":');
+      assert.deepEqual(await readJsonLines(file), { records: [{ a: 1 }, { b: 2 }], badLines: [2, 5] });
     }));
 });

@@ -3,6 +3,7 @@
 // Usage: mailing-server.ts <smtp-port> <answer-after: owner|receipt>. GET /stats reports what it completed.
 import http from 'node:http';
 import nodemailer from 'nodemailer';
+import { listenAndAnnounce } from './listen.js';
 
 const smtpPort = Number(process.argv[2]);
 const answerAfterReceipt = process.argv[3] !== 'owner';
@@ -78,14 +79,4 @@ const server = http.createServer((request, response) => {
   });
 });
 
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  process.stdout.write(`LISTENING http://127.0.0.1:${typeof address === 'object' && address ? address.port : ''}\n`);
-});
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => {
-    transport.close();
-    process.exit(0);
-  });
-});
+listenAndAnnounce(server, () => transport.close());

@@ -2,6 +2,7 @@
 // JSON and answers 400 with the body postbox answered. Usage: rejecting-server.ts <answer-body-file>.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { listenAndAnnounce } from './listen.js';
 
 const answer = readFileSync(process.argv[2] as string);
 
@@ -19,11 +20,4 @@ const server = http.createServer((request, response) => {
   });
 });
 
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  process.stdout.write(`LISTENING http://127.0.0.1:${typeof address === 'object' && address ? address.port : ''}\n`);
-});
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+listenAndAnnounce(server);

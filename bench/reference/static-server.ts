@@ -3,6 +3,7 @@
 // Usage: static-server.ts <manifest.json>.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { listenAndAnnounce } from './listen.js';
 
 interface ManifestEntry {
   /** Header names and values as postbox sent them, content-length included. */
@@ -25,11 +26,4 @@ const server = http.createServer((request, response) => {
   response.end(route.body);
 });
 
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  process.stdout.write(`LISTENING http://127.0.0.1:${typeof address === 'object' && address ? address.port : ''}\n`);
-});
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+listenAndAnnounce(server);

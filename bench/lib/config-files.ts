@@ -1,65 +1,45 @@
 // The config.toml files the benches start postbox with (contract section 2), listening on port 0.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { stringify } from 'smol-toml';
 
 /** The contact form both forms benches post to; rate limiting is off so that every request reaches the path measured. */
 export const FORM_PATH = '/contact';
 
+/** Writes `table` as `<dir>/<name>` (TOML) with data_dir `<dir>/data`; returns the file's path. */
+function writeConfig(dir: string, name: string, table: Record<string, unknown>): string {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, name);
+  writeFileSync(file, stringify({ data_dir: path.join(dir, 'data'), ...table }));
+  return file;
+}
+
 /** A blog-only configuration serving `contentDir`; returns the file's path. */
 export function writeBlogConfig(dir: string, contentDir: string): string {
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'blog.toml');
-  writeFileSync(
-    file,
-    [
-      `data_dir = ${JSON.stringify(path.join(dir, 'data'))}`,
-      '',
-      '[site]',
-      'title = "Bench Blog"',
-      'description = "A generated corpus for the benchmarks"',
-      'base_url = "https://bench.example"',
-      'language = "en"',
-      'author = "Bench Author"',
-      '',
-      '[blog]',
-      'listen = "127.0.0.1:0"',
-      `content_dir = ${JSON.stringify(contentDir)}`,
-      'cache_max_age = 60',
-      '',
-    ].join('\n'),
-  );
-  return file;
+  return writeConfig(dir, 'blog.toml', {
+    site: {
+      title: 'Bench Blog',
+      description: 'A generated corpus for the benchmarks',
+      base_url: 'https://bench.example',
+      language: 'en',
+      author: 'Bench Author',
+    },
+    blog: { listen: '127.0.0.1:0', content_dir: contentDir, cache_max_age: 60 },
+  });
 }
 
 /** A forms-only configuration delivering over SMTP to 127.0.0.1:`smtpPort`; returns the file's path. */
 export function writeFormsConfig(dir: string, smtpPort: number): string {
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'forms.toml');
-  writeFileSync(
-    file,
-    [
-      `data_dir = ${JSON.stringify(path.join(dir, 'data'))}`,
-      '',
-      '[server]',
-      'listen = "127.0.0.1:0"',
-      '',
-      '[mail]',
-      'transport = "smtp"',
-      'from = "Bench Forms <forms@bench.example>"',
-      'to = "owner@bench.example"',
-      '[mail.smtp]',
-      'host = "127.0.0.1"',
-      `port = ${smtpPort}`,
-      'secure = false',
-      '',
-      '[[forms]]',
-      `path = ${JSON.stringify(FORM_PATH)}`,
-      'type = "contact"',
-      'allowed_origins = ["https://bench.example"]',
-      'rate_limit_per_hour = 0',
-      'receipt = true',
-      '',
-    ].join('\n'),
-  );
-  return file;
+  return writeConfig(dir, 'forms.toml', {
+    server: { listen: '127.0.0.1:0' },
+    mail: {
+      transport: 'smtp',
+      from: 'Bench Forms <forms@bench.example>',
+      to: 'owner@bench.example',
+      smtp: { host: '127.0.0.1', port: smtpPort, secure: false },
+    },
+    forms: [
+      { path: FORM_PATH, type: 'contact', allowed_origins: ['https://bench.example'], rate_limit_per_hour: 0, receipt: true },
+    ],
+  });
 }

@@ -22,12 +22,6 @@ export function registerBlogRoutes(app: FastifyInstance, options: BlogRoutesOpti
     reply.header('access-control-allow-origin', '*');
     done();
   });
-  try {
-    app.setNotFoundHandler((request, reply) => send(request, reply, resolver.notFound));
-  } catch {
-    // The shared HTTP factory set one already; it answers 404 {"error":"not_found"} as well.
-  }
-
   app.register(async (scope) => {
     // No route here reads a body: accept any content type without parsing, so that a POST gets its 405.
     scope.removeAllContentTypeParsers();

@@ -18,12 +18,6 @@ export function renderSitemap(catalog: Catalog, memo: WeakMap<CatalogEntry, stri
   ];
   for (const primary of catalog.primaries) {
     const group = catalog.groups.get(primary.post.slug)!;
-    if (group.versions.size === 1) {
-      let element = memo.get(primary);
-      if (element === undefined) memo.set(primary, (element = renderUrl(catalog, primary, [])));
-      lines.push(element);
-      continue;
-    }
     const others = [...group.versions.values()].filter((entry) => entry !== primary).sort((a, b) => compareText(a.post.lang, b.post.lang));
     const versions = [primary, ...others];
     for (const entry of versions) {

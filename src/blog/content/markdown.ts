@@ -1,7 +1,7 @@
 // Markdown through markdown-it (contract section 4). Raw HTML is allowed because the author of the posts
 // is trusted. Loading 10,000 posts must stay fast, so loading only runs markdown-it's block parser (enough
 // for the word count and the first paragraph); the full HTML is rendered when a post is first asked for.
-import MarkdownItClass, { type MarkdownIt, type Token } from 'markdown-it';
+import MarkdownItClass, { type Token } from 'markdown-it';
 
 export interface MarkdownOutline {
   /** Words outside code blocks (fenced and indented), for reading_time. */
@@ -84,5 +84,3 @@ function countWords(text: string): number {
   }
   return words;
 }
-
-export type { MarkdownIt };

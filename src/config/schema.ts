@@ -134,13 +134,19 @@ const mail = z
     }
   });
 
+/** A language code such as "en" or "pt-BR"; post languages (src/blog/content/language.ts) follow it too. */
+export const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
+
+/** A fediverse handle "@user@host"; a post's own fediverse_creator is checked against it as well. */
+export const FEDIVERSE_HANDLE = /^@[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
 const site = z.strictObject({
   title: z.string().min(1),
   description: z.string().default(''),
   base_url: httpUrl.transform((value) => value.replace(/\/+$/, '')),
-  language: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language code such as "en" or "pt-BR"').default('en'),
+  language: z.string().regex(LANGUAGE_CODE, 'must be a language code such as "en" or "pt-BR"').default('en'),
   author: z.string().default(''),
-  fediverse_creator: z.string().regex(/^@[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must look like "@user@host"').optional(),
+  fediverse_creator: z.string().regex(FEDIVERSE_HANDLE, 'must look like "@user@host"').optional(),
 });
 
 const blog = z.strictObject({

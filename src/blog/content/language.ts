@@ -1,10 +1,9 @@
 // Language codes of posts: recognised in file names (`hello.fr.md`) and canonicalised (`pt-br` -> `pt-BR`).
-
-const languagePattern = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
+import { LANGUAGE_CODE } from '../../config/schema.js';
 
 /** Canonical BCP 47 form of `value`, or null when it is not a language code. */
 export function canonicalLanguage(value: string): string | null {
-  if (!languagePattern.test(value)) return null;
+  if (!LANGUAGE_CODE.test(value)) return null;
   try {
     return Intl.getCanonicalLocales(value)[0] ?? null;
   } catch {

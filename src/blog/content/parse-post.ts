@@ -1,5 +1,6 @@
 // Turns one post file into a PostVersion, or the reason it is skipped (contract section 4). Pure: the
 // caller reads the file and logs the outcome.
+import { FEDIVERSE_HANDLE } from '../../config/schema.js';
 import { dateFormatHint, normalizeDate } from './dates.js';
 import { resolveExcerpt, readingTime } from './excerpt.js';
 import { checkSlug, parsePostFileName } from './file-name.js';
@@ -22,9 +23,6 @@ export interface ParseContext {
 export type ParseOutcome =
   | { ok: true; post: PostVersion; warnings: string[] }
   | { ok: false; reason: string };
-
-/** The same `@user@host` pattern the config applies to site.fediverse_creator. */
-const fediverseHandle = /^@[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 /** Parses the file at `file` (relative to content_dir) whose content is `text`. */
 export function parsePostFile(file: string, text: string, context: ParseContext): ParseOutcome {
@@ -56,7 +54,7 @@ export function parsePostFile(file: string, text: string, context: ParseContext)
   const searchText = foldCase(`${front.title}\n${split.body}`);
   const warnings: string[] = [];
   let fediverseCreator: string | null = front.fediverse_creator?.trim() || null;
-  if (fediverseCreator !== null && !fediverseHandle.test(fediverseCreator)) {
+  if (fediverseCreator !== null && !FEDIVERSE_HANDLE.test(fediverseCreator)) {
     warnings.push(`fediverse_creator "${front.fediverse_creator}" is not an @user@host handle; it is ignored`);
     fediverseCreator = null;
   }

@@ -28,6 +28,17 @@ describe('endpoints', () => {
     });
   });
 
+  it('GET /site answers fediverse_creator null when [site] sets none', async () => {
+    const bare = await startBlog(undefined, { overrides: { site: { fediverse_creator: undefined } } });
+    try {
+      const response = await bare.request('/api/blog/site');
+      assert.equal(response.status, 200);
+      assert.equal(response.json.fediverse_creator, null);
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('GET /posts answers the list envelope with summaries', async () => {
     const { status, json } = await blog.request('/api/blog/posts?limit=2');
     assert.equal(status, 200);

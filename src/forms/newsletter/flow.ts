@@ -56,9 +56,13 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     }
   }
 
+  /** What the schema guarantees for a newsletter form (it also defaults confirm_ttl_hours, config/schema.ts). */
   function settings(form: FormConfig): { publicUrl: string; mail: NonNullable<typeof config.mail>; ttlHours: number } {
-    if (!config.server.public_url || !config.mail) throw new Error('newsletter forms need server.public_url and [mail]');
-    return { publicUrl: config.server.public_url, mail: config.mail, ttlHours: form.confirm_ttl_hours ?? 48 };
+    const { public_url: publicUrl } = config.server;
+    if (!publicUrl || !config.mail || form.confirm_ttl_hours === undefined) {
+      throw new Error(`${form.path}: newsletter forms need server.public_url, [mail] and confirm_ttl_hours`);
+    }
+    return { publicUrl, mail: config.mail, ttlHours: form.confirm_ttl_hours };
   }
 
   async function signup(form: FormConfig, email: string): Promise<SignupOutcome> {

@@ -39,7 +39,7 @@ export function confirmationMail(mail: MailConfig, siteName: string, email: stri
 export function ownerNotice(mail: MailConfig, form: FormConfig, email: string, signedUpAt: number, subscribedAt: number): MailMessage {
   return {
     from: mail.from,
-    to: form.to ?? mail.to ?? mail.from,
+    to: form.to ?? (mail.to as string), // the schema requires one of the two
     subject: `New newsletter subscriber on ${form.path}`,
     text: [
       `A new subscriber confirmed on the newsletter form ${form.path}.`,
@@ -48,7 +48,7 @@ export function ownerNotice(mail: MailConfig, form: FormConfig, email: string, s
       `Signed up:  ${formatUtc(signedUpAt)}`,
       `Confirmed:  ${formatUtc(subscribedAt)}`,
       '',
-      `The address is now a line of the subscriber log ${form.subscribers ?? ''} in the data folder.`,
+      `The address is now a line of the subscriber log ${form.subscribers} in the data folder.`,
       '',
     ].join('\n'),
   };

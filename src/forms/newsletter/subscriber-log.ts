@@ -28,9 +28,9 @@ export class SubscriberLogs {
 
   constructor(private readonly dataDir: string) {}
 
-  /** The log file of `form`. */
+  /** The log file of `form`; the schema names one for every newsletter form (config/schema.ts). */
   fileOf(form: FormConfig): string {
-    return path.join(this.dataDir, form.subscribers ?? 'newsletter-subscribers.jsonl');
+    return path.join(this.dataDir, form.subscribers as string);
   }
 
   /** Reads the log of each form; a line naming another form (a shared file) counts for that form only. */

@@ -39,13 +39,16 @@ describe('newsletter signup', () => {
     assert.equal(counters(harness)?.confirmation_sent, 1);
   });
 
-  it('uses the form confirm_ttl_hours for the expiry', async () => {
+  it('uses the form confirm_ttl_hours for the expiry, and the subscriber log the schema names after the path', async () => {
     const custom = await createHarness([{ path: '/news', type: 'newsletter', confirm_ttl_hours: 2 }]);
     try {
       await custom.newsletter.signup(custom.form, 'ada@example.org');
       const [line] = await readLines(path.join(custom.dataDir, PENDING_JOURNAL_FILE));
       assert.equal(line?.expires_at, new Date(START + 2 * HOUR).toISOString());
       assert.ok(custom.mailer.sent[0]?.text.includes('https://forms.example.com/news/confirm?token='));
+      assert.equal((await custom.newsletter.confirm(custom.form, tokenOf(custom.mailer.sent[0]))).status, 200);
+      assert.deepEqual((await readLines(path.join(custom.dataDir, 'news-subscribers.jsonl'))).map((entry) => entry.email), ['ada@example.org']);
+      assert.ok(custom.mailer.sent[1]?.text.includes('subscriber log news-subscribers.jsonl in'), 'the owner notice names the file');
     } finally {
       await custom.cleanup();
     }

@@ -1,6 +1,5 @@
 // Everything one e2e test file needs: SMTP sink, two page origins, a real `postbox serve`, and chromium.
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -8,6 +7,7 @@ import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { launchChromium } from './browser.js';
 import { REPO_ROOT, startPostboxServe, type ServeProcess } from '../../support/postbox-process.js';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server.js';
+import { createTempDir } from '../../support/temp-dir.js';
 import { fillPlaceholders, loadSnippets, PLACEHOLDERS, SNIPPET_NAMES } from './snippets.js';
 import { htmlPage, startStaticSite, type StaticSite } from './static-site.js';
 
@@ -65,8 +65,8 @@ export async function startEnvironment(): Promise<E2eEnvironment> {
   };
   try {
     const snippets = await loadSnippets();
-    const root = await mkdtemp(path.join(os.tmpdir(), 'postbox-e2e-'));
-    closers.push(() => rm(root, { recursive: true, force: true }));
+    const { dir: root, remove } = await createTempDir('e2e');
+    closers.push(remove);
     const dataDir = path.join(root, 'data');
     const contentDir = path.join(root, 'posts');
     await cp(POSTS_FIXTURE, contentDir, { recursive: true });

@@ -43,7 +43,7 @@ export function createSubmitDecision(form: FormConfig, context: FormsContext): (
   const limiter = context.rateLimits.limiterFor(form.path);
   const checkSubmission = createSubmissionCheck(form);
   // The CORS headers of each allowed origin, worked out once (copied per answer, which adds its own).
-  const corsHeaders = new Map(form.allowed_origins.map((allowed) => [allowed, lowerCaseNames(createCorsHeaders(allowed))]));
+  const corsHeaders = new Map(form.allowed_origins.map((allowed) => [allowed, createCorsHeaders(allowed)]));
 
   return async function decide(request: SubmitRequest): Promise<SubmitAnswer> {
     const origin = request.origin;
@@ -147,10 +147,4 @@ function closeUnread(request: SubmitRequest, headers: Record<string, string>): R
   const hasBody = request.transferEncoding !== undefined || Number(request.contentLength ?? 0) > 0;
   if (hasBody && !request.body.readableEnded) headers.connection = 'close';
   return headers;
-}
-
-function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
-  const lower: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) lower[name.toLowerCase()] = value;
-  return lower;
 }

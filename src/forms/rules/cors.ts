@@ -11,12 +11,15 @@ export function isOriginAllowed(origin: string | undefined, allowedOrigins: read
   return allowedOrigins.includes(origin);
 }
 
-/** The headers an allowed origin gets on both the preflight and the POST answer (rule 3). */
+/**
+ * The headers an allowed origin gets on both the preflight and the POST answer (rule 3), names in lower
+ * case as the submit answers carry all their headers.
+ */
 export function createCorsHeaders(origin: string): Record<string, string> {
   return {
-    'Access-Control-Allow-Origin': origin,
-    'Access-Control-Allow-Methods': 'POST, OPTIONS',
-    'Access-Control-Allow-Headers': 'Content-Type',
-    Vary: 'Origin',
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': 'POST, OPTIONS',
+    'access-control-allow-headers': 'Content-Type',
+    vary: 'Origin',
   };
 }

@@ -40,16 +40,16 @@ describe('isOriginAllowed', () => {
 describe('createCorsHeaders', () => {
   it('echoes the origin and names methods, headers and Vary exactly as the preflight answer', () => {
     assert.deepEqual(createCorsHeaders('https://example.com'), {
-      'Access-Control-Allow-Origin': 'https://example.com',
-      'Access-Control-Allow-Methods': 'POST, OPTIONS',
-      'Access-Control-Allow-Headers': 'Content-Type',
-      Vary: 'Origin',
+      'access-control-allow-origin': 'https://example.com',
+      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-allow-headers': 'Content-Type',
+      vary: 'Origin',
     });
   });
 
   it('returns a fresh object each time so a caller may add to it', () => {
     const first = createCorsHeaders('https://a.example');
-    first.Extra = 'x';
-    assert.equal('Extra' in createCorsHeaders('https://a.example'), false);
+    first.extra = 'x';
+    assert.equal('extra' in createCorsHeaders('https://a.example'), false);
   });
 });

@@ -13,7 +13,7 @@ import { SubscriberLogs } from './subscriber-log.js';
 import { createToken, hashToken } from './token.js';
 
 /** How often expired pending records are purged from memory and from the journal. */
-export const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
+const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
 
 type Redemption =
   | { kind: 'confirmed'; record: PendingRecord; subscribedAt: number }

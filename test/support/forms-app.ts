@@ -50,19 +50,27 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
   const temp = options.dataDir === undefined ? await createTempDir('forms') : undefined;
   const dataDir = options.dataDir ?? (temp as { dir: string }).dir;
   const extra = options.extra ?? {};
-  const config = loadTestConfig(
-    {
-      data_dir: dataDir,
-      ...extra,
-      mail: { from: FROM_ADDRESS, to: OWNER_ADDRESS, ...((extra.mail as TomlTable | undefined) ?? {}) },
-      forms: options.forms ?? [contactForm()],
-    },
-    dataDir,
-  );
   const captured = captureLogs();
   const mailer = createRecordingMailer();
   const clock = createTestClock();
-  const service = await createFormsService(config, { logger: captured.logger, mailer, clock, ...options.deps });
+  let config: Config;
+  let service: Service;
+  try {
+    config = loadTestConfig(
+      {
+        data_dir: dataDir,
+        ...extra,
+        mail: { from: FROM_ADDRESS, to: OWNER_ADDRESS, ...((extra.mail as TomlTable | undefined) ?? {}) },
+        forms: options.forms ?? [contactForm()],
+      },
+      dataDir,
+    );
+    service = await createFormsService(config, { logger: captured.logger, mailer, clock, ...options.deps });
+  } catch (error) {
+    // A rejected config or a failing start leaves no temp folder behind.
+    await temp?.remove();
+    throw error;
+  }
   const logs = flushedFirst(captured, () => service.app.requestLog.flush());
   let closed = false;
   return {

@@ -5,8 +5,6 @@ import type { FormConfig } from '../../src/config/schema.js';
 import { toArchiveLine } from '../../src/forms/archive.js';
 import { describeFailure } from '../../src/forms/delivery.js';
 import { composeChatText, composeOwnerMail, composeReceipt, resolveSiteName } from '../../src/forms/notifications.js';
-import { isBearerTokenValid } from '../../src/http/bearer-token.js';
-import { toHeaderText } from '../../src/mail/header-value.js';
 import { loadTestConfig } from '../support/config.js';
 
 const form: FormConfig = loadTestConfig(
@@ -84,30 +82,5 @@ describe('describeFailure', () => {
     assert.equal(describeFailure(new Error('https://api.telegram.org/bot123:SECRET/sendMessage')), 'error');
     assert.equal(describeFailure({ code: 'ada@example.org' }), 'error');
     assert.equal(describeFailure(undefined), 'error');
-  });
-});
-
-describe('isBearerTokenValid', () => {
-  const cases: Array<[string | undefined, boolean]> = [
-    ['Bearer t0ken', true],
-    ['bearer t0ken', true],
-    ['BEARER  t0ken ', true],
-    ['Bearer t0ke', false],
-    ['Bearer t0kenX', false],
-    ['Bearer', false],
-    ['Bearer ', false],
-    ['Basic t0ken', false],
-    ['t0ken', false],
-    [undefined, false],
-    ['Bearer t0ken extra', false],
-  ];
-  for (const [header, expected] of cases) {
-    it(`${JSON.stringify(header)} -> ${expected}`, () => assert.equal(isBearerTokenValid(header, 't0ken'), expected));
-  }
-});
-
-describe('toHeaderText', () => {
-  it('turns every run of control characters into one space', () => {
-    assert.equal(toHeaderText(' a\r\n\tb\u0000c\u2029d '), 'a b c d');
   });
 });

@@ -155,13 +155,23 @@ export async function startHelper(script: string, args: string[], placement: Pla
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const address = await new Promise<string>((resolve, reject) => {
     let buffered = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not print LISTENING within 60 s`));
+    }, 60_000);
     const onData = (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
       const match = /^LISTENING (\S+)$/m.exec(buffered);
-      if (match) resolve(match[1] as string);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1] as string);
+      }
     };
     child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before listening`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with code ${code} before listening`));
+    });
   });
   child.stdout?.resume();
   return {

@@ -37,10 +37,12 @@ export async function readFormBody(source: BodySource, maxBytes: number): Promis
   if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') {
     return readFormEncoded(source.stream, source.contentType as string, maxBytes);
   }
+  // Any other type is still read (size is judged before syntax), but not kept.
+  const isJson = mediaType === 'application/json';
   const chunks: Buffer[] = [];
-  const end = await pumpWithLimit(source.stream, maxBytes, (chunk) => chunks.push(chunk));
+  const end = await pumpWithLimit(source.stream, maxBytes, isJson ? (chunk) => chunks.push(chunk) : ignore);
   if (end !== 'end') return end === 'too_large' ? tooLarge(maxBytes) : incomplete();
-  if (mediaType !== 'application/json') return invalid(UNSUPPORTED_TYPE_MESSAGE);
+  if (!isJson) return invalid(UNSUPPORTED_TYPE_MESSAGE);
   return parseJsonObject(Buffer.concat(chunks));
 }
 
@@ -73,7 +75,7 @@ async function readFormEncoded(stream: Readable, contentType: string, maxBytes: 
     parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: maxBytes }, defParamCharset: 'utf8' });
   } catch {
     // busboy throws on a multipart type without a boundary.
-    await pumpWithLimit(stream, maxBytes, () => undefined);
+    await pumpWithLimit(stream, maxBytes, ignore);
     return invalid('The multipart body has no boundary.');
   }
   const fields: FormFields = Object.create(null) as FormFields;

@@ -9,7 +9,6 @@ import { createRequestLog, type RequestLog } from './request-log.js';
 export interface HttpAppOptions {
   logger: Logger;
   trustProxyHeaders?: boolean;
-  bodyLimit?: number;
   /** Read time-out for a whole request; 15 s unless a test needs a shorter one. */
   requestTimeoutMs?: number;
   /**
@@ -54,7 +53,6 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     loggerInstance: logger as FastifyBaseLogger,
     // Fastify's own request lines are off: the onResponse hook below writes the one line the spec asks for.
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: options.bodyLimit,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     // A malformed percent-encoding in the path: answer without echoing it (Fastify's default does).

@@ -34,7 +34,7 @@ export interface SubmitAnswer {
   body: string | undefined;
 }
 
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The decision for POST on `form`: never rejects (an unexpected failure is a logged 500). */
 export function createSubmitDecision(form: FormConfig, context: FormsContext): (request: SubmitRequest) => Promise<SubmitAnswer> {

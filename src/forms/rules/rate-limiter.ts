@@ -100,7 +100,7 @@ export function createRateLimiter(perHour: number, snapshot?: RateLimiterSnapsho
 }
 
 /** The usable part of a snapshot from disk: undefined if its frame is broken, bad entries left out. */
-export function sanitizeSnapshot(value: unknown): RateLimiterSnapshot | undefined {
+function sanitizeSnapshot(value: unknown): RateLimiterSnapshot | undefined {
   if (!isRecord(value) || !Number.isFinite(value.takenAtMs) || !Array.isArray(value.buckets)) return undefined;
   const buckets: Array<[string, number]> = [];
   for (const entry of value.buckets) {

@@ -95,7 +95,7 @@ export function createSubmissionCheck(form: FormConfig): (fields: Readonly<Recor
 }
 
 /** Whether the trap field is filled: only bots see it (forms-service.md, honeypot row). */
-export function isHoneypotHit(fields: Readonly<Record<string, unknown>>, honeypotField: string): boolean {
+function isHoneypotHit(fields: Readonly<Record<string, unknown>>, honeypotField: string): boolean {
   const value = readField(fields, honeypotField);
   return value.kind !== 'absent';
 }

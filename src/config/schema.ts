@@ -52,7 +52,9 @@ const form = z
   .strictObject({
     path: z
       .string()
-      .regex(/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/, 'must start with "/" and be a plain URL path')
+      // No ":" or "*" (Fastify would register them as a parameter or a wildcard, matching other paths) and no
+      // "%" (requests are routed on their decoded path, so an encoded form path could never be reached).
+      .regex(/^\/[A-Za-z0-9._~!$&'()+,;=@/-]*$/, 'must start with "/" and be a plain URL path (no ":", "*" or "%")')
       .refine((value) => value !== '/health' && value !== '/metrics', 'is reserved for the service itself'),
     type: z.enum(formTypes),
     to: z.string().min(3).optional(),

@@ -74,6 +74,14 @@ describe('parseConfigText', () => {
     assert.ok(paths.includes('forms[0].allowed_origins[1]'), paths.join());
   });
 
+  it('rejects form paths the router would read as a parameter, a wildcard or an encoding', () => {
+    for (const path of ['/contact:id', '/contact*', '/contact%20us', 'contact']) {
+      const problems = problemsOf(minimal.replace('path = "/contact"', `path = "${path}"`));
+      assert.deepEqual(problems.map((problem) => problem.path), ['forms[0].path'], path);
+    }
+    assert.ok(parseConfigText(minimal.replace('path = "/contact"', `path = "/forms/contact-us_2.v1"`), {}, '/').ok);
+  });
+
   it('reports cross-section problems: duplicate paths, missing owner, public_url for newsletters, site for blog', () => {
     const text = `
 [mail]

@@ -30,6 +30,7 @@ export interface SubmitRequest {
 /** The answer to write: header names in lower case, in the order they are sent; `body` is JSON text. */
 export interface SubmitAnswer {
   status: number;
+  /** A new object for each answer: whoever writes the answer may add to it. */
   headers: Record<string, string>;
   body: string | undefined;
 }

@@ -172,6 +172,31 @@ describe('400 validation', () => {
     assert.equal((await forms.metrics()).forms['/contact']?.validation_failed, 1);
   });
 
+  it('each submission gets the details of its own fields, however many answers came before (answers are remembered per form)', async () => {
+    const forms = await start({ forms: [contactForm({ services: ['Web design'] })] });
+    const cases: Array<[Record<string, unknown>, string[]]> = [
+      [{ ...ADA, name: 'A' }, ['name: Name must be at least 2 characters']],
+      [{ ...ADA, email: 'nope' }, ['email: Email must be a valid email address']],
+      [{ ...ADA, email: 7 }, ['email: Email must be text']],
+      [{ ...ADA, name: 'A', email: 'nope' }, ['name: Name must be at least 2 characters', 'email: Email must be a valid email address']],
+      [{ ...ADA, service: 'Plumbing', message: 'x' }, ['service: Service must be one of the offered choices', 'message: Message must be at least 10 characters']],
+      [{ ...ADA, name: 'A' }, ['name: Name must be at least 2 characters']],
+      [{ ...ADA, name: 'Ada\nLovelace' }, ['name: Name must not contain control characters or line breaks']],
+      [{ ...ADA, email: 'nope' }, ['email: Email must be a valid email address']],
+    ];
+    for (const [body, expected] of cases) {
+      const response = await postJson(forms, body);
+      assert.equal(response.statusCode, 400);
+      const answer = response.json() as { error: string; details: Array<{ field: string; message: string }> };
+      assert.deepEqual(
+        answer.details.map((detail) => `${detail.field}: ${detail.message}`),
+        expected,
+        JSON.stringify(body),
+      );
+    }
+    assert.equal((await forms.metrics()).forms['/contact']?.validation_failed, cases.length);
+  });
+
   it('validation comes before the honeypot: an invalid submission with the trap filled is a 400', async () => {
     const forms = await start();
     const response = await postJson(forms, { email: 'ada@example.org', website: 'http://spam.example' });

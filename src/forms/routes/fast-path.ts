@@ -42,15 +42,6 @@ export function installFormsFastPath(server: Server, options: FormsFastPathOptio
     if (!server.listening) response.setHeader('connection', 'close');
     const { headers } = request;
     const clientIp = clientIpOf(request);
-    response.once('finish', () =>
-      requestLog.write({
-        method: 'POST',
-        path,
-        status: response.statusCode,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        ip: clientIp,
-      }),
-    );
     void decide({
       path,
       origin: headers.origin,
@@ -59,7 +50,18 @@ export function installFormsFastPath(server: Server, options: FormsFastPathOptio
       transferEncoding: headers['transfer-encoding'],
       body: request,
       clientIp,
-    }).then((answer) => write(response, answer));
+    }).then((answer) => {
+      if (!write(response, answer)) return;
+      // Once the answer is handed to Node rather than on 'finish': a listener per response cost more than
+      // the line itself. Status and duration are the same to the log's reader.
+      requestLog.write({
+        method: 'POST',
+        path,
+        status: response.statusCode,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        ip: clientIp,
+      });
+    });
   });
 }
 
@@ -81,11 +83,12 @@ function createClientIpLookUp(trustProxyHeaders: boolean): (request: IncomingMes
  * Adds Content-Length to the answer's own header object and writes it. Not a copy: spreading the headers into a
  * new object made `writeHead` cost about 8 µs more per request (an A/B of the rejected path, docs/performance.md).
  */
-function write(response: ServerResponse, answer: SubmitAnswer): void {
-  if (response.writableEnded || response.destroyed) return;
+function write(response: ServerResponse, answer: SubmitAnswer): boolean {
+  if (response.writableEnded || response.destroyed) return false;
   const body = answer.body ?? '';
   const headers = answer.headers;
   headers['content-length'] = String(Buffer.byteLength(body));
   response.writeHead(answer.status, headers);
   response.end(body);
+  return true;
 }

@@ -5,6 +5,8 @@ import { stringify } from 'smol-toml';
 
 /** The contact form both forms benches post to; rate limiting is off so that every request reaches the path measured. */
 export const FORM_PATH = '/contact';
+/** The site the contact form allows (browsers send it as Origin). */
+export const BENCH_ORIGIN = 'https://bench.example';
 
 /** Writes `table` as `<dir>/<name>` (TOML) with data_dir `<dir>/data`; returns the file's path. */
 function writeConfig(dir: string, name: string, table: Record<string, unknown>): string {
@@ -39,7 +41,7 @@ export function writeFormsConfig(dir: string, smtpPort: number): string {
       smtp: { host: '127.0.0.1', port: smtpPort, secure: false },
     },
     forms: [
-      { path: FORM_PATH, type: 'contact', allowed_origins: ['https://bench.example'], rate_limit_per_hour: 0, receipt: true },
+      { path: FORM_PATH, type: 'contact', allowed_origins: [BENCH_ORIGIN], rate_limit_per_hour: 0, receipt: true },
     ],
   });
 }

@@ -95,7 +95,12 @@ export async function createFormsService(config: Config, deps: FormsServiceDeps)
   leaveBodiesToRoutes(app);
   registerStatusRoutes(app, context);
   const decisions = registerFormRoutes(app, context);
-  installFormsFastPath(app.server, { decisions, trustProxyHeaders: config.server.trust_proxy_headers, requestLog: app.requestLog });
+  installFormsFastPath(app.server, {
+    decisions,
+    trustProxyHeaders: config.server.trust_proxy_headers,
+    requestLog: app.requestLog,
+    maxBodyBytes: config.server.max_body_bytes,
+  });
 
   return {
     name: 'forms',

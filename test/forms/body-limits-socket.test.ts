@@ -1,5 +1,5 @@
-// The body limit over a real socket: a declared oversized body is refused before it is sent, a chunked one
-// is cut off once it passes max_body_bytes (contract section 3).
+// The body limit over a real socket: a declared oversized body is refused before it is sent (with or without
+// Expect: 100-continue), a chunked one is cut off once it passes max_body_bytes (contract section 3).
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -53,6 +53,31 @@ describe('max_body_bytes on a listening socket', () => {
     await waitFor('the 413 answer', () => (state.response.includes('body_too_large') ? true : undefined), 10_000);
     assert.match(state.response, /^HTTP\/1\.1 413 /);
     assert.ok(sent < 50 * 1024 * 1024, `the answer came while the body was still being sent (${sent} bytes)`);
+    socket.destroy();
+  });
+
+  it('Expect: 100-continue with a Content-Length over the limit: 413 at once, never "100 Continue"', async () => {
+    const { socket, state } = connect();
+    socket.write(
+      `POST /contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${LIMIT + 1}\r\n\r\n`,
+    );
+    await waitFor('the 413 answer', () => (state.response.includes('body_too_large') ? true : undefined), 10_000);
+    assert.match(state.response, /^HTTP\/1\.1 413 /);
+    assert.doesNotMatch(state.response, /100 Continue/);
+    socket.destroy();
+  });
+
+  it('Expect: 100-continue within the limit: "100 Continue", then the body is read and judged', async () => {
+    const { socket, state } = connect();
+    const body = JSON.stringify({ name: 'A', email: 'not an address', message: 'short' });
+    socket.write(
+      `POST /contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
+    await waitFor('the interim answer', () => (state.response.includes('\r\n\r\n') ? true : undefined), 10_000);
+    assert.equal(state.response, 'HTTP/1.1 100 Continue\r\n\r\n');
+    socket.write(body);
+    await waitFor('the final answer', () => (state.response.includes('"error":"validation"') ? true : undefined), 10_000);
+    assert.match(state.response, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 400 /);
     socket.destroy();
   });
 

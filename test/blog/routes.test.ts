@@ -1,7 +1,7 @@
 // The HTTP behaviour of the blog (blog-api.md, contract section 4) through app.inject over the fixtures.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { listed, startBlog, type RunningBlog } from './fixture.js';
+import { listed, SITE, startBlog, type RunningBlog } from './fixture.js';
 
 let blog: RunningBlog;
 before(async () => {
@@ -18,14 +18,7 @@ describe('endpoints', () => {
     const response = await blog.request('/api/blog/site');
     assert.equal(response.status, 200);
     assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
-    assert.deepEqual(response.json, {
-      title: 'Fixture Blog',
-      description: 'Posts & notes',
-      base_url: 'https://blog.example.com',
-      language: 'en',
-      author: 'Site Author',
-      fediverse_creator: '@site@example.social',
-    });
+    assert.deepEqual(response.json, SITE);
   });
 
   it('GET /site answers fediverse_creator null when [site] sets none', async () => {

@@ -6,15 +6,13 @@ import path from 'node:path';
 import { sideBySideOptions, type BenchContext } from './lib/context.js';
 import { generateCorpus, MARKER_WORD } from './lib/corpus.js';
 import { writeBlogConfig } from './lib/config-files.js';
-import { createClient, parseJson } from './lib/http-client.js';
+import { createClient, parseJson, replayableHeaders } from './lib/http-client.js';
 import { findNginx, startNginx, type RunningNginx, type StaticRoute } from './lib/nginx.js';
 import { startHelper, startPostbox, type RunningChild, type RunningPostbox } from './lib/processes.js';
 import { runSideBySide, type Contender } from './lib/side-by-side.js';
 import { addThroughputFigure, runProblems } from './lib/throughput-figure.js';
 
 const SECTION = 'blog 1k';
-/** Headers node:http writes by itself; every other header postbox sent is replayed by the reference. */
-const NODE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 const MINIMUM_RATIO = 0.8;
 
 /** Runs the 1,000-post throughput comparison and adds one line per URL to the report. */
@@ -97,10 +95,7 @@ async function captureRoutes(base: string, urls: string[], published: number, ma
       if (listing && listing.total !== expected) {
         context.report.note(`GET ${url}: total ${listing.total}, the corpus has ${expected}`);
       }
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (!NODE_HEADERS.has(name) && typeof value === 'string') headers[name] = value;
-      }
+      const headers = replayableHeaders(Object.entries(response.headers));
       routes.push({ url, contentType: String(response.headers['content-type'] ?? 'application/octet-stream'), headers, body: response.body });
     }
     return routes;

@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { sideBySideOptions, type BenchContext } from './lib/context.js';
 import { BENCH_ORIGIN, FORM_PATH, writeFormsConfig } from './lib/config-files.js';
 import { delay, startHelper, startPostbox, type RunningChild, type RunningPostbox } from './lib/processes.js';
+import { replayableHeaders } from './lib/http-client.js';
 import { formatCount } from './lib/report.js';
 import { runSideBySide, type Contender } from './lib/side-by-side.js';
 import { addThroughputFigure, runProblems } from './lib/throughput-figure.js';
@@ -158,16 +159,9 @@ function withMailCheck(contender: Contender, start: () => Promise<() => Promise<
   };
 }
 
-/** Headers Node writes itself (or that depend on the connection), not recorded for the reference. */
-const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive']);
-
 async function post(base: string, body: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const response = await fetch(base + FORM_PATH, { method: 'POST', headers, body });
-  const recorded: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (!CONNECTION_HEADERS.has(name)) recorded[name] = value;
-  });
-  return { status: response.status, headers: recorded, body: await response.text() };
+  return { status: response.status, headers: replayableHeaders(response.headers), body: await response.text() };
 }
 
 /** postbox's own counters (forms-service.md, GET /metrics): owner notifications sent, and failures. */

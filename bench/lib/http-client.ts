@@ -37,3 +37,13 @@ export function parseJson<T>(response: TimedResponse): T | undefined {
     return undefined;
   }
 }
+
+/** Headers node:http writes by itself (or that depend on the connection): a reference server does not replay them. */
+const NODE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** The headers of an answer that a reference server replays to send the same bytes. */
+export function replayableHeaders(headers: Iterable<[string, unknown]>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of headers) if (!NODE_HEADERS.has(name) && typeof value === 'string') kept[name] = value;
+  return kept;
+}

@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// `postbox serve` and `postbox check` (contract section 1): the only code that reads argv and the environment.
+// `postbox serve` and `postbox check` (README.md "Running it for your site"): the only code that reads argv and
+// the environment.
 import { parseArgs } from 'node:util';
-import { loadConfigFile, type ConfigProblem } from './config/load.js';
-import type { Config } from './config/schema.js';
-import { createLogger } from './log.js';
-import { startServices } from './serve.js';
+import { composeServices } from './composition-root.js';
+import type { Config } from './config/config.js';
 import { describeConfig } from './config/describe.js';
+import { loadConfigFile, type ConfigProblem } from './config/load.js';
+import { createRequestLog } from './http/request-log.js';
+import { createLogger, createStdoutLogOutput } from './log.js';
+import { safeReason } from './safe-reason.js';
+import { startServices, type RunningServices } from './start-services.js';
 
 const USAGE = `Usage:
   postbox serve [--config FILE]   start the forms service ([[forms]]) and/or the blog service ([blog])
@@ -59,10 +63,17 @@ function printProblems(file: string, problems: ConfigProblem[]): void {
 }
 
 async function serve(config: Config): Promise<number> {
-  const logger = createLogger();
-  let running;
+  const output = createStdoutLogOutput();
+  const logger = createLogger(output);
+  const requestLog = createRequestLog(output, () => logger.isLevelEnabled('info'));
+  // The front doors catch every failure of a request; a promise rejected elsewhere (a timer, a watcher) is
+  // logged, and the services keep serving.
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ event: 'unhandled_rejection', reason: safeReason(reason), err: reason }, 'a background task failed');
+  });
+  let running: RunningServices;
   try {
-    running = await startServices(config, logger);
+    running = await startServices(await composeServices(config, { logger, requestLog }), logger, requestLog);
   } catch (error) {
     logger.error({ err: error }, 'start-up failed');
     return 1;

@@ -1,10 +1,22 @@
-// pino JSON lines (contract section 1); no pid/hostname, ISO times.
-import { pino, type DestinationStream, type Logger } from 'pino';
+// pino JSON lines (docs/forms-api.md "Logs"): no pid or hostname, ISO times. The destination and the time
+// function are chosen here and shared with the batched request log (src/http/request-log.ts).
+import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-/** A logger writing JSON lines to `destination` (stdout by default). */
-export function createLogger(destination?: DestinationStream, level = 'info'): Logger {
-  const options = { base: null, level, timestamp: pino.stdTimeFunctions.isoTime };
-  return destination ? pino(options, destination) : pino(options);
+/** Where log lines go and how their time is written: what the logger and the request log share. */
+export interface LogOutput {
+  destination: { write(chunk: string): unknown };
+  /** pino's time function: returns `,"time":"<ISO time>"`. */
+  timestamp: () => string;
+}
+
+/** Standard output, written synchronously (a line is out before the process may end), with ISO times. */
+export function createStdoutLogOutput(): LogOutput {
+  return { destination: pino.destination({ fd: 1, sync: true }), timestamp: pino.stdTimeFunctions.isoTime };
+}
+
+/** A logger writing JSON lines to `output` at `level` (default info). */
+export function createLogger(output: LogOutput, level = 'info'): Logger {
+  return pino({ base: null, level, timestamp: output.timestamp }, output.destination);
 }

@@ -1,5 +1,5 @@
 // The short summary `postbox check` prints.
-import type { Config } from './schema.js';
+import type { Config } from './config.js';
 
 /** One line per service and form, as a site owner would want to confirm them. */
 export function describeConfig(config: Config): string {
@@ -10,8 +10,8 @@ export function describeConfig(config: Config): string {
     for (const form of config.forms) {
       const extras = [
         form.rate_limit_per_hour === 0 ? 'no rate limit' : `${form.rate_limit_per_hour}/hour`,
-        form.telegram ? 'telegram' : '',
-        form.archive ? `archive ${form.archive}` : '',
+        form.type !== 'newsletter' && form.telegram ? 'telegram' : '',
+        form.type !== 'newsletter' && form.archive ? `archive ${form.archive}` : '',
         form.redirect_url ? `redirect ${form.redirect_url}` : '',
       ].filter(Boolean);
       lines.push(`  ${form.path} (${form.type}), origins: ${form.allowed_origins.join(', ') || 'none'}; ${extras.join(', ')}`);

@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { configSchema, type Config } from './schema.js';
+import { resolveConfig, type Config } from './config.js';
+import { configSchema } from './schema.js';
 
 /** A problem with the configuration, named by its key path (e.g. `forms[1].type`). */
 export interface ConfigProblem {
@@ -43,10 +44,7 @@ export function parseConfigText(text: string, env: NodeJS.ProcessEnv, baseDir: s
       problems: result.error.issues.map((issue) => ({ path: formatKeyPath(issue.path), message: issue.message })),
     };
   }
-  const config = result.data;
-  config.data_dir = path.resolve(baseDir, config.data_dir);
-  if (config.blog) config.blog.content_dir = path.resolve(baseDir, config.blog.content_dir);
-  return { ok: true, config: deepFreeze(config) };
+  return { ok: true, config: deepFreeze(resolveConfig(result.data, baseDir)) };
 }
 
 /** Formats a schema path as a key path: `forms[1].telegram.chat_id`. */

@@ -204,11 +204,5 @@ export const configSchema = z
     }
   }, reportAlongsideOtherProblems);
 
-export type Config = z.output<typeof configSchema>;
-export type FormConfig = Config['forms'][number];
-export type FormType = FormConfig['type'];
-export type MailConfig = NonNullable<Config['mail']>;
-export type ServerConfig = Config['server'];
-export type SiteConfig = NonNullable<Config['site']>;
-export type BlogConfig = NonNullable<Config['blog']>;
-export type ListenAddress = ServerConfig['listen'];
+/** What the schema accepts; src/config/config.ts turns it into the Config the code uses. */
+export type ParsedConfig = z.output<typeof configSchema>;

@@ -1,17 +1,19 @@
 // Delivery of an accepted submission (contract section 3): owner mail and chat notification side by side,
 // delivered when either got through, then the receipt. Counts sent / telegram_failed / send_failed /
 // auto_reply_failed and logs one event line per message, naming only the form (no addresses, no text).
-import type { FormConfig } from '../config/schema.js';
+import type { FormConfig } from '../config/config.js';
 import type { Logger } from '../log.js';
+import { safeReason } from '../safe-reason.js';
 import type { Metrics } from './metrics.js';
-import { composeChatText, composeOwnerMail, composeReceipt, type MailAddresses, type SubmissionNotice } from './notifications.js';
+import { composeChatText, composeOwnerMail, composeReceipt, type SubmissionNotice } from './notifications.js';
 import type { ChatNotifier, Mailer } from './ports.js';
 
 export interface DeliveryDeps {
   mailer: Mailer;
   metrics: Metrics;
   logger: Logger;
-  addressesFor(form: FormConfig): MailAddresses;
+  /** `mail.from`. */
+  from: string;
   /** The form's chat notifier, when it has [forms.telegram]. */
   chatNotifierFor(form: FormConfig): ChatNotifier | undefined;
   siteNameFor(form: FormConfig): string;
@@ -25,7 +27,7 @@ export function createDelivery(deps: DeliveryDeps) {
 
   return async function deliver(notice: SubmissionNotice): Promise<DeliveryOutcome> {
     const { form } = notice;
-    const addresses = deps.addressesFor(form);
+    const addresses = { from: deps.from, owner: form.to };
     const notifier = deps.chatNotifierFor(form);
     const [mail, chat] = await Promise.allSettled([
       mailer.send(composeOwnerMail(notice, addresses)),
@@ -36,14 +38,14 @@ export function createDelivery(deps: DeliveryDeps) {
       metrics.count(form.path, 'sent');
       logger.info({ event: 'mail_sent', form: form.path }, 'owner mail sent');
     } else {
-      logger.warn({ event: 'mail_failed', form: form.path, reason: describeFailure(mail.reason) }, 'owner mail failed');
+      logger.warn({ event: 'mail_failed', form: form.path, reason: safeReason(mail.reason) }, 'owner mail failed');
     }
     if (notifier) {
       if (chat.status === 'fulfilled') {
         logger.info({ event: 'telegram_sent', form: form.path }, 'telegram notification sent');
       } else {
         metrics.count(form.path, 'telegram_failed');
-        logger.warn({ event: 'telegram_failed', form: form.path, reason: describeFailure(chat.reason) }, 'telegram notification failed');
+        logger.warn({ event: 'telegram_failed', form: form.path, reason: safeReason(chat.reason) }, 'telegram notification failed');
       }
     }
     if (mail.status === 'rejected' && (!notifier || chat.status === 'rejected')) {
@@ -57,21 +59,9 @@ export function createDelivery(deps: DeliveryDeps) {
         logger.info({ event: 'receipt_sent', form: form.path }, 'receipt sent');
       } catch (error) {
         metrics.count(form.path, 'auto_reply_failed');
-        logger.warn({ event: 'receipt_failed', form: form.path, reason: describeFailure(error) }, 'receipt failed');
+        logger.warn({ event: 'receipt_failed', form: form.path, reason: safeReason(error) }, 'receipt failed');
       }
     }
     return 'delivered';
   };
-}
-
-/**
- * A reason that is safe to log: an SMTP reply code, a nodemailer error code or a Telegram failure kind.
- * Never the error message: SMTP servers quote the rejected address there, and URLs carry the bot token.
- */
-export function describeFailure(error: unknown): string {
-  const details = (error ?? {}) as { reason?: unknown; responseCode?: unknown; code?: unknown };
-  if (typeof details.reason === 'string' && /^[a-z0-9_]+$/.test(details.reason)) return details.reason;
-  if (typeof details.responseCode === 'number') return `smtp_${details.responseCode}`;
-  if (typeof details.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(details.code)) return details.code;
-  return 'error';
 }

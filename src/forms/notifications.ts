@@ -2,8 +2,8 @@
 // receipt. Pure: the delivery code sends what these return. Free text bound for a header (the name in the
 // subject) passes through toHeaderText, so no CR, LF or other control character from the input reaches a
 // header; addresses are validated addr-specs, which hold none (and the mail adapter refuses any that do).
-import type { FormConfig } from '../config/schema.js';
-import { toHeaderText } from '../mail/header-value.js';
+import type { FormConfig } from '../config/config.js';
+import { toHeaderText } from './rules/header-value.js';
 import type { MailMessage } from './ports.js';
 import type { Submission } from './rules/submission.js';
 

@@ -25,3 +25,6 @@ export type Clock = () => number;
 
 /** `count` random bytes; tests pass a deterministic source. */
 export type RandomBytes = (count: number) => Buffer;
+
+/** Appends `record` as one line to `file` and makes it durable; rejects when that failed. */
+export type AppendLine = (file: string, record: object) => Promise<void>;

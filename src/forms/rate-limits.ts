@@ -2,7 +2,7 @@
 // loaded at start with refill for the downtime, written atomically at graceful shutdown.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FormConfig } from '../config/schema.js';
+import type { FormConfig } from '../config/config.js';
 import type { Logger } from '../log.js';
 import { writeFileAtomically } from '../storage/atomic-file.js';
 import {

@@ -35,3 +35,14 @@ export function normalizeAddress(raw: string): string | undefined {
   const mapped = /^::ffff:(\d{1,3}(\.\d{1,3}){3})$/i.exec(value);
   return mapped ? (mapped[1] as string) : value.toLowerCase();
 }
+
+/** TEMPORARY until the proxy-addr resolver lands. */
+export function createClientAddressResolver(trusted: number | boolean): (request: { socket: { remoteAddress?: string }; headers: Record<string, HeaderValue> }) => string {
+  if (trusted) return (request) => resolveClientIp(request.headers, request.socket.remoteAddress, true);
+  const bySocket = new WeakMap<object, string>();
+  return (request) => {
+    let ip = bySocket.get(request.socket);
+    if (ip === undefined) bySocket.set(request.socket, (ip = resolveClientIp({}, request.socket.remoteAddress, false)));
+    return ip;
+  };
+}

@@ -1,6 +1,6 @@
-// Chooses the mail adapter that [mail] asks for (contract section 2: "smtp" or the default "file").
+// Chooses the mail adapter that [mail] asks for (docs/configuration.md "`[mail]`": "smtp" or "file").
 import path from 'node:path';
-import type { MailConfig } from '../config/schema.js';
+import type { MailConfig } from '../config/config.js';
 import type { Clock, Mailer } from '../forms/ports.js';
 import { createFileMailer } from './file-mailer.js';
 import { createSmtpMailer } from './smtp-mailer.js';
@@ -10,11 +10,8 @@ export function outboxDirOf(dataDir: string): string {
   return path.join(dataDir, 'outbox');
 }
 
-/** The configured Mailer; the file transport writes to `<dataDir>/outbox`, which the caller creates. */
+/** The configured Mailer; the file transport writes to `<dataDir>/outbox`. */
 export function createMailer(mail: MailConfig, dataDir: string, clock: Clock): Mailer {
-  if (mail.transport === 'smtp') {
-    if (!mail.smtp) throw new Error('mail.smtp is required when transport = "smtp"');
-    return createSmtpMailer(mail.smtp);
-  }
+  if (mail.transport === 'smtp') return createSmtpMailer(mail.smtp);
   return createFileMailer({ outboxDir: outboxDirOf(dataDir), clock });
 }

@@ -2,6 +2,7 @@
 // nodemailer builds the real MIME message; each file appears atomically (temp file, fsync, rename), so a
 // reader of the outbox never sees half a mail (temp files start with a dot and end in .tmp).
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Clock, Mailer, RandomBytes } from '../forms/ports.js';
@@ -9,7 +10,7 @@ import { writeFileAtomically } from '../storage/atomic-file.js';
 import { toNodemailerMessage } from './nodemailer-mailer.js';
 
 export interface FileMailerOptions {
-  /** The folder the .eml files go to; it must exist. */
+  /** The folder the .eml files go to; made at the first mail when it does not exist. */
   outboxDir: string;
   clock: Clock;
   randomBytes?: RandomBytes;
@@ -30,6 +31,7 @@ export function createFileMailer(options: FileMailerOptions): Mailer {
   return {
     async send(message) {
       const info = await transport.sendMail(toNodemailerMessage(message));
+      await mkdir(options.outboxDir, { recursive: true });
       const file = path.join(options.outboxDir, nextFileName());
       await writeFileAtomically(file, info.message as Buffer);
     },

@@ -1,10 +1,9 @@
-// `transport = "smtp"`: nodemailer's pooled SMTP transport, configured from [mail.smtp] (contract section 2).
+// `transport = "smtp"`: nodemailer's pooled SMTP transport (docs/configuration.md "`[mail.smtp]`").
 import nodemailer from 'nodemailer';
-import type { MailConfig } from '../config/schema.js';
+import type { SmtpConfig } from '../config/config.js';
 import type { Mailer } from '../forms/ports.js';
 import { createNodemailerMailer } from './nodemailer-mailer.js';
 
-type SmtpSettings = NonNullable<MailConfig['smtp']>;
 
 /** Time-outs for a mail server that stalls: a form answer must not hang on it for minutes. */
 export const SMTP_TIMEOUTS = Object.freeze({
@@ -19,7 +18,7 @@ export const SMTP_TIMEOUTS = Object.freeze({
  * own default): each message waits on SMTP round trips, so with fewer, a burst of submissions queues
  * (docs/performance.md).
  */
-export function createSmtpMailer(smtp: SmtpSettings): Mailer {
+export function createSmtpMailer(smtp: SmtpConfig): Mailer {
   const transport = nodemailer.createTransport({
     pool: true,
     maxConnections: 5,

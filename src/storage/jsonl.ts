@@ -3,21 +3,30 @@
 // append (which then starts after a newline of its own), and can be cut at start.
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 
-const queues = new Map<string, Promise<unknown>>();
+/** Appends `record` as one JSON line to `file` and fsyncs it; appends to one file run one after another. */
+export type JsonlAppend = (file: string, record: unknown) => Promise<void>;
 
-/** Appends `record` as one JSON line to `file` and fsyncs it. Appends to one file are serialized. */
-export function appendJsonLine(file: string, record: unknown): Promise<void> {
-  const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
-  const previous = queues.get(file) ?? Promise.resolve();
-  const next = previous.then(
-    () => appendNow(file, line),
-    () => appendNow(file, line),
-  );
-  queues.set(file, next);
-  void next.finally(() => {
-    if (queues.get(file) === next) queues.delete(file);
-  }).catch(() => undefined);
-  return next;
+/**
+ * An appender: it keeps the queue of each file it writes, so that two appends to one file never interleave.
+ * The composition root makes one for the whole process (two appenders on one file would not see each other).
+ */
+export function createJsonlAppender(): JsonlAppend {
+  const queues = new Map<string, Promise<unknown>>();
+  return (file, record) => {
+    const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+    const previous = queues.get(file) ?? Promise.resolve();
+    const next = previous.then(
+      () => appendNow(file, line),
+      () => appendNow(file, line),
+    );
+    queues.set(file, next);
+    void next
+      .finally(() => {
+        if (queues.get(file) === next) queues.delete(file);
+      })
+      .catch(() => undefined);
+    return next;
+  };
 }
 
 async function appendNow(file: string, line: Buffer): Promise<void> {

@@ -2,17 +2,19 @@
 // real loader, the catalog built from them, and the blog service on a content folder with captured logs.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../../src/config/schema.js';
+import type { Config } from '../../src/config/config.js';
 import { buildCatalog, type Catalog } from '../../src/blog/catalog/catalog.js';
 import { createLanguageNames } from '../../src/blog/content/language.js';
 import { createPostLibrary } from '../../src/blog/content/library.js';
 import { createMarkdownTools } from '../../src/blog/content/markdown.js';
 import type { ParseContext } from '../../src/blog/content/parse-post.js';
 import type { PostVersion } from '../../src/blog/content/post.js';
-import { createBlogService, type BlogServiceDeps } from '../../src/blog/service.js';
-import type { Service } from '../../src/service.js';
+import { createBlogService, type BlogAdapters } from '../../src/blog/blog-service.js';
+import { createClientAddressResolver } from '../../src/http/client-ip.js';
+import type { HttpService } from '../../src/http/http-service.js';
 import { loadTestConfig } from '../support/config.js';
-import { captureLogs, flushedFirst, type LogCapture } from '../support/log-capture.js';
+import { driveService, type ServiceDriver } from '../support/http.js';
+import { captureLogs, type LogCapture } from '../support/log-capture.js';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/blog/', import.meta.url));
 export const FIXTURE_POSTS = path.join(FIXTURES, 'posts');
@@ -64,10 +66,11 @@ export async function loadCatalog(contentDir = FIXTURE_POSTS, overrides: Paramet
 }
 
 export interface RunningBlog {
-  service: Service;
+  service: HttpService;
+  app: ServiceDriver;
   logs: LogCapture;
   config: Config;
-  /** GET (or another method) through app.inject; the body parsed as JSON when it is JSON. */
+  /** GET (or another method) through the front door; the body parsed as JSON when it is JSON. */
   request(url: string, options?: { method?: string; headers?: Record<string, string> }): Promise<InjectedResponse>;
   close(): Promise<void>;
 }
@@ -82,18 +85,22 @@ export interface InjectedResponse {
 /** The blog service over `contentDir`, with captured logs; `close()` stops the app and the watcher. */
 export async function startBlog(
   contentDir = FIXTURE_POSTS,
-  options: { overrides?: Parameters<typeof blogConfig>[1]; deps?: Partial<BlogServiceDeps> } = {},
+  options: { overrides?: Parameters<typeof blogConfig>[1]; deps?: Partial<BlogAdapters> } = {},
 ): Promise<RunningBlog> {
   const config = blogConfig(contentDir, options.overrides);
-  const captured = captureLogs();
-  const service = await createBlogService(config, { logger: captured.logger, rescanIntervalMs: 0, ...options.deps });
-  const logs = flushedFirst(captured, () => service.app.requestLog.flush());
+  const logs = captureLogs();
+  const service = await createBlogService(
+    { site: config.site!, blog: config.blog! },
+    { logger: logs.logger, requestLog: logs.requestLog, clientAddressOf: createClientAddressResolver(0), rescanIntervalMs: 0, ...options.deps },
+  );
+  const app = driveService(service);
   return {
     service,
+    app,
     logs,
     config,
     async request(url, requestOptions = {}) {
-      const response = await service.app.inject({
+      const response = await app.inject({
         method: (requestOptions.method ?? 'GET') as 'GET',
         url,
         headers: requestOptions.headers,
@@ -107,8 +114,7 @@ export async function startBlog(
       };
     },
     async close() {
-      await service.app.close();
-      await service.shutdown();
+      await service.close();
     },
   };
 }

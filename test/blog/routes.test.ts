@@ -185,7 +185,7 @@ describe('HTTP semantics', () => {
   it('other methods answer 405 with Allow, whatever the body', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
       for (const url of ['/api/blog/posts', '/api/blog/site', '/api/blog/posts/alpha', '/health']) {
-        const response = await blog.service.app.inject({ method: method as 'POST', url, payload: '{not json', headers: { 'content-type': 'application/json' } });
+        const response = await blog.app.inject({ method: method as 'POST', url, payload: '{not json', headers: { 'content-type': 'application/json' } });
         assert.equal(response.statusCode, 405, `${method} ${url}`);
         assert.equal(response.headers.allow, 'GET, HEAD, OPTIONS');
         assert.deepEqual(JSON.parse(response.body), { error: 'method_not_allowed' });
@@ -216,8 +216,9 @@ describe('HTTP semantics', () => {
 describe('on a real socket', () => {
   it('serves GET and HEAD with the same headers', async () => {
     const other = await startBlog();
+    const server = await other.app.listen();
     try {
-      const address = await other.service.app.listen({ host: '127.0.0.1', port: 0 });
+      const { address } = server;
       const get = await fetch(`${address}/api/blog/posts/alpha`);
       const body = await get.text();
       assert.equal(get.status, 200);
@@ -230,6 +231,7 @@ describe('on a real socket', () => {
       assert.equal(notModified.status, 304);
       assert.equal(notModified.headers.get('access-control-allow-origin'), '*');
     } finally {
+      await server.close(0);
       await other.close();
     }
   });

@@ -52,7 +52,7 @@ describe('snapshots', () => {
     assert.equal(alphaAgain.entry, alpha.entry, 'the unchanged slug keeps its catalog entry');
     assert.equal(second.detail(alphaAgain.entry), alphaDetail);
     assert.notEqual(second.detail(betaAgain.entry), betaDetail);
-    assert.match(second.detail(betaAgain.entry).body.toString(), /"title":"Beta, edited"/);
+    assert.match(second.detail(betaAgain.entry).answer.body!.toString(), /"title":"Beta, edited"/);
     assert.notEqual(second.tags, undefined);
   });
 });

@@ -47,8 +47,10 @@ describe('parseConfigText', () => {
     );
     assert.ok(result.ok);
     const newsletter = result.config.forms[1]!;
+    assert.equal(newsletter.type, 'newsletter');
     assert.equal(newsletter.subscribers, 'news-letter-subscribers.jsonl');
     assert.equal(newsletter.confirm_ttl_hours, 48);
+    assert.equal(newsletter.confirm_url, 'https://forms.example.com/news/letter/confirm');
     assert.equal(result.config.server.public_url, 'https://forms.example.com');
   });
 

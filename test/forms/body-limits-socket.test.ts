@@ -1,8 +1,9 @@
 // The body limit over a real socket: a declared oversized body is refused before it is sent (with or without
-// Expect: 100-continue), a chunked one is cut off once it passes max_body_bytes (contract section 3).
+// Expect: 100-continue), a chunked one is cut off once it passes max_body_bytes (docs/forms-api.md "POST <path>").
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import type { RunningServer } from '../../src/http/http-server.js';
 import { contactForm, createTestFormsService, type TestFormsService } from '../support/forms-app.js';
 import { waitFor } from '../support/wait.js';
 
@@ -10,13 +11,17 @@ const LIMIT = 64 * 1024;
 
 describe('max_body_bytes on a listening socket', () => {
   let forms: TestFormsService;
+  let server: RunningServer;
   let port: number;
   before(async () => {
     forms = await createTestFormsService({ forms: [contactForm({ rate_limit_per_hour: 0 })], extra: { server: { max_body_bytes: LIMIT } } });
-    await forms.app.listen({ host: '127.0.0.1', port: 0 });
-    port = (forms.app.server.address() as net.AddressInfo).port;
+    server = await forms.app.listen();
+    port = (server.server.address() as net.AddressInfo).port;
   });
-  after(() => forms.close());
+  after(async () => {
+    await server.close(0);
+    await forms.close();
+  });
 
   function connect() {
     const socket = net.connect(port, '127.0.0.1');

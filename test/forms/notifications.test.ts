@@ -1,9 +1,9 @@
 // The texts of a submission (pure): owner mail, chat text, receipt, and the safe failure reasons logged.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FormConfig } from '../../src/config/schema.js';
+import type { FormConfig } from '../../src/config/config.js';
 import { toArchiveLine } from '../../src/forms/archive.js';
-import { describeFailure } from '../../src/forms/delivery.js';
+import { safeReason } from '../../src/safe-reason.js';
 import { composeChatText, composeOwnerMail, composeReceipt, resolveSiteName } from '../../src/forms/notifications.js';
 import { loadTestConfig } from '../support/config.js';
 
@@ -74,13 +74,13 @@ describe('toArchiveLine', () => {
   });
 });
 
-describe('describeFailure', () => {
+describe('safeReason', () => {
   it('gives SMTP codes, error codes and Telegram reasons, never a message', () => {
-    assert.equal(describeFailure(Object.assign(new Error('550 <ada@example.org> unknown'), { code: 'EENVELOPE', responseCode: 550 })), 'smtp_550');
-    assert.equal(describeFailure(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNECTION' })), 'ECONNECTION');
-    assert.equal(describeFailure({ reason: 'http_502' }), 'http_502');
-    assert.equal(describeFailure(new Error('https://api.telegram.org/bot123:SECRET/sendMessage')), 'error');
-    assert.equal(describeFailure({ code: 'ada@example.org' }), 'error');
-    assert.equal(describeFailure(undefined), 'error');
+    assert.equal(safeReason(Object.assign(new Error('550 <ada@example.org> unknown'), { code: 'EENVELOPE', responseCode: 550 })), 'smtp_550');
+    assert.equal(safeReason(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNECTION' })), 'ECONNECTION');
+    assert.equal(safeReason({ reason: 'http_502' }), 'http_502');
+    assert.equal(safeReason(new Error('https://api.telegram.org/bot123:SECRET/sendMessage')), 'error');
+    assert.equal(safeReason({ code: 'ada@example.org' }), 'error');
+    assert.equal(safeReason(undefined), 'error');
   });
 });

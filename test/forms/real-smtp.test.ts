@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { AddressObject } from 'mailparser';
-import { createFormsService } from '../../src/forms/service.js';
+import { composeServices } from '../../src/composition-root.js';
 import { createSmtpMailer } from '../../src/mail/smtp-mailer.js';
-import type { Service } from '../../src/service.js';
+import { startServices, type RunningServices } from '../../src/start-services.js';
 import { loadTestConfig } from '../support/config.js';
 import { captureLogs, type LogCapture } from '../support/log-capture.js';
 import { rawHeaderValues, startSmtpServer, type ReceivedMessage, type TestSmtpServer } from '../support/smtp-server.js';
@@ -17,7 +17,7 @@ const OWNER = 'owner@example.com';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.org', service: 'Hosting', message: 'Hello!\nI would like a website.' };
 
 let smtp: TestSmtpServer;
-let service: Service;
+let running: RunningServices;
 let logs: LogCapture;
 let baseUrl: string;
 let removeDataDir: () => Promise<void>;
@@ -36,13 +36,13 @@ before(async () => {
     temp.dir,
   );
   logs = captureLogs();
-  service = await createFormsService(config, { logger: logs.logger });
-  baseUrl = await service.app.listen({ host: '127.0.0.1', port: 0 });
+  // The production composition root: the real SMTP mailer built from [mail], the real appender and resolver.
+  running = await startServices(await composeServices(config, { logger: logs.logger, requestLog: logs.requestLog }), logs.logger, logs.requestLog);
+  baseUrl = running.addresses.forms!;
 });
 
 after(async () => {
-  await service.app.close();
-  await service.shutdown();
+  await running.stop();
   await smtp.close();
   await removeDataDir();
 });

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'smol-toml';
 import { parseConfigText } from '../../src/config/load.js';
-import type { Config } from '../../src/config/schema.js';
+import type { Config } from '../../src/config/config.js';
 
 export type TomlTable = Record<string, unknown>;
 

@@ -1,19 +1,25 @@
-// The forms service built for inject tests: a temp data_dir, a recording mailer, captured logs and a test
-// clock, with any dependency replaceable. The config is the real loader's output for the given tables.
+// The forms service built for tests: a temp data_dir, a recording mailer, captured logs and a test clock, with
+// any adapter replaceable. The config is the real loader's output for the given tables; requests go through
+// the service's own front door (`app.inject`) or a real socket (`app.listen`).
+import { randomBytes } from 'node:crypto';
 import { afterEach } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../src/config/schema.js';
-import { createFormsService, type FormsServiceDeps } from '../../src/forms/service.js';
-import type { Service } from '../../src/service.js';
+import { createTelegramNotifier, type TelegramSettings } from '../../src/chat/telegram.js';
+import type { Config } from '../../src/config/config.js';
+import { createFormsService, type FormsAdapters } from '../../src/forms/forms-service.js';
+import type { ChatNotifier } from '../../src/forms/ports.js';
+import { createClientAddressResolver } from '../../src/http/client-ip.js';
+import type { HttpService } from '../../src/http/http-service.js';
+import { createJsonlAppender } from '../../src/storage/jsonl.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { loadTestConfig, type TomlTable } from './config.js';
-import { captureLogs, flushedFirst, type LogCapture } from './log-capture.js';
+import { driveService, type ServiceDriver } from './http.js';
+import { captureLogs, type LogCapture } from './log-capture.js';
 import { createRecordingMailer, type RecordingMailer } from './recording-mailer.js';
 import { createTempDir } from './temp-dir.js';
 
 export interface TestFormsService {
-  service: Service;
-  app: FastifyInstance;
+  service: HttpService;
+  app: ServiceDriver;
   config: Config;
   mailer: RecordingMailer;
   logs: LogCapture;
@@ -21,17 +27,20 @@ export interface TestFormsService {
   dataDir: string;
   /** GET /metrics, parsed. */
   metrics(): Promise<{ totals: Record<string, number>; forms: Record<string, Record<string, number>> }>;
-  /** Closes the app, runs the service's shutdown and removes the data_dir. */
+  /** Runs the service's close and removes the data_dir. */
   close(): Promise<void>;
 }
+
+/** Adapters a test may replace, and how chat notifiers are made from a form's [forms.telegram]. */
+export type TestFormsDeps = Partial<FormsAdapters> & { createChatNotifier?: (settings: TelegramSettings) => ChatNotifier };
 
 export interface TestFormsOptions {
   /** The [[forms]] tables; default: one contact form at /contact allowing https://example.com. */
   forms?: TomlTable[];
   /** Extra top-level tables merged into the config (server, mail, site...). */
   extra?: TomlTable;
-  /** Dependencies to replace; logger, mailer and clock default to the capture, recorder and test clock. */
-  deps?: Partial<FormsServiceDeps>;
+  /** Adapters to replace; logger, mailer and clock default to the capture, recorder and test clock. */
+  deps?: TestFormsDeps;
   /** Use this data_dir instead of a fresh temp one (it is not removed on close). */
   dataDir?: string;
 }
@@ -50,11 +59,11 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
   const temp = options.dataDir === undefined ? await createTempDir('forms') : undefined;
   const dataDir = options.dataDir ?? (temp as { dir: string }).dir;
   const extra = options.extra ?? {};
-  const captured = captureLogs();
+  const logs = captureLogs();
   const mailer = createRecordingMailer();
   const clock = createTestClock();
   let config: Config;
-  let service: Service;
+  let service: HttpService;
   try {
     config = loadTestConfig(
       {
@@ -65,31 +74,52 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
       },
       dataDir,
     );
-    service = await createFormsService(config, { logger: captured.logger, mailer, clock, ...options.deps });
+    const { createChatNotifier = createTelegramNotifier, ...deps } = options.deps ?? {};
+    const chatNotifiers = new Map<string, ChatNotifier>();
+    for (const form of config.forms) {
+      if (form.type !== 'newsletter' && form.telegram) {
+        const { bot_token: botToken, chat_id: chatId, api_url: apiUrl } = form.telegram;
+        chatNotifiers.set(form.path, createChatNotifier({ botToken, chatId, apiUrl }));
+      }
+    }
+    service = await createFormsService(
+      { dataDir: config.data_dir, server: config.server, forms: config.forms, from: config.mail!.from, siteTitle: config.site?.title },
+      {
+        logger: logs.logger,
+        requestLog: logs.requestLog,
+        clock,
+        randomBytes,
+        mailer,
+        chatNotifiers,
+        appendLine: createJsonlAppender(),
+        clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
+        rateLimitKey: (address) => address,
+        ...deps,
+      },
+    );
   } catch (error) {
     // A rejected config or a failing start leaves no temp folder behind.
     await temp?.remove();
     throw error;
   }
-  const logs = flushedFirst(captured, () => service.app.requestLog.flush());
+  const app = driveService(service);
   let closed = false;
   return {
     service,
-    app: service.app,
+    app,
     config,
     mailer,
     logs,
     clock,
     dataDir,
     async metrics() {
-      const response = await service.app.inject({ method: 'GET', url: '/metrics' });
+      const response = await app.inject({ method: 'GET', url: '/metrics' });
       return response.json();
     },
     async close() {
       if (closed) return;
       closed = true;
-      await service.app.close();
-      await service.shutdown();
+      await service.close();
       await temp?.remove();
     },
   };

@@ -1,11 +1,13 @@
-// A real pino logger (src/log.ts) writing into memory, so tests read the JSON lines as objects.
-import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../src/log.js';
+// A real pino logger (src/log.ts) and request log writing into memory, so tests read the JSON lines as objects.
+import { createRequestLog, type RequestLog } from '../../src/http/request-log.js';
+import { createLogger, type Logger, type LogOutput } from '../../src/log.js';
 
 export type LogLine = Record<string, unknown>;
 
 export interface LogCapture {
   logger: Logger;
+  /** The batched request lines, written to the same place; the readers below flush it first. */
+  requestLog: RequestLog;
   /** Every line written so far, parsed. */
   lines(): LogLine[];
   /** Every line as it was written, for "this text appears nowhere" checks. */
@@ -15,30 +17,21 @@ export interface LogCapture {
 /** A logger at `level` (default "info") whose output the test can inspect. */
 export function captureLogs(level = 'info'): LogCapture {
   const chunks: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      chunks.push(chunk.toString('utf8'));
-      callback();
-    },
-  });
-  const logger = createLogger(sink, level);
-  const text = () => chunks.join('');
+  const output: LogOutput = {
+    destination: { write: (chunk: string) => chunks.push(chunk) },
+    timestamp: () => `,"time":"${new Date().toISOString()}"`,
+  };
+  const logger = createLogger(output, level);
+  const requestLog = createRequestLog(output, () => logger.isLevelEnabled('info'));
+  const text = () => (requestLog.flush(), chunks.join(''));
   return {
     logger,
+    requestLog,
     text,
     lines: () =>
       text()
         .split('\n')
         .filter((line) => line.trim() !== '')
         .map((line) => JSON.parse(line) as LogLine),
-  };
-}
-
-/** `capture` whose readers first write the lines `flush` holds back (request lines are written in batches). */
-export function flushedFirst(capture: LogCapture, flush: () => void): LogCapture {
-  return {
-    logger: capture.logger,
-    lines: () => (flush(), capture.lines()),
-    text: () => (flush(), capture.text()),
   };
 }

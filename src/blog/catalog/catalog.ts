@@ -1,6 +1,6 @@
 // The published posts grouped by slug, with primary versions, translations and the effective fields
 // (contract section 4). Built once per content version; every response is derived from it.
-import type { BlogConfig, SiteConfig } from '../../config/schema.js';
+import type { BlogConfig, SiteConfig } from '../../config/config.js';
 import { languageKey } from '../content/language.js';
 import type { PostVersion } from '../content/post.js';
 import { foldCase } from './search.js';

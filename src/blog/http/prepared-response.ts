@@ -1,35 +1,26 @@
 // A response computed once and sent many times: its bytes, ETag and headers are fixed when it is built
-// (the blog is measured against a static file server; contract section 4 for the headers).
+// (the blog is measured against a static file server; docs/blog.md for the headers).
 import { createHash } from 'node:crypto';
+import type { Answer } from '../../http/answer.js';
+import { ERROR_CATALOGUE, errorBody, type ErrorCode } from '../../http/error-catalogue.js';
 
 export interface PreparedResponse {
-  status: number;
-  body: Buffer;
-  /** Headers of the full answer (content-length included). */
-  headers: Readonly<Record<string, string>>;
+  /** The full answer (content-length included), its headers a flat list for ServerResponse.writeHead. */
+  answer: Answer;
   /** Strong ETag, or null for answers that carry none (errors). */
   etag: string | null;
-  /** Headers of the 304 answer to a matching If-None-Match. */
-  notModifiedHeaders: Readonly<Record<string, string>>;
-  /** The same two header sets as flat [name, value, ...] lists, for ServerResponse.writeHead. */
-  rawHeaders: readonly string[];
-  rawNotModifiedHeaders: readonly string[];
+  /** The 304 answer to a matching If-None-Match. */
+  notModified: Answer;
 }
 
-/** Every answer of the blog, errors and 304s included, may be read by any page (contract section 4). */
-const CORS_HEADERS = { 'access-control-allow-origin': '*' };
+/** Every answer of the blog, errors and 304s included, may be read by any page (docs/blog.md "HTTP details"). */
+export const BLOG_COMMON_HEADERS = Object.freeze({ 'access-control-allow-origin': '*' });
 
 function prepare(status: number, body: Buffer, etag: string | null, headers: Record<string, string>, notModifiedHeaders: Record<string, string>): PreparedResponse {
-  const all = { ...CORS_HEADERS, ...headers };
-  const allNotModified = { ...CORS_HEADERS, ...notModifiedHeaders };
   return {
-    status,
-    body,
+    answer: { status, headers: Object.entries({ ...BLOG_COMMON_HEADERS, ...headers }).flat(), body },
     etag,
-    headers: all,
-    notModifiedHeaders: allNotModified,
-    rawHeaders: Object.entries(all).flat(),
-    rawNotModifiedHeaders: Object.entries(allNotModified).flat(),
+    notModified: { status: 304, headers: Object.entries({ ...BLOG_COMMON_HEADERS, ...notModifiedHeaders }).flat() },
   };
 }
 
@@ -44,8 +35,10 @@ export const contentTypes = {
 export interface ResponseFactory {
   /** A cacheable 200 answer with an ETag. */
   content(body: string, contentType: string): PreparedResponse;
-  /** A JSON answer without ETag or shared caching (errors, /health), with any `extraHeaders`. */
+  /** A JSON answer without ETag or shared caching (/health), with any `extraHeaders`. */
   uncached(status: number, value: unknown, extraHeaders?: Record<string, string>): PreparedResponse;
+  /** The error catalogue's answer for `code`, uncached. */
+  error(code: ErrorCode, message?: string, extraHeaders?: Record<string, string>): PreparedResponse;
 }
 
 export function createResponseFactory(cacheMaxAge: number): ResponseFactory {
@@ -62,12 +55,19 @@ export function createResponseFactory(cacheMaxAge: number): ResponseFactory {
         { etag, 'cache-control': cacheControl },
       );
     },
-    uncached(status, value, extraHeaders = {}) {
-      const body = Buffer.from(JSON.stringify(value), 'utf8');
-      const headers = { 'content-type': contentTypes.json, 'content-length': String(body.length), 'cache-control': 'no-store', ...extraHeaders };
-      return prepare(status, body, null, headers, {});
-    },
+    uncached,
+    error: (code, message, extraHeaders) => uncachedText(ERROR_CATALOGUE[code].status, errorBody(code, message), extraHeaders),
   };
+
+  function uncached(status: number, value: unknown, extraHeaders: Record<string, string> = {}): PreparedResponse {
+    return uncachedText(status, JSON.stringify(value), extraHeaders);
+  }
+
+  function uncachedText(status: number, text: string, extraHeaders: Record<string, string> = {}): PreparedResponse {
+    const body = Buffer.from(text, 'utf8');
+    const headers = { 'content-type': contentTypes.json, 'content-length': String(body.length), 'cache-control': 'no-store', ...extraHeaders };
+    return prepare(status, body, null, headers, {});
+  }
 }
 
 /** Whether an If-None-Match header matches `etag` (RFC 9110 section 13.1.2: weak comparison, lists, `*`). */

@@ -1,5 +1,4 @@
-// Which prepared answer a GET or HEAD gets (blog-api.md "Endpoints", contract section 4). Shared by the
-// Fastify routes and the socket-level fast path, so that both answer byte for byte the same.
+// Which prepared answer a GET or HEAD gets (docs/blog.md "What the API answers").
 import { findPost } from '../catalog/catalog.js';
 import { parsePostsQuery } from '../catalog/query.js';
 import type { PreparedResponse, ResponseFactory } from './prepared-response.js';
@@ -10,15 +9,16 @@ export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 export interface BlogResolver {
   /** The answer to GET `path` (no query string) with `query` (parsed), or null when no route has that path. */
   resolve(snapshot: BlogSnapshot, path: string, query: Record<string, unknown>): PreparedResponse | null;
-  /** Whether `path` is one of the routes (for 405 versus 404). */
-  isRoute(path: string): boolean;
   notFound: PreparedResponse;
   methodNotAllowed: PreparedResponse;
+  badPath: PreparedResponse;
+  internalError: PreparedResponse;
 }
 
-const POSTS = '/api/blog/posts';
-const POST_PREFIX = '/api/blog/posts/';
-const fixed: Record<string, (snapshot: BlogSnapshot) => PreparedResponse> = {
+export const POSTS = '/api/blog/posts';
+export const POST_PREFIX = '/api/blog/posts/';
+/** The routes with a path of their own, and which answer of a snapshot each gives. */
+export const FIXED_ROUTES: Record<string, (snapshot: BlogSnapshot) => PreparedResponse> = {
   '/health': (snapshot) => snapshot.health,
   '/api/blog/site': (snapshot) => snapshot.site,
   '/api/blog/tags': (snapshot) => snapshot.tags,
@@ -28,22 +28,23 @@ const fixed: Record<string, (snapshot: BlogSnapshot) => PreparedResponse> = {
 };
 
 export function createBlogResolver(respond: ResponseFactory): BlogResolver {
-  const notFound = respond.uncached(404, { error: 'not_found' });
-  const draft = respond.uncached(404, { error: 'draft' });
-  const methodNotAllowed = respond.uncached(405, { error: 'method_not_allowed' }, { allow: ALLOWED_METHODS });
+  const notFound = respond.error('not_found');
+  const draft = respond.error('draft');
+  const methodNotAllowed = respond.error('method_not_allowed', undefined, { allow: ALLOWED_METHODS });
   const invalidQueries = new Map<string, PreparedResponse>();
   const invalidQuery = (message: string): PreparedResponse => {
     let response = invalidQueries.get(message);
-    if (!response) invalidQueries.set(message, (response = respond.uncached(400, { error: 'invalid_query', message })));
+    if (!response) invalidQueries.set(message, (response = respond.error('invalid_query', message)));
     return response;
   };
 
   return {
     notFound,
     methodNotAllowed,
-    isRoute: (path) => path in fixed || path === POSTS || path.startsWith(POST_PREFIX),
+    badPath: respond.error('bad_request', 'The request path is not valid.'),
+    internalError: respond.error('internal_error'),
     resolve(snapshot, path, query) {
-      const pick = fixed[path];
+      const pick = FIXED_ROUTES[path];
       if (pick) return pick(snapshot);
       if (path === POSTS) {
         const parsed = parsePostsQuery(query);

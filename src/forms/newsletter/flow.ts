@@ -1,16 +1,15 @@
-// The newsletter double opt-in (forms-service.md "States and transitions", contract "Newsletter"): signup stores
+// The newsletter double opt-in (docs/newsletter.md "The flow"): signup stores
 // a pending record durably, then mails the link; confirm appends the subscriber line, then ends the record.
 // Tokens and addresses never reach a log: lines carry the form path, an event name and at most an error code.
 import { mkdir } from 'node:fs/promises';
-import type { FormConfig } from '../../config/schema.js';
-import { resolveSiteName } from '../notifications.js';
-import type { ConfirmPage, Newsletter, NewsletterDeps, SignupOutcome } from './index.js';
+import type { NewsletterForm } from '../../config/config.js';
+import { safeReason } from '../../safe-reason.js';
 import { confirmationLink, confirmationMail, ownerNotice } from './mails.js';
-import { confirmPage } from './pages.js';
 import { addressKey, expiryOf, isExpired, type PendingRecord } from './pending.js';
 import { PendingStore } from './pending-store.js';
 import { SubscriberLogs } from './subscriber-log.js';
 import { createToken, hashToken } from './token.js';
+import type { ConfirmOutcome, Newsletter, NewsletterDeps, SignupOutcome } from './types.js';
 
 /** How often expired pending records are purged from memory and from the journal. */
 const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
@@ -22,16 +21,15 @@ type Redemption =
 
 /** Loads the pending journal and subscriber logs under data_dir, then serves signups and confirmations. */
 export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter> {
-  const { config, mailer, metrics, logger, clock, randomBytes } = deps;
-  const forms = config.forms.filter((form) => form.type === 'newsletter');
-  const pending = new PendingStore(config.data_dir);
-  const subscribers = new SubscriberLogs(config.data_dir);
+  const { dataDir, forms, from, mailer, metrics, logger, clock, randomBytes } = deps;
+  const pending = new PendingStore(dataDir, deps.appendLine);
+  const subscribers = new SubscriberLogs(dataDir, deps.appendLine);
   const signingUp = new Set<string>();
   const redeeming = new Map<string, Promise<unknown>>();
   let timer: NodeJS.Timeout | undefined;
 
   if (forms.length > 0) {
-    await mkdir(config.data_dir, { recursive: true }).catch(() => undefined);
+    await mkdir(dataDir, { recursive: true }).catch(() => undefined);
     for (const report of await subscribers.load(forms)) {
       logger.info({ event: 'subscribers_loaded', ...report }, 'subscriber log loaded');
     }
@@ -42,30 +40,16 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     timer.unref();
   }
 
-  function errorCode(error: unknown): string {
-    // Only the code: a mail server's message may quote the recipient's address.
-    return String((error as NodeJS.ErrnoException | undefined)?.code ?? 'error');
-  }
-
   async function purge(): Promise<void> {
     try {
       const purged = await pending.purge(clock());
       if (purged > 0) logger.info({ event: 'pending_purged', purged }, 'expired signups purged');
     } catch (error) {
-      logger.warn({ event: 'pending_purge_failed', reason: errorCode(error) }, 'could not compact the pending journal');
+      logger.warn({ event: 'pending_purge_failed', reason: safeReason(error) }, 'could not compact the pending journal');
     }
   }
 
-  /** What the schema guarantees for a newsletter form (it also defaults confirm_ttl_hours, config/schema.ts). */
-  function settings(form: FormConfig): { publicUrl: string; mail: NonNullable<typeof config.mail>; ttlHours: number } {
-    const { public_url: publicUrl } = config.server;
-    if (!publicUrl || !config.mail || form.confirm_ttl_hours === undefined) {
-      throw new Error(`${form.path}: newsletter forms need server.public_url, [mail] and confirm_ttl_hours`);
-    }
-    return { publicUrl, mail: config.mail, ttlHours: form.confirm_ttl_hours };
-  }
-
-  async function signup(form: FormConfig, email: string): Promise<SignupOutcome> {
+  async function signup(form: NewsletterForm, email: string): Promise<SignupOutcome> {
     const now = clock();
     const key = addressKey(form.path, email);
     if (subscribers.has(form, email) || pending.hasLive(form.path, email, now) || signingUp.has(key)) {
@@ -81,26 +65,24 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     }
   }
 
-  async function startSignup(form: FormConfig, email: string, now: number): Promise<SignupOutcome> {
-    const { publicUrl, mail, ttlHours } = settings(form);
+  async function startSignup(form: NewsletterForm, email: string, now: number): Promise<SignupOutcome> {
     const token = createToken(randomBytes);
-    const record: PendingRecord = { hash: hashToken(token), email, form: form.path, createdAt: now, expiresAt: expiryOf(now, ttlHours) };
+    const record: PendingRecord = { hash: hashToken(token), email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours) };
     try {
       await pending.add(record);
     } catch (error) {
       metrics.count(form.path, 'persist_failed');
-      logger.error({ event: 'pending_store_failed', form: form.path, reason: errorCode(error) }, 'could not store a signup');
+      logger.error({ event: 'pending_store_failed', form: form.path, reason: safeReason(error) }, 'could not store a signup');
       return 'storage_failed';
     }
-    const link = confirmationLink(publicUrl, form.path, token);
+    const link = confirmationLink(form.confirm_url, token);
     try {
-      const siteName = resolveSiteName(config.site?.title, form, publicUrl);
-      await mailer.send(confirmationMail(mail, siteName, email, link, record.expiresAt));
+      await mailer.send(confirmationMail(from, deps.siteNameFor(form), email, link, record.expiresAt));
     } catch (error) {
       metrics.count(form.path, 'send_failed');
-      logger.error({ event: 'confirmation_send_failed', form: form.path, reason: errorCode(error) }, 'confirmation mail failed');
+      logger.error({ event: 'confirmation_send_failed', form: form.path, reason: safeReason(error) }, 'confirmation mail failed');
       await pending.end(record.hash, 'removed').catch((removeError: unknown) => {
-        logger.error({ event: 'pending_remove_failed', form: form.path, reason: errorCode(removeError) }, 'could not remove a signup');
+        logger.error({ event: 'pending_remove_failed', form: form.path, reason: safeReason(removeError) }, 'could not remove a signup');
       });
       return 'send_failed';
     }
@@ -120,12 +102,12 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     return run;
   }
 
-  function redeemOnce(form: FormConfig, token: string): Promise<Redemption> {
+  function redeemOnce(form: NewsletterForm, token: string): Promise<Redemption> {
     const hash = hashToken(token);
     return oneAtATime(hash, () => redeem(form, hash));
   }
 
-  async function redeem(form: FormConfig, hash: string): Promise<Redemption> {
+  async function redeem(form: NewsletterForm, hash: string): Promise<Redemption> {
     const now = clock();
     const record = pending.get(hash);
     if (!record || record.form !== form.path) return { kind: 'gone', reason: 'unknown' };
@@ -139,7 +121,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
         await subscribers.append(form, line);
       } catch (error) {
         metrics.count(form.path, 'persist_failed');
-        logger.error({ event: 'subscriber_write_failed', form: form.path, reason: errorCode(error) }, 'could not save a confirmation');
+        logger.error({ event: 'subscriber_write_failed', form: form.path, reason: safeReason(error) }, 'could not save a confirmation');
         return { kind: 'not_saved' };
       }
     }
@@ -148,37 +130,36 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     } catch (error) {
       // The subscriber line is on disk and wins on the next start, so the confirmation stands.
       metrics.count(form.path, 'persist_failed');
-      logger.warn({ event: 'redeemed_write_failed', form: form.path, reason: errorCode(error) }, 'could not journal a redemption');
+      logger.warn({ event: 'redeemed_write_failed', form: form.path, reason: safeReason(error) }, 'could not journal a redemption');
     }
     return { kind: 'confirmed', record, subscribedAt: now };
   }
 
-  async function confirm(form: FormConfig, token: string | undefined): Promise<ConfirmPage> {
-    const { mail, ttlHours } = settings(form);
+  async function confirm(form: NewsletterForm, token: string | undefined): Promise<ConfirmOutcome> {
     // A missing token counts as unknown (contract "Newsletter").
     const redemption: Redemption = token ? await redeemOnce(form, token) : { kind: 'gone', reason: 'unknown' };
     if (redemption.kind === 'gone') {
       metrics.count(form.path, 'confirmation_failed');
       logger.info({ event: 'confirmation_rejected', form: form.path, reason: redemption.reason }, 'link unknown, used or expired');
-      return confirmPage('gone', ttlHours);
+      return 'gone';
     }
     if (redemption.kind === 'not_saved') {
       metrics.count(form.path, 'confirmation_failed');
-      return confirmPage('not_saved', ttlHours);
+      return 'not_saved';
     }
     metrics.count(form.path, 'confirmed');
     logger.info({ event: 'subscribed', form: form.path }, 'subscription confirmed');
     const { record, subscribedAt } = redemption;
     try {
-      await mailer.send(ownerNotice(mail, form, record.email, record.createdAt, subscribedAt));
+      await mailer.send(ownerNotice(from, form, record.email, record.createdAt, subscribedAt));
       metrics.count(form.path, 'sent');
       logger.info({ event: 'owner_notified', form: form.path }, 'owner notified');
     } catch (error) {
       // The subscription stands (its line is on disk); the owner finds it in the subscriber log.
       metrics.count(form.path, 'send_failed');
-      logger.error({ event: 'owner_notification_failed', form: form.path, reason: errorCode(error) }, 'owner notice failed');
+      logger.error({ event: 'owner_notification_failed', form: form.path, reason: safeReason(error) }, 'owner notice failed');
     }
-    return confirmPage('confirmed', ttlHours);
+    return 'confirmed';
   }
 
   async function close(): Promise<void> {

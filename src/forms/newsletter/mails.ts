@@ -1,12 +1,12 @@
 // The two newsletter mails (contract "Newsletter"): fixed text only. The sole submitted value they carry is the
 // address, which the routes have validated as an RFC 5322 addr-spec: as recipient of the confirmation, and in
 // the body (never a header) of the owner's notice, who needs to know who subscribed.
-import type { FormConfig, MailConfig } from '../../config/schema.js';
+import type { NewsletterForm } from '../../config/config.js';
 import type { MailMessage } from '../ports.js';
 
-/** The confirmation link: `<public_url><form_path>/confirm?token=<token>` (forms-service.md "Events"). */
-export function confirmationLink(publicUrl: string, formPath: string, token: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}${formPath}/confirm?token=${encodeURIComponent(token)}`;
+/** The confirmation link: `<public_url><form_path>/confirm?token=<token>` (docs/newsletter.md). */
+export function confirmationLink(confirmUrl: string, token: string): string {
+  return `${confirmUrl}?token=${encodeURIComponent(token)}`;
 }
 
 /** "2024-05-03 14:00 UTC": unambiguous for any reader, whatever their time zone. */
@@ -15,9 +15,9 @@ export function formatUtc(time: number): string {
 }
 
 /** The mail that carries the link to the address that signed up; `siteName` comes from the configuration. */
-export function confirmationMail(mail: MailConfig, siteName: string, email: string, link: string, expiresAt: number): MailMessage {
+export function confirmationMail(from: string, siteName: string, email: string, link: string, expiresAt: number): MailMessage {
   return {
-    from: mail.from,
+    from,
     to: email,
     subject: 'Please confirm your newsletter subscription',
     text: [
@@ -36,10 +36,10 @@ export function confirmationMail(mail: MailConfig, siteName: string, email: stri
 }
 
 /** The notice to the form's owner that an address confirmed its subscription. */
-export function ownerNotice(mail: MailConfig, form: FormConfig, email: string, signedUpAt: number, subscribedAt: number): MailMessage {
+export function ownerNotice(from: string, form: NewsletterForm, email: string, signedUpAt: number, subscribedAt: number): MailMessage {
   return {
-    from: mail.from,
-    to: form.to ?? (mail.to as string), // the schema requires one of the two
+    from,
+    to: form.to,
     subject: `New newsletter subscriber on ${form.path}`,
     text: [
       `A new subscriber confirmed on the newsletter form ${form.path}.`,

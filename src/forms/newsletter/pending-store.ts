@@ -2,7 +2,8 @@
 // start and compacted (atomic rewrite) at start and on each purge. Every write is fsynced before it resolves.
 import path from 'node:path';
 import { writeFileAtomically } from '../../storage/atomic-file.js';
-import { appendJsonLine, repairTornTail } from '../../storage/jsonl.js';
+import { repairTornTail } from '../../storage/jsonl.js';
+import type { AppendLine } from '../ports.js';
 import { readStateLines } from './durable-file.js';
 import { addressKey, isExpired, pendingEvent, replayJournal, type JournalEvent, type PendingRecord } from './pending.js';
 
@@ -27,7 +28,10 @@ export class PendingStore {
   /** Journal lines of ended records since the last compaction. */
   private endedLines = 0;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly appendLine: AppendLine,
+  ) {
     this.file = path.join(dataDir, PENDING_JOURNAL_FILE);
   }
 
@@ -55,7 +59,7 @@ export class PendingStore {
   /** Stores `record` durably; it is only visible once the journal line is on disk. */
   add(record: PendingRecord): Promise<void> {
     return this.write(async () => {
-      await appendJsonLine(this.file, pendingEvent(record));
+      await this.appendLine(this.file, pendingEvent(record));
       this.remember(record);
     });
   }
@@ -65,7 +69,7 @@ export class PendingStore {
     this.forget(hash);
     this.endedLines += 1;
     const event: JournalEvent = { op, hash };
-    return this.write(() => appendJsonLine(this.file, event));
+    return this.write(() => this.appendLine(this.file, event));
   }
 
   /** Drops expired records from memory and rewrites the journal without them. Returns how many went. */

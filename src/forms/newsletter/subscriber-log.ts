@@ -1,8 +1,9 @@
 // The subscriber logs (contract "Newsletter"): one JSONL file per newsletter form under data_dir, one line per
 // confirmed address. Loaded at start for duplicate detection; each line is fsynced before a token counts as redeemed.
 import path from 'node:path';
-import type { FormConfig } from '../../config/schema.js';
-import { appendJsonLine, repairTornTail } from '../../storage/jsonl.js';
+import type { NewsletterForm } from '../../config/config.js';
+import { repairTornTail } from '../../storage/jsonl.js';
+import type { AppendLine } from '../ports.js';
 import { readStateLines } from './durable-file.js';
 import { addressKey } from './pending.js';
 
@@ -26,15 +27,18 @@ export interface SubscriberLogReport {
 export class SubscriberLogs {
   private readonly subscribed = new Set<string>();
 
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly appendLine: AppendLine,
+  ) {}
 
-  /** The log file of `form`; the schema names one for every newsletter form (config/schema.ts). */
-  fileOf(form: FormConfig): string {
-    return path.join(this.dataDir, form.subscribers as string);
+  /** The log file of `form` (the configuration names one for every newsletter form). */
+  fileOf(form: NewsletterForm): string {
+    return path.join(this.dataDir, form.subscribers);
   }
 
   /** Reads the log of each form; a line naming another form (a shared file) counts for that form only. */
-  async load(forms: readonly FormConfig[]): Promise<SubscriberLogReport[]> {
+  async load(forms: readonly NewsletterForm[]): Promise<SubscriberLogReport[]> {
     const reports: SubscriberLogReport[] = [];
     for (const form of forms) {
       const file = this.fileOf(form);
@@ -53,13 +57,13 @@ export class SubscriberLogs {
   }
 
   /** Whether `email` is subscribed to `form`, compared case-insensitively. */
-  has(form: FormConfig, email: string): boolean {
+  has(form: NewsletterForm, email: string): boolean {
     return this.subscribed.has(addressKey(form.path, email));
   }
 
   /** Appends and fsyncs the line; only then is the address counted as subscribed. */
-  async append(form: FormConfig, line: SubscriberLine): Promise<void> {
-    await appendJsonLine(this.fileOf(form), line);
+  async append(form: NewsletterForm, line: SubscriberLine): Promise<void> {
+    await this.appendLine(this.fileOf(form), line);
     this.subscribed.add(addressKey(form.path, line.email));
   }
 }

@@ -11,7 +11,7 @@
 // - `name` and `message` are not read on newsletter forms, `service` only on contact forms: there they are
 //   dropped without a check, whatever their type.
 // - Honeypot: a trimmed non-empty string, or any other non-null value, is a hit.
-import type { FormConfig } from '../../config/schema.js';
+import type { FormConfig } from '../../config/config.js';
 import { isEmailAddress } from './email-address.js';
 
 export type FieldName = 'name' | 'email' | 'service' | 'message';

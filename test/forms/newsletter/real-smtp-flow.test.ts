@@ -1,5 +1,8 @@
 // The whole double opt-in through the real forms app on a loopback socket, with confirmation and owner mails
 // delivered to a real SMTP server: the link is taken from the received mail and opened with a real HTTP GET.
+import type { RunningServer } from '../../../src/http/http-server.js';
+import { createSmtpMailer } from '../../../src/mail/smtp-mailer.js';
+import type { Mailer } from '../../../src/forms/ports.js';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,21 +17,27 @@ describe('newsletter over real SMTP and HTTP', () => {
   let smtp: TestSmtpServer;
   let forms: TestFormsService;
   let base: string;
+  let server: RunningServer;
+  let mailer: Mailer;
 
   before(async () => {
     smtp = await startSmtpServer();
+    mailer = createSmtpMailer({ host: smtp.host, port: smtp.port, secure: false });
     forms = await createTestFormsService({
       forms: [{ path: '/newsletter', type: 'newsletter', allowed_origins: [TEST_ORIGIN], subscribers: 'subscribers.jsonl' }],
       extra: {
         server: { public_url: PUBLIC_URL, listen: '127.0.0.1:0' },
         mail: { transport: 'smtp', smtp: { host: smtp.host, port: smtp.port, secure: false } },
       },
-      deps: { mailer: undefined, clock: Date.now }, // the real SMTP mailer and real time
+      deps: { mailer, clock: Date.now }, // real SMTP, real time
     });
-    base = await forms.app.listen({ host: '127.0.0.1', port: 0 });
+    server = await forms.app.listen();
+    base = server.address;
   });
   after(async () => {
+    await server.close(0);
     await forms.close();
+    await mailer.close();
     await smtp.close();
   });
 

@@ -1,15 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configSchema, type FormConfig } from '../../../src/config/schema.js';
+import type { FormConfig } from '../../../src/config/config.js';
 import { checkSubmission, scanText, type SubmissionCheck } from '../../../src/forms/rules/submission.js';
+import { loadTestConfig } from '../../support/config.js';
 
 /** A form with the schema's real defaults, so the tests follow any change of a default. */
 function formOf(settings: Record<string, unknown>): FormConfig {
-  const config = configSchema.parse({
-    server: { public_url: 'https://forms.example.com' },
-    mail: { from: 'forms@example.com', to: 'owner@example.com' },
-    forms: [{ path: '/form', allowed_origins: [], ...settings }],
-  });
+  const config = loadTestConfig(
+    {
+      server: { public_url: 'https://forms.example.com' },
+      mail: { from: 'forms@example.com', to: 'owner@example.com' },
+      forms: [{ path: '/form', allowed_origins: [], ...settings }],
+    },
+    '/',
+  );
   return config.forms[0]!;
 }
 

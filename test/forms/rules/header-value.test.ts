@@ -1,7 +1,7 @@
 // Mail header hygiene: free text flattened to one line, addresses with a line break refused (contract section 3: no raw CR or LF in a header).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isSafeAddressValue, toHeaderText } from '../../src/mail/header-value.js';
+import { isSafeAddressValue, toHeaderText } from '../../../src/forms/rules/header-value.js';
 
 describe('toHeaderText', () => {
   it('turns every run of control characters into one space', () => {

@@ -1,10 +1,12 @@
-// Builds the blog service (blog-api.md, contract section 4): loads content_dir into an immutable snapshot
-// of prepared answers, serves it, and swaps in a new snapshot when files change.
+// The blog service (docs/blog.md): loads content_dir into an immutable snapshot of prepared answers, serves it
+// through its front door, and swaps in a new snapshot when files change.
+import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Config } from '../config/schema.js';
-import { createHttpApp } from '../http/app.js';
+import type { BlogConfig, SiteConfig } from '../config/config.js';
+import { createFrontDoor } from '../http/front-door.js';
+import type { HttpService } from '../http/http-service.js';
+import type { RequestLog } from '../http/request-log.js';
 import type { Logger } from '../log.js';
-import type { Service } from '../service.js';
 import { buildCatalog } from './catalog/catalog.js';
 import { createLanguageNames } from './content/language.js';
 import { createPostLibrary } from './content/library.js';
@@ -12,14 +14,22 @@ import { createMarkdownTools } from './content/markdown.js';
 import { createReloader } from './content/reloader.js';
 import { createRescanTimer } from './content/rescan-timer.js';
 import { createContentWatcher, type ContentWatcher } from './content/watch.js';
-import { createResponseFactory } from './http/prepared-response.js';
-import { installFastPath } from './http/fast-path.js';
+import { createBlogDoorAnswers, createBlogRoutes } from './http/blog-routes.js';
+import { BLOG_COMMON_HEADERS, createResponseFactory } from './http/prepared-response.js';
 import { createBlogResolver } from './http/resolve.js';
-import { registerBlogRoutes } from './http/routes.js';
 import { buildSnapshot, createSnapshotMemo, type BlogSnapshot, type SnapshotTools } from './http/snapshot.js';
 
-export interface BlogServiceDeps {
+/** What the blog service is configured with. */
+export interface BlogSettings {
+  site: SiteConfig;
+  blog: BlogConfig;
+}
+
+/** What the blog service works through. */
+export interface BlogAdapters {
   logger: Logger;
+  requestLog: RequestLog;
+  clientAddressOf(request: IncomingMessage): string;
   /** Dates the RSS lastBuildDate of a feed without posts; the system clock by default. */
   clock?: () => Date;
   /** Quiet time after a file event before the content is rescanned (default 100 ms). */
@@ -28,9 +38,9 @@ export interface BlogServiceDeps {
   rescanIntervalMs?: number;
 }
 
-export async function createBlogService(config: Config, deps: BlogServiceDeps): Promise<Service> {
-  const { blog, site } = config;
-  if (!blog || !site) throw new Error('createBlogService needs [blog] and [site] in the configuration');
+/** Loads the content, then serves it; the first load runs before the service answers anything. */
+export async function createBlogService(settings: BlogSettings, deps: BlogAdapters): Promise<HttpService> {
+  const { blog, site } = settings;
   const { logger } = deps;
   const clock = deps.clock ?? (() => new Date());
   const markdown = createMarkdownTools();
@@ -79,23 +89,27 @@ export async function createBlogService(config: Config, deps: BlogServiceDeps): 
   });
   watcher.watchDirectories(directories);
 
-  const app = createHttpApp({ logger });
   const current = () => snapshot!;
   const resolver = createBlogResolver(respond);
-  registerBlogRoutes(app, { current, resolver });
-  const requestLog = app.requestLog;
-  installFastPath(app.server, { current, resolver, requestLog });
+  const handle = createFrontDoor({
+    routes: createBlogRoutes({ current, resolver }),
+    answers: createBlogDoorAnswers(resolver),
+    clientAddressOf: deps.clientAddressOf,
+    requestLog: deps.requestLog,
+    logger,
+  });
   return {
     name: 'blog',
-    app,
     listen: blog.listen,
-    shutdown: async () => {
+    handle,
+    // No route reads a body: a client that asks before sending one is answered without it.
+    serverSettings: { maxBodyBytes: 0, commonHeaders: BLOG_COMMON_HEADERS },
+    close: async () => {
       stopped = true;
       rescans.close();
       watcher?.close();
       await reloader.close();
       await warming;
-      requestLog.flush();
     },
   };
 }

@@ -1,10 +1,14 @@
-// The three confirmation pages (forms-service.md "GET <form_path>/confirm"): small, valid, self-contained HTML.
-import type { ConfirmPage } from './index.js';
+// The three confirmation pages (docs/newsletter.md "The flow"): small, valid, self-contained HTML
+// with fixed text only, and the status each is answered with.
+import type { ConfirmOutcome } from '../newsletter/index.js';
 
-/** Which page to show; the routes send it with no-store and no-referrer headers. */
-export type PageKind = 'confirmed' | 'gone' | 'not_saved';
+/** A page and its status: 200 confirmed, 410 unknown, used or expired, 500 could not be saved. */
+export interface ConfirmPage {
+  status: 200 | 410 | 500;
+  html: string;
+}
 
-const PAGES: Record<PageKind, { status: ConfirmPage['status']; title: string; text: (ttlHours: number) => string }> = {
+const PAGES: Record<ConfirmOutcome, { status: ConfirmPage['status']; title: string; text: (ttlHours: number) => string }> = {
   confirmed: {
     status: 200,
     title: 'Subscription confirmed',
@@ -25,7 +29,7 @@ const PAGES: Record<PageKind, { status: ConfirmPage['status']; title: string; te
 };
 
 /** The page of `kind`; `ttlHours` is the form's link lifetime, named on the expired page. */
-export function confirmPage(kind: PageKind, ttlHours: number): ConfirmPage {
+export function confirmPage(kind: ConfirmOutcome, ttlHours: number): ConfirmPage {
   const page = PAGES[kind];
   const html = `<!doctype html>
 <html lang="en">

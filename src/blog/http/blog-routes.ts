@@ -1,0 +1,95 @@
+// The blog service's route table (docs/blog.md "What the API answers"): GET and HEAD pick a prepared answer of
+// the current snapshot, OPTIONS is the CORS preflight on every path under /api/blog, other methods on a route get
+// 405, any other path 404. Every answer carries `Access-Control-Allow-Origin: *`.
+import type { IncomingMessage } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { Answer } from '../../http/answer.js';
+import type { DoorAnswers } from '../../http/front-door.js';
+import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
+import { matchesIfNoneMatch, type PreparedResponse } from './prepared-response.js';
+import { ALLOWED_METHODS, FIXED_ROUTES, POST_PREFIX, POSTS, type BlogResolver } from './resolve.js';
+import type { BlogSnapshot } from './snapshot.js';
+
+export interface BlogRoutesOptions {
+  /** The snapshot of the content as it is now; swapped whenever the content changes. */
+  current(): BlogSnapshot;
+  resolver: BlogResolver;
+}
+
+/** Distinct request URLs remembered per snapshot; the memo starts over when it is full. */
+const URL_MEMO_SIZE = 2000;
+
+/** The 204 answer to OPTIONS (docs/blog.md "HTTP details"). */
+const PREFLIGHT: Answer = {
+  status: 204,
+  headers: [
+    'access-control-allow-origin', '*',
+    'access-control-allow-methods', ALLOWED_METHODS,
+    'access-control-allow-headers', 'Accept, Accept-Language, Content-Type, If-None-Match, Cache-Control',
+    'access-control-max-age', '86400',
+  ],
+};
+
+/** Every route of the blog service. */
+export function createBlogRoutes(options: BlogRoutesOptions): Route[] {
+  const get = createGetHandler(options);
+  const methods = { GET: get, HEAD: get, OPTIONS: preflight };
+  return [
+    ...Object.keys(FIXED_ROUTES).map((path) => ({ path, methods })),
+    { path: POSTS, methods },
+    { path: POST_PREFIX, prefix: true, methods },
+    // Preflight on any path under /api/blog; other methods on an unknown path are simply not found.
+    { path: '/api/blog/', prefix: true, methods: { OPTIONS: preflight, '*': () => options.resolver.notFound.answer } },
+  ];
+}
+
+/** The blog's own answers (404, 400, 405, 500), prepared with the CORS header. */
+export function createBlogDoorAnswers(resolver: BlogResolver): DoorAnswers {
+  return {
+    notFound: () => resolver.notFound.answer,
+    badPath: () => resolver.badPath.answer,
+    methodNotAllowed: () => resolver.methodNotAllowed.answer,
+    internalError: () => resolver.internalError.answer,
+  };
+}
+
+function preflight(): Answer {
+  return PREFLIGHT;
+}
+
+/** GET and HEAD: the prepared answer of the URL, or its 304. A repeated URL skips parsing and resolving. */
+function createGetHandler({ current, resolver }: BlogRoutesOptions): Handler {
+  let memoFor: BlogSnapshot | null = null;
+  let memo = new Map<string, PreparedResponse>();
+  return (request: RoutedRequest) => {
+    const snapshot = current();
+    if (snapshot !== memoFor) {
+      memoFor = snapshot;
+      memo = new Map();
+    }
+    let prepared = memo.get(request.url);
+    if (prepared === undefined) {
+      prepared = resolver.resolve(snapshot, request.path, request.query === '' ? {} : (parseQuery(request.query) as Record<string, unknown>)) ?? resolver.notFound;
+      if (memo.size >= URL_MEMO_SIZE) memo.clear();
+      memo.set(request.url, prepared);
+    }
+    if (prepared.etag !== null && matchesIfNoneMatch(ifNoneMatch(request.raw), prepared.etag)) return prepared.notModified;
+    return prepared.answer;
+  };
+}
+
+/**
+ * If-None-Match read from the raw header list: Node builds `request.headers` on first use, which is a
+ * noticeable share of a request this cheap. Repeated headers are joined with ", " as Node would.
+ */
+function ifNoneMatch(request: IncomingMessage): string | undefined {
+  const rawHeaders = request.rawHeaders;
+  let value: string | undefined;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]!;
+    if (name.length === 13 && name.toLowerCase() === 'if-none-match') {
+      value = value === undefined ? rawHeaders[index + 1] : `${value}, ${rawHeaders[index + 1]}`;
+    }
+  }
+  return value;
+}

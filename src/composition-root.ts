@@ -1,0 +1,83 @@
+// The one place where adapters are made (STYLE.md "the composition root builds the adapters"): the mailer, chat
+// notifiers, the line appender, the clock, randomness and the client-address resolver are built here from the
+// configuration, and each service gets only its own settings and what it works through.
+import { randomBytes } from 'node:crypto';
+import type { Config } from './config/config.js';
+import { createTelegramNotifier } from './chat/telegram.js';
+import { createBlogService } from './blog/blog-service.js';
+import { createFormsService } from './forms/forms-service.js';
+import type { ChatNotifier, Clock, Mailer } from './forms/ports.js';
+import { createClientAddressResolver } from './http/client-ip.js';
+import type { HttpService } from './http/http-service.js';
+import type { RequestLog } from './http/request-log.js';
+import type { Logger } from './log.js';
+import { createMailer } from './mail/create-mailer.js';
+import { createJsonlAppender } from './storage/jsonl.js';
+
+export interface RootDeps {
+  logger: Logger;
+  requestLog: RequestLog;
+  /** Milliseconds since the epoch; Date.now unless a test sets the time. */
+  clock?: Clock;
+}
+
+/** The services the configuration asks for, not listening yet, and what to release once they stopped. */
+export interface ComposedServices {
+  services: HttpService[];
+  /** Closes the adapters (the SMTP pool) after every service closed. */
+  close(): Promise<void>;
+}
+
+/** Builds every adapter and service of `config`; when one service fails to start, what was built is closed. */
+export async function composeServices(config: Config, deps: RootDeps): Promise<ComposedServices> {
+  const { logger, requestLog } = deps;
+  const clock = deps.clock ?? Date.now;
+  const services: HttpService[] = [];
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const service of services.splice(0).reverse()) await service.close();
+    for (const closeAdapter of closers.splice(0).reverse()) await closeAdapter();
+  };
+  try {
+    if (config.mail && config.forms.length > 0) {
+      const mailer: Mailer = createMailer(config.mail, config.data_dir, clock);
+      closers.push(() => mailer.close());
+      const chatNotifiers = new Map<string, ChatNotifier>();
+      for (const form of config.forms) {
+        if (form.type !== 'newsletter' && form.telegram) {
+          const { bot_token: botToken, chat_id: chatId, api_url: apiUrl } = form.telegram;
+          chatNotifiers.set(form.path, createTelegramNotifier({ botToken, chatId, apiUrl }));
+        }
+      }
+      services.push(
+        await createFormsService(
+          { dataDir: config.data_dir, server: config.server, forms: config.forms, from: config.mail.from, siteTitle: config.site?.title },
+          {
+            logger,
+            requestLog,
+            clock,
+            randomBytes,
+            mailer,
+            chatNotifiers,
+            appendLine: createJsonlAppender(),
+            clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
+            rateLimitKey: (address) => address,
+          },
+        ),
+      );
+    }
+    if (config.blog && config.site) {
+      services.push(
+        await createBlogService(
+          { site: config.site, blog: config.blog },
+          // The blog trusts no proxy headers: its address is only written to the request line.
+          { logger, requestLog, clientAddressOf: createClientAddressResolver(0), clock: () => new Date(clock()) },
+        ),
+      );
+    }
+    return { services, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+}

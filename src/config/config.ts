@@ -1,0 +1,101 @@
+// The loaded configuration as the code uses it: the schema's output with what the schema guarantees written
+// into the types, so no code past the loader re-checks or casts. Forms are a union on `type` (a newsletter form
+// has its subscriber log, link lifetime and confirmation URL; the others their archive and chat), `mail` a union
+// on `transport` (SMTP settings exist exactly when they are used), and each form carries its owner address.
+import path from 'node:path';
+import type { ParsedConfig } from './schema.js';
+
+type ParsedForm = ParsedConfig['forms'][number];
+type ParsedMail = NonNullable<ParsedConfig['mail']>;
+
+/** What every form has, whatever its type. */
+interface FormCommon {
+  path: string;
+  /** The owner's address: the form's `to`, else `mail.to`. */
+  to: string;
+  allowed_origins: readonly string[];
+  honeypot_field: string;
+  rate_limit_per_hour: number;
+  redirect_url?: string;
+  require_name: boolean;
+  require_message: boolean;
+  name_min: number;
+  name_max: number;
+  message_min: number;
+  message_max: number;
+  receipt: boolean;
+  services?: readonly string[];
+}
+
+export interface MessageForm extends FormCommon {
+  type: 'contact' | 'feedback' | 'generic';
+  archive?: string;
+  telegram?: NonNullable<ParsedForm['telegram']>;
+}
+
+export interface NewsletterForm extends FormCommon {
+  type: 'newsletter';
+  subscribers: string;
+  confirm_ttl_hours: number;
+  /** `<server.public_url><path>/confirm`: the confirmation link without its token. */
+  confirm_url: string;
+}
+
+export type FormConfig = MessageForm | NewsletterForm;
+export type FormType = FormConfig['type'];
+
+type MailCommon = Omit<ParsedMail, 'transport' | 'smtp'>;
+export type SmtpConfig = NonNullable<ParsedMail['smtp']>;
+export type MailConfig = (MailCommon & { transport: 'smtp'; smtp: SmtpConfig }) | (MailCommon & { transport: 'file' });
+
+export interface Config extends Omit<ParsedConfig, 'forms' | 'mail'> {
+  forms: readonly FormConfig[];
+  mail: MailConfig | undefined;
+}
+
+export type ServerConfig = Config['server'];
+export type SiteConfig = NonNullable<Config['site']>;
+export type BlogConfig = NonNullable<Config['blog']>;
+export type ListenAddress = ServerConfig['listen'];
+
+/** The path of a newsletter form's confirmation link. */
+export function confirmPathOf(formPath: string): string {
+  return `${formPath.replace(/\/+$/, '')}/confirm`;
+}
+
+/**
+ * Builds the Config from what the schema accepted (its cross-key rules have run, so what they require is
+ * there); relative folders resolve against `baseDir`, the config file's folder.
+ */
+export function resolveConfig(parsed: ParsedConfig, baseDir: string): Config {
+  const { mail } = parsed;
+  const publicUrl = parsed.server.public_url ?? '';
+  return {
+    ...parsed,
+    data_dir: path.resolve(baseDir, parsed.data_dir),
+    blog: parsed.blog && { ...parsed.blog, content_dir: path.resolve(baseDir, parsed.blog.content_dir) },
+    mail: mail && resolveMail(mail),
+    forms: parsed.forms.map((form) => resolveForm(form, mail?.to ?? '', publicUrl)),
+  };
+}
+
+function resolveMail(mail: ParsedMail): MailConfig {
+  const { transport, smtp, ...common } = mail;
+  return transport === 'smtp' && smtp ? { ...common, transport, smtp } : { ...common, transport: 'file' };
+}
+
+function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string): FormConfig {
+  const { type, archive, telegram, subscribers, confirm_ttl_hours: ttlHours, to, ...common } = form;
+  const owner = to ?? defaultOwner;
+  if (type === 'newsletter') {
+    return {
+      ...common,
+      type,
+      to: owner,
+      subscribers: subscribers as string,
+      confirm_ttl_hours: ttlHours as number,
+      confirm_url: `${publicUrl}${confirmPathOf(form.path)}`,
+    };
+  }
+  return { ...common, type, to: owner, archive, telegram };
+}

@@ -1,0 +1,109 @@
+// The forms service (docs/forms-api.md): its rules, flows and routes, built from its own settings and the
+// adapters the composition root hands in (mailer, chat notifiers, line appender, clock, randomness, logs).
+import type { FormConfig, NewsletterForm, ServerConfig } from '../config/config.js';
+import { createFrontDoor } from '../http/front-door.js';
+import type { HttpService } from '../http/http-service.js';
+import type { RequestLog } from '../http/request-log.js';
+import type { Logger } from '../log.js';
+import { safeReason } from '../safe-reason.js';
+import { createDelivery } from './delivery.js';
+import { createFormRoutes, formsDoorAnswers } from './http/form-routes.js';
+import { createMetrics } from './metrics.js';
+import { createNewsletter, type Newsletter, type NewsletterDeps } from './newsletter/index.js';
+import { resolveSiteName } from './notifications.js';
+import type { AppendLine, ChatNotifier, Clock, Mailer, RandomBytes } from './ports.js';
+import { loadFormRateLimits } from './rate-limits.js';
+import { createSubmitFlow } from './submit-flow.js';
+
+/** What the forms service is configured with. */
+export interface FormsSettings {
+  dataDir: string;
+  server: ServerConfig;
+  forms: readonly FormConfig[];
+  /** `mail.from`. */
+  from: string;
+  /** `[site] title`, when there is one: the name receipts and confirmation mails give the site. */
+  siteTitle: string | undefined;
+}
+
+/** What the forms service works through. */
+export interface FormsAdapters {
+  logger: Logger;
+  requestLog: RequestLog;
+  clock: Clock;
+  randomBytes: RandomBytes;
+  mailer: Mailer;
+  /** The chat notifier of each form with [forms.telegram], by form path. */
+  chatNotifiers: ReadonlyMap<string, ChatNotifier>;
+  appendLine: AppendLine;
+  clientAddressOf: Parameters<typeof createFrontDoor>[0]['clientAddressOf'];
+  /** The bucket a client address counts against. */
+  rateLimitKey(address: string): string;
+  /** The newsletter double opt-in; tests may hand in a fake. */
+  createNewsletter?: (deps: NewsletterDeps) => Promise<Newsletter>;
+}
+
+/** Loads the newsletter journals and the rate-limit snapshot, then builds the routes behind one front door. */
+export async function createFormsService(settings: FormsSettings, adapters: FormsAdapters): Promise<HttpService> {
+  const { dataDir, server, forms } = settings;
+  const { logger, clock, mailer } = adapters;
+  const metrics = createMetrics(forms.map((form) => form.path));
+  const siteNameFor = (form: FormConfig) => resolveSiteName(settings.siteTitle, form, server.public_url);
+  const newsletter = await (adapters.createNewsletter ?? createNewsletter)({
+    dataDir,
+    forms: forms.filter((form): form is NewsletterForm => form.type === 'newsletter'),
+    from: settings.from,
+    siteNameFor,
+    mailer,
+    appendLine: adapters.appendLine,
+    metrics,
+    logger,
+    clock,
+    randomBytes: adapters.randomBytes,
+  });
+  const rateLimits = await loadFormRateLimits(forms, dataDir, clock(), logger);
+  const deliver = createDelivery({
+    mailer,
+    metrics,
+    logger,
+    from: settings.from,
+    chatNotifierFor: (form) => adapters.chatNotifiers.get(form.path),
+    siteNameFor,
+  });
+  const routes = createFormRoutes({
+    forms,
+    metrics,
+    newsletter,
+    formCount: forms.length,
+    metricsToken: server.metrics_token,
+    submitFlowOf: (form) =>
+      createSubmitFlow(form, {
+        metrics,
+        logger,
+        clock,
+        limiter: rateLimits.limiterFor(form.path),
+        rateLimitKey: adapters.rateLimitKey,
+        maxBodyBytes: server.max_body_bytes,
+        dataDir,
+        newsletter,
+        appendLine: adapters.appendLine,
+        deliver,
+      }),
+  });
+
+  return {
+    name: 'forms',
+    listen: server.listen,
+    handle: createFrontDoor({ routes, answers: formsDoorAnswers, clientAddressOf: adapters.clientAddressOf, requestLog: adapters.requestLog, logger }),
+    serverSettings: { maxBodyBytes: server.max_body_bytes },
+    async close() {
+      try {
+        await rateLimits.save(clock());
+        logger.info({ event: 'ratelimit_snapshot_saved' }, 'rate-limit snapshot saved');
+      } catch (error) {
+        logger.error({ event: 'ratelimit_snapshot_failed', reason: safeReason(error) }, 'rate-limit snapshot not saved');
+      }
+      await newsletter.close();
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// The forms service's route table (docs/forms-api.md "Endpoints"): per form POST and the OPTIONS preflight, on
+// newsletter forms GET <path>/confirm, and GET /health and /metrics. Other methods on these paths get 405 with
+// `Allow` and an empty body; unknown paths 404 {"error":"not_found"}.
+import { parse as parseQuery } from 'node:querystring';
+import { confirmPathOf, type FormConfig, type NewsletterForm } from '../../config/config.js';
+import type { Answer } from '../../http/answer.js';
+import { errorAnswer } from '../../http/error-catalogue.js';
+import type { DoorAnswers } from '../../http/front-door.js';
+import type { Handler, Route } from '../../http/route-table.js';
+import type { Metrics } from '../metrics.js';
+import type { Newsletter } from '../newsletter/index.js';
+import { createCorsHeaders, isOriginAllowed } from '../rules/cors.js';
+import type { SubmitInput, SubmitOutcome } from '../submit-flow.js';
+import { confirmPage } from './confirm-pages.js';
+import { createStatusRoutes, type StatusRoutesOptions } from './status-routes.js';
+import { createSubmitRoute } from './submit-route.js';
+
+export interface FormRoutesOptions extends StatusRoutesOptions {
+  forms: readonly FormConfig[];
+  metrics: Metrics;
+  newsletter: Newsletter;
+  /** The submit flow of each form. */
+  submitFlowOf(form: FormConfig): (input: SubmitInput) => Promise<SubmitOutcome>;
+}
+
+const FORM_METHODS = 'POST, OPTIONS';
+
+/** Every route of the forms service. */
+export function createFormRoutes(options: FormRoutesOptions): Route[] {
+  const routes: Route[] = createStatusRoutes(options);
+  for (const form of options.forms) {
+    routes.push({ path: form.path, methods: { POST: createSubmitRoute(form, options.submitFlowOf(form)), OPTIONS: createPreflight(form, options.metrics) } });
+    // No HEAD: a link checker's HEAD must not redeem a single-use token.
+    if (form.type === 'newsletter') routes.push({ path: confirmPathOf(form.path), methods: { GET: createConfirmRoute(form, options.newsletter) } });
+  }
+  return routes;
+}
+
+/** The forms service's own answers: 404 with the catalogue's body, 405 with `Allow` and no body. */
+export const formsDoorAnswers: DoorAnswers = {
+  notFound: () => errorAnswer('not_found'),
+  badPath: () => errorAnswer('bad_request', {}, 'The request path is not valid.'),
+  methodNotAllowed: (allow) => ({ status: 405, headers: { allow } }),
+  internalError: () => errorAnswer('internal_error'),
+};
+
+/** OPTIONS <path>: 204 with the CORS headers for an allowed Origin, 403 for another (docs/forms-api.md "OPTIONS <path>"). */
+function createPreflight(form: FormConfig, metrics: Metrics): Handler {
+  return (request): Answer => {
+    const origin = request.raw.headers.origin;
+    if (!isOriginAllowed(origin, form.allowed_origins)) {
+      metrics.count(form.path, 'origin_blocked');
+      return errorAnswer('origin_not_allowed');
+    }
+    // Without an Origin (not a browser) there is nothing to allow; the answer only lists the methods.
+    const headers = origin === undefined ? {} : createCorsHeaders(origin);
+    headers.allow = FORM_METHODS;
+    return { status: 204, headers };
+  };
+}
+
+/** GET <path>/confirm?token=...: redeems the token and shows the page of its outcome (docs/newsletter.md "The flow"). */
+function createConfirmRoute(form: NewsletterForm, newsletter: Newsletter): Handler {
+  return async (request): Promise<Answer> => {
+    const token = parseQuery(request.query).token;
+    const outcome = await newsletter.confirm(form, typeof token === 'string' && token !== '' ? token : undefined);
+    const page = confirmPage(outcome, form.confirm_ttl_hours);
+    return {
+      status: page.status,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+      body: page.html,
+    };
+  };
+}

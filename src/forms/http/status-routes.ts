@@ -1,0 +1,30 @@
+// GET /health and GET /metrics (docs/forms-api.md "/metrics"): /health is always open; /metrics is open, or
+// behind `server.metrics_token` compared in constant time.
+import type { Answer } from '../../http/answer.js';
+import { isBearerTokenValid } from '../../http/bearer-token.js';
+import { errorAnswer, JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
+import type { Route } from '../../http/route-table.js';
+import type { Metrics } from '../metrics.js';
+
+export interface StatusRoutesOptions {
+  formCount: number;
+  metrics: Metrics;
+  metricsToken: string | undefined;
+}
+
+/** The two routes, answering GET and HEAD. */
+export function createStatusRoutes(options: StatusRoutesOptions): Route[] {
+  const { metrics, metricsToken } = options;
+  const healthBody = JSON.stringify({ status: 'ok', forms: options.formCount });
+  const health = (): Answer => ({ status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: healthBody });
+  const metricsRoute = (request: { raw: { headers: { authorization?: string } } }): Answer => {
+    if (metricsToken !== undefined && !isBearerTokenValid(request.raw.headers.authorization, metricsToken)) {
+      return errorAnswer('unauthorized', { 'www-authenticate': 'Bearer' });
+    }
+    return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: JSON.stringify(metrics.snapshot()) };
+  };
+  return [
+    { path: '/health', methods: { GET: health, HEAD: health } },
+    { path: '/metrics', methods: { GET: metricsRoute, HEAD: metricsRoute } },
+  ];
+}

@@ -1,0 +1,113 @@
+// What POST <form_path> does, in the order docs/forms-api.md "POST <path>" gives: origin, rate limit, body
+// size, body syntax, field validation, honeypot; then persist, then deliver (or the newsletter signup).
+// It returns an outcome and knows nothing of HTTP: the form routes turn outcomes into answers.
+import type { Readable } from 'node:stream';
+import path from 'node:path';
+import type { FormConfig, MessageForm, NewsletterForm } from '../config/config.js';
+import type { Logger } from '../log.js';
+import { safeReason } from '../safe-reason.js';
+import { toArchiveLine } from './archive.js';
+import type { DeliveryOutcome } from './delivery.js';
+import type { Metrics } from './metrics.js';
+import type { Newsletter } from './newsletter/index.js';
+import type { SubmissionNotice } from './notifications.js';
+import type { AppendLine, Clock } from './ports.js';
+import { readFormBody } from './request-body.js';
+import { isOriginAllowed } from './rules/cors.js';
+import type { RateLimiter } from './rules/rate-limiter.js';
+import { createSubmissionCheck, type FieldError, type Submission } from './rules/submission.js';
+
+/** What the flow needs of a request, whatever received it. */
+export interface SubmitInput {
+  origin: string | undefined;
+  clientAddress: string;
+  contentType: string | undefined;
+  contentLength: string | undefined;
+  /** The unread body. */
+  body: Readable;
+}
+
+/** Why a submission was refused, with the message to show where the catalogue's text is too general. */
+export type RefusalCode = 'origin_not_allowed' | 'rate_limited' | 'body_too_large' | 'invalid_body' | 'storage_failed' | 'send_failed';
+
+export type SubmitOutcome =
+  /** Delivered, signed up (or already on the list), or a honeypot hit: all look the same to the client. */
+  | { kind: 'accepted' }
+  | { kind: 'invalid'; details: readonly FieldError[] }
+  | { kind: 'refused'; code: RefusalCode; message?: string; retryAfterSeconds?: number };
+
+export interface SubmitFlowDeps {
+  metrics: Metrics;
+  logger: Logger;
+  clock: Clock;
+  /** The form's rate limiter; undefined when its rate_limit_per_hour is 0. */
+  limiter: RateLimiter | undefined;
+  /** The bucket a client address counts against (an IPv6 address counts for its network). */
+  rateLimitKey(address: string): string;
+  maxBodyBytes: number;
+  dataDir: string;
+  newsletter: Newsletter;
+  appendLine: AppendLine;
+  deliver(notice: SubmissionNotice): Promise<DeliveryOutcome>;
+}
+
+const ACCEPTED: SubmitOutcome = Object.freeze({ kind: 'accepted' });
+
+/** The flow of `form`; it rejects only on a failure nobody planned for (the front door answers that). */
+export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input: SubmitInput) => Promise<SubmitOutcome> {
+  const { metrics, logger, clock, limiter } = deps;
+  const count = (counter: Parameters<typeof metrics.count>[1]) => metrics.count(form.path, counter);
+  const checkSubmission = createSubmissionCheck(form);
+  const refused = (code: RefusalCode, message?: string): SubmitOutcome => ({ kind: 'refused', code, message });
+
+  return async function submit(input) {
+    if (!isOriginAllowed(input.origin, form.allowed_origins)) {
+      count('origin_blocked');
+      return refused('origin_not_allowed');
+    }
+    count('received');
+    const token = limiter?.take(deps.rateLimitKey(input.clientAddress), clock());
+    if (token && !token.allowed) {
+      count('rate_limited');
+      return { kind: 'refused', code: 'rate_limited', retryAfterSeconds: token.retryAfterSeconds };
+    }
+
+    const body = await readFormBody({ stream: input.body, contentType: input.contentType, contentLength: input.contentLength }, deps.maxBodyBytes);
+    if (!body.ok) {
+      count(body.error);
+      return refused(body.error, body.message);
+    }
+
+    const check = checkSubmission(body.fields);
+    if (!check.ok) {
+      count('validation_failed');
+      return { kind: 'invalid', details: check.details };
+    }
+    if (check.honeypotHit) {
+      count('honeypot_blocked');
+      logger.info({ event: 'honeypot', form: form.path }, 'honeypot hit');
+      return ACCEPTED;
+    }
+    return form.type === 'newsletter' ? signUp(form, check.submission) : persistAndDeliver(form, check.submission);
+  };
+
+  async function signUp(newsletterForm: NewsletterForm, submission: Submission): Promise<SubmitOutcome> {
+    const outcome = await deps.newsletter.signup(newsletterForm, submission.email);
+    return outcome === 'ok' || outcome === 'duplicate' ? ACCEPTED : refused(outcome);
+  }
+
+  async function persistAndDeliver(messageForm: MessageForm, submission: Submission): Promise<SubmitOutcome> {
+    const notice: SubmissionNotice = { form: messageForm, submission, receivedAt: new Date(clock()).toISOString() };
+    if (messageForm.archive !== undefined) {
+      try {
+        await deps.appendLine(path.join(deps.dataDir, messageForm.archive), toArchiveLine(notice));
+      } catch (error) {
+        count('persist_failed');
+        logger.error({ event: 'archive_failed', form: form.path, reason: safeReason(error) }, 'archive write failed');
+        return refused('storage_failed');
+      }
+    }
+    const outcome = await deps.deliver(notice);
+    return outcome === 'delivered' ? ACCEPTED : refused('send_failed');
+  }
+}

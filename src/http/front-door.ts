@@ -1,0 +1,109 @@
+// The one way into a service: every request passes here. The door finds the route (404 and 405 from the
+// route table), the client address, writes the one request line, and catches every throw or rejection of a
+// route (and of the writer) into the error catalogue's 500 and one `error` log line. Nothing a request does
+// can end the process.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from '../log.js';
+import { safeReason } from '../safe-reason.js';
+import { writeAnswer, type Answer } from './answer.js';
+import type { RequestLog } from './request-log.js';
+import { createRouteLookup, type RoutedRequest, type Route } from './route-table.js';
+
+export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** The answers the door gives itself; each call returns an answer of its own (its headers are added to). */
+export interface DoorAnswers {
+  /** No route has the path (404), or its percent-encoding is malformed (400). */
+  notFound(): Answer;
+  badPath(): Answer;
+  /** The route lacks the method: 405 with `allow`. */
+  methodNotAllowed(allow: string): Answer;
+  /** Something failed that the client cannot mend: 500 with a body that says nothing internal. */
+  internalError(): Answer;
+}
+
+export interface FrontDoorOptions {
+  routes: readonly Route[];
+  answers: DoorAnswers;
+  clientAddressOf(request: IncomingMessage): string;
+  requestLog: RequestLog;
+  logger: Logger;
+}
+
+/** The request listener of a service. */
+export function createFrontDoor(options: FrontDoorOptions): RequestListener {
+  const { answers, clientAddressOf, requestLog, logger } = options;
+  const lookUp = createRouteLookup(options.routes);
+
+  return function handle(raw, response) {
+    const started = performance.now();
+    const method = raw.method ?? 'GET';
+    const url = raw.url ?? '/';
+    const mark = url.indexOf('?');
+    const rawPath = mark === -1 ? url : url.slice(0, mark);
+    const clientAddress = clientAddressOf(raw);
+
+    const finish = (answer: Answer) => {
+      if (response.writableEnded || response.destroyed) return; // the client went away
+      try {
+        writeAnswer(response, answer, method !== 'HEAD');
+      } catch (error) {
+        fail(error);
+        if (response.headersSent) return void response.destroy();
+        try {
+          writeAnswer(response, answers.internalError(), method !== 'HEAD');
+        } catch {
+          return void response.destroy();
+        }
+      }
+      requestLog.write({
+        method,
+        path: rawPath,
+        status: response.statusCode,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        ip: clientAddress,
+      });
+    };
+    const fail = (error: unknown) => {
+      logger.error({ event: 'internal_error', reason: safeReason(error), at: firstFrame(error), method, path: rawPath }, 'request failed');
+    };
+    const failed = (error: unknown) => {
+      fail(error);
+      finish(answers.internalError());
+    };
+
+    let answer: Answer | Promise<Answer>;
+    try {
+      answer = dispatch(method, rawPath, url, mark, clientAddress, raw);
+    } catch (error) {
+      return failed(error);
+    }
+    if (answer instanceof Promise) answer.then(finish, failed);
+    else finish(answer);
+  };
+
+  function dispatch(method: string, rawPath: string, url: string, mark: number, clientAddress: string, raw: IncomingMessage): Answer | Promise<Answer> {
+    let path = rawPath;
+    if (rawPath.includes('%')) {
+      // Routes match the decoded path: "/cont%61ct" is "/contact".
+      try {
+        path = decodeURIComponent(rawPath);
+      } catch {
+        return answers.badPath();
+      }
+    }
+    const match = lookUp(method, path);
+    if (match === undefined) return answers.notFound();
+    if (match.handler === undefined) return answers.methodNotAllowed(match.allow);
+    const query = mark === -1 ? '' : url.slice(mark + 1);
+    return match.handler({ method, path, url, query, clientAddress, raw });
+  }
+}
+
+/** Where a failure happened (the first stack frame, file and line), without its message. */
+function firstFrame(error: unknown): string | undefined {
+  const stack = error instanceof Error ? error.stack : undefined;
+  const frame = stack?.split('\n').find((line) => line.trimStart().startsWith('at '));
+  return frame?.trim().slice(3);
+}

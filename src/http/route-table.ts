@@ -1,0 +1,67 @@
+// A service's routes as data: which handler answers a method on a path. The front door asks the table and
+// answers 404 when no route has the path and 405 with `Allow` when the route lacks the method, both derived
+// from the table itself.
+import type { IncomingMessage } from 'node:http';
+import type { Answer } from './answer.js';
+
+/** A request as the front door hands it to a route. */
+export interface RoutedRequest {
+  method: string;
+  /** The path without the query, percent-decoded. */
+  path: string;
+  /** The request target as it was sent (path and query), for memos keyed by it. */
+  url: string;
+  /** The query string without its "?", "" when there is none. */
+  query: string;
+  /** The client address (docs/configuration.md "trust_proxy_headers"). */
+  clientAddress: string;
+  /** Node's request: its headers, raw headers and the unread body. */
+  raw: IncomingMessage;
+}
+
+/** Answers a request; may throw or reject: the front door turns that into a logged 500. */
+export type Handler = (request: RoutedRequest) => Answer | Promise<Answer>;
+
+export interface Route {
+  /** An exact path, or with `prefix` every path that starts with it. */
+  path: string;
+  prefix?: boolean;
+  /** Handlers by method; `'*'` answers every method not listed, instead of 405. */
+  methods: Readonly<Record<string, Handler>>;
+}
+
+/** What the table says for one method on one path. */
+export type RouteMatch = { handler: Handler; allow?: undefined } | { handler?: undefined; allow: string } | undefined;
+
+/**
+ * The table's lookup: exact paths first, then prefixes, longest first. A path listed twice keeps its first
+ * route (the configuration refuses duplicate form paths).
+ */
+export function createRouteLookup(routes: readonly Route[]): (method: string, path: string) => RouteMatch {
+  const exact = new Map<string, CompiledRoute>();
+  const prefixes: CompiledRoute[] = [];
+  for (const route of routes) {
+    const compiled = compile(route);
+    if (route.prefix) prefixes.push(compiled);
+    else if (!exact.has(route.path)) exact.set(route.path, compiled);
+  }
+  prefixes.sort((a, b) => b.path.length - a.path.length);
+  return (method, path) => {
+    const route = exact.get(path) ?? prefixes.find((candidate) => path.startsWith(candidate.path));
+    if (route === undefined) return undefined;
+    const handler = route.handlers.get(method) ?? route.any;
+    return handler ? { handler } : route.notAllowed;
+  };
+}
+
+interface CompiledRoute {
+  path: string;
+  handlers: Map<string, Handler>;
+  any: Handler | undefined;
+  notAllowed: { allow: string };
+}
+
+function compile(route: Route): CompiledRoute {
+  const handlers = new Map(Object.entries(route.methods).filter(([method]) => method !== '*'));
+  return { path: route.path, handlers, any: route.methods['*'], notAllowed: { allow: [...handlers.keys()].join(', ') } };
+}

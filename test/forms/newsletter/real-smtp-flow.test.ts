@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestFormsService, OWNER_ADDRESS, TEST_ORIGIN, type TestFormsService } from '../../support/forms-app.js';
+import { readJsonLines } from '../../support/json-lines.js';
 import { rawHeaderValues, startSmtpServer, type ReceivedMessage, type TestSmtpServer } from '../../support/smtp-server.js';
-import { readLines } from './support.js';
 
 const PUBLIC_URL = 'https://forms.example.com';
 const LINK = /https:\/\/forms\.example\.com\/newsletter\/confirm\?token=([A-Za-z0-9_-]{43})(?=\s)/;
@@ -68,7 +68,7 @@ describe('newsletter over real SMTP and HTTP', () => {
     assert.ok(notice?.parsed.text?.includes('Ada.Lovelace@Example.org'));
     assert.ok(!rawHeaderValues(notice!.raw, 'Subject').concat(rawHeaderValues(notice!.raw, 'Reply-To')).join(' ').includes('Lovelace'));
 
-    const lines = await readLines(path.join(forms.dataDir, 'subscribers.jsonl'));
+    const lines = await readJsonLines(path.join(forms.dataDir, 'subscribers.jsonl'));
     assert.equal(lines.length, 1);
     assert.equal(lines[0]?.email, 'Ada.Lovelace@Example.org');
 

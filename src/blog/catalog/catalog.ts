@@ -3,7 +3,7 @@
 import type { BlogConfig, SiteConfig } from '../../config/schema.js';
 import { languageKey } from '../content/language.js';
 import type { PostVersion } from '../content/post.js';
-import { foldCase } from './search.js';
+import { foldCase } from '../text/fold-case.js';
 
 export interface CatalogEntry {
   post: PostVersion;

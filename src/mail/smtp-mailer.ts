@@ -1,4 +1,5 @@
-// `transport = "smtp"`: nodemailer's pooled SMTP transport, configured from [mail.smtp] (contract section 2).
+// `transport = "smtp"`: nodemailer's pooled SMTP transport, configured from [mail.smtp]
+// (docs/configuration.md "[mail.smtp]").
 import nodemailer from 'nodemailer';
 import type { MailConfig } from '../config/schema.js';
 import type { Mailer } from '../forms/ports.js';

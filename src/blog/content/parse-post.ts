@@ -1,5 +1,5 @@
-// Turns one post file into a PostVersion, or the reason it is skipped (contract section 4). Pure: the
-// caller reads the file and logs the outcome.
+// Turns one post file into a PostVersion, or the reason it is skipped (docs/blog.md "Front matter"; the reasons
+// are listed under "Changes are picked up on their own"). Pure: the caller reads the file and logs the outcome.
 import { FEDIVERSE_HANDLE } from '../../config/schema.js';
 import { foldCase } from '../text/fold-case.js';
 import { createSearchFilter } from '../text/search-filter.js';

@@ -1,4 +1,4 @@
-// Case-insensitive matching for `q` and `tag` (contract section 4: "case-insensitively (Unicode)").
+// Case-insensitive matching for `q` and `tag` (docs/blog.md "/posts parameters": how `q` compares text).
 //
 // Folding is NFKC, then upper case, then lower case. The round trip through upper case applies Unicode's
 // full case mappings, so "ÉTÉ" finds "été" and "STRASSE" finds "Straße"; NFKC makes ligatures ("ﬁ") and

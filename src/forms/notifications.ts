@@ -3,8 +3,8 @@
 // subject) passes through toHeaderText, so no CR, LF or other control character from the input reaches a
 // header; addresses are validated addr-specs, which hold none (and the mail adapter refuses any that do).
 import type { FormConfig } from '../config/schema.js';
-import { toHeaderText } from '../mail/header-value.js';
 import type { MailMessage } from './ports.js';
+import { toHeaderText } from './rules/header-value.js';
 import type { Submission } from './rules/submission.js';
 
 /** What the owner mail and the chat notification are built from. */

@@ -164,7 +164,7 @@ async function post(base: string, body: string, headers: Record<string, string>)
   return { status: response.status, headers: replayableHeaders(response.headers), body: await response.text() };
 }
 
-/** postbox's own counters (forms-service.md, GET /metrics): owner notifications sent, and failures. */
+/** postbox's own counters (docs/forms-api.md "/metrics"): owner notifications sent, and failures. */
 async function postboxCompleted(base: string): Promise<Completed> {
   const metrics = (await (await fetch(`${base}/metrics`)).json()) as { totals: Record<string, number> };
   const totals = metrics.totals;

@@ -1,5 +1,6 @@
 // The rate limiter's memory with 200,000 distinct client addresses (target: at most 300 bytes per tracked
-// address) and the proof that fully refilled buckets are dropped, so memory stays bounded (contract section 3).
+// address) and the proof that fully refilled buckets are dropped, so memory stays bounded
+// (docs/submission-rules.md "Rate limit").
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

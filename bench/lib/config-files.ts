@@ -1,4 +1,4 @@
-// The config.toml files the benches start postbox with (contract section 2), listening on port 0.
+// The config.toml files the benches start postbox with (docs/configuration.md), listening on port 0.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'smol-toml';

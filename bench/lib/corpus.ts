@@ -1,4 +1,5 @@
-// Deterministic Markdown blog corpora for the blog benches (contract section 4 layout and front matter).
+// Deterministic Markdown blog corpora for the blog benches (layout and front matter of docs/blog.md
+// "Where posts live" and "Front matter").
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPrng, type Prng } from './prng.js';

@@ -1,5 +1,5 @@
-// Chat notifications through the Telegram Bot API `sendMessage` method, over fetch (contract section 2,
-// [forms.telegram]). The bot token is part of the URL, so no error from here carries the URL or the
+// Chat notifications through the Telegram Bot API `sendMessage` method, over fetch (docs/configuration.md
+// "[forms.telegram]"). The bot token is part of the URL, so no error from here carries the URL or the
 // underlying message: only a fixed reason.
 import type { ChatNotifier } from '../forms/ports.js';
 

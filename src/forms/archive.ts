@@ -1,4 +1,4 @@
-// The archive line of an accepted submission (contract section 3, "Persist first").
+// The archive line of an accepted submission, written before anything is sent (docs/forms-api.md "Delivery").
 import type { SubmissionNotice } from './notifications.js';
 
 /** One JSONL record; absent optional fields are left out. */

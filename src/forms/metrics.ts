@@ -1,4 +1,4 @@
-// The 16 lifetime counters of forms-service.md "GET /metrics", in totals and per form, 0 when nothing happened.
+// The 16 lifetime counters of docs/forms-api.md "/metrics", in totals and per form, 0 when nothing happened.
 
 export const COUNTER_NAMES = [
   'received',

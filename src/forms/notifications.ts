@@ -1,10 +1,10 @@
-// The texts a submission produces (contract section 3): the owner mail, the chat notification and the
+// The texts a submission produces (docs/forms-api.md "Delivery"): the owner mail, the chat notification and the
 // receipt. Pure: the delivery code sends what these return. Free text bound for a header (the name in the
 // subject) passes through toHeaderText, so no CR, LF or other control character from the input reaches a
 // header; addresses are validated addr-specs, which hold none (and the mail adapter refuses any that do).
 import type { FormConfig } from '../config/config.js';
-import { toHeaderText } from './rules/header-value.js';
 import type { MailMessage } from './ports.js';
+import { toHeaderText } from './rules/header-value.js';
 import type { Submission } from './rules/submission.js';
 
 /** What the owner mail and the chat notification are built from. */

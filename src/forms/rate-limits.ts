@@ -1,5 +1,6 @@
-// The rate limiters of all forms and their snapshot file (forms-service.md "Limits", contract section 3):
-// loaded at start with refill for the downtime, written atomically at graceful shutdown.
+// The rate limiters of all forms and their snapshot file (docs/submission-rules.md "Rate limit",
+// docs/forms-api.md "Time-outs and stopping"): loaded at start with refill for the downtime, written
+// atomically at graceful shutdown.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FormConfig } from '../config/config.js';

@@ -1,4 +1,4 @@
-// Reads a form POST body (forms-service.md "POST <form_path>", contract section 3): size first, then syntax.
+// Reads a form POST body (docs/forms-api.md "POST <path>"): size first, then syntax.
 // JSON is collected (at most max_body_bytes) and parsed; urlencoded and multipart stream through busboy,
 // file parts drained without being kept, a repeated field keeping its first value. Nothing here answers
 // HTTP: the outcome names the error code and a message that never echoes the input.
@@ -21,7 +21,10 @@ export type BodyOutcome =
 
 export const ACCEPTED_CONTENT_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] as const;
 
-/** The answer to a missing or unsupported Content-Type names the accepted ones (contract section 3). */
+/**
+ * The answer to a missing or unsupported Content-Type names the accepted ones (docs/forms-api.md
+ * "POST <path>").
+ */
 export const UNSUPPORTED_TYPE_MESSAGE = `Content-Type must be one of ${ACCEPTED_CONTENT_TYPES.join(', ')}.`;
 
 export interface BodySource {
@@ -46,7 +49,7 @@ export async function readFormBody(source: BodySource, maxBytes: number): Promis
   return parseJsonObject(Buffer.concat(chunks));
 }
 
-/** A JSON body must be one UTF-8 JSON object (contract section 3). */
+/** A JSON body must be one UTF-8 JSON object (docs/forms-api.md "POST <path>"). */
 export function parseJsonObject(bytes: Uint8Array): BodyOutcome {
   let value: unknown;
   try {

@@ -1,4 +1,4 @@
-// Chooses the mail adapter that [mail] asks for (docs/configuration.md "`[mail]`": "smtp" or "file").
+// Chooses the mail adapter that [mail] asks for (docs/configuration.md "[mail]": "smtp" or the default "file").
 import path from 'node:path';
 import type { MailConfig } from '../config/config.js';
 import type { Clock, Mailer } from '../forms/ports.js';

@@ -1,4 +1,5 @@
-// `transport = "file"`: every message becomes one .eml file under data_dir/outbox (contract section 2).
+// `transport = "file"`: every message becomes one .eml file under data_dir/outbox (docs/configuration.md
+// "[mail]").
 // nodemailer builds the real MIME message; each file appears atomically (temp file, fsync, rename), so a
 // reader of the outbox never sees half a mail (temp files start with a dot and end in .tmp).
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';

@@ -1,4 +1,5 @@
-// `transport = "smtp"`: nodemailer's pooled SMTP transport (docs/configuration.md "`[mail.smtp]`").
+// `transport = "smtp"`: nodemailer's pooled SMTP transport, configured from [mail.smtp]
+// (docs/configuration.md "[mail.smtp]").
 import nodemailer from 'nodemailer';
 import type { SmtpConfig } from '../config/config.js';
 import type { Mailer } from '../forms/ports.js';

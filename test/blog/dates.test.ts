@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { parse as parseToml } from 'smol-toml';
 import { normalizeDate } from '../../src/blog/content/dates.js';
 
-describe('normalizeDate: YYYY-MM-DD or RFC 3339 (contract section 4)', () => {
+describe('normalizeDate: YYYY-MM-DD or RFC 3339 (docs/blog.md "Front matter")', () => {
   const valid: Array<[unknown, { day: string; text: string; rfc3339: string; iso: string }]> = [
     ['2024-05-01', { day: '2024-05-01', text: '2024-05-01', rfc3339: '2024-05-01T00:00:00Z', iso: '2024-05-01T00:00:00.000Z' }],
     ['2024-02-29', { day: '2024-02-29', text: '2024-02-29', rfc3339: '2024-02-29T00:00:00Z', iso: '2024-02-29T00:00:00.000Z' }],

@@ -7,7 +7,7 @@ const markdown = createMarkdownTools();
 const excerptOf = (body: string, frontMatter?: string) => resolveExcerpt(markdown, frontMatter, body, markdown.outline(body).firstParagraph);
 const codePoints = (text: string) => Array.from(text).length;
 
-describe('excerpt (contract section 4): front matter, else before <!--more-->, else first paragraph; plain text', () => {
+describe('excerpt (docs/blog.md): front matter, else before <!--more-->, else first paragraph; plain text', () => {
   const cases: Array<[string, string, string | undefined, string]> = [
     ['front matter wins', 'First paragraph.\n\n<!--more-->\n', 'From **front** matter', 'From front matter'],
     ['text before <!--more-->', '# Title\n\nOne *two*\nthree.\n\nFour [five](https://x.example).\n\n<!-- more -->\n\nSix.', undefined, 'Title One two three. Four five.'],

@@ -122,7 +122,7 @@ describe('JSON Feed 1.1', () => {
     assert.equal(validate()(json), false);
   });
 
-  it('has the fields of contract section 4', async () => {
+  it('has the fields docs/blog.md "Feeds and sitemap" lists', async () => {
     const { json } = await blog.request('/api/blog/feed.json');
     assert.deepEqual(
       { ...json, items: undefined },

@@ -5,7 +5,7 @@ import { canonicalLanguage, createLanguageNames } from '../../src/blog/content/l
 
 const names = createLanguageNames();
 
-describe('parsePostFileName (contract section 4 content layout)', () => {
+describe('parsePostFileName (docs/blog.md "Where posts live")', () => {
   const cases: Array<[string, { slug: string; lang: string | null } | null]> = [
     ['hello.md', { slug: 'hello', lang: null }],
     ['hello.fr.md', { slug: 'hello', lang: 'fr' }],

@@ -1,5 +1,6 @@
-// Content changes on disk are served without a restart (contract section 4: within 2 seconds). Real
-// files in a temp dir, the real watcher; each change is polled for with a generous bound.
+// Content changes on disk are served without a restart (docs/blog.md "Changes are picked up on their own":
+// within a second or two). Real files in a temp dir, the real watcher; each change is polled for with a
+// generous bound.
 import assert from 'node:assert/strict';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// GET /posts: query validation and the rules of contract section 4 over the fixture catalog.
+// GET /posts: query validation and the rules of docs/blog.md "/posts parameters" over the fixture catalog.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Catalog } from '../../src/blog/catalog/catalog.js';

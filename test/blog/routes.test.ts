@@ -1,4 +1,4 @@
-// The HTTP behaviour of the blog (blog-api.md, contract section 4) through app.inject over the fixtures.
+// The HTTP behaviour of the blog (docs/blog.md "What the API answers") through app.inject over the fixtures.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { listed, SITE, startBlog, type RunningBlog } from './fixture.js';

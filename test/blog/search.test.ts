@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createSearchFilter, foldCase, matchesAllTerms, prepareTerm, searchTerms } from '../../src/blog/catalog/search.js';
+import { matchesAllTerms, prepareTerm, searchTerms } from '../../src/blog/catalog/search.js';
+import { foldCase } from '../../src/blog/text/fold-case.js';
+import { createSearchFilter } from '../../src/blog/text/search-filter.js';
 
 const matches = (text: string, query: string) => {
   const folded = foldCase(text);

@@ -1,5 +1,6 @@
 // The body limit over a real socket: a declared oversized body is refused before it is sent (with or without
-// Expect: 100-continue), a chunked one is cut off once it passes max_body_bytes (docs/forms-api.md "POST <path>").
+// Expect: 100-continue), a chunked one is cut off once it passes max_body_bytes
+// (docs/configuration.md "[server]").
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';

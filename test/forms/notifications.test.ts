@@ -63,7 +63,7 @@ describe('composeReceipt', () => {
 });
 
 describe('toArchiveLine', () => {
-  it('has exactly the contract fields, in order, absent ones left out', () => {
+  it('has exactly the fields of docs/forms-api.md "Delivery", in order, absent ones left out', () => {
     assert.deepEqual(Object.keys(toArchiveLine(notice)), ['received_at', 'form', 'type', 'name', 'email', 'service', 'message']);
     assert.deepEqual(toArchiveLine({ ...notice, submission: { email: 'a@b.example' } }), {
       received_at: '2024-05-01T12:00:00.000Z',

@@ -1,13 +1,17 @@
 // The `file` transport: one real MIME .eml per message under data_dir/outbox, written atomically, named to
 // sort by time.
 import assert from 'node:assert/strict';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { simpleParser } from 'mailparser';
 import { createFileMailer } from '../../src/mail/file-mailer.js';
 import { createTestClock } from '../support/clock.js';
-import { contactForm, createTestFormsService } from '../support/forms-app.js';
+import { composeServices } from '../../src/composition-root.js';
+import { contactForm } from '../support/forms-app.js';
+import { loadTestConfig } from '../support/config.js';
+import { driveService } from '../support/http.js';
+import { captureLogs } from '../support/log-capture.js';
 import { withTempDir } from '../support/temp-dir.js';
 
 describe('createFileMailer', () => {
@@ -44,34 +48,38 @@ describe('createFileMailer', () => {
     });
   });
 
-  it('rejects when the outbox cannot be written, leaving nothing behind', async () => {
+  it('rejects when the outbox cannot be made or written, leaving nothing behind', async () => {
     await withTempDir('outbox', async (dir) => {
-      const mailer = createFileMailer({ outboxDir: path.join(dir, 'missing'), clock: Date.now });
+      await writeFile(path.join(dir, 'a-file'), '');
+      const mailer = createFileMailer({ outboxDir: path.join(dir, 'a-file', 'outbox'), clock: Date.now });
       await assert.rejects(mailer.send({ from: 'f@example.com', to: 'o@example.com', subject: 's', text: 't' }));
-      assert.deepEqual(await readdir(dir), []);
+      assert.deepEqual(await readdir(dir), ['a-file']);
     });
   });
 });
 
 describe('the forms service with the default file transport', () => {
-  it('creates data_dir/outbox at start and drops the owner mail and the receipt there', async () => {
-    const forms = await createTestFormsService({ forms: [contactForm()], deps: { mailer: undefined } });
+  it('drops the owner mail and the receipt in data_dir/outbox, made at the first mail', async () => withTempDir('file-transport', async (dataDir) => {
+    const config = loadTestConfig({ data_dir: dataDir, mail: { from: 'Forms <forms@example.com>', to: 'owner@example.com' }, forms: [contactForm()] }, dataDir);
+    assert.equal(config.mail?.transport, 'file');
+    const logs = captureLogs();
+    const composed = await composeServices(config, { logger: logs.logger, requestLog: logs.requestLog });
     try {
-      assert.deepEqual(await readdir(path.join(forms.dataDir, 'outbox')), []);
-      const response = await forms.app.inject({
+      const forms = driveService(composed.services[0]!);
+      const response = await forms.inject({
         method: 'POST',
         url: '/contact',
         headers: { 'content-type': 'application/json' },
         payload: { name: 'Ada Lovelace', email: 'ada@example.org', message: 'Hello! I would like a website.' },
       });
       assert.equal(response.statusCode, 200);
-      const names = (await readdir(path.join(forms.dataDir, 'outbox'))).sort();
+      const names = (await readdir(path.join(dataDir, 'outbox'))).sort();
       assert.equal(names.length, 2);
-      const [owner, receipt] = await Promise.all(names.map(async (name) => simpleParser(await readFile(path.join(forms.dataDir, 'outbox', name)))));
+      const [owner, receipt] = await Promise.all(names.map(async (name) => simpleParser(await readFile(path.join(dataDir, 'outbox', name)))));
       assert.equal(owner?.to && !Array.isArray(owner.to) ? owner.to.value[0]?.address : undefined, 'owner@example.com');
       assert.equal(receipt?.to && !Array.isArray(receipt.to) ? receipt.to.value[0]?.address : undefined, 'ada@example.org');
     } finally {
-      await forms.close();
+      await composed.close();
     }
-  });
+  }));
 });

@@ -1,4 +1,5 @@
-// `postbox check` and `postbox serve` on good and bad configuration files (contract section 1).
+// `postbox check` and `postbox serve` on good and bad configuration files (docs/configuration.md "How the
+// file is read").
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { writeConfigFile } from '../support/config.js';

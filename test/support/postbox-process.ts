@@ -131,7 +131,7 @@ export async function startPostboxServe(
   };
 }
 
-/** Whether `line` is the request log line of `method path` (forms-service.md: one line per request). */
+/** Whether `line` is the request log line of `method path` (docs/forms-api.md "Logs": one line per request). */
 export function isRequestLine(line: ProcessLogLine, method: string, path: string, status?: number): boolean {
   return line.method === method && line.path === path && (status === undefined || line.status === status);
 }

@@ -1,9 +1,10 @@
 // The published posts grouped by slug, with primary versions, translations and the effective fields
-// (contract section 4). Built once per content version; every response is derived from it.
+// (docs/blog.md "Translations" and "What the API answers"). Built once per content version; every response
+// is derived from it.
 import type { BlogConfig, SiteConfig } from '../../config/config.js';
 import { languageKey } from '../content/language.js';
 import type { PostVersion } from '../content/post.js';
-import { foldCase } from './search.js';
+import { foldCase } from '../text/fold-case.js';
 
 export interface CatalogEntry {
   post: PostVersion;
@@ -43,7 +44,7 @@ export interface Catalog {
   groups: Map<string, SlugGroup>;
 }
 
-/** Newest first; the same date orders by slug, then language (contract section 4). */
+/** Newest first; the same date orders by slug (docs/blog.md "/posts parameters"), then language. */
 export function compareEntries(a: CatalogEntry, b: CatalogEntry): number {
   return b.post.date.time - a.post.date.time || compareText(a.post.slug, b.post.slug) || compareText(a.post.lang, b.post.lang);
 }
@@ -125,7 +126,7 @@ function choosePrimary(live: PostVersion[], siteLanguage: string): PostVersion |
 
 export type PostLookup = { kind: 'found'; entry: CatalogEntry } | { kind: 'draft' } | { kind: 'not_found' };
 
-/** `/posts/{slug}` with an optional `lang` (contract section 4). */
+/** `/posts/{slug}` with an optional `lang` (docs/blog.md "Translations", "HTTP details" for the 404s). */
 export function findPost(catalog: Catalog, slug: string, lang: string | undefined): PostLookup {
   const group = catalog.groups.get(slug);
   if (!group) return { kind: 'not_found' };

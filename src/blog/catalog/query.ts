@@ -1,8 +1,9 @@
-// GET /posts: reading the query (contract section 4: page >= 1, limit 1..100, else invalid_query) and
-// running it over the catalog: language, tag and text filters, newest first, one page.
+// GET /posts: reading the query (docs/blog.md "/posts parameters": page >= 1, limit 1..100, else
+// invalid_query) and running it over the catalog: language, tag and text filters, newest first, one page.
 import { languageKey } from '../content/language.js';
+import { foldCase } from '../text/fold-case.js';
 import { compareEntries, type Catalog, type CatalogEntry } from './catalog.js';
-import { foldCase, matchesAllTerms, prepareTerm, searchTerms } from './search.js';
+import { matchesAllTerms, prepareTerm, searchTerms } from './search.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;

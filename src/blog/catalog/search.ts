@@ -1,15 +1,7 @@
-// Case-insensitive matching for `q` and `tag` (contract section 4: "case-insensitively (Unicode)").
-//
-// Folding is NFKC, then upper case, then lower case. The round trip through upper case applies Unicode's
-// full case mappings, so "ÉTÉ" finds "été" and "STRASSE" finds "Straße"; NFKC makes ligatures ("ﬁ") and
-// full-width letters match their plain forms. Accents are kept: "ete" does not find "été".
-
-/** The form both the searched text and the search terms are put in before comparing. */
-export function foldCase(text: string): string {
-  // ASCII is its own NFKC form and folds by lower-casing alone: most posts take this fast path.
-  if (!/[^\x00-\x7F]/.test(text)) return text.toLowerCase();
-  return text.normalize('NFKC').toUpperCase().toLowerCase();
-}
+// `q` matching: the query split into folded terms, each found in a post's folded text as a substring. Folding
+// is text/fold-case.ts; the post's search filter (text/search-filter.ts) rules most posts out first.
+import { foldCase } from '../text/fold-case.js';
+import { createTermFilter, mayContain, type SearchFilter, type TermFilter } from '../text/search-filter.js';
 
 /** Splits a `q` value into folded terms; white space separates them. */
 export function searchTerms(query: string): string[] {
@@ -21,43 +13,7 @@ export function searchTerms(query: string): string[] {
 export interface PreparedTerm {
   head: string;
   tail: string;
-  /** Pairs of (word index, mask) into a SearchFilter. */
-  filter: Uint32Array;
-}
-
-/**
- * Which pairs of adjacent characters a text contains, hashed into 4,096 bits (512 bytes a post). A text
- * lacking any pair of a term cannot contain the term, so most posts are ruled out without reading them.
- */
-export type SearchFilter = Uint32Array;
-
-const FILTER_BITS_LOG2 = 12;
-const FILTER_WORDS = (1 << FILTER_BITS_LOG2) / 32;
-
-function pairBit(previous: number, next: number): number {
-  return (Math.imul(previous, 0x9e3779b1) ^ Math.imul(next, 0x85ebca77)) >>> (32 - FILTER_BITS_LOG2);
-}
-
-/** The filter of a folded text. */
-export function createSearchFilter(folded: string): SearchFilter {
-  const bits = new Uint32Array(FILTER_WORDS);
-  let previous = folded.charCodeAt(0);
-  for (let index = 1; index < folded.length; index += 1) {
-    const next = folded.charCodeAt(index);
-    const bit = pairBit(previous, next);
-    bits[bit >>> 5]! |= 1 << (bit & 31);
-    previous = next;
-  }
-  return bits;
-}
-
-function termFilter(term: string): Uint32Array {
-  const masks = new Map<number, number>();
-  for (let index = 1; index < term.length; index += 1) {
-    const bit = pairBit(term.charCodeAt(index - 1), term.charCodeAt(index));
-    masks.set(bit >>> 5, (masks.get(bit >>> 5) ?? 0) | (1 << (bit & 31)));
-  }
-  return Uint32Array.from([...masks].flat());
+  filter: TermFilter;
 }
 
 // Letters by frequency in running text, most common first; anything else counts as rare.
@@ -75,7 +31,7 @@ export function prepareTerm(term: string): PreparedTerm {
   for (let index = 1; index < term.length; index += 1) {
     if (rarity(term[index]!) > rarity(term[pivot]!)) pivot = index;
   }
-  const filter = termFilter(term);
+  const filter = createTermFilter(term);
   if (rarity(term[pivot]!) < COMMON_RANKS) return { head: '', tail: term, filter };
   return { head: term.slice(0, pivot), tail: term.slice(pivot), filter };
 }
@@ -84,14 +40,6 @@ export function prepareTerm(term: string): PreparedTerm {
 export function matchesAllTerms(foldedText: string, filter: SearchFilter, terms: readonly PreparedTerm[]): boolean {
   for (const term of terms) if (!mayContain(filter, term.filter)) return false;
   for (const term of terms) if (!occurs(foldedText, term)) return false;
-  return true;
-}
-
-function mayContain(filter: SearchFilter, masks: Uint32Array): boolean {
-  for (let index = 0; index < masks.length; index += 2) {
-    // Bitwise operators give signed 32-bit results: test for missing bits rather than compare with the mask.
-    if ((masks[index + 1]! & ~filter[masks[index]!]!) !== 0) return false;
-  }
   return true;
 }
 

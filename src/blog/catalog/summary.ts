@@ -1,4 +1,4 @@
-// The JSON shapes of blog-api.md "Post summary" and "Post detail" (fields per contract section 4).
+// The JSON shapes of a post summary and a post detail (docs/blog.md "What the API answers").
 import type { PostCover } from '../content/post.js';
 import type { CatalogEntry } from './catalog.js';
 

@@ -1,4 +1,5 @@
-// GET /tags: counts over published primary versions, most frequent first, then by name (contract section 4).
+// GET /tags: counts over published primary versions, most frequent first, then by name (docs/blog.md
+// "/posts parameters", on tags).
 import { compareText, type CatalogEntry } from './catalog.js';
 
 export interface TagCount {

@@ -1,4 +1,4 @@
-// Post dates (contract section 4): `YYYY-MM-DD` or RFC 3339 with an offset. TOML gives Date objects,
+// Post dates (docs/blog.md "Front matter"): `YYYY-MM-DD` or RFC 3339 with an offset. TOML gives Date objects,
 // YAML gives strings (or Dates with some schemas); both end up as one normalised value.
 
 export interface PostDate {

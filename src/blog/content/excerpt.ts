@@ -1,4 +1,4 @@
-// The excerpt and reading time of a post (contract section 4).
+// The excerpt and reading time of a post (docs/blog.md "Markdown").
 import type { MarkdownTools } from './markdown.js';
 
 /** Longest excerpt, in characters (code points), ellipsis included. */

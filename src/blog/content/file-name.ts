@@ -1,4 +1,4 @@
-// Which files are posts (contract section 4): `<slug>.md`, `<slug>/index.md`, `<slug>.<lang>.md`,
+// Which files are posts (docs/blog.md "Where posts live"): `<slug>.md`, `<slug>/index.md`, `<slug>.<lang>.md`,
 // `<slug>/index.<lang>.md`. Paths are relative to content_dir with `/` separators.
 import { canonicalLanguage, isKnownLanguage } from './language.js';
 

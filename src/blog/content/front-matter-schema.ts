@@ -1,5 +1,5 @@
-// The front-matter keys of contract section 4 and their types; unknown keys are ignored, since the same
-// files often feed a static site generator with keys of its own.
+// The front-matter keys of docs/blog.md "Front matter" and their types; unknown keys are ignored, since the
+// same files often feed a static site generator with keys of its own.
 import { z } from 'zod';
 
 const text = z.string();

@@ -1,5 +1,6 @@
 // Keeps the parsed posts of content_dir: each refresh re-reads only files whose stamp (size, mtime, inode)
-// changed, and logs one warning per broken file when it is first seen or changes (contract section 4).
+// changed, and logs one warning per broken file when it is first seen or changes (docs/blog.md "Changes are
+// picked up on their own").
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log.js';

@@ -1,4 +1,4 @@
-// Markdown through markdown-it (contract section 4). Raw HTML is allowed because the author of the posts
+// Markdown through markdown-it (docs/blog.md "Markdown"). Raw HTML is allowed because the author of the posts
 // is trusted. Loading 10,000 posts must stay fast, so loading only runs markdown-it's block parser (enough
 // for the word count and the first paragraph); the full HTML is rendered when a post is first asked for.
 import MarkdownItClass, { type Token } from 'markdown-it';

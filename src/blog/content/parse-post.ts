@@ -1,6 +1,8 @@
-// Turns one post file into a PostVersion, or the reason it is skipped (contract section 4). Pure: the
-// caller reads the file and logs the outcome.
+// Turns one post file into a PostVersion, or the reason it is skipped (docs/blog.md "Front matter"; the reasons
+// are listed under "Changes are picked up on their own"). Pure: the caller reads the file and logs the outcome.
 import { FEDIVERSE_HANDLE } from '../../config/schema.js';
+import { foldCase } from '../text/fold-case.js';
+import { createSearchFilter } from '../text/search-filter.js';
 import { dateFormatHint, normalizeDate } from './dates.js';
 import { resolveExcerpt, readingTime } from './excerpt.js';
 import { checkSlug, parsePostFileName } from './file-name.js';
@@ -9,7 +11,6 @@ import { describeFrontMatterIssues, frontMatterSchema, type FrontMatter } from '
 import { canonicalLanguage } from './language.js';
 import type { MarkdownTools } from './markdown.js';
 import type { PostCover, PostVersion } from './post.js';
-import { createSearchFilter, foldCase } from '../catalog/search.js';
 
 export interface ParseContext {
   markdown: MarkdownTools;

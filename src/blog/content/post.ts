@@ -1,4 +1,5 @@
 // One parsed post file: a version of a slug in one language, as the catalog and the feeds use it.
+import type { SearchFilter } from '../text/search-filter.js';
 import type { PostDate } from './dates.js';
 
 export interface PostCover {
@@ -29,7 +30,7 @@ export interface PostVersion {
   readonly readingTime: number;
   /** Raw Markdown after the front matter; rendered to HTML when first needed (see http/snapshot.ts). */
   body: string;
-  /** Case-folded title and body for `q`, and its search filter (see catalog/search.ts). */
+  /** Case-folded title and body for `q`, and its search filter (see text/search-filter.ts). */
   searchText: string;
-  searchFilter: Uint32Array;
+  searchFilter: SearchFilter;
 }

@@ -1,5 +1,5 @@
 // JSON Feed 1.1 (https://jsonfeed.org/version/1.1) of the 20 newest published primary versions, with the
-// fields contract section 4 names; authors[].name is the effective fediverse_creator.
+// fields docs/blog.md "Feeds and sitemap" names; authors[].name is the effective fediverse_creator.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { publicApiUrl, publicPostUrl } from './public-url.js';
 import { FEED_LENGTH } from './rss.js';

@@ -1,5 +1,5 @@
-// Public addresses of posts and of the API (contract sections 2 and 4): post_url / translation_url on
-// site.base_url for pages, `<base_url>/api/blog` for the API itself.
+// Public addresses of posts and of the API (docs/configuration.md "[site] and [blog]", docs/blog.md "Feeds and
+// sitemap"): post_url / translation_url on site.base_url for pages, `<base_url>/api/blog` for the API itself.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 
 /** The public page of a version: post_url for the primary version, translation_url for the others. */

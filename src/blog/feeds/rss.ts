@@ -1,10 +1,10 @@
-// RSS 2.0 of the 20 newest published primary versions (contract section 4): dc:creator carries the
-// effective fediverse_creator, content:encoded the HTML, atom:link the feed's own address.
+// RSS 2.0 of the 20 newest published primary versions (docs/blog.md "Feeds and sitemap"): dc:creator carries
+// the effective fediverse_creator, content:encoded the HTML, atom:link the feed's own address.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { publicApiUrl, publicPostUrl } from './public-url.js';
 import { escapeXml } from './xml.js';
 
-/** Items in each feed (blog-api.md "Limits"). */
+/** Items in each feed (docs/blog.md "What the API answers"). */
 export const FEED_LENGTH = 20;
 
 /** The feed document; `html` renders a post; `buildTime` is the lastBuildDate of a feed without posts. */

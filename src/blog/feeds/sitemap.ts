@@ -1,5 +1,6 @@
 // The XML sitemap (sitemaps.org 0.9): every published version, lastmod from `updated` or `date`, and for
-// translated posts an xhtml:link hreflang alternate for every version, itself included (contract section 4).
+// translated posts an xhtml:link hreflang alternate for every version, itself included (docs/blog.md "Feeds and
+// sitemap" and "Translations").
 // A blog without published posts lists only the site's home page, so that the document stays valid.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { compareText } from '../catalog/catalog.js';

@@ -1,8 +1,9 @@
-// Email address syntax per contract section 3: an RFC 5322 addr-spec (section 3.4.1), taken to the letter
-// and nothing more. local-part = dot-atom / quoted-string; domain = dot-atom / domain-literal. No display
-// name, no comments or CFWS around the parts, none of the obsolete forms (obs-local-part, obs-qp, obs-dtext),
-// no length limit, and ASCII only (RFC 5322 has no non-ASCII; RFC 6532 is not taken on). RFC 5321/DNS rules
-// (hostname hyphens, a dot in the domain, IP syntax inside brackets) are deliberately not applied.
+// Email address syntax per docs/submission-rules.md "Email addresses": an RFC 5322 addr-spec (section
+// 3.4.1), taken to the letter and nothing more. local-part = dot-atom / quoted-string; domain = dot-atom /
+// domain-literal. No display name, no comments or CFWS around the parts, none of the obsolete forms
+// (obs-local-part, obs-qp, obs-dtext), no length limit, and ASCII only (RFC 5322 has no non-ASCII; RFC 6532
+// is not taken on). RFC 5321/DNS rules (hostname hyphens, a dot in the domain, IP syntax inside brackets) are
+// deliberately not applied.
 //
 // Folding white space inside a quoted string or a domain literal is allowed as space and tab only: never
 // CR or LF, so a valid address can go into a Reply-To header as it is.

@@ -1,4 +1,5 @@
-// Mail header hygiene (contract section 3: no header of any mail ever carries a raw CR or LF from input).
+// Mail header hygiene (docs/forms-api.md "Delivery": no header of any mail ever carries a line break from
+// input).
 
 // C0 and C1 controls (CR and LF among them), DEL, and the Unicode line and paragraph separators.
 const CONTROL_RUNS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;

@@ -1,5 +1,5 @@
-// Per-client token buckets of one form (forms-service.md "Limits"; contract section 3 on bounded memory and
-// the rate-limit snapshot). Pure: the caller passes the time; nothing here reads a clock or a file.
+// Per-client token buckets of one form (docs/submission-rules.md "Rate limit", bounded memory and the snapshot
+// included). Pure: the caller passes the time; nothing here reads a clock or a file.
 //
 // A bucket holds `perHour` tokens and refills continuously at perHour/3600 tokens per second; a new key
 // starts full. Each bucket is stored as one number, the moment it will be full again ("full at"): its tokens

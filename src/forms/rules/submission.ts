@@ -1,4 +1,4 @@
-// Field validation of a form submission (forms-service.md "Submission (request body)", contract section 3).
+// Field validation of a form submission (docs/submission-rules.md "Fields").
 // Pure: takes the parsed body, returns the clean submission or every field error; the route maps it to HTTP.
 //
 // Decisions where the specs leave room:
@@ -35,13 +35,14 @@ export type SubmissionCheck =
   | { ok: true; submission: Submission; honeypotHit: boolean }
   | { ok: false; details: FieldError[] };
 
-/** Longest free-text `service` when the form has no `services` list (contract section 3). */
+/** Longest free-text `service` when the form has no `services` list (docs/submission-rules.md "Fields"). */
 export const SERVICE_MAX_RUNES = 100;
 
 type FieldValue = { kind: 'absent' } | { kind: 'not-text' } | { kind: 'text'; text: string };
 
 /**
- * Validates a parsed body against a form (contract order: field validation first, then the honeypot).
+ * Validates a parsed body against a form: field validation first, then the honeypot (docs/submission-rules.md
+ * "Honeypot").
  * Unknown fields are ignored; errors come one per field in the order name, email, service, message.
  */
 export function checkSubmission(form: FormConfig, fields: Readonly<Record<string, unknown>>): SubmissionCheck {
@@ -94,7 +95,7 @@ export function createSubmissionCheck(form: FormConfig): (fields: Readonly<Recor
   };
 }
 
-/** Whether the trap field is filled: only bots see it (forms-service.md, honeypot row). */
+/** Whether the trap field is filled: only bots see it (docs/submission-rules.md "Honeypot"). */
 function isHoneypotHit(fields: Readonly<Record<string, unknown>>, honeypotField: string): boolean {
   const value = readField(fields, honeypotField);
   return value.kind !== 'absent';

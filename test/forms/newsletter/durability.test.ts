@@ -3,22 +3,24 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { createJsonlAppender } from '../../../src/storage/jsonl.js';
 import { createNewsletter } from '../../../src/forms/newsletter/index.js';
-import { createLogger } from '../../../src/log.js';
 import { PENDING_JOURNAL_FILE } from '../../../src/forms/newsletter/pending-store.js';
 import { hashToken } from '../../../src/forms/newsletter/token.js';
-import { counters, createHarness, HOUR, readLines, START, tokenOf, type Harness } from './support.js';
+import { HOUR_MS, TEST_EPOCH_MS } from '../../support/clock.js';
+import { readJsonLines } from '../../support/json-lines.js';
+import { counters, createTestNewsletter, tokenOf, type TestNewsletter } from '../../support/newsletter.js';
 
 describe('newsletter durability', () => {
-  let harness: Harness;
+  let harness: TestNewsletter;
   let journal: string;
   let subscribersFile: string;
   beforeEach(async () => {
-    harness = await createHarness();
+    harness = await createTestNewsletter();
     journal = path.join(harness.dataDir, PENDING_JOURNAL_FILE);
     subscribersFile = path.join(harness.dataDir, 'newsletter-subscribers.jsonl');
   });
-  afterEach(() => harness.cleanup());
+  afterEach(() => harness.close());
 
   async function signUp(email: string): Promise<string> {
     assert.equal(await harness.newsletter.signup(harness.form, email), 'ok');
@@ -28,35 +30,35 @@ describe('newsletter durability', () => {
   it('keeps pending and redeemed state across a restart', async () => {
     const ada = await signUp('ada@example.org');
     const bob = await signUp('bob@example.org');
-    assert.equal((await harness.newsletter.confirm(harness.form, bob)).status, 200);
+    assert.equal(await harness.newsletter.confirm(harness.form, bob), 'confirmed');
     await harness.restart();
     assert.equal(await harness.newsletter.signup(harness.form, 'ADA@example.org'), 'duplicate', 'ada is still pending');
     assert.equal(await harness.newsletter.signup(harness.form, 'Bob@example.org'), 'duplicate', 'bob is subscribed');
-    assert.equal((await harness.newsletter.confirm(harness.form, bob)).status, 410, 'a redeemed link stays used');
-    assert.equal((await harness.newsletter.confirm(harness.form, ada)).status, 200, 'a pending link still works');
-    assert.deepEqual((await readLines(subscribersFile)).map((line) => line.email), ['bob@example.org', 'ada@example.org']);
+    assert.equal(await harness.newsletter.confirm(harness.form, bob), 'gone', 'a redeemed link stays used');
+    assert.equal(await harness.newsletter.confirm(harness.form, ada), 'confirmed', 'a pending link still works');
+    assert.deepEqual((await readJsonLines(subscribersFile)).map((line) => line.email), ['bob@example.org', 'ada@example.org']);
   });
 
   it('compacts the journal at start: finished and expired records are dropped', async () => {
     const ada = await signUp('ada@example.org');
     await signUp('bob@example.org');
-    harness.now.value = START + HOUR;
+    harness.clock.set(TEST_EPOCH_MS + HOUR_MS);
     const cy = await signUp('cy@example.org');
     await harness.newsletter.confirm(harness.form, ada);
-    assert.equal((await readLines(journal)).length, 4);
-    harness.now.value = START + 48 * HOUR; // bob's link has just expired, cy's has an hour left
+    assert.equal((await readJsonLines(journal)).length, 4);
+    harness.clock.set(TEST_EPOCH_MS + 48 * HOUR_MS); // bob's link has just expired, cy's has an hour left
     await harness.restart();
-    assert.deepEqual(await readLines(journal), [
+    assert.deepEqual(await readJsonLines(journal), [
       { op: 'pending', hash: hashToken(cy), email: 'cy@example.org', form: '/newsletter', created_at: '2024-05-01T13:00:00.000Z', expires_at: '2024-05-03T13:00:00.000Z' },
     ]);
-    assert.equal((await harness.newsletter.confirm(harness.form, cy)).status, 200);
+    assert.equal(await harness.newsletter.confirm(harness.form, cy), 'confirmed');
   });
 
   it('tolerates a torn last journal line and keeps later appends readable', async () => {
     const ada = await signUp('ada@example.org');
     await appendFile(journal, '{"op":"pending","hash":"ab'); // what a power cut mid-write can leave
     await harness.restart();
-    const warning = harness.logLines.map((line) => JSON.parse(line)).findLast((line) => line.event === 'pending_loaded');
+    const warning = harness.logs.lines().findLast((line) => line.event === 'pending_loaded');
     assert.equal(warning?.level, 40);
     assert.equal(warning?.badLines, 1);
     assert.equal(warning?.live, 1);
@@ -64,16 +66,16 @@ describe('newsletter durability', () => {
     const text = await readFile(journal, 'utf8');
     assert.ok(text.endsWith('\n') && !text.includes('"hash":"ab\n'), 'the torn line is gone');
     await harness.restart();
-    assert.equal((await harness.newsletter.confirm(harness.form, ada)).status, 200);
-    assert.equal((await harness.newsletter.confirm(harness.form, bob)).status, 200);
+    assert.equal(await harness.newsletter.confirm(harness.form, ada), 'confirmed');
+    assert.equal(await harness.newsletter.confirm(harness.form, bob), 'confirmed');
   });
 
   it('tolerates a torn last subscriber line without gluing the next line to it', async () => {
     const ada = await signUp('ada@example.org');
     await writeFile(subscribersFile, '{"email":"old@example.org","form":"/newsletter"}\n{"email":"to');
     await harness.restart();
-    assert.equal((await harness.newsletter.confirm(harness.form, ada)).status, 200);
-    assert.deepEqual((await readLines(subscribersFile)).map((line) => line.email), ['old@example.org', 'ada@example.org']);
+    assert.equal(await harness.newsletter.confirm(harness.form, ada), 'confirmed');
+    assert.deepEqual((await readJsonLines(subscribersFile)).map((line) => line.email), ['old@example.org', 'ada@example.org']);
     assert.equal(await harness.newsletter.signup(harness.form, 'OLD@example.org'), 'duplicate');
   });
 
@@ -82,25 +84,25 @@ describe('newsletter durability', () => {
     // The state such a crash leaves: the line is on disk, the journal still says pending.
     await writeFile(subscribersFile, `${JSON.stringify({ email: 'ada@example.org', form: '/newsletter', subscribed_at: '2024-05-01T12:30:00.000Z', signed_up_at: '2024-05-01T12:00:00.000Z' })}\n`);
     await harness.restart();
-    assert.equal((await harness.newsletter.confirm(harness.form, ada)).status, 200);
-    assert.equal((await readLines(subscribersFile)).length, 1);
-    assert.equal((await harness.newsletter.confirm(harness.form, ada)).status, 410);
+    assert.equal(await harness.newsletter.confirm(harness.form, ada), 'confirmed');
+    assert.equal((await readJsonLines(subscribersFile)).length, 1);
+    assert.equal(await harness.newsletter.confirm(harness.form, ada), 'gone');
   });
 
   it('starts with a data folder that does not exist yet', async () => {
-    const fresh = await createHarness();
+    const fresh = await createTestNewsletter();
     try {
       const nested = path.join(fresh.dataDir, 'not', 'yet');
-      const config = { ...fresh.config, data_dir: nested };
       const newsletter = await createNewsletter({
-        config, mailer: fresh.mailer, metrics: fresh.metrics, logger: createLogger({ write: () => undefined }),
-        clock: () => START, randomBytes: (count) => Buffer.alloc(count, 7),
+        dataDir: nested, forms: fresh.forms, from: 'forms@example.com', siteNameFor: () => 'Example Site',
+        mailer: fresh.mailer, appendLine: createJsonlAppender(), metrics: fresh.metrics, logger: fresh.logs.logger,
+        clock: () => TEST_EPOCH_MS, randomBytes: (count) => Buffer.alloc(count, 7),
       });
       assert.equal(await newsletter.signup(fresh.form, 'ada@example.org'), 'ok');
-      assert.equal((await readLines(path.join(nested, PENDING_JOURNAL_FILE))).length, 1);
+      assert.equal((await readJsonLines(path.join(nested, PENDING_JOURNAL_FILE))).length, 1);
       await newsletter.close();
     } finally {
-      await fresh.cleanup();
+      await fresh.close();
     }
   });
 
@@ -116,23 +118,23 @@ describe('newsletter durability', () => {
   it('purges expired records from the journal on its timer', async () => {
     mock.timers.enable({ apis: ['setInterval'] });
     try {
-      const timed = await createHarness(undefined, 60_000);
+      const timed = await createTestNewsletter(undefined, 60_000);
       try {
         await timed.newsletter.signup(timed.form, 'ada@example.org');
-        timed.now.value = START + HOUR;
+        timed.clock.set(TEST_EPOCH_MS + HOUR_MS);
         await timed.newsletter.signup(timed.form, 'bob@example.org');
         const bob = tokenOf(timed.mailer.sent[1]);
         const timedJournal = path.join(timed.dataDir, PENDING_JOURNAL_FILE);
-        timed.now.value = START + 48 * HOUR;
+        timed.clock.set(TEST_EPOCH_MS + 48 * HOUR_MS);
         mock.timers.tick(60_000);
         await timed.newsletter.close(); // waits for the purge's rewrite
-        assert.deepEqual((await readLines(timedJournal)).map((line) => line.email), ['bob@example.org']);
-        assert.ok(timed.logLines.some((line) => JSON.parse(line).event === 'pending_purged'));
+        assert.deepEqual((await readJsonLines(timedJournal)).map((line) => line.email), ['bob@example.org']);
+        assert.ok(timed.logs.lines().some((line) => line.event === 'pending_purged'));
         await timed.restart();
-        assert.equal((await timed.newsletter.confirm(timed.form, bob)).status, 200);
+        assert.equal(await timed.newsletter.confirm(timed.form, bob), 'confirmed');
         assert.equal(counters(timed)?.confirmed, 1);
       } finally {
-        await timed.cleanup();
+        await timed.close();
       }
     } finally {
       mock.timers.reset();

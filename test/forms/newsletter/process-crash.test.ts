@@ -6,10 +6,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { simpleParser } from 'mailparser';
 import { writeConfigFile } from '../../support/config.js';
+import { readJsonLines } from '../../support/json-lines.js';
 import { startPostboxServe, type ServeProcess } from '../../support/postbox-process.js';
 import { createTempDir } from '../../support/temp-dir.js';
 import { waitFor } from '../../support/wait.js';
-import { readLines } from './support.js';
 
 const PUBLIC_URL = 'https://forms.example.com';
 
@@ -95,7 +95,7 @@ describe('newsletter across crashes of a real process', () => {
     const metrics = (await (await fetch(`${base}/metrics`)).json()) as { forms: Record<string, Record<string, number>> };
     assert.equal(metrics.forms['/newsletter']?.duplicate_signup, 1);
 
-    const subscribers = await readLines(path.join(dir, 'data', 'newsletter-subscribers.jsonl'));
+    const subscribers = await readJsonLines(path.join(dir, 'data', 'newsletter-subscribers.jsonl'));
     assert.deepEqual(subscribers.map((line) => [line.email, line.form]), [['grace@example.org', '/newsletter']]);
     const owner = (await mails()).filter((mail) => mail.to === 'owner@example.com');
     assert.equal(owner.length, 1);

@@ -1,14 +1,14 @@
 // The whole double opt-in through the real forms app on a loopback socket, with confirmation and owner mails
 // delivered to a real SMTP server: the link is taken from the received mail and opened with a real HTTP GET.
-import type { RunningServer } from '../../../src/http/http-server.js';
-import { createSmtpMailer } from '../../../src/mail/smtp-mailer.js';
-import type { Mailer } from '../../../src/forms/ports.js';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { Mailer } from '../../../src/forms/ports.js';
+import type { RunningServer } from '../../../src/http/http-server.js';
+import { createSmtpMailer } from '../../../src/mail/smtp-mailer.js';
 import { createTestFormsService, OWNER_ADDRESS, TEST_ORIGIN, type TestFormsService } from '../../support/forms-app.js';
+import { readJsonLines } from '../../support/json-lines.js';
 import { rawHeaderValues, startSmtpServer, type ReceivedMessage, type TestSmtpServer } from '../../support/smtp-server.js';
-import { readLines } from './support.js';
 
 const PUBLIC_URL = 'https://forms.example.com';
 const LINK = /https:\/\/forms\.example\.com\/newsletter\/confirm\?token=([A-Za-z0-9_-]{43})(?=\s)/;
@@ -29,7 +29,7 @@ describe('newsletter over real SMTP and HTTP', () => {
         server: { public_url: PUBLIC_URL, listen: '127.0.0.1:0' },
         mail: { transport: 'smtp', smtp: { host: smtp.host, port: smtp.port, secure: false } },
       },
-      deps: { mailer, clock: Date.now }, // real SMTP, real time
+      deps: { mailer, clock: Date.now }, // the real SMTP mailer and real time
     });
     server = await forms.app.listen();
     base = server.address;
@@ -77,7 +77,7 @@ describe('newsletter over real SMTP and HTTP', () => {
     assert.ok(notice?.parsed.text?.includes('Ada.Lovelace@Example.org'));
     assert.ok(!rawHeaderValues(notice!.raw, 'Subject').concat(rawHeaderValues(notice!.raw, 'Reply-To')).join(' ').includes('Lovelace'));
 
-    const lines = await readLines(path.join(forms.dataDir, 'subscribers.jsonl'));
+    const lines = await readJsonLines(path.join(forms.dataDir, 'subscribers.jsonl'));
     assert.equal(lines.length, 1);
     assert.equal(lines[0]?.email, 'Ada.Lovelace@Example.org');
 

@@ -5,13 +5,14 @@ import { describe, it } from 'node:test';
 import { createToken, hashToken, TOKEN_BYTES } from '../../../src/forms/newsletter/token.js';
 import { addressKey, expiryOf, isExpired, pendingEvent, replayJournal, type PendingRecord } from '../../../src/forms/newsletter/pending.js';
 import { confirmationLink, confirmationMail, formatUtc, ownerNotice } from '../../../src/forms/newsletter/mails.js';
-import { confirmPage } from '../../../src/forms/newsletter/pages.js';
-import { HOUR, START, testConfig } from './support.js';
+import { confirmPage } from '../../../src/forms/http/confirm-pages.js';
+import { HOUR_MS, TEST_EPOCH_MS } from '../../support/clock.js';
+import { loadNewsletterConfig, newsletterFormsOf } from '../../support/newsletter.js';
 
 const hashA = 'a'.repeat(64);
 const hashB = 'b'.repeat(64);
 const record = (hash: string, expiresAt: number, email = 'ada@example.org'): PendingRecord => ({
-  hash, email, form: '/newsletter', createdAt: START, expiresAt,
+  hash, email, form: '/newsletter', createdAt: TEST_EPOCH_MS, expiresAt,
 });
 
 describe('tokens', () => {
@@ -39,11 +40,11 @@ describe('tokens', () => {
 
 describe('expiry and address identity', () => {
   it('a link lives ttl hours and is dead from its expiry instant on', () => {
-    const expiresAt = expiryOf(START, 48);
-    assert.equal(expiresAt, START + 48 * HOUR);
+    const expiresAt = expiryOf(TEST_EPOCH_MS, 48);
+    assert.equal(expiresAt, TEST_EPOCH_MS + 48 * HOUR_MS);
     assert.equal(isExpired(record(hashA, expiresAt), expiresAt - 1), false);
     assert.equal(isExpired(record(hashA, expiresAt), expiresAt), true);
-    assert.equal(expiryOf(START, 0.5), START + HOUR / 2);
+    assert.equal(expiryOf(TEST_EPOCH_MS, 0.5), TEST_EPOCH_MS + HOUR_MS / 2);
   });
 
   it('compares addresses case-insensitively, per form', () => {
@@ -56,55 +57,57 @@ describe('replayJournal', () => {
   it('adds on pending, ends on redeemed and removed, keeps the rest', () => {
     const c = 'c'.repeat(64);
     const lines = [
-      pendingEvent(record(hashA, START + HOUR)),
-      pendingEvent(record(hashB, START + HOUR, 'bob@example.org')),
-      pendingEvent(record(c, START + HOUR, 'cy@example.org')),
+      pendingEvent(record(hashA, TEST_EPOCH_MS + HOUR_MS)),
+      pendingEvent(record(hashB, TEST_EPOCH_MS + HOUR_MS, 'bob@example.org')),
+      pendingEvent(record(c, TEST_EPOCH_MS + HOUR_MS, 'cy@example.org')),
       { op: 'redeemed', hash: hashA },
       { op: 'removed', hash: c },
     ];
-    const { live, unknown } = replayJournal(lines, START);
+    const { live, unknown } = replayJournal(lines, TEST_EPOCH_MS);
     assert.deepEqual([...live.keys()], [hashB]);
-    assert.deepEqual(live.get(hashB), record(hashB, START + HOUR, 'bob@example.org'));
+    assert.deepEqual(live.get(hashB), record(hashB, TEST_EPOCH_MS + HOUR_MS, 'bob@example.org'));
     assert.equal(unknown, 0);
   });
 
   it('drops expired records and counts lines that are not events', () => {
     const lines = [
-      pendingEvent(record(hashA, START + HOUR)),
-      pendingEvent(record(hashB, START + 2 * HOUR)),
+      pendingEvent(record(hashA, TEST_EPOCH_MS + HOUR_MS)),
+      pendingEvent(record(hashB, TEST_EPOCH_MS + 2 * HOUR_MS)),
       { op: 'pending', hash: 'short', email: 'x@example.org', form: '/n', created_at: 'x', expires_at: 'y' },
       { op: 'pending', hash: 'c'.repeat(64), email: 'x@example.org', form: '/n', created_at: 'not a time', expires_at: 'no' },
       { op: 'renamed', hash: hashA },
       'a string',
       null,
     ];
-    const { live, unknown } = replayJournal(lines, START + HOUR);
+    const { live, unknown } = replayJournal(lines, TEST_EPOCH_MS + HOUR_MS);
     assert.deepEqual([...live.keys()], [hashB]);
     assert.equal(unknown, 5);
   });
 
   it('round-trips times through the RFC 3339 strings of the journal', () => {
-    const event = pendingEvent(record(hashA, START + 48 * HOUR));
+    const event = pendingEvent(record(hashA, TEST_EPOCH_MS + 48 * HOUR_MS));
     assert.deepEqual(event, {
       op: 'pending', hash: hashA, email: 'ada@example.org', form: '/newsletter',
       created_at: '2024-05-01T12:00:00.000Z', expires_at: '2024-05-03T12:00:00.000Z',
     });
-    assert.equal(replayJournal([event], START).live.get(hashA)?.expiresAt, START + 48 * HOUR);
+    assert.equal(replayJournal([event], TEST_EPOCH_MS).live.get(hashA)?.expiresAt, TEST_EPOCH_MS + 48 * HOUR_MS);
   });
 });
 
 describe('mails', () => {
-  const config = testConfig('/tmp/unused', [{ path: '/news', type: 'newsletter', to: 'editor@example.com', subscribers: 'list.jsonl' }]);
-  const form = config.forms[0]!;
+  const config = loadNewsletterConfig('/tmp/unused', [{ path: '/news', type: 'newsletter', to: 'editor@example.com', subscribers: 'list.jsonl' }]);
+  const form = newsletterFormsOf(config)[0]!;
   const mail = config.mail!;
 
   it('builds the link on public_url and the form path', () => {
-    assert.equal(confirmationLink('https://forms.example.com', '/news', 'tok_-9'), 'https://forms.example.com/news/confirm?token=tok_-9');
-    assert.equal(confirmationLink('https://forms.example.com/', '/news', 'x'), 'https://forms.example.com/news/confirm?token=x');
+    assert.equal(form.confirm_url, 'https://forms.example.com/news/confirm');
+    assert.equal(confirmationLink(form.confirm_url, 'tok_-9'), 'https://forms.example.com/news/confirm?token=tok_-9');
+    const trailingSlash = loadNewsletterConfig('/tmp/unused', [{ path: '/news/', type: 'newsletter' }]);
+    assert.equal(newsletterFormsOf(trailingSlash)[0]!.confirm_url, 'https://forms.example.com/news/confirm');
   });
 
   it('confirmation mail: fixed text, the link, the expiry; the address only as recipient', () => {
-    const message = confirmationMail(mail, 'Example Blog', 'ada@example.org', 'https://forms.example.com/news/confirm?token=T', START + 48 * HOUR);
+    const message = confirmationMail(mail.from, 'Example Blog', 'ada@example.org', 'https://forms.example.com/news/confirm?token=T', TEST_EPOCH_MS + 48 * HOUR_MS);
     assert.equal(message.from, 'Example Forms <forms@example.com>');
     assert.equal(message.to, 'ada@example.org');
     assert.equal(message.replyTo, undefined);
@@ -116,7 +119,7 @@ describe('mails', () => {
   });
 
   it('owner notice goes to the form owner and names the form; the address is in the body only', () => {
-    const message = ownerNotice(mail, form, 'ada@example.org', START, START + HOUR);
+    const message = ownerNotice(mail.from, form, 'ada@example.org', TEST_EPOCH_MS, TEST_EPOCH_MS + HOUR_MS);
     assert.equal(message.to, 'editor@example.com');
     assert.equal(message.from, mail.from);
     assert.equal(message.replyTo, undefined);
@@ -124,12 +127,12 @@ describe('mails', () => {
     assert.ok(message.text.includes('ada@example.org'));
     assert.ok(message.text.includes('2024-05-01 13:00 UTC'));
     assert.ok(message.text.includes('list.jsonl'));
-    assert.equal(formatUtc(START), '2024-05-01 12:00 UTC');
+    assert.equal(formatUtc(TEST_EPOCH_MS), '2024-05-01 12:00 UTC');
   });
 
   it('owner notice falls back to mail.to', () => {
-    const plain = testConfig('/tmp/unused');
-    assert.equal(ownerNotice(plain.mail!, plain.forms[0]!, 'a@b.c', START, START).to, 'owner@example.com');
+    const plain = loadNewsletterConfig('/tmp/unused');
+    assert.equal(ownerNotice(plain.mail!.from, newsletterFormsOf(plain)[0]!, 'a@b.c', TEST_EPOCH_MS, TEST_EPOCH_MS).to, 'owner@example.com');
   });
 });
 

@@ -5,21 +5,23 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { hashToken } from '../../../src/forms/newsletter/token.js';
 import { PENDING_JOURNAL_FILE } from '../../../src/forms/newsletter/pending-store.js';
-import { counters, createHarness, HOUR, PUBLIC_URL, readLines, START, tokenOf, type Harness } from './support.js';
+import { HOUR_MS, TEST_EPOCH_MS } from '../../support/clock.js';
+import { readJsonLines } from '../../support/json-lines.js';
+import { counters, createTestNewsletter, NEWSLETTER_PUBLIC_URL, tokenOf, type TestNewsletter } from '../../support/newsletter.js';
 
 describe('newsletter signup', () => {
-  let harness: Harness;
+  let harness: TestNewsletter;
   let journal: string;
   beforeEach(async () => {
-    harness = await createHarness();
+    harness = await createTestNewsletter();
     journal = path.join(harness.dataDir, PENDING_JOURNAL_FILE);
   });
-  afterEach(() => harness.cleanup());
+  afterEach(() => harness.close());
 
   it('stores the pending record on disk before the confirmation mail goes out', async () => {
     let onDiskAtSend: Record<string, unknown>[] = [];
-    harness.mailer.onSend = async () => {
-      onDiskAtSend = await readLines(journal);
+    harness.mailer.beforeSend = async () => {
+      onDiskAtSend = await readJsonLines(journal);
     };
     assert.equal(await harness.newsletter.signup(harness.form, 'Ada@Example.org'), 'ok');
     const [message] = harness.mailer.sent;
@@ -32,25 +34,25 @@ describe('newsletter signup', () => {
       },
     ]);
     assert.equal(message?.to, 'Ada@Example.org');
-    assert.ok(message?.text.includes(`${PUBLIC_URL}/newsletter/confirm?token=${token}`));
+    assert.ok(message?.text.includes(`${NEWSLETTER_PUBLIC_URL}/newsletter/confirm?token=${token}`));
     assert.ok(message?.text.includes('2024-05-03 12:00 UTC'));
     assert.ok(message?.text.includes('the newsletter of forms.example.com.'), 'names the site: [site] title, else the host');
-    assert.ok(!JSON.stringify(await readLines(journal)).includes(token), 'the token itself is never stored');
+    assert.ok(!JSON.stringify(await readJsonLines(journal)).includes(token), 'the token itself is never stored');
     assert.equal(counters(harness)?.confirmation_sent, 1);
   });
 
   it('uses the form confirm_ttl_hours for the expiry, and the subscriber log the schema names after the path', async () => {
-    const custom = await createHarness([{ path: '/news', type: 'newsletter', confirm_ttl_hours: 2 }]);
+    const custom = await createTestNewsletter([{ path: '/news', type: 'newsletter', confirm_ttl_hours: 2 }]);
     try {
       await custom.newsletter.signup(custom.form, 'ada@example.org');
-      const [line] = await readLines(path.join(custom.dataDir, PENDING_JOURNAL_FILE));
-      assert.equal(line?.expires_at, new Date(START + 2 * HOUR).toISOString());
+      const [line] = await readJsonLines(path.join(custom.dataDir, PENDING_JOURNAL_FILE));
+      assert.equal(line?.expires_at, new Date(TEST_EPOCH_MS + 2 * HOUR_MS).toISOString());
       assert.ok(custom.mailer.sent[0]?.text.includes('https://forms.example.com/news/confirm?token='));
-      assert.equal((await custom.newsletter.confirm(custom.form, tokenOf(custom.mailer.sent[0]))).status, 200);
-      assert.deepEqual((await readLines(path.join(custom.dataDir, 'news-subscribers.jsonl'))).map((entry) => entry.email), ['ada@example.org']);
+      assert.equal(await custom.newsletter.confirm(custom.form, tokenOf(custom.mailer.sent[0])), 'confirmed');
+      assert.deepEqual((await readJsonLines(path.join(custom.dataDir, 'news-subscribers.jsonl'))).map((entry) => entry.email), ['ada@example.org']);
       assert.ok(custom.mailer.sent[1]?.text.includes('subscriber log news-subscribers.jsonl in'), 'the owner notice names the file');
     } finally {
-      await custom.cleanup();
+      await custom.close();
     }
   });
 
@@ -58,7 +60,7 @@ describe('newsletter signup', () => {
     assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'ok');
     assert.equal(await harness.newsletter.signup(harness.form, 'ADA@EXAMPLE.ORG'), 'duplicate');
     assert.equal(harness.mailer.sent.length, 1);
-    assert.equal((await readLines(journal)).length, 1);
+    assert.equal((await readJsonLines(journal)).length, 1);
     assert.equal(counters(harness)?.duplicate_signup, 1);
     assert.equal(counters(harness)?.confirmation_sent, 1);
   });
@@ -66,9 +68,9 @@ describe('newsletter signup', () => {
   it('answers a subscribed address as a duplicate', async () => {
     await harness.newsletter.signup(harness.form, 'ada@example.org');
     const page = await harness.newsletter.confirm(harness.form, tokenOf(harness.mailer.sent[0]));
-    assert.equal(page.status, 200);
+    assert.equal(page, 'confirmed');
     const mailsBefore = harness.mailer.sent.length;
-    harness.now.value = START + 100 * HOUR;
+    harness.clock.set(TEST_EPOCH_MS + 100 * HOUR_MS);
     assert.equal(await harness.newsletter.signup(harness.form, 'Ada@example.ORG'), 'duplicate');
     assert.equal(harness.mailer.sent.length, mailsBefore);
     assert.equal(counters(harness)?.duplicate_signup, 1);
@@ -76,26 +78,26 @@ describe('newsletter signup', () => {
 
   it('lets an address whose pending link expired sign up again', async () => {
     await harness.newsletter.signup(harness.form, 'ada@example.org');
-    harness.now.value = START + 48 * HOUR - 1;
+    harness.clock.set(TEST_EPOCH_MS + 48 * HOUR_MS - 1);
     assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'duplicate');
-    harness.now.value = START + 48 * HOUR;
+    harness.clock.set(TEST_EPOCH_MS + 48 * HOUR_MS);
     assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'ok');
     assert.equal(harness.mailer.sent.length, 2);
     assert.notEqual(tokenOf(harness.mailer.sent[0]), tokenOf(harness.mailer.sent[1]));
   });
 
   it('keeps forms apart: an address pending on one form may sign up on another', async () => {
-    const two = await createHarness([
+    const two = await createTestNewsletter([
       { path: '/news', type: 'newsletter' },
       { path: '/offers', type: 'newsletter' },
     ]);
     try {
-      const [news, offers] = two.config.forms;
+      const [news, offers] = two.forms;
       assert.equal(await two.newsletter.signup(news!, 'ada@example.org'), 'ok');
       assert.equal(await two.newsletter.signup(offers!, 'ada@example.org'), 'ok');
-      assert.equal(await two.newsletter.confirm(offers!, tokenOf(two.mailer.sent[0])).then((page) => page.status), 410);
+      assert.equal(await two.newsletter.confirm(offers!, tokenOf(two.mailer.sent[0])), 'gone');
     } finally {
-      await two.cleanup();
+      await two.close();
     }
   });
 
@@ -106,7 +108,7 @@ describe('newsletter signup', () => {
     ]);
     assert.deepEqual(outcomes.sort(), ['duplicate', 'ok']);
     assert.equal(harness.mailer.sent.length, 1);
-    assert.equal((await readLines(journal)).length, 1);
+    assert.equal((await readJsonLines(journal)).length, 1);
   });
 
   it('answers storage_failed and sends nothing when the pending record cannot be stored', async () => {
@@ -121,11 +123,11 @@ describe('newsletter signup', () => {
   });
 
   it('answers send_failed, removes the pending record, and lets the person try again', async () => {
-    harness.mailer.failures = 1;
+    harness.mailer.failNext = 1;
     assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'send_failed');
     assert.equal(counters(harness)?.send_failed, 1);
     assert.equal(counters(harness)?.confirmation_sent, 0);
-    const lines = await readLines(journal);
+    const lines = await readJsonLines(journal);
     assert.deepEqual(lines.map((line) => line.op), ['pending', 'removed']);
     assert.equal(lines[1]?.hash, lines[0]?.hash);
 
@@ -133,7 +135,7 @@ describe('newsletter signup', () => {
     assert.equal(harness.mailer.sent.length, 1);
     await harness.restart();
     assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org'), 'duplicate', 'the retry is pending after a restart');
-    harness.mailer.failures = 1;
+    harness.mailer.failNext = 1;
     assert.equal(await harness.newsletter.signup(harness.form, 'bob@example.org'), 'send_failed');
     await harness.restart();
     assert.equal(await harness.newsletter.signup(harness.form, 'bob@example.org'), 'ok', 'the removal survives a restart');

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { isEmailAddress } from '../../../src/forms/rules/email-address.js';
 
 // Public corpora vendored in test/fixtures/email/ (sources, licences and the mapping of each corpus verdict
-// to the contract's answer are in its README.md).
+// to Postbox's answer, docs/submission-rules.md "Email addresses", are in its README.md).
 interface CorpusCase {
   address: string;
   valid: boolean;

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isEmailAddress } from '../../../src/forms/rules/email-address.js';
 
-// Hand-written cases that pin the contract's reading of RFC 5322 (section 3.4.1, no obsolete forms, no
-// CFWS, ASCII only, no length limit). The public corpora are checked in email-address-corpora.test.ts.
+// Hand-written cases that pin the reading of RFC 5322 that docs/submission-rules.md "Email addresses" states
+// (section 3.4.1, no obsolete forms, no CFWS, ASCII only, no length limit). The public corpora are checked
+// in email-address-corpora.test.ts.
 const valid: Array<[string, string]> = [
   ['a@b', 'one-letter parts, no dot needed in the domain'],
   ['first.last@example.com', 'dot-atom local part'],

@@ -1,4 +1,5 @@
-// Mail header hygiene: free text flattened to one line, addresses with a line break refused (contract section 3: no raw CR or LF in a header).
+// Mail header hygiene: free text flattened to one line, addresses with a line break refused
+// (docs/forms-api.md "Delivery": no line break from input in a header).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isSafeAddressValue, toHeaderText } from '../../../src/forms/rules/header-value.js';

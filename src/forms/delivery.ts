@@ -1,4 +1,4 @@
-// Delivery of an accepted submission (contract section 3): owner mail and chat notification side by side,
+// Delivery of an accepted submission (docs/forms-api.md "Delivery"): owner mail and chat notification side by side,
 // delivered when either got through, then the receipt. Counts sent / telegram_failed / send_failed /
 // auto_reply_failed and logs one event line per message, naming only the form (no addresses, no text).
 import type { FormConfig } from '../config/config.js';

@@ -15,8 +15,6 @@ export type BodyOutcome =
       ok: false;
       error: 'body_too_large' | 'invalid_body';
       message: string;
-      /** Part of the body was left unread: the connection cannot be reused. */
-      unread: boolean;
     };
 
 export const ACCEPTED_CONTENT_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] as const;
@@ -136,13 +134,13 @@ function pumpWithLimit(stream: Readable, maxBytes: number, onChunk: (chunk: Buff
 function ignore(): void {}
 
 function tooLarge(maxBytes: number): BodyOutcome {
-  return { ok: false, error: 'body_too_large', message: `The request body must not exceed ${maxBytes} bytes.`, unread: true };
+  return { ok: false, error: 'body_too_large', message: `The request body must not exceed ${maxBytes} bytes.` };
 }
 
 function invalid(message: string): BodyOutcome {
-  return { ok: false, error: 'invalid_body', message, unread: false };
+  return { ok: false, error: 'invalid_body', message };
 }
 
 function incomplete(): BodyOutcome {
-  return { ok: false, error: 'invalid_body', message: 'The request body did not arrive completely.', unread: true };
+  return { ok: false, error: 'invalid_body', message: 'The request body did not arrive completely.' };
 }

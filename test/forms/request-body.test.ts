@@ -22,7 +22,7 @@ describe('readFormBody', () => {
       const limit = 256 * 1024;
       const { stream, counter } = endlessBody();
       const outcome = await readFormBody({ stream, contentType, contentLength: undefined }, limit);
-      assert.deepEqual(outcome.ok ? 'ok' : [outcome.error, outcome.unread], ['body_too_large', true]);
+      assert.deepEqual(outcome.ok ? 'ok' : outcome.error, 'body_too_large');
       await new Promise((resolve) => setImmediate(resolve));
       assert.ok(counter.produced < limit + 64 * 1024, `read ${counter.produced} bytes for a limit of ${limit}`);
       stream.destroy();
@@ -44,7 +44,7 @@ describe('readFormBody', () => {
     stream.push('{"name":');
     setImmediate(() => stream.destroy(new Error('aborted')));
     const outcome = await readFormBody({ stream, contentType: 'application/json', contentLength: '100' }, 1000);
-    assert.deepEqual(outcome.ok ? 'ok' : [outcome.error, outcome.unread], ['invalid_body', true]);
+    assert.deepEqual(outcome.ok ? 'ok' : outcome.error, 'invalid_body');
   });
 
   it('parses JSON objects only, keeping values as sent', async () => {
@@ -69,7 +69,7 @@ describe('readFormBody', () => {
       try {
         expected = { ok: true, fields: JSON.parse(decoder.decode(bytes)) };
       } catch {
-        expected = { ok: false, error: 'invalid_body', message: 'The body is not valid JSON.', unread: false };
+        expected = { ok: false, error: 'invalid_body', message: 'The body is not valid JSON.' };
       }
       assert.deepEqual(parseJsonObject(bytes), expected, bytes.toString('hex'));
     }

@@ -1,4 +1,4 @@
-// `Authorization: Bearer` checking for /metrics (contract section 3).
+// `Authorization: Bearer` checking for /metrics (docs/forms-api.md "/metrics").
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isBearerTokenValid } from '../../src/http/bearer-token.js';

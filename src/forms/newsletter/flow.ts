@@ -136,7 +136,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
   }
 
   async function confirm(form: NewsletterForm, token: string | undefined): Promise<ConfirmOutcome> {
-    // A missing token counts as unknown (contract "Newsletter").
+    // A missing token counts as unknown (docs/newsletter.md "The flow").
     const redemption: Redemption = token ? await redeemOnce(form, token) : { kind: 'gone', reason: 'unknown' };
     if (redemption.kind === 'gone') {
       metrics.count(form.path, 'confirmation_failed');

@@ -1,4 +1,4 @@
-// The two newsletter mails (contract "Newsletter"): fixed text only. The sole submitted value they carry is the
+// The two newsletter mails (docs/newsletter.md "The flow"): fixed text only. The sole submitted value they carry is the
 // address, which the routes have validated as an RFC 5322 addr-spec: as recipient of the confirmation, and in
 // the body (never a header) of the owner's notice, who needs to know who subscribed.
 import type { NewsletterForm } from '../../config/config.js';

@@ -1,7 +1,7 @@
 // Pure rules of pending signups: records, expiry, and replaying the journal of events into live records.
 // No I/O here; `now` is always an argument (milliseconds since the epoch).
 
-/** A signup waiting for its link to be opened (contract "Newsletter"). Times are epoch milliseconds. */
+/** A signup waiting for its link to be opened (docs/newsletter.md "Pending signups"). Times are epoch milliseconds. */
 export interface PendingRecord {
   hash: string;
   email: string;
@@ -28,7 +28,7 @@ export function isExpired(record: PendingRecord, now: number): boolean {
   return now >= record.expiresAt;
 }
 
-/** The case-insensitive identity of an address on a form (contract "Newsletter"). */
+/** The case-insensitive identity of an address on a form (docs/newsletter.md "Duplicates"). */
 export function addressKey(form: string, email: string): string {
   return `${form}\n${email.toLowerCase()}`;
 }

@@ -1,4 +1,4 @@
-// The subscriber logs (contract "Newsletter"): one JSONL file per newsletter form under data_dir, one line per
+// The subscriber logs (docs/newsletter.md "The subscriber log"): one JSONL file per newsletter form under data_dir, one line per
 // confirmed address. Loaded at start for duplicate detection; each line is fsynced before a token counts as redeemed.
 import path from 'node:path';
 import type { NewsletterForm } from '../../config/config.js';
@@ -7,7 +7,7 @@ import type { AppendLine } from '../ports.js';
 import { readStateLines } from './durable-file.js';
 import { addressKey } from './pending.js';
 
-/** One subscriber line, exactly the contract's fields; times are RFC 3339 UTC. */
+/** One subscriber line, exactly the documented fields; times are RFC 3339 UTC. */
 export interface SubscriberLine {
   email: string;
   form: string;

@@ -1,8 +1,8 @@
-// Confirmation tokens (forms-service.md "Pending signup"): 256 random bits sent once, only their hash is stored.
+// Confirmation tokens (docs/newsletter.md "The flow"): 256 random bits sent once, only their hash is stored.
 import { createHash } from 'node:crypto';
 import type { RandomBytes } from '../ports.js';
 
-/** Bytes of randomness in a token: 256 bits (forms-service.md "Limits"). */
+/** Bytes of randomness in a token: 256 bits (docs/newsletter.md "The flow"). */
 export const TOKEN_BYTES = 32;
 
 /** A new token, base64url without padding (43 characters), from the injected random source. */

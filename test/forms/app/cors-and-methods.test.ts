@@ -1,4 +1,4 @@
-// CORS rules 1-4 and the preflight (forms-service.md "OPTIONS <form_path>"), 405 with Allow, 404.
+// CORS rules 1-4 and the preflight (docs/forms-api.md "OPTIONS <path>"), 405 with Allow, 404.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestFormsService, TEST_ORIGIN, type TestFormsService } from '../../support/forms-app.js';

@@ -1,4 +1,4 @@
-// Persist-then-deliver (contract section 3): the archive line, mail and chat side by side, the receipt,
+// Persist-then-deliver (docs/forms-api.md "Delivery"): the archive line, mail and chat side by side, the receipt,
 // each failure's answer and counters, and log lines free of personal data.
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';

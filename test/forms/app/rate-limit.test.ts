@@ -1,4 +1,4 @@
-// The token bucket per form and client IP through the routes (forms-service.md "Limits", contract section 3):
+// The token bucket per form and client IP through the routes (docs/submission-rules.md "Rate limit"):
 // which requests take a token, Retry-After, proxy headers, and the snapshot across a graceful restart.
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// GET /health and GET /metrics (forms-service.md; contract section 3 on the bearer token).
+// GET /health and GET /metrics (docs/forms-api.md "/metrics").
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { COUNTER_NAMES } from '../../../src/forms/metrics.js';

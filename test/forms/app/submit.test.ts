@@ -1,5 +1,5 @@
-// POST <form_path> through inject: body shapes, the answers of forms-service.md's POST table and the
-// counters behind each (contract section 3).
+// POST <form_path> through inject: body shapes, the answers of docs/forms-api.md "POST <path>" and the
+// counters behind each.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { contactForm, OWNER_ADDRESS, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';

@@ -107,11 +107,29 @@ function isPlainFileName(name: string): boolean {
   return !name.includes('/') && !name.includes('\\') && name !== '.' && name !== '..';
 }
 
+/** Most proxies a deployment puts in front of the forms service (CDN, load balancer, reverse proxy, ...). */
+export const MAX_TRUSTED_PROXY_HOPS = 10;
+
+const TRUSTED_HOPS_MESSAGE = `must be false, true (one proxy) or the number of proxies in front of the service, 1 to ${MAX_TRUSTED_PROXY_HOPS}`;
+
+/**
+ * `trust_proxy_headers` as the number of proxies whose X-Forwarded-For hops are trusted: false is 0, true is 1
+ * (docs/configuration.md); src/http/client-ip.ts takes the address the outermost of them saw.
+ */
+const trustedProxyHops = z.union([z.boolean(), z.number()], { error: TRUSTED_HOPS_MESSAGE }).transform((value, context) => {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TRUSTED_PROXY_HOPS) {
+    context.addIssue({ code: 'custom', message: TRUSTED_HOPS_MESSAGE });
+    return z.NEVER;
+  }
+  return value;
+});
+
 const server = z.strictObject({
   listen: listenAddress.default({ host: '127.0.0.1', port: 8080 }),
   public_url: httpUrl.transform((value) => value.replace(/\/+$/, '')).optional(),
   max_body_bytes: positiveInt.default(1048576),
-  trust_proxy_headers: z.boolean().default(false),
+  trust_proxy_headers: trustedProxyHops.default(0),
   metrics_token: z.string().min(1).optional(),
 });
 

@@ -88,7 +88,7 @@ export async function createFormsService(config: Config, deps: FormsServiceDeps)
 
   const app = createHttpApp({
     logger,
-    trustProxyHeaders: config.server.trust_proxy_headers,
+    trustedProxyHops: config.server.trust_proxy_headers,
     requestTimeoutMs: deps.requestTimeoutMs,
     allowedMethods: allowedMethodsOf(config.forms),
   });
@@ -97,7 +97,7 @@ export async function createFormsService(config: Config, deps: FormsServiceDeps)
   const decisions = registerFormRoutes(app, context);
   installFormsFastPath(app.server, {
     decisions,
-    trustProxyHeaders: config.server.trust_proxy_headers,
+    trustedProxyHops: config.server.trust_proxy_headers,
     requestLog: app.requestLog,
     maxBodyBytes: config.server.max_body_bytes,
   });

@@ -2,13 +2,14 @@
 import http from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '../log.js';
-import { resolveClientIp } from './client-ip.js';
+import { createClientAddressResolver } from './client-ip.js';
 import { createErrorHandler } from './error-handler.js';
 import { createRequestLog, type RequestLog } from './request-log.js';
 
 export interface HttpAppOptions {
   logger: Logger;
-  trustProxyHeaders?: boolean;
+  /** Proxies in front of the service whose X-Forwarded-For hops are trusted (server.trust_proxy_headers). */
+  trustedProxyHops?: number;
   /** Read time-out for a whole request; 15 s unless a test needs a shorter one. */
   requestTimeoutMs?: number;
   /**
@@ -36,7 +37,7 @@ declare module 'fastify' {
 /** Builds a Fastify app that logs one JSON line per request: method, path, status, duration_ms, ip. */
 export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   const { logger } = options;
-  const trustProxyHeaders = options.trustProxyHeaders ?? false;
+  const clientAddressOf = createClientAddressResolver(options.trustedProxyHops ?? 0);
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_READ_TIMEOUT_MS;
   /** The one request line of forms-service.md: method, path without query, status, duration_ms, ip. */
   const requestLog = createRequestLog(logger);
@@ -46,7 +47,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       path: request.url.split('?', 1)[0] as string,
       status: reply.statusCode,
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
-      ip: request.clientIp || resolveClientIp(request.headers, request.raw.socket?.remoteAddress, trustProxyHeaders),
+      ip: request.clientIp || clientAddressOf(request.raw),
     });
   }
   const app = Fastify({
@@ -82,7 +83,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   app.addHook('onClose', async () => requestLog.flush());
   app.decorateRequest('clientIp', '');
   app.addHook('onRequest', async (request) => {
-    request.clientIp = resolveClientIp(request.headers, request.raw.socket.remoteAddress, trustProxyHeaders);
+    request.clientIp = clientAddressOf(request.raw);
   });
   app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
   app.setErrorHandler(createErrorHandler(logger));

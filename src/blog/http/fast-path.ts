@@ -8,7 +8,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'node:querystring';
-import { resolveClientIp } from '../../http/client-ip.js';
+import { createClientAddressResolver } from '../../http/client-ip.js';
 import { matchesIfNoneMatch, type PreparedResponse } from './prepared-response.js';
 import type { RequestLog } from '../../http/request-log.js';
 import type { BlogResolver } from './resolve.js';
@@ -28,7 +28,8 @@ type RequestListener = (request: IncomingMessage, response: ServerResponse) => v
 /** Puts the fast path in front of the server's request listener (Fastify's). */
 export function installFastPath(server: Server, options: FastPathOptions): void {
   const lookUp = createLookUp(options);
-  const clientIpOf = createClientIpLookUp();
+  // The blog trusts no proxy headers (createHttpApp's default): the address only depends on the connection.
+  const clientIpOf = createClientAddressResolver(0);
   const next = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   const fallback: RequestListener = (request, response) => {
@@ -61,17 +62,6 @@ export function installFastPath(server: Server, options: FastPathOptions): void 
 function pathOf(url: string): string {
   const mark = url.indexOf('?');
   return mark === -1 ? url : url.slice(0, mark);
-}
-
-// The blog trusts no proxy headers (createHttpApp's default), so the address only depends on the connection:
-// worked out once per keep-alive connection, without reading the request's headers.
-function createClientIpLookUp(): (request: IncomingMessage) => string {
-  const bySocket = new WeakMap<object, string>();
-  return (request) => {
-    let ip = bySocket.get(request.socket);
-    if (ip === undefined) bySocket.set(request.socket, (ip = resolveClientIp({}, request.socket.remoteAddress, false)));
-    return ip;
-  };
 }
 
 /**

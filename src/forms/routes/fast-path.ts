@@ -7,14 +7,15 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FormConfig } from '../../config/schema.js';
-import { resolveClientIp } from '../../http/client-ip.js';
+import { createClientAddressResolver } from '../../http/client-ip.js';
 import type { RequestLog } from '../../http/request-log.js';
 import type { SubmitAnswer, SubmitRequest } from './submit-decision.js';
 
 export interface FormsFastPathOptions {
   /** The decision of each form, by its path. */
   decisions: ReadonlyMap<FormConfig['path'], (request: SubmitRequest) => Promise<SubmitAnswer>>;
-  trustProxyHeaders: boolean;
+  /** server.trust_proxy_headers as a number of trusted proxy hops. */
+  trustedProxyHops: number;
   requestLog: RequestLog;
   /** server.max_body_bytes: a larger declared body is refused before the client is asked to send it. */
   maxBodyBytes: number;
@@ -24,8 +25,8 @@ type RequestListener = (request: IncomingMessage, response: ServerResponse) => v
 
 /** Puts the fast path in front of the server's request listener (Fastify's). */
 export function installFormsFastPath(server: Server, options: FormsFastPathOptions): void {
-  const { decisions, trustProxyHeaders, requestLog, maxBodyBytes } = options;
-  const clientIpOf = createClientIpLookUp(trustProxyHeaders);
+  const { decisions, trustedProxyHops, requestLog, maxBodyBytes } = options;
+  const clientIpOf = createClientAddressResolver(trustedProxyHops);
   const next = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   const fallback: RequestListener = (request, response) => {
@@ -71,20 +72,6 @@ export function installFormsFastPath(server: Server, options: FormsFastPathOptio
       });
     });
   });
-}
-
-/**
- * The client address as createHttpApp's onRequest hook works it out. Without trusted proxy headers it only
- * depends on the connection: worked out once per keep-alive connection.
- */
-function createClientIpLookUp(trustProxyHeaders: boolean): (request: IncomingMessage) => string {
-  if (trustProxyHeaders) return (request) => resolveClientIp(request.headers, request.socket.remoteAddress, true);
-  const bySocket = new WeakMap<object, string>();
-  return (request) => {
-    let ip = bySocket.get(request.socket);
-    if (ip === undefined) bySocket.set(request.socket, (ip = resolveClientIp({}, request.socket.remoteAddress, false)));
-    return ip;
-  };
 }
 
 /**

@@ -130,6 +130,9 @@ const server = z.strictObject({
   public_url: httpUrl.transform((value) => value.replace(/\/+$/, '')).optional(),
   max_body_bytes: positiveInt.default(1048576),
   trust_proxy_headers: trustedProxyHops.default(0),
+  // IPv6 clients share a rate-limit bucket per network of this many bits (src/forms/rules/rate-limit-key.ts):
+  // wider than /48 would put whole sites together, and /128 is one address.
+  rate_limit_ipv6_prefix: z.number().int().min(48).max(128).default(64),
   metrics_token: z.string().min(1).optional(),
 });
 

@@ -1,5 +1,6 @@
 // The strict schema of config.toml (contract section 2): every default is declared here, once.
 import { z } from 'zod';
+import { appendableUrl, baseUrl, httpUrl, origin } from './urls.js';
 
 /** "host:port" or "[v6]:port"; port 0 asks the system for a free one. */
 const listenAddress = z.string().transform((value, context) => {
@@ -12,32 +13,13 @@ const listenAddress = z.string().transform((value, context) => {
   return { host: (match[1] ?? match[2]) as string, port };
 });
 
-const httpUrl = z.string().refine((value) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'must be an absolute http(s) URL');
-
-/** An origin as browsers send it: scheme://host[:port], no path, no trailing slash. */
-const origin = z.string().refine((value) => {
-  if (value === '*') return false;
-  try {
-    return new URL(value).origin === value;
-  } catch {
-    return false;
-  }
-}, 'must be an exact origin such as "https://example.com" (no path, no trailing slash; "*" is not supported)');
-
 const positiveInt = z.number().int().min(1);
 const runeCount = z.number().int().min(0);
 
 const telegram = z.strictObject({
   bot_token: z.string().min(1),
   chat_id: z.union([z.string().min(1), z.number().int()]).transform(String),
-  api_url: httpUrl.default('https://api.telegram.org'),
+  api_url: appendableUrl.default('https://api.telegram.org/'),
 });
 
 const formTypes = ['contact', 'feedback', 'newsletter', 'generic'] as const;
@@ -127,7 +109,7 @@ const trustedProxyHops = z.union([z.boolean(), z.number()], { error: TRUSTED_HOP
 
 const server = z.strictObject({
   listen: listenAddress.default({ host: '127.0.0.1', port: 8080 }),
-  public_url: httpUrl.transform((value) => value.replace(/\/+$/, '')).optional(),
+  public_url: baseUrl.optional(),
   max_body_bytes: positiveInt.default(1048576),
   trust_proxy_headers: trustedProxyHops.default(0),
   // IPv6 clients share a rate-limit bucket per network of this many bits (src/forms/rules/rate-limit-key.ts):
@@ -166,7 +148,7 @@ export const FEDIVERSE_HANDLE = /^@[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const site = z.strictObject({
   title: z.string().min(1),
   description: z.string().default(''),
-  base_url: httpUrl.transform((value) => value.replace(/\/+$/, '')),
+  base_url: baseUrl,
   language: z.string().regex(LANGUAGE_CODE, 'must be a language code such as "en" or "pt-BR"').default('en'),
   author: z.string().default(''),
   fediverse_creator: z.string().regex(FEDIVERSE_HANDLE, 'must look like "@user@host"').optional(),

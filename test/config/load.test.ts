@@ -20,7 +20,7 @@ function problemsOf(text: string, env: NodeJS.ProcessEnv = {}) {
 }
 
 describe('parseConfigText', () => {
-  it('fills every default of contract section 2 and resolves paths against the config directory', () => {
+  it('fills every default of docs/configuration.md and resolves paths against the config directory', () => {
     const result = parseConfigText(minimal, {}, '/srv/site');
     assert.ok(result.ok);
     const { config } = result;

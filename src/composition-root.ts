@@ -7,6 +7,7 @@ import { createTelegramNotifier } from './chat/telegram.js';
 import { createBlogService } from './blog/blog-service.js';
 import { createFormsService } from './forms/forms-service.js';
 import type { ChatNotifier, Clock, Mailer } from './forms/ports.js';
+import { createRateLimitKey } from './forms/rules/rate-limit-key.js';
 import { createClientAddressResolver } from './http/client-ip.js';
 import type { HttpService } from './http/http-service.js';
 import type { RequestLog } from './http/request-log.js';
@@ -61,7 +62,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
             chatNotifiers,
             appendLine: createJsonlAppender(),
             clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
-            rateLimitKey: (address) => address,
+            rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
           },
         ),
       );

@@ -1,50 +1,36 @@
-// The strict schema of config.toml (contract section 2): every default is declared here, once.
+// The strict schema of config.toml (docs/configuration.md): every default is declared here, once.
 import { z } from 'zod';
-
-/** "host:port" or "[v6]:port"; port 0 asks the system for a free one. */
-const listenAddress = z.string().transform((value, context) => {
-  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s[\]]+)):(\d{1,5})$/.exec(value);
-  const port = match ? Number(match[3]) : NaN;
-  if (!match || port > 65535) {
-    context.addIssue({ code: 'custom', message: `must be "host:port", got "${value}"` });
-    return z.NEVER;
-  }
-  return { host: (match[1] ?? match[2]) as string, port };
-});
-
-const httpUrl = z.string().refine((value) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'must be an absolute http(s) URL');
-
-/** An origin as browsers send it: scheme://host[:port], no path, no trailing slash. */
-const origin = z.string().refine((value) => {
-  if (value === '*') return false;
-  try {
-    return new URL(value).origin === value;
-  } catch {
-    return false;
-  }
-}, 'must be an exact origin such as "https://example.com" (no path, no trailing slash; "*" is not supported)');
+import { dataFileName, folderPath } from './data-files.js';
+import { findFormClashes } from './form-clashes.js';
+import { isHost, isUnspecifiedHost, listenAddress } from './hosts.js';
+import {
+  CONFIRM_TTL_HOURS,
+  IPV6_PREFIX,
+  MAX_BODY_BYTES,
+  MAX_CACHE_MAX_AGE,
+  MAX_MESSAGE_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_RATE_LIMIT_PER_HOUR,
+  MAX_TRUSTED_PROXY_HOPS,
+} from './limits.js';
+import { mailbox, mailboxList } from './mail-addresses.js';
+import { headerToken, honeypotField, oneLineText, serviceName, urlPathToken } from './text-values.js';
+import { appendableUrl, baseUrl, httpUrl, origin } from './urls.js';
 
 const positiveInt = z.number().int().min(1);
 const runeCount = z.number().int().min(0);
 
 const telegram = z.strictObject({
-  bot_token: z.string().min(1),
+  bot_token: urlPathToken,
   chat_id: z.union([z.string().min(1), z.number().int()]).transform(String),
-  api_url: httpUrl.default('https://api.telegram.org'),
+  api_url: appendableUrl.default('https://api.telegram.org/'),
 });
 
 const formTypes = ['contact', 'feedback', 'newsletter', 'generic'] as const;
 
 /**
  * Cross-key rules run even when other keys already failed, so that `postbox check` lists every problem of a
- * file at once (contract section 1) instead of one round of them per run.
+ * file at once (docs/configuration.md "How the file is read") instead of one round of them per run.
  */
 const reportAlongsideOtherProblems = { when: () => true };
 
@@ -55,24 +41,30 @@ const form = z
       // No ":" or "*" (Fastify would register them as a parameter or a wildcard, matching other paths) and no
       // "%" (requests are routed on their decoded path, so an encoded form path could never be reached).
       .regex(/^\/[A-Za-z0-9._~!$&'()+,;=@/-]*$/, 'must start with "/" and be a plain URL path (no ":", "*" or "%")')
+      // Clients resolve "." and ".." segments before they send a path (RFC 3986 section 5.2.4).
+      .refine((value) => !/\/\.\.?(?:\/|$)/.test(value), 'must not contain "." or ".." segments (clients remove them)')
       .refine((value) => value !== '/health' && value !== '/metrics', 'is reserved for the service itself'),
     type: z.enum(formTypes),
-    to: z.string().min(3).optional(),
+    to: mailboxList.optional(),
     allowed_origins: z.array(origin).default([]),
-    honeypot_field: z.string().min(1).default('website'),
-    rate_limit_per_hour: z.number().int().min(0).default(10),
+    honeypot_field: honeypotField.default('website'),
+    rate_limit_per_hour: z.number().int().min(0).max(MAX_RATE_LIMIT_PER_HOUR, atMost(MAX_RATE_LIMIT_PER_HOUR, 'higher rates are not counted exactly; 0 turns the limit off')).default(10),
     redirect_url: httpUrl.optional(),
-    archive: z.string().min(1).optional(),
-    services: z.array(z.string().min(1)).min(1).optional(),
+    archive: dataFileName.optional(),
+    services: z.array(serviceName).min(1).optional(),
     require_name: z.boolean().default(true),
     require_message: z.boolean().default(true),
     name_min: runeCount.default(2),
-    name_max: positiveInt.default(100),
+    name_max: positiveInt.max(MAX_NAME_LENGTH, atMost(MAX_NAME_LENGTH, 'the name is part of a mail subject')).default(100),
     message_min: runeCount.default(10),
-    message_max: positiveInt.default(5000),
+    message_max: positiveInt.max(MAX_MESSAGE_LENGTH, atMost(MAX_MESSAGE_LENGTH, 'the message travels whole in one mail')).default(5000),
     receipt: z.boolean().default(true),
-    subscribers: z.string().min(1).optional(),
-    confirm_ttl_hours: z.number().positive().optional(),
+    subscribers: dataFileName.optional(),
+    confirm_ttl_hours: z
+      .number()
+      .min(CONFIRM_TTL_HOURS.min, `must be at least ${CONFIRM_TTL_HOURS.min} (a quarter of an hour: the link must outlive mail delivery)`)
+      .max(CONFIRM_TTL_HOURS.max, atMost(CONFIRM_TTL_HOURS.max, 'one year'))
+      .optional(),
     telegram: telegram.optional(),
   })
   .superRefine((value, context) => {
@@ -87,12 +79,6 @@ const form = z
       if (value.archive !== undefined) issue('archive', 'is not used by newsletter forms (they keep a subscriber log, see "subscribers")');
       if (value.telegram !== undefined) issue('telegram', 'is not used by newsletter forms (the owner is told of new subscribers by mail)');
     }
-    if (typeof value.archive === 'string' && !isPlainFileName(value.archive)) {
-      issue('archive', 'must be a file name inside data_dir');
-    }
-    if (typeof value.subscribers === 'string' && !isPlainFileName(value.subscribers)) {
-      issue('subscribers', 'must be a file name inside data_dir');
-    }
   }, reportAlongsideOtherProblems)
   .transform((value) => ({
     ...value,
@@ -103,26 +89,39 @@ const form = z
     confirm_ttl_hours: value.type === 'newsletter' ? (value.confirm_ttl_hours ?? 48) : undefined,
   }));
 
-function isPlainFileName(name: string): boolean {
-  return !name.includes('/') && !name.includes('\\') && name !== '.' && name !== '..';
-}
+const TRUSTED_HOPS_MESSAGE = `must be false, true (one proxy) or the number of proxies in front of the service, 1 to ${MAX_TRUSTED_PROXY_HOPS}`;
+
+/**
+ * `trust_proxy_headers` as the number of proxies whose X-Forwarded-For hops are trusted: false is 0, true is 1
+ * (docs/configuration.md); src/http/client-ip.ts takes the address the outermost of them saw.
+ */
+const trustedProxyHops = z.union([z.boolean(), z.number()], { error: TRUSTED_HOPS_MESSAGE }).transform((value, context) => {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TRUSTED_PROXY_HOPS) {
+    context.addIssue({ code: 'custom', message: TRUSTED_HOPS_MESSAGE });
+    return z.NEVER;
+  }
+  return value;
+});
 
 const server = z.strictObject({
   listen: listenAddress.default({ host: '127.0.0.1', port: 8080 }),
-  public_url: httpUrl.transform((value) => value.replace(/\/+$/, '')).optional(),
-  max_body_bytes: positiveInt.default(1048576),
-  trust_proxy_headers: z.boolean().default(false),
-  metrics_token: z.string().min(1).optional(),
+  public_url: baseUrl.optional(),
+  max_body_bytes: positiveInt.max(MAX_BODY_BYTES, atMost(MAX_BODY_BYTES, '64 MiB: a JSON body is held in memory while it is read')).default(1048576),
+  trust_proxy_headers: trustedProxyHops.default(0),
+  // IPv6 clients share a rate-limit bucket per network of this many bits (src/forms/rules/rate-limit-key.ts).
+  rate_limit_ipv6_prefix: z.number().int().min(IPV6_PREFIX.min).max(IPV6_PREFIX.max).default(64),
+  metrics_token: headerToken.optional(),
 });
 
 const mail = z
   .strictObject({
     transport: z.enum(['smtp', 'file']).default('file'),
-    from: z.string().min(3),
-    to: z.string().min(3).optional(),
+    from: mailbox,
+    to: mailboxList.optional(),
     smtp: z
       .strictObject({
-        host: z.string().min(1),
+        host: z.string().refine(isHost, 'must be a host name or an IP address'),
         port: z.number().int().min(1).max(65535).default(587),
         secure: z.boolean().default(false),
         username: z.string().min(1).optional(),
@@ -143,9 +142,9 @@ export const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 export const FEDIVERSE_HANDLE = /^@[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 const site = z.strictObject({
-  title: z.string().min(1),
+  title: oneLineText,
   description: z.string().default(''),
-  base_url: httpUrl.transform((value) => value.replace(/\/+$/, '')),
+  base_url: baseUrl,
   language: z.string().regex(LANGUAGE_CODE, 'must be a language code such as "en" or "pt-BR"').default('en'),
   author: z.string().default(''),
   fediverse_creator: z.string().regex(FEDIVERSE_HANDLE, 'must look like "@user@host"').optional(),
@@ -153,20 +152,20 @@ const site = z.strictObject({
 
 const blog = z.strictObject({
   listen: listenAddress.default({ host: '127.0.0.1', port: 8081 }),
-  content_dir: z.string().min(1).default('./content/posts'),
+  content_dir: folderPath.default('./content/posts'),
   post_url: z.string().includes('{slug}', { message: 'must contain {slug}' }).default('/blog/{slug}'),
   translation_url: z
     .string()
     .includes('{slug}', { message: 'must contain {slug}' })
     .includes('{lang}', { message: 'must contain {lang}' })
     .default('/{lang}/blog/{slug}'),
-  cache_max_age: z.number().int().min(0).default(60),
+  cache_max_age: z.number().int().min(0).max(MAX_CACHE_MAX_AGE, atMost(MAX_CACHE_MAX_AGE, 'the largest age caches understand, RFC 9111 section 1.2.2')).default(60),
 });
 
 /** The whole file. Cross-section rules live in the superRefine below. */
 export const configSchema = z
   .strictObject({
-    data_dir: z.string().min(1).default('./data'),
+    data_dir: folderPath.default('./data'),
     server: server.default(server.parse({})),
     mail: mail.optional(),
     forms: z.array(form).default([]),
@@ -177,15 +176,11 @@ export const configSchema = z
     // Runs even when other keys are invalid (see reportAlongsideOtherProblems), so nothing here may assume
     // that a value has its declared type.
     const forms = Array.isArray(value.forms) ? value.forms : [];
-    const seen = new Map<string, number>();
+    for (const clash of findFormClashes(forms)) {
+      context.addIssue({ code: 'custom', path: ['forms', clash.index, clash.key], message: clash.message });
+    }
     forms.forEach((entry, index) => {
       if (entry === null || typeof entry !== 'object') return;
-      const first = seen.get(entry.path);
-      if (first !== undefined) {
-        context.addIssue({ code: 'custom', path: ['forms', index, 'path'], message: `duplicates forms[${first}].path "${entry.path}"` });
-      } else {
-        seen.set(entry.path, index);
-      }
       if (value.mail && !entry.to && !value.mail.to) {
         context.addIssue({ code: 'custom', path: ['forms', index, 'to'], message: 'is required when mail.to is not set (the owner address)' });
       }
@@ -199,10 +194,33 @@ export const configSchema = z
     if (value.blog && !value.site) {
       context.addIssue({ code: 'custom', path: ['site'], message: 'is required when [blog] is configured' });
     }
+    const formsListen = value.server?.listen;
+    const blogListen = value.blog?.listen;
+    if (forms.length > 0 && isSameListenAddress(formsListen, blogListen)) {
+      context.addIssue({ code: 'custom', path: ['blog', 'listen'], message: 'takes the port of server.listen (each service needs its own)' });
+    }
     if (forms.length === 0 && !value.blog) {
       context.addIssue({ code: 'custom', path: [], message: 'nothing to serve: add [[forms]] and/or [blog]' });
     }
   }, reportAlongsideOtherProblems);
+
+/** `n` as a bound with its reason, for the message of a value above it. */
+function atMost(limit: number, reason: string): string {
+  return `must be at most ${limit} (${reason})`;
+}
+
+/**
+ * Whether two listen addresses would fight over one port: the same port (0 picks a free one each) on the same
+ * host, or on any host when one of them listens on every interface.
+ */
+function isSameListenAddress(first: unknown, second: unknown): boolean {
+  if (!isListenAddress(first) || !isListenAddress(second) || first.port === 0 || first.port !== second.port) return false;
+  return first.host.toLowerCase() === second.host.toLowerCase() || isUnspecifiedHost(first.host) || isUnspecifiedHost(second.host);
+}
+
+function isListenAddress(value: unknown): value is { host: string; port: number } {
+  return typeof value === 'object' && value !== null && typeof (value as { host?: unknown }).host === 'string' && typeof (value as { port?: unknown }).port === 'number';
+}
 
 /** What the schema accepts; src/config/config.ts turns it into the Config the code uses. */
 export type ParsedConfig = z.output<typeof configSchema>;

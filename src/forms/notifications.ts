@@ -4,7 +4,7 @@
 // header; addresses are validated addr-specs, which hold none (and the mail adapter refuses any that do).
 import type { FormConfig } from '../config/config.js';
 import type { MailMessage } from './ports.js';
-import { toHeaderText } from './rules/header-value.js';
+import { toHeaderText } from '../header-value.js';
 import type { Submission } from './rules/submission.js';
 
 /** What the owner mail and the chat notification are built from. */

@@ -27,7 +27,8 @@ describe('parseConfigText', () => {
     assert.equal(config.data_dir, '/srv/site/data');
     assert.deepEqual(config.server.listen, { host: '127.0.0.1', port: 8080 });
     assert.equal(config.server.max_body_bytes, 1048576);
-    assert.equal(config.server.trust_proxy_headers, false);
+    assert.equal(config.server.trust_proxy_headers, 0);
+    assert.equal(config.server.rate_limit_ipv6_prefix, 64);
     assert.equal(config.mail?.transport, 'file');
     const form = config.forms[0]!;
     assert.equal(form.honeypot_field, 'website');

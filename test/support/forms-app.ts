@@ -7,6 +7,7 @@ import { createTelegramNotifier, type TelegramSettings } from '../../src/chat/te
 import type { Config } from '../../src/config/config.js';
 import { createFormsService, type FormsAdapters } from '../../src/forms/forms-service.js';
 import type { ChatNotifier } from '../../src/forms/ports.js';
+import { createRateLimitKey } from '../../src/forms/rules/rate-limit-key.js';
 import { createClientAddressResolver } from '../../src/http/client-ip.js';
 import type { HttpService } from '../../src/http/http-service.js';
 import { createJsonlAppender } from '../../src/storage/jsonl.js';
@@ -93,7 +94,7 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
         chatNotifiers,
         appendLine: createJsonlAppender(),
         clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
-        rateLimitKey: (address) => address,
+        rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
         ...deps,
       },
     );

@@ -136,7 +136,8 @@ describe('the forms service over a real socket', () => {
     const socket = await start(options);
     const address = await listening(socket);
     const inject = await start(options);
-    const forwardedFrom = (ip: string): Case => ({ why: ip, path: '/contact', headers: { ...JSON_TYPE, 'x-forwarded-for': ip }, body: VALID });
+    // A hop the client sent, then the one the proxy appended.
+    const forwardedFrom = (ip: string): Case => ({ why: ip, path: '/contact', headers: { ...JSON_TYPE, 'x-forwarded-for': `10.0.0.1, ${ip}` }, body: VALID });
     // One token per address: the second request from the same forwarded address is limited, another one is not.
     const cases = [forwardedFrom('203.0.113.7'), forwardedFrom('203.0.113.7'), forwardedFrom('198.51.100.2')];
     const fast = [];

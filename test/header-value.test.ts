@@ -2,7 +2,7 @@
 // (docs/forms-api.md "Delivery": no line break from input in a header).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isSafeAddressValue, toHeaderText } from '../../../src/forms/rules/header-value.js';
+import { isSafeAddressValue, toHeaderText } from '../src/header-value.js';
 
 describe('toHeaderText', () => {
   it('turns every run of control characters into one space', () => {

@@ -1,0 +1,23 @@
+// File names inside data_dir (`archive`, `subscribers`; docs/configuration.md "How the file is read").
+import { z } from 'zod';
+
+/**
+ * What data_dir holds for the service itself: the rate-limit snapshot (src/forms/rate-limits.ts), the pending
+ * signups journal (src/forms/newsletter/pending-store.ts) and the mail outbox (src/mail/create-mailer.ts).
+ * A form writing to one of them would overwrite it or fail on every submission.
+ */
+export const RESERVED_DATA_NAMES: readonly string[] = ['ratelimit-snapshot.json', 'newsletter-pending.jsonl', 'outbox'];
+
+/** A plain file name inside data_dir, none of the reserved ones (compared without case, as macOS does). */
+export const dataFileName = z
+  .string()
+  .min(1)
+  .refine((name) => !/[/\\]/.test(name) && name !== '.' && name !== '..', 'must be a file name inside data_dir')
+  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'must not contain control characters')
+  .refine(
+    (name) => !RESERVED_DATA_NAMES.includes(name.toLowerCase()),
+    `must not be one of the service's own files in data_dir (${RESERVED_DATA_NAMES.join(', ')})`,
+  );
+
+/** A folder path (data_dir, blog.content_dir): Node refuses a path holding a NUL character. */
+export const folderPath = z.string().min(1).refine((value) => !value.includes('\u0000'), 'must not contain a NUL character');

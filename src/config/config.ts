@@ -3,7 +3,10 @@
 // has its subscriber log, link lifetime and confirmation URL; the others their archive and chat), `mail` a union
 // on `transport` (SMTP settings exist exactly when they are used), and each form carries its owner address.
 import path from 'node:path';
+import { confirmPathOf } from './form-clashes.js';
 import type { ParsedConfig } from './schema.js';
+
+export { confirmPathOf };
 
 type ParsedForm = ParsedConfig['forms'][number];
 type ParsedMail = NonNullable<ParsedConfig['mail']>;
@@ -57,11 +60,6 @@ export type ServerConfig = Config['server'];
 export type SiteConfig = NonNullable<Config['site']>;
 export type BlogConfig = NonNullable<Config['blog']>;
 export type ListenAddress = ServerConfig['listen'];
-
-/** The path of a newsletter form's confirmation link. */
-export function confirmPathOf(formPath: string): string {
-  return `${formPath.replace(/\/+$/, '')}/confirm`;
-}
 
 /**
  * Builds the Config from what the schema accepted (its cross-key rules have run, so what they require is

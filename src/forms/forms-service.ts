@@ -1,5 +1,6 @@
 // The forms service (docs/forms-api.md): its rules, flows and routes, built from its own settings and the
 // adapters the composition root hands in (mailer, chat notifiers, line appender, clock, randomness, logs).
+import type { IncomingMessage } from 'node:http';
 import type { FormConfig, NewsletterForm, ServerConfig } from '../config/config.js';
 import { createFrontDoor } from '../http/front-door.js';
 import type { HttpService } from '../http/http-service.js';
@@ -36,7 +37,8 @@ export interface FormsAdapters {
   /** The chat notifier of each form with [forms.telegram], by form path. */
   chatNotifiers: ReadonlyMap<string, ChatNotifier>;
   appendLine: AppendLine;
-  clientAddressOf: Parameters<typeof createFrontDoor>[0]['clientAddressOf'];
+  /** The client address of a request (docs/configuration.md "trust_proxy_headers"). */
+  clientAddressOf(request: IncomingMessage): string;
   /** The bucket a client address counts against. */
   rateLimitKey(address: string): string;
   /** The newsletter double opt-in; tests may hand in a fake. */

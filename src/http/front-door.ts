@@ -43,45 +43,50 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
     const mark = url.indexOf('?');
     const rawPath = mark === -1 ? url : url.slice(0, mark);
     const clientAddress = clientAddressOf(raw);
-
-    const finish = (answer: Answer) => {
-      if (response.writableEnded || response.destroyed) return; // the client went away
-      try {
-        writeAnswer(response, answer, method !== 'HEAD');
-      } catch (error) {
-        fail(error);
-        if (response.headersSent) return void response.destroy();
-        try {
-          writeAnswer(response, answers.internalError(), method !== 'HEAD');
-        } catch {
-          return void response.destroy();
-        }
-      }
-      requestLog.write({
-        method,
-        path: rawPath,
-        status: response.statusCode,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        ip: clientAddress,
-      });
-    };
-    const fail = (error: unknown) => {
-      logger.error({ event: 'internal_error', reason: safeReason(error), at: firstFrame(error), method, path: rawPath }, 'request failed');
-    };
-    const failed = (error: unknown) => {
-      fail(error);
-      finish(answers.internalError());
-    };
-
     let answer: Answer | Promise<Answer>;
     try {
       answer = dispatch(method, rawPath, url, mark, clientAddress, raw);
     } catch (error) {
-      return failed(error);
+      answer = failed(error, method, rawPath);
     }
-    if (answer instanceof Promise) answer.then(finish, failed);
-    else finish(answer);
+    // finish and failed are made once per door and take the request's few facts as arguments.
+    if (answer instanceof Promise) {
+      answer.then(
+        (value) => finish(response, value, method, rawPath, clientAddress, started),
+        (error: unknown) => finish(response, failed(error, method, rawPath), method, rawPath, clientAddress, started),
+      );
+    } else {
+      finish(response, answer, method, rawPath, clientAddress, started);
+    }
   };
+
+  /** Writes `answer` (or, when Node refuses it, the 500) and the request line. */
+  function finish(response: ServerResponse, answer: Answer, method: string, rawPath: string, clientAddress: string, started: number): void {
+    if (response.writableEnded || response.destroyed) return; // the client went away
+    try {
+      writeAnswer(response, answer, method !== 'HEAD');
+    } catch (error) {
+      if (response.headersSent) return void response.destroy();
+      try {
+        writeAnswer(response, failed(error, method, rawPath), method !== 'HEAD');
+      } catch {
+        return void response.destroy();
+      }
+    }
+    requestLog.write({
+      method,
+      path: rawPath,
+      status: response.statusCode,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      ip: clientAddress,
+    });
+  }
+
+  /** Logs a failure once, without its message, and gives the 500 to answer with. */
+  function failed(error: unknown, method: string, rawPath: string): Answer {
+    logger.error({ event: 'internal_error', reason: safeReason(error), at: firstFrame(error), method, path: rawPath }, 'request failed');
+    return answers.internalError();
+  }
 
   function dispatch(method: string, rawPath: string, url: string, mark: number, clientAddress: string, raw: IncomingMessage): Answer | Promise<Answer> {
     let path = rawPath;

@@ -29,7 +29,7 @@ export interface RunningServer {
 }
 
 /** Creates the server of `handle` (not listening yet). */
-export function createHttpServer(handle: RequestListener, settings: HttpServerSettings): { server: http.Server; startClosing(): void } {
+function createHttpServer(handle: RequestListener, settings: HttpServerSettings): { server: http.Server; startClosing(): void } {
   const requestTimeoutMs = settings.requestTimeoutMs ?? REQUEST_READ_TIMEOUT_MS;
   let closing = false;
   // Node checks requestTimeout only every connectionsCheckingInterval (30 s by default): check each second so

@@ -1,5 +1,6 @@
 // Reading the newsletter's durable state at start. The atomic rewrite (storage/atomic-file.ts) and the
 // repair of a torn last line (storage/jsonl.ts) are the shared storage helpers.
+import { safeReason } from '../../safe-reason.js';
 import { readJsonLines, type JsonLines } from '../../storage/jsonl.js';
 
 /** Reads JSONL state at start; anything but a missing file is fatal, with a message naming the file. */
@@ -7,7 +8,6 @@ export async function readStateLines<T>(file: string, what: string): Promise<Jso
   try {
     return await readJsonLines<T>(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new Error(`cannot read the ${what} ${file} (${code}); fix or move it, then start again`, { cause: error });
+    throw new Error(`cannot read the ${what} ${file} (${safeReason(error)}); fix or move it, then start again`, { cause: error });
   }
 }

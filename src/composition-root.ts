@@ -2,10 +2,10 @@
 // notifiers, the line appender, the clock, randomness and the client-address resolver are built here from the
 // configuration, and each service gets only its own settings and what it works through.
 import { randomBytes } from 'node:crypto';
-import type { Config } from './config/config.js';
-import { createTelegramNotifier } from './chat/telegram.js';
+import type { Config, MailConfig } from './config/config.js';
+import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.js';
 import { createBlogService } from './blog/blog-service.js';
-import { createFormsService } from './forms/forms-service.js';
+import { createFormsService, type FormsAdapters, type FormsSettings } from './forms/forms-service.js';
 import type { ChatNotifier, Clock, Mailer } from './forms/ports.js';
 import { createRateLimitKey } from './forms/rules/rate-limit-key.js';
 import { createClientAddressResolver } from './http/client-ip.js';
@@ -29,6 +29,38 @@ export interface ComposedServices {
   close(): Promise<void>;
 }
 
+/** The forms service's own part of the configuration. */
+export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings {
+  return { dataDir: config.data_dir, server: config.server, forms: config.forms, from: mail.from, siteTitle: config.site?.title };
+}
+
+/**
+ * The forms service's adapters for `config`, around the given logs, clock and mailer: chat notifiers (made by
+ * `createChatNotifier`, the Telegram Bot API unless a test hands in a fake), the line appender, randomness, the
+ * client-address resolver and the rate-limit key.
+ */
+export function createFormsAdapters(
+  config: Config,
+  parts: Pick<FormsAdapters, 'logger' | 'requestLog' | 'clock' | 'mailer'> & { createChatNotifier?: (settings: TelegramSettings) => ChatNotifier },
+): FormsAdapters {
+  const { createChatNotifier = createTelegramNotifier, ...given } = parts;
+  const chatNotifiers = new Map<string, ChatNotifier>();
+  for (const form of config.forms) {
+    if (form.type !== 'newsletter' && form.telegram) {
+      const { bot_token: botToken, chat_id: chatId, api_url: apiUrl } = form.telegram;
+      chatNotifiers.set(form.path, createChatNotifier({ botToken, chatId, apiUrl }));
+    }
+  }
+  return {
+    ...given,
+    randomBytes,
+    chatNotifiers,
+    appendLine: createJsonlAppender(),
+    clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
+    rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
+  };
+}
+
 /** Builds every adapter and service of `config`; when one service fails to start, what was built is closed. */
 export async function composeServices(config: Config, deps: RootDeps): Promise<ComposedServices> {
   const { logger, requestLog } = deps;
@@ -43,29 +75,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     if (config.mail && config.forms.length > 0) {
       const mailer: Mailer = createMailer(config.mail, config.data_dir, clock);
       closers.push(() => mailer.close());
-      const chatNotifiers = new Map<string, ChatNotifier>();
-      for (const form of config.forms) {
-        if (form.type !== 'newsletter' && form.telegram) {
-          const { bot_token: botToken, chat_id: chatId, api_url: apiUrl } = form.telegram;
-          chatNotifiers.set(form.path, createTelegramNotifier({ botToken, chatId, apiUrl }));
-        }
-      }
-      services.push(
-        await createFormsService(
-          { dataDir: config.data_dir, server: config.server, forms: config.forms, from: config.mail.from, siteTitle: config.site?.title },
-          {
-            logger,
-            requestLog,
-            clock,
-            randomBytes,
-            mailer,
-            chatNotifiers,
-            appendLine: createJsonlAppender(),
-            clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
-            rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
-          },
-        ),
-      );
+      services.push(await createFormsService(formsSettingsOf(config, config.mail), createFormsAdapters(config, { logger, requestLog, clock, mailer })));
     }
     if (config.blog && config.site) {
       services.push(

@@ -1,16 +1,13 @@
 // The forms service built for tests: a temp data_dir, a recording mailer, captured logs and a test clock, with
 // any adapter replaceable. The config is the real loader's output for the given tables; requests go through
 // the service's own front door (`app.inject`) or a real socket (`app.listen`).
-import { randomBytes } from 'node:crypto';
 import { afterEach } from 'node:test';
-import { createTelegramNotifier, type TelegramSettings } from '../../src/chat/telegram.js';
+import type { TelegramSettings } from '../../src/chat/telegram.js';
+import { createFormsAdapters, formsSettingsOf } from '../../src/composition-root.js';
 import type { Config } from '../../src/config/config.js';
 import { createFormsService, type FormsAdapters } from '../../src/forms/forms-service.js';
 import type { ChatNotifier } from '../../src/forms/ports.js';
-import { createRateLimitKey } from '../../src/forms/rules/rate-limit-key.js';
-import { createClientAddressResolver } from '../../src/http/client-ip.js';
 import type { HttpService } from '../../src/http/http-service.js';
-import { createJsonlAppender } from '../../src/storage/jsonl.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { loadTestConfig, type TomlTable } from './config.js';
 import { driveService, type ServiceDriver } from './http.js';
@@ -75,29 +72,9 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
       },
       dataDir,
     );
-    const { createChatNotifier = createTelegramNotifier, ...deps } = options.deps ?? {};
-    const chatNotifiers = new Map<string, ChatNotifier>();
-    for (const form of config.forms) {
-      if (form.type !== 'newsletter' && form.telegram) {
-        const { bot_token: botToken, chat_id: chatId, api_url: apiUrl } = form.telegram;
-        chatNotifiers.set(form.path, createChatNotifier({ botToken, chatId, apiUrl }));
-      }
-    }
-    service = await createFormsService(
-      { dataDir: config.data_dir, server: config.server, forms: config.forms, from: config.mail!.from, siteTitle: config.site?.title },
-      {
-        logger: logs.logger,
-        requestLog: logs.requestLog,
-        clock,
-        randomBytes,
-        mailer,
-        chatNotifiers,
-        appendLine: createJsonlAppender(),
-        clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
-        rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
-        ...deps,
-      },
-    );
+    const { createChatNotifier, ...deps } = options.deps ?? {};
+    const adapters = createFormsAdapters(config, { logger: logs.logger, requestLog: logs.requestLog, clock, mailer, createChatNotifier });
+    service = await createFormsService(formsSettingsOf(config, config.mail!), { ...adapters, ...deps });
   } catch (error) {
     // A rejected config or a failing start leaves no temp folder behind.
     await temp?.remove();

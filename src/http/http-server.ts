@@ -71,9 +71,15 @@ export async function listenHttp(handle: RequestListener, listen: ListenAddress,
     close: (graceMs) => {
       startClosing();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A keep-alive connection whose answer was in flight becomes idle once it is written: close it then, not
+      // when its client or the keep-alive time-out would.
       server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       const force = setTimeout(() => server.closeAllConnections(), graceMs);
-      return closed.finally(() => clearTimeout(force));
+      return closed.finally(() => {
+        clearInterval(sweep);
+        clearTimeout(force);
+      });
     },
   };
 }

@@ -1,0 +1,124 @@
+// The socket side of a service: time-outs, Node's own parse errors answered in the error catalogue's shape (with
+// the service's common headers), and a graceful close that ends keep-alive for requests that arrive meanwhile.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { describe, it } from 'node:test';
+import type { Answer } from '../../src/http/answer.js';
+import { listenHttp, REQUEST_READ_TIMEOUT_MS, RESPONSE_WRITE_TIMEOUT_MS } from '../../src/http/http-server.js';
+import type { RequestListener } from '../../src/http/front-door.js';
+import { writeAnswer } from '../../src/http/answer.js';
+import { contactForm, createTestFormsService } from '../support/forms-app.js';
+import { waitFor } from '../support/wait.js';
+
+const hello: Answer = { status: 200, headers: ['content-type', 'text/plain', 'content-length', '5'], body: 'hello' };
+const answerHello: RequestListener = (_request, response) => writeAnswer(response, hello, true);
+const LOCAL = { host: '127.0.0.1', port: 0 };
+
+/** Sends `text` on a new connection; resolves with what came back once the server closed it. */
+function exchange(port: number, text: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(received));
+    socket.write(text);
+  });
+}
+
+function bodyOf(raw: string): unknown {
+  return JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+}
+
+describe('listenHttp', () => {
+  it('defaults to a 15 s read time-out (checked every second) and a 30 s write time-out', async () => {
+    const running = await listenHttp(answerHello, LOCAL, { maxBodyBytes: 0 });
+    try {
+      assert.equal(REQUEST_READ_TIMEOUT_MS, 15_000);
+      assert.equal(RESPONSE_WRITE_TIMEOUT_MS, 30_000);
+      assert.equal(running.server.requestTimeout, 15_000);
+      assert.equal(running.server.headersTimeout, 15_000);
+      assert.equal(running.server.timeout, 30_000);
+    } finally {
+      await running.close(0);
+    }
+  });
+
+  it('answers a request Node cannot parse with 400 in the catalogue shape and the common headers', async () => {
+    const running = await listenHttp(answerHello, LOCAL, { maxBodyBytes: 0, commonHeaders: { 'access-control-allow-origin': '*' } });
+    try {
+      const raw = await exchange(Number(new URL(running.address).port), 'NOT HTTP AT ALL\r\n\r\n');
+      assert.match(raw, /^HTTP\/1\.1 400 Bad Request\r\n/);
+      assert.match(raw, /\r\naccess-control-allow-origin: \*\r\n/i);
+      assert.deepEqual(bodyOf(raw), { error: 'bad_request', message: 'The request could not be read.' });
+    } finally {
+      await running.close(0);
+    }
+  });
+
+  it('answers headers over Node\'s limit with 431 in the catalogue shape', async () => {
+    const running = await listenHttp(answerHello, LOCAL, { maxBodyBytes: 0 });
+    try {
+      const raw = await exchange(Number(new URL(running.address).port), `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      assert.match(raw, /^HTTP\/1\.1 431 /);
+      assert.equal((bodyOf(raw) as { error: string }).error, 'headers_too_large');
+    } finally {
+      await running.close(0);
+    }
+  });
+
+  it('lets a request in flight finish while it closes, then closes its connection without waiting for keep-alive', async () => {
+    let arrived: () => void = () => undefined;
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    let release: () => void = () => undefined;
+    const slow: RequestListener = (_request, response) => {
+      release = () => writeAnswer(response, { status: 200, headers: { 'content-type': 'text/plain' }, body: 'late' }, true);
+      arrived();
+    };
+    const running = await listenHttp(slow, LOCAL, { maxBodyBytes: 0 });
+    const answered = exchange(Number(new URL(running.address).port), 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await arrival;
+    const startedClosing = Date.now();
+    const closed = running.close(10_000);
+    release();
+    const raw = await answered;
+    assert.match(raw, /^HTTP\/1\.1 200 /);
+    assert.ok(raw.endsWith('late'));
+    await closed;
+    // Node's keep-alive time-out is 5 s and the grace 10 s: the connection was closed as soon as it was idle.
+    assert.ok(Date.now() - startedClosing < 4000, `closed after ${Date.now() - startedClosing} ms`);
+  });
+});
+
+describe('read time-out on a real socket', () => {
+  it('a client sending its body slowly is cut off after the read time-out with 408 in the catalogue shape', async () => {
+    const timeoutMs = 1_000;
+    const forms = await createTestFormsService({ forms: [contactForm({ rate_limit_per_hour: 0 })] });
+    const running = await forms.app.listen({ requestTimeoutMs: timeoutMs });
+    try {
+      assert.equal(running.server.requestTimeout, timeoutMs);
+      const socket = net.connect(Number(new URL(running.address).port), '127.0.0.1');
+      const state = { response: '', closedAt: 0 };
+      socket.on('data', (chunk: Buffer) => (state.response += chunk.toString('latin1')));
+      socket.on('close', () => (state.closedAt = Date.now()));
+      socket.on('error', () => undefined);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const startedAt = Date.now();
+      socket.write('POST /contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":');
+      // Keep trickling a byte now and then, as a slow client would, until the server gives up.
+      const trickle = setInterval(() => socket.writable && socket.write(' '), 100);
+      try {
+        await waitFor('the server to cut the slow request off', () => (state.closedAt ? true : undefined), 15_000);
+      } finally {
+        clearInterval(trickle);
+      }
+      assert.ok(state.closedAt - startedAt >= timeoutMs * 0.9, 'not cut off before the time-out');
+      assert.match(state.response, /^HTTP\/1\.1 408 /);
+      assert.equal((bodyOf(state.response) as { error: string }).error, 'request_timeout');
+      assert.equal(forms.mailer.sent.length, 0);
+    } finally {
+      await running.close(0);
+      await forms.close();
+    }
+  });
+});

@@ -8,7 +8,7 @@ import { describeConfig } from './config/describe.js';
 import { loadConfigFile, type ConfigProblem } from './config/load.js';
 import { createRequestLog } from './http/request-log.js';
 import { createLogger, createStdoutLogOutput } from './log.js';
-import { safeReason } from './safe-reason.js';
+import { failureSite, safeReason } from './safe-reason.js';
 import { startServices, type RunningServices } from './start-services.js';
 
 const USAGE = `Usage:
@@ -69,7 +69,7 @@ async function serve(config: Config): Promise<number> {
   // The front doors catch every failure of a request; a promise rejected elsewhere (a timer, a watcher) is
   // logged, and the services keep serving.
   process.on('unhandledRejection', (reason) => {
-    logger.error({ event: 'unhandled_rejection', reason: safeReason(reason), err: reason }, 'a background task failed');
+    logger.error({ event: 'unhandled_rejection', reason: safeReason(reason), at: failureSite(reason) }, 'a background task failed');
   });
   let running: RunningServices;
   try {

@@ -14,3 +14,10 @@ export function safeReason(error: unknown): string {
   if (error instanceof Error && /^[A-Z][A-Za-z]+Error$/.test(error.name)) return error.name;
   return 'error';
 }
+
+/** Where a failure happened (the first stack frame: function, file and line), without its message. */
+export function failureSite(error: unknown): string | undefined {
+  const stack = error instanceof Error ? error.stack : undefined;
+  const frame = stack?.split('\n').find((line) => line.trimStart().startsWith('at '));
+  return frame?.trim().slice(3);
+}

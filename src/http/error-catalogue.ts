@@ -23,6 +23,9 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+/** The message of the 400 for a path whose percent-encoding is malformed (both services). */
+export const BAD_PATH_MESSAGE = 'The request path is not valid.';
+
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The JSON body of `code`: `{"error":code}`, with the catalogue's message or `message` when there is one. */

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
-import { safeReason } from '../safe-reason.js';
+import { failureSite, safeReason } from '../safe-reason.js';
 import { writeAnswer, type Answer } from './answer.js';
 import type { RequestLog } from './request-log.js';
 import { createRouteLookup, type RoutedRequest, type Route } from './route-table.js';
@@ -84,7 +84,7 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
 
   /** Logs a failure once, without its message, and gives the 500 to answer with. */
   function failed(error: unknown, method: string, rawPath: string): Answer {
-    logger.error({ event: 'internal_error', reason: safeReason(error), at: firstFrame(error), method, path: rawPath }, 'request failed');
+    logger.error({ event: 'internal_error', reason: safeReason(error), at: failureSite(error), method, path: rawPath }, 'request failed');
     return answers.internalError();
   }
 
@@ -104,11 +104,4 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
     const query = mark === -1 ? '' : url.slice(mark + 1);
     return match.handler({ method, path, url, query, clientAddress, raw });
   }
-}
-
-/** Where a failure happened (the first stack frame, file and line), without its message. */
-function firstFrame(error: unknown): string | undefined {
-  const stack = error instanceof Error ? error.stack : undefined;
-  const frame = stack?.split('\n').find((line) => line.trimStart().startsWith('at '));
-  return frame?.trim().slice(3);
 }

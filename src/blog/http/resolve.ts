@@ -1,4 +1,5 @@
 // Which prepared answer a GET or HEAD gets (docs/blog.md "What the API answers").
+import { BAD_PATH_MESSAGE } from '../../http/error-catalogue.js';
 import { findPost } from '../catalog/catalog.js';
 import { parsePostsQuery } from '../catalog/query.js';
 import type { PreparedResponse, ResponseFactory } from './prepared-response.js';
@@ -41,7 +42,7 @@ export function createBlogResolver(respond: ResponseFactory): BlogResolver {
   return {
     notFound,
     methodNotAllowed,
-    badPath: respond.error('bad_request', 'The request path is not valid.'),
+    badPath: respond.error('bad_request', BAD_PATH_MESSAGE),
     internalError: respond.error('internal_error'),
     resolve(snapshot, path, query) {
       const pick = FIXED_ROUTES[path];

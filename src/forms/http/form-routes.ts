@@ -4,7 +4,7 @@
 import { parse as parseQuery } from 'node:querystring';
 import { confirmPathOf, type FormConfig, type NewsletterForm } from '../../config/config.js';
 import type { Answer } from '../../http/answer.js';
-import { errorAnswer } from '../../http/error-catalogue.js';
+import { BAD_PATH_MESSAGE, errorAnswer } from '../../http/error-catalogue.js';
 import type { DoorAnswers } from '../../http/front-door.js';
 import type { Handler, Route } from '../../http/route-table.js';
 import type { Metrics } from '../metrics.js';
@@ -39,7 +39,7 @@ export function createFormRoutes(options: FormRoutesOptions): Route[] {
 /** The forms service's own answers: 404 with the catalogue's body, 405 with `Allow` and no body. */
 export const formsDoorAnswers: DoorAnswers = {
   notFound: () => errorAnswer('not_found'),
-  badPath: () => errorAnswer('bad_request', {}, 'The request path is not valid.'),
+  badPath: () => errorAnswer('bad_request', {}, BAD_PATH_MESSAGE),
   methodNotAllowed: (allow) => ({ status: 405, headers: { allow } }),
   internalError: () => errorAnswer('internal_error'),
 };

@@ -1,5 +1,6 @@
 // The forms service (docs/forms-api.md): its rules, flows and routes, built from its own settings and the
 // adapters the composition root hands in (mailer, chat notifiers, line appender, clock, randomness, logs).
+import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { FormConfig, NewsletterForm, ServerConfig } from '../config/config.js';
 import { createFrontDoor } from '../http/front-door.js';
@@ -45,10 +46,12 @@ export interface FormsAdapters {
   createNewsletter?: (deps: NewsletterDeps) => Promise<Newsletter>;
 }
 
-/** Loads the newsletter journals and the rate-limit snapshot, then builds the routes behind one front door. */
+/** Makes data_dir, loads the newsletter journals and the rate-limit snapshot, then builds the routes behind one front door. */
 export async function createFormsService(settings: FormsSettings, adapters: FormsAdapters): Promise<HttpService> {
   const { dataDir, server, forms } = settings;
   const { logger, clock, mailer } = adapters;
+  // Archives and the rate-limit snapshot are written there; a first start may find no folder yet.
+  await mkdir(dataDir, { recursive: true });
   const metrics = createMetrics(forms.map((form) => form.path));
   const siteNameFor = (form: FormConfig) => resolveSiteName(settings.siteTitle, form, server.public_url);
   const newsletter = await (adapters.createNewsletter ?? createNewsletter)({

@@ -13,6 +13,10 @@ import { formatUtc } from '../../src/forms/newsletter/mails.js';
 import { RATE_LIMIT_SNAPSHOT_FILE } from '../../src/forms/rate-limits.js';
 import { createRateLimiter } from '../../src/forms/rules/rate-limiter.js';
 import { outboxDirOf } from '../../src/mail/create-mailer.js';
+import { composeServices } from '../../src/composition-root.js';
+import { driveService } from '../support/http.js';
+import { captureLogs } from '../support/log-capture.js';
+import { withTempDir } from '../support/temp-dir.js';
 
 type Table = { [key: string]: unknown };
 
@@ -41,13 +45,14 @@ const BASE: Table = {
   blog: { listen: '127.0.0.1:8081' },
 };
 
-/** BASE with `key` (a key path such as `forms[0].telegram.bot_token`) set to `value`, loaded. */
-function loadWith(key: string, value: unknown): LoadResult {
+/** BASE with `key` (a key path such as `forms[0].telegram.bot_token`) set to `value`, then `adjust`ed, loaded. */
+function loadWith(key: string, value: unknown, adjust: (table: Table) => void = () => undefined): LoadResult {
   const config = structuredClone(BASE);
   const steps = key.split(/\.|(?=\[)/).map((step) => (step.startsWith('[') ? Number(step.slice(1, -1)) : step));
   let table = config as Record<string | number, unknown>;
   for (const step of steps.slice(0, -1)) table = table[step] as Record<string | number, unknown>;
   table[steps.at(-1) as string | number] = value;
+  adjust(config);
   return parseConfigText(stringify(config), {}, '/srv/site');
 }
 
@@ -116,6 +121,47 @@ describe('odd but valid values load', () => {
       assert.ok(result.ok, JSON.stringify(!result.ok && result.problems));
     });
   }
+
+  it('every one of them serves: a submission, the preflight, status routes and the blog answer without a 500', async () => {
+    for (const [why, key, value] of cases) {
+      await withTempDir('odd-config', async (dir) => {
+        const result = loadWith(key, value, (table) => {
+          // Local parts in place of what the table names: files in a temp folder, the file mail transport, a Bot
+          // API on a closed loopback port (the message fails, the mail still goes out).
+          table.data_dir = path.join(dir, String(table.data_dir));
+          (table.blog as Table).content_dir = dir;
+          (table.mail as Table).transport = 'file';
+          for (const form of table.forms as Table[]) {
+            const telegram = form.telegram as Table | undefined;
+            if (telegram && key !== 'forms[0].telegram.api_url') telegram.api_url = 'http://127.0.0.1:9';
+          }
+        });
+        assert.ok(result.ok, why);
+        const logs = captureLogs();
+        const composed = await composeServices(result.config, { logger: logs.logger, requestLog: logs.requestLog });
+        try {
+          const [forms, blog] = composed.services.map((service) => driveService(service));
+          for (const form of result.config.forms) {
+            const origin = form.allowed_origins[0];
+            const headers = origin === undefined ? {} : { origin };
+            const statuses = [
+              (await forms!.inject({ method: 'POST', url: form.path, headers, payload: { name: 'Ada Lovelace', email: 'ada@example.org', message: 'Hello, a website please.' } })).statusCode,
+              (await forms!.inject({ method: 'OPTIONS', url: form.path, headers })).statusCode,
+            ];
+            // 413 where the case is the smallest body; never a 500.
+            assert.ok(statuses.every((status) => [200, 204, 303, 413].includes(status)), `${why}: ${form.path} answered ${statuses}`);
+          }
+          assert.equal((await forms!.inject('/health')).statusCode, 200, why);
+          for (const url of ['/api/blog/posts', '/api/blog/feed.xml', '/api/blog/sitemap.xml', '/health']) {
+            assert.equal((await blog!.inject(url)).statusCode, 200, `${why}: ${url}`);
+          }
+          assert.deepEqual(logs.lines().filter((line) => line.event === 'internal_error'), [], why);
+        } finally {
+          await composed.close();
+        }
+      });
+    }
+  });
 
   it('loads trust_proxy_headers as a hop count', () => {
     for (const [value, hops] of [[false, 0], [true, 1], [3, 3]] as const) {

@@ -3,7 +3,10 @@
 // clients who own a whole /64.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { contactForm, TEST_ORIGIN, useTestFormsService } from '../../support/forms-app.js';
+import { withTempDir } from '../../support/temp-dir.js';
 
 const start = useTestFormsService();
 const VALID = { name: 'Ada Lovelace', email: 'ada@example.org', message: 'Hello! I would like a website.' };
@@ -44,4 +47,13 @@ describe('odd but valid configurations', () => {
     assert.equal((await post('2001:db8:1:2::1')).statusCode, 200);
     assert.equal((await post('2001:db8:1:ff::1')).statusCode, 429);
   });
+
+  it('a data_dir that does not exist yet, and no newsletter form: the first submission is archived', () =>
+    withTempDir('fresh-data', async (dir) => {
+      const dataDir = path.join(dir, 'not', 'yet');
+      const forms = await start({ forms: [contactForm({ archive: 'contact.jsonl', receipt: false })], dataDir });
+      const response = await forms.app.inject({ method: 'POST', url: '/contact', payload: VALID });
+      assert.equal(response.statusCode, 200);
+      assert.match(await readFile(path.join(dataDir, 'contact.jsonl'), 'utf8'), /"email":"ada@example.org"/);
+    }));
 });

@@ -110,7 +110,12 @@ const server = z.strictObject({
   max_body_bytes: positiveInt.max(MAX_BODY_BYTES, atMost(MAX_BODY_BYTES, '64 MiB: a JSON body is held in memory while it is read')).default(1048576),
   trust_proxy_headers: trustedProxyHops.default(0),
   // IPv6 clients share a rate-limit bucket per network of this many bits (src/forms/rules/rate-limit-key.ts).
-  rate_limit_ipv6_prefix: z.number().int().min(IPV6_PREFIX.min).max(IPV6_PREFIX.max).default(64),
+  rate_limit_ipv6_prefix: z
+    .number()
+    .int('must be a whole number of bits')
+    .min(IPV6_PREFIX.min, `must be ${IPV6_PREFIX.min} to ${IPV6_PREFIX.max} (the bits of an IPv6 address that share a bucket; 64 is one connection)`)
+    .max(IPV6_PREFIX.max, `must be ${IPV6_PREFIX.min} to ${IPV6_PREFIX.max} (the bits of an IPv6 address that share a bucket; 128 is one address)`)
+    .default(64),
   metrics_token: headerToken.optional(),
 });
 

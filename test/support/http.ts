@@ -1,7 +1,6 @@
 // Driving a service's front door, as production does: `inject` through light-my-request (no socket, the same
 // request listener a server calls) or a real server on 127.0.0.1 with an ephemeral port.
 import inject from 'light-my-request';
-import type { RequestListener } from '../../src/http/front-door.js';
 import { listenHttp, type HttpServerSettings, type RunningServer } from '../../src/http/http-server.js';
 import type { HttpService } from '../../src/http/http-service.js';
 
@@ -17,12 +16,7 @@ export interface ServiceDriver {
 /** A driver for `service`'s front door and server settings. */
 export function driveService(service: Pick<HttpService, 'handle' | 'serverSettings'>): ServiceDriver {
   return {
-    inject: (options) => injectInto(service.handle, options),
+    inject: (options) => inject(service.handle, options),
     listen: (settings = {}) => listenHttp(service.handle, { host: '127.0.0.1', port: 0 }, { ...service.serverSettings, ...settings }),
   };
-}
-
-/** One request through `handle` without a socket. */
-export function injectInto(handle: RequestListener, options: InjectOptions | string): Promise<InjectedResponse> {
-  return inject(handle, options);
 }

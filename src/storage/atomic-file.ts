@@ -23,8 +23,8 @@ export async function writeFileAtomically(file: string, content: string | Uint8A
   await syncFolder(path.dirname(file));
 }
 
-/** Makes the rename durable; where a folder cannot be fsynced (some file systems) this is skipped. */
-async function syncFolder(folder: string): Promise<void> {
+/** Makes a rename durable; where a folder cannot be fsynced (some file systems) this is skipped. */
+export async function syncFolder(folder: string): Promise<void> {
   const handle = await open(folder, 'r').catch(() => undefined);
   if (!handle) return;
   await handle.sync().catch(() => undefined);

@@ -1,0 +1,230 @@
+// The mail queue at work (docs/delivery.md): a message is written to disk before anyone is told it was
+// accepted, then sent at once; a temporary failure is tried again later (src/queue/retry-policy.ts), a
+// permanent one, or one that outlived `queue_max_hours`, moves to queue/failed/. New messages go before
+// retries and retries never take more than half of the sending slots, so a backlog never starves new mail.
+import type { Clock } from '../forms/ports.js';
+import { classifyFailure, type DeliveryFailure } from './failure.js';
+import type { Dispatch, OutgoingMessage, QueuedMessage } from './outgoing.js';
+import { nextAttemptAt, type RetryPolicy } from './retry-policy.js';
+import type { AttemptRecord, QueueStore, StoredMessage } from './store.js';
+
+/** What the queue tells its owner (the forms service counts and logs it). */
+export interface QueueReport {
+  queued(messages: readonly QueuedMessage[]): void;
+  delivered(message: QueuedMessage): void;
+  retrying(message: QueuedMessage, failure: DeliveryFailure, attempt: AttemptRecord): void;
+  givenUp(message: QueuedMessage, failure: DeliveryFailure, attempts: number): void;
+  /** A file of the queue could not be read or written; `action` says which step. */
+  storageFailed(action: string, error: unknown): void;
+}
+
+export interface QueueWorkerDeps {
+  store: QueueStore;
+  dispatch: Dispatch;
+  policy: RetryPolicy;
+  clock: Clock;
+  /** A number in [0, 1) for the retry jitter. */
+  random(): number;
+  report: QueueReport;
+  /** Messages sent at the same time; 8 unless given (the SMTP pool has 5 connections). */
+  concurrency?: number;
+  /** How often the folder is read for messages put back by `postbox queue retry`; 2 s unless given. */
+  rescanIntervalMs?: number;
+}
+
+export interface MailQueue {
+  /** Loads what is on disk (tried at once, as retries) and starts sending. */
+  start(): Promise<void>;
+  /** Resolves once every message is durably queued; rejects when they could not be written. */
+  enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
+  counts(): { pending: number; failed: number };
+  /** Stops sending; waits up to `graceMs` for sends in flight. What is pending stays on disk. */
+  stop(graceMs: number): Promise<void>;
+}
+
+interface Entry {
+  stored: StoredMessage;
+  attempts: number;
+  nextAttemptAt: number;
+}
+
+export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
+  const { store, dispatch, policy, clock, report } = deps;
+  const concurrency = Math.max(1, deps.concurrency ?? 8);
+  const retryShare = Math.max(1, Math.floor(concurrency / 2));
+  const entries = new Map<string, Entry>();
+  const fresh: Entry[] = [];
+  /** Waiting retries, soonest first. */
+  const retries: Entry[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let retriesInFlight = 0;
+  let failedCount = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let rescanTimer: NodeJS.Timeout | undefined;
+
+  function scheduleRetry(entry: Entry): void {
+    let low = 0;
+    let high = retries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (retries[middle]!.nextAttemptAt <= entry.nextAttemptAt) low = middle + 1;
+      else high = middle;
+    }
+    retries.splice(low, 0, entry);
+  }
+
+  function pump(): void {
+    if (stopped) return;
+    const now = clock();
+    while (inFlight.size < concurrency) {
+      const next = fresh.shift();
+      if (next) {
+        run(next, false);
+        continue;
+      }
+      const due = retries[0];
+      if (due && due.nextAttemptAt <= now && retriesInFlight < retryShare) {
+        retries.shift();
+        run(due, true);
+        continue;
+      }
+      break;
+    }
+    armTimer(now);
+  }
+
+  function armTimer(now: number): void {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const due = retries[0];
+    if (!due || stopped) return;
+    // A due retry waiting for a free slot is started when a send ends; otherwise wake up when it is due.
+    if (due.nextAttemptAt <= now) return;
+    timer = setTimeout(pump, Math.min(due.nextAttemptAt - now, 2 ** 31 - 1));
+    timer.unref();
+  }
+
+  function run(entry: Entry, isRetry: boolean): void {
+    if (isRetry) retriesInFlight += 1;
+    const task = attempt(entry)
+      .catch((error: unknown) => report.storageFailed('attempt', error))
+      .finally(() => {
+        inFlight.delete(task);
+        if (isRetry) retriesInFlight -= 1;
+        pump();
+      });
+    inFlight.add(task);
+  }
+
+  async function attempt(entry: Entry): Promise<void> {
+    const { stored } = entry;
+    if (await store.isDone(stored.slot)) {
+      // `postbox queue drop` removed it while it waited.
+      entries.delete(stored.slot);
+      await store.forget(stored.slot);
+      return;
+    }
+    let error: unknown;
+    try {
+      await dispatch(stored);
+    } catch (caught) {
+      error = caught ?? new Error('send failed');
+    }
+    if (error === undefined) {
+      entries.delete(stored.slot);
+      report.delivered(stored);
+      await store.complete(stored.slot).catch((storeError: unknown) => report.storageFailed('complete', storeError));
+      return;
+    }
+    const failure = classifyFailure(error);
+    const attempts = entry.attempts + 1;
+    const now = clock();
+    const next = failure.permanent ? undefined : nextAttemptAt(policy, attempts, stored.createdAt, now, deps.random());
+    const record: AttemptRecord = { attempts, nextAttemptAt: next ?? now, lastError: describeFailure(failure) };
+    if (next === undefined) {
+      try {
+        await store.fail(stored, record, now);
+      } catch (storeError) {
+        report.storageFailed('fail', storeError);
+        Object.assign(entry, { attempts, nextAttemptAt: now + policy.maxDelayMs });
+        scheduleRetry(entry);
+        return;
+      }
+      entries.delete(stored.slot);
+      failedCount += 1;
+      report.givenUp(stored, failure, attempts);
+      return;
+    }
+    Object.assign(entry, { attempts, nextAttemptAt: next });
+    scheduleRetry(entry);
+    report.retrying(stored, failure, record);
+    await store.recordAttempt(stored.slot, record).catch((storeError: unknown) => report.storageFailed('record_attempt', storeError));
+  }
+
+  async function rescan(): Promise<void> {
+    try {
+      for (const message of await store.loadNew()) {
+        if (entries.has(message.slot)) continue;
+        const entry: Entry = { stored: message, attempts: message.attempt?.attempts ?? 0, nextAttemptAt: clock() };
+        entries.set(message.slot, entry);
+        fresh.push(entry);
+      }
+      if (await store.takeRetryRequest()) {
+        const waiting = retries.splice(0);
+        for (const entry of waiting) fresh.push(entry);
+      }
+      failedCount = await store.countFailed();
+    } catch (error) {
+      report.storageFailed('rescan', error);
+    }
+    pump();
+  }
+
+  return {
+    async start() {
+      const now = clock();
+      for (const message of await store.loadNew()) {
+        const entry: Entry = { stored: message, attempts: message.attempt?.attempts ?? 0, nextAttemptAt: now };
+        entries.set(message.slot, entry);
+        // Tried at once after a restart, but as retries: new mail still goes first.
+        scheduleRetry(entry);
+      }
+      failedCount = await store.countFailed();
+      await store.takeRetryRequest();
+      rescanTimer = setInterval(() => void rescan(), deps.rescanIntervalMs ?? 2000);
+      rescanTimer.unref();
+      pump();
+    },
+    async enqueue(messages) {
+      const stored = await store.add(messages, clock());
+      report.queued(stored);
+      for (const message of stored) {
+        const entry: Entry = { stored: message, attempts: 0, nextAttemptAt: clock() };
+        entries.set(message.slot, entry);
+        fresh.push(entry);
+      }
+      pump();
+    },
+    counts: () => ({ pending: entries.size, failed: failedCount }),
+    async stop(graceMs) {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      if (rescanTimer) clearInterval(rescanTimer);
+      let graceTimer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((resolve) => {
+          graceTimer = setTimeout(resolve, graceMs);
+          graceTimer.unref();
+        }),
+      ]);
+      if (graceTimer) clearTimeout(graceTimer);
+    },
+  };
+}
+
+/** The last error as `postbox queue list` shows it: the code, and the SMTP reply when there was one. */
+function describeFailure(failure: DeliveryFailure): string {
+  return failure.reply === undefined ? failure.reason : `${failure.reason}: ${failure.reply}`;
+}

@@ -13,7 +13,10 @@ import type { HttpService } from './http/http-service.js';
 import type { RequestLog } from './http/request-log.js';
 import type { Logger } from './log.js';
 import { createMailer } from './mail/create-mailer.js';
+import { createDispatch } from './queue/dispatch.js';
+import { retryPolicyOf } from './queue/retry-policy.js';
 import { createJsonlAppender } from './storage/jsonl.js';
+import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
 export interface RootDeps {
   logger: Logger;
@@ -31,13 +34,20 @@ export interface ComposedServices {
 
 /** The forms service's own part of the configuration. */
 export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings {
-  return { dataDir: config.data_dir, server: config.server, forms: config.forms, from: mail.from, siteTitle: config.site?.title };
+  return {
+    dataDir: config.data_dir,
+    server: config.server,
+    forms: config.forms,
+    from: mail.from,
+    siteTitle: config.site?.title,
+    mailServer: mail.transport === 'smtp' ? `${mail.smtp.host}:${mail.smtp.port}` : undefined,
+  };
 }
 
 /**
  * The forms service's adapters for `config`, around the given logs, clock and mailer: chat notifiers (made by
- * `createChatNotifier`, the Telegram Bot API unless a test hands in a fake), the line appender, randomness, the
- * client-address resolver and the rate-limit key.
+ * `createChatNotifier`, the Telegram Bot API unless a test hands in a fake), the mail queue in data_dir/queue
+ * when `[mail] queue` is on, the line appender, randomness, the client-address resolver and the rate-limit key.
  */
 export function createFormsAdapters(
   config: Config,
@@ -51,10 +61,19 @@ export function createFormsAdapters(
       chatNotifiers.set(form.path, createChatNotifier({ botToken, chatId, apiUrl }));
     }
   }
+  const mail = config.mail;
   return {
     ...given,
     randomBytes,
     chatNotifiers,
+    queue: mail?.queue
+      ? {
+          store: createQueueFiles(queueDirOf(config.data_dir)),
+          dispatch: createDispatch({ mailer: given.mailer, chatNotifiers }),
+          policy: retryPolicyOf(mail.queue_max_hours),
+          random: Math.random,
+        }
+      : undefined,
     appendLine: createJsonlAppender(),
     clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
     rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),

@@ -27,3 +27,6 @@ export const CONFIRM_TTL_HOURS = { min: 0.25, max: 8_760 } as const;
 
 /** 2^31 seconds, the largest delta-seconds a cache must understand (RFC 9111 section 1.2.2). */
 export const MAX_CACHE_MAX_AGE = 2_147_483_648;
+
+/** The longest `queue_max_hours`: a message older than a year is not worth sending. */
+export const MAX_QUEUE_HOURS = 8760;

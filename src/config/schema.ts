@@ -10,6 +10,7 @@ import {
   MAX_CACHE_MAX_AGE,
   MAX_MESSAGE_LENGTH,
   MAX_NAME_LENGTH,
+  MAX_QUEUE_HOURS,
   MAX_RATE_LIMIT_PER_HOUR,
   MAX_TRUSTED_PROXY_HOPS,
 } from './limits.js';
@@ -124,6 +125,13 @@ const mail = z
     transport: z.enum(['smtp', 'file']).default('file'),
     from: mailbox,
     to: mailboxList.optional(),
+    // docs/delivery.md: every message is durably queued before the visitor's 200, then sent and retried.
+    queue: z.boolean().default(true),
+    queue_max_hours: z
+      .number()
+      .positive('must be more than 0 (how long a message is retried before it is given up)')
+      .max(MAX_QUEUE_HOURS, atMost(MAX_QUEUE_HOURS, 'one year'))
+      .default(72),
     smtp: z
       .strictObject({
         host: z.string().refine(isHost, 'must be a host name or an IP address'),

@@ -10,12 +10,18 @@ import type { Logger } from '../log.js';
 import { safeReason } from '../safe-reason.js';
 import { createDelivery } from './delivery.js';
 import { createFormRoutes, formsDoorAnswers } from './http/form-routes.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { createNewsletter, type Newsletter, type NewsletterDeps } from './newsletter/index.js';
 import { resolveSiteName } from './notifications.js';
 import type { AppendLine, ChatNotifier, Clock, Mailer, RandomBytes } from './ports.js';
+import { createQueuedDelivery } from './queued-delivery.js';
+import { createQueueReport } from './queue-report.js';
 import { loadFormRateLimits } from './rate-limits.js';
 import { createSubmitFlow } from './submit-flow.js';
+import type { Dispatch } from '../queue/outgoing.js';
+import { createQueueWorker, type MailQueue } from '../queue/queue-worker.js';
+import type { RetryPolicy } from '../queue/retry-policy.js';
+import type { QueueStore } from '../queue/store.js';
 
 /** What the forms service is configured with. */
 export interface FormsSettings {
@@ -26,6 +32,30 @@ export interface FormsSettings {
   from: string;
   /** `[site] title`, when there is one: the name receipts and confirmation mails give the site. */
   siteTitle: string | undefined;
+  /** "host:port" of the SMTP server, named in the log line of a failed send; undefined with the file transport. */
+  mailServer?: string;
+}
+
+/** The mail queue's parts (docs/delivery.md); absent with `[mail] queue = false`. */
+export interface QueueAdapters {
+  store: QueueStore;
+  /** Sends one message through its channel now. */
+  dispatch: Dispatch;
+  policy: RetryPolicy;
+  /** A number in [0, 1) for the retry jitter. */
+  random(): number;
+  rescanIntervalMs?: number;
+}
+
+/** In-flight sends of the queue get this long when the service stops; what is not sent stays queued. */
+const QUEUE_STOP_GRACE_MS = 5_000;
+
+/** `sendMail` for the newsletter without the queue: the mail goes out now. */
+export function sendMailNow(mailer: Mailer): NewsletterDeps['sendMail'] {
+  return async (_formPath, _kind, mail) => {
+    await mailer.send(mail);
+    return 'sent';
+  };
 }
 
 /** What the forms service works through. */
@@ -38,6 +68,8 @@ export interface FormsAdapters {
   /** The chat notifier of each form with [forms.telegram], by form path. */
   chatNotifiers: ReadonlyMap<string, ChatNotifier>;
   appendLine: AppendLine;
+  /** The mail queue, when `[mail] queue` is on. */
+  queue?: QueueAdapters;
   /** The client address of a request (docs/configuration.md "trust_proxy_headers"). */
   clientAddressOf(request: IncomingMessage): string;
   /** The bucket a client address counts against. */
@@ -54,12 +86,18 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
   await mkdir(dataDir, { recursive: true });
   const metrics = createMetrics(forms.map((form) => form.path));
   const siteNameFor = (form: FormConfig) => resolveSiteName(settings.siteTitle, form, server.public_url);
+  const queue = adapters.queue && (await startQueue(adapters.queue, metrics, adapters, settings.mailServer));
   const newsletter = await (adapters.createNewsletter ?? createNewsletter)({
     dataDir,
     forms: forms.filter((form): form is NewsletterForm => form.type === 'newsletter'),
     from: settings.from,
     siteNameFor,
-    mailer,
+    sendMail: queue
+      ? async (formPath, kind, mail) => {
+          await queue.enqueue([{ channel: 'mail', form: formPath, kind, mail }]);
+          return 'queued';
+        }
+      : sendMailNow(mailer),
     appendLine: adapters.appendLine,
     metrics,
     logger,
@@ -67,19 +105,22 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
     randomBytes: adapters.randomBytes,
   });
   const rateLimits = await loadFormRateLimits(forms, dataDir, clock(), logger);
-  const deliver = createDelivery({
-    mailer,
-    metrics,
-    logger,
-    from: settings.from,
-    chatNotifierFor: (form) => adapters.chatNotifiers.get(form.path),
-    siteNameFor,
-  });
+  const deliver = queue
+    ? createQueuedDelivery({ enqueue: (messages) => queue.enqueue(messages), metrics, logger, from: settings.from, siteNameFor })
+    : createDelivery({
+        mailer,
+        metrics,
+        logger,
+        from: settings.from,
+        chatNotifierFor: (form) => adapters.chatNotifiers.get(form.path),
+        siteNameFor,
+      });
   const routes = createFormRoutes({
     forms,
     metrics,
     newsletter,
     formCount: forms.length,
+    queueCounts: queue && (() => queue.counts()),
     metricsToken: server.metrics_token,
     submitFlowOf: (form) =>
       createSubmitFlow(form, {
@@ -109,6 +150,14 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
         logger.error({ event: 'ratelimit_snapshot_failed', reason: safeReason(error) }, 'rate-limit snapshot not saved');
       }
       await newsletter.close();
+      await queue?.stop(QUEUE_STOP_GRACE_MS);
     },
   };
+}
+
+/** Builds the queue worker over what is on disk and starts sending. */
+async function startQueue(parts: QueueAdapters, metrics: Metrics, adapters: FormsAdapters, mailServer: string | undefined): Promise<MailQueue> {
+  const queue = createQueueWorker({ ...parts, clock: adapters.clock, report: createQueueReport(metrics, adapters.logger, mailServer) });
+  await queue.start();
+  return queue;
 }

@@ -1,4 +1,5 @@
-// The 16 lifetime counters of docs/forms-api.md "/metrics", in totals and per form, 0 when nothing happened.
+// The lifetime counters of docs/forms-api.md "/metrics", in totals and per form, 0 when nothing happened: the
+// spec's 16, then the queue's three (docs/delivery.md "Watching the queue").
 
 export const COUNTER_NAMES = [
   'received',
@@ -17,6 +18,9 @@ export const COUNTER_NAMES = [
   'sent',
   'auto_reply_failed',
   'telegram_failed',
+  'queued',
+  'queue_retried',
+  'queue_failed',
 ] as const;
 
 export type CounterName = (typeof COUNTER_NAMES)[number];

@@ -1,6 +1,7 @@
 // The forms service over a real listening socket, delivering through nodemailer's pooled SMTP transport to a
 // real SMTP server (smtp-server on loopback): the owner mail and the receipt checked header by header, a
-// refusing server, and hostile input that must never become a header of its own.
+// refusing server, and hostile input that must never become a header of its own. With `queue = false`: the
+// synchronous answers of forms-service.md (test/forms/queue/ drives the same server through the queue).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { AddressObject } from 'mailparser';
@@ -29,7 +30,7 @@ before(async () => {
   const config = loadTestConfig(
     {
       data_dir: temp.dir,
-      mail: { transport: 'smtp', from: FROM, to: OWNER, smtp: { host: '127.0.0.1', port: smtp.port, secure: false } },
+      mail: { transport: 'smtp', queue: false, from: FROM, to: OWNER, smtp: { host: '127.0.0.1', port: smtp.port, secure: false } },
       site: { title: 'Example Site', base_url: 'https://example.com' },
       forms: [{ path: '/contact', type: 'contact', allowed_origins: ['https://example.com'], rate_limit_per_hour: 0 }],
     },

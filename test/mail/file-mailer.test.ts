@@ -12,6 +12,7 @@ import { contactForm } from '../support/forms-app.js';
 import { loadTestConfig } from '../support/config.js';
 import { driveService } from '../support/http.js';
 import { captureLogs } from '../support/log-capture.js';
+import { waitFor } from '../support/wait.js';
 import { withTempDir } from '../support/temp-dir.js';
 
 describe('createFileMailer', () => {
@@ -73,7 +74,11 @@ describe('the forms service with the default file transport', () => {
         payload: { name: 'Ada Lovelace', email: 'ada@example.org', message: 'Hello! I would like a website.' },
       });
       assert.equal(response.statusCode, 200);
-      const names = (await readdir(path.join(dataDir, 'outbox'))).sort();
+      // The queue (on by default) sends them just after the answer.
+      const names = await waitFor('two mails in the outbox', async () => {
+        const found = (await readdir(path.join(dataDir, 'outbox')).catch(() => [])).filter((name) => name.endsWith('.eml')).sort();
+        return found.length >= 2 ? found : undefined;
+      });
       assert.equal(names.length, 2);
       const [owner, receipt] = await Promise.all(names.map(async (name) => simpleParser(await readFile(path.join(dataDir, 'outbox', name)))));
       assert.equal(owner?.to && !Array.isArray(owner.to) ? owner.to.value[0]?.address : undefined, 'owner@example.com');

@@ -6,6 +6,7 @@ import { resolveSiteName } from '../../src/forms/notifications.js';
 import { createMetrics, type Metrics } from '../../src/forms/metrics.js';
 import type { MailMessage } from '../../src/forms/ports.js';
 import { createNewsletter, type Newsletter } from '../../src/forms/newsletter/index.js';
+import { sendMailNow } from '../../src/forms/forms-service.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { loadTestConfig, type TomlTable } from './config.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
@@ -70,7 +71,7 @@ export async function createTestNewsletter(forms?: TomlTable[], purgeIntervalMs?
         forms: newsletterForms,
         from: config.mail!.from,
         siteNameFor: (form) => resolveSiteName(config.site?.title, form, config.server.public_url),
-        mailer,
+        sendMail: sendMailNow(mailer),
         appendLine,
         metrics,
         logger: logs.logger,

@@ -1,7 +1,7 @@
 // A real SMTP server (the `smtp-server` package) on 127.0.0.1 for tests of real mail delivery. It keeps the
 // raw message, its parsed form (mailparser) and the envelope of everything it accepts, and can be told to
 // refuse recipients or message data, like a mail server that rejects.
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import { waitFor } from './wait.js';
@@ -22,6 +22,8 @@ export interface SmtpServerOptions {
   rejectRecipient?: (address: string) => boolean;
   /** Refuse the message after DATA when this returns true (554). */
   rejectData?: (envelope: { recipients: string[] }) => boolean;
+  /** Listen on this port (a server started again where a stopped one was); an ephemeral one unless given. */
+  port?: number;
 }
 
 export interface TestSmtpServer {
@@ -39,7 +41,7 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
-/** Starts a plain-text SMTP server (no STARTTLS, authentication optional) on an ephemeral loopback port. */
+/** Starts a plain-text SMTP server (no STARTTLS, authentication optional) on a loopback port, ephemeral unless given. */
 export async function startSmtpServer(initial: SmtpServerOptions = {}): Promise<TestSmtpServer> {
   const received: ReceivedMessage[] = [];
   const state = { refusals: 0, options: { ...initial } };
@@ -79,7 +81,7 @@ export async function startSmtpServer(initial: SmtpServerOptions = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(initial.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.server.address() as AddressInfo;
   return {
@@ -117,4 +119,13 @@ export function rawHeaderValues(raw: string, name: string): string[] {
     .split(/\r?\n/)
     .filter((line) => line.toLowerCase().startsWith(prefix))
     .map((line) => line.slice(prefix.length).trim());
+}
+
+/** A loopback port that was free a moment ago, for a mail server that is down now and started there later. */
+export async function findFreePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }

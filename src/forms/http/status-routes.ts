@@ -10,18 +10,20 @@ export interface StatusRoutesOptions {
   formCount: number;
   metrics: Metrics;
   metricsToken: string | undefined;
+  /** The mail queue's current counts, when the queue is on (docs/delivery.md "Watching the queue"). */
+  queueCounts?: () => { pending: number; failed: number };
 }
 
 /** The two routes, answering GET and HEAD. */
 export function createStatusRoutes(options: StatusRoutesOptions): Route[] {
-  const { metrics, metricsToken } = options;
+  const { metrics, metricsToken, queueCounts } = options;
   const healthBody = JSON.stringify({ status: 'ok', forms: options.formCount });
   const health = (): Answer => ({ status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: healthBody });
   const metricsRoute = (request: { raw: { headers: { authorization?: string } } }): Answer => {
     if (metricsToken !== undefined && !isBearerTokenValid(request.raw.headers.authorization, metricsToken)) {
       return errorAnswer('unauthorized', { 'www-authenticate': 'Bearer' });
     }
-    return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: JSON.stringify(metrics.snapshot()) };
+    return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: JSON.stringify(queueCounts ? { ...metrics.snapshot(), queue: queueCounts() } : metrics.snapshot()) };
   };
   return [
     { path: '/health', methods: { GET: health, HEAD: health } },

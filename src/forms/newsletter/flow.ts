@@ -21,7 +21,7 @@ type Redemption =
 
 /** Loads the pending journal and subscriber logs under data_dir, then serves signups and confirmations. */
 export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter> {
-  const { dataDir, forms, from, mailer, metrics, logger, clock, randomBytes } = deps;
+  const { dataDir, forms, from, sendMail, metrics, logger, clock, randomBytes } = deps;
   const pending = new PendingStore(dataDir, deps.appendLine);
   const subscribers = new SubscriberLogs(dataDir, deps.appendLine);
   const signingUp = new Set<string>();
@@ -76,8 +76,9 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
       return 'storage_failed';
     }
     const link = confirmationLink(form.confirm_url, token);
+    let handedOver: 'sent' | 'queued';
     try {
-      await mailer.send(confirmationMail(from, deps.siteNameFor(form), email, link, record.expiresAt));
+      handedOver = await sendMail(form.path, 'confirmation', confirmationMail(from, deps.siteNameFor(form), email, link, record.expiresAt));
     } catch (error) {
       metrics.count(form.path, 'send_failed');
       logger.error({ event: 'confirmation_send_failed', form: form.path, reason: safeReason(error) }, 'confirmation mail failed');
@@ -86,8 +87,11 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
       });
       return 'send_failed';
     }
-    metrics.count(form.path, 'confirmation_sent');
-    logger.info({ event: 'confirmation_sent', form: form.path }, 'confirmation mail sent');
+    // A queued mail is counted by the queue once its server accepted it.
+    if (handedOver === 'sent') {
+      metrics.count(form.path, 'confirmation_sent');
+      logger.info({ event: 'confirmation_sent', form: form.path }, 'confirmation mail sent');
+    }
     return 'ok';
   }
 
@@ -151,9 +155,10 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     logger.info({ event: 'subscribed', form: form.path }, 'subscription confirmed');
     const { record, subscribedAt } = redemption;
     try {
-      await mailer.send(ownerNotice(from, form, record.email, record.createdAt, subscribedAt));
-      metrics.count(form.path, 'sent');
-      logger.info({ event: 'owner_notified', form: form.path }, 'owner notified');
+      if ((await sendMail(form.path, 'subscriber_notice', ownerNotice(from, form, record.email, record.createdAt, subscribedAt))) === 'sent') {
+        metrics.count(form.path, 'sent');
+        logger.info({ event: 'owner_notified', form: form.path }, 'owner notified');
+      }
     } catch (error) {
       // The subscription stands (its line is on disk); the owner finds it in the subscriber log.
       metrics.count(form.path, 'send_failed');

@@ -3,7 +3,8 @@
 import type { NewsletterForm } from '../../config/config.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../metrics.js';
-import type { AppendLine, Clock, Mailer, RandomBytes } from '../ports.js';
+import type { MailKind } from '../../queue/outgoing.js';
+import type { AppendLine, Clock, MailMessage, RandomBytes } from '../ports.js';
 
 /** What a signup came to. `ok` and `duplicate` must be answered identically. */
 export type SignupOutcome = 'ok' | 'duplicate' | 'storage_failed' | 'send_failed';
@@ -28,7 +29,11 @@ export interface NewsletterDeps {
   from: string;
   /** The name the confirmation mail gives the site. */
   siteNameFor(form: NewsletterForm): string;
-  mailer: Mailer;
+  /**
+   * Hands a mail to delivery: `sent` when its server accepted it now, `queued` when it waits durably in the mail
+   * queue (which then counts it); rejects when neither happened.
+   */
+  sendMail(formPath: string, kind: MailKind, mail: MailMessage): Promise<'sent' | 'queued'>;
   /** Appends subscriber and journal lines durably. */
   appendLine: AppendLine;
   metrics: Metrics;

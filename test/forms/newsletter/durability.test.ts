@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { createJsonlAppender } from '../../../src/storage/jsonl.js';
 import { createNewsletter } from '../../../src/forms/newsletter/index.js';
+import { sendMailNow } from '../../../src/forms/forms-service.js';
 import { PENDING_JOURNAL_FILE } from '../../../src/forms/newsletter/pending-store.js';
 import { hashToken } from '../../../src/forms/newsletter/token.js';
 import { HOUR_MS, TEST_EPOCH_MS } from '../../support/clock.js';
@@ -95,7 +96,7 @@ describe('newsletter durability', () => {
       const nested = path.join(fresh.dataDir, 'not', 'yet');
       const newsletter = await createNewsletter({
         dataDir: nested, forms: fresh.forms, from: 'forms@example.com', siteNameFor: () => 'Example Site',
-        mailer: fresh.mailer, appendLine: createJsonlAppender(), metrics: fresh.metrics, logger: fresh.logs.logger,
+        sendMail: sendMailNow(fresh.mailer), appendLine: createJsonlAppender(), metrics: fresh.metrics, logger: fresh.logs.logger,
         clock: () => TEST_EPOCH_MS, randomBytes: (count) => Buffer.alloc(count, 7),
       });
       assert.equal(await newsletter.signup(fresh.form, 'ada@example.org'), 'ok');

@@ -1,0 +1,43 @@
+// Delivery with the queue on (docs/delivery.md "What 200 means"): every message of a submission (owner mail,
+// chat and webhook notifications, receipt) is written to the queue in one durable write, and the submission
+// counts as delivered once they are there; the queue sends them. Only a failed write makes it `send_failed`.
+import type { MessageForm } from '../config/config.js';
+import type { Logger } from '../log.js';
+import type { OutgoingMessage } from '../queue/outgoing.js';
+import { safeReason } from '../safe-reason.js';
+import type { DeliveryOutcome } from './delivery.js';
+import type { Metrics } from './metrics.js';
+import { composeChatText, composeOwnerMail, composeReceipt, type SubmissionNotice } from './notifications.js';
+
+export interface QueuedDeliveryDeps {
+  enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
+  metrics: Metrics;
+  logger: Logger;
+  /** `mail.from`. */
+  from: string;
+  siteNameFor(form: MessageForm): string;
+}
+
+/** The messages one submission sends, in the order they are queued. */
+export function submissionMessages(notice: SubmissionNotice & { form: MessageForm }, from: string, siteName: string): OutgoingMessage[] {
+  const { form, submission } = notice;
+  const addresses = { from, owner: form.to };
+  const messages: OutgoingMessage[] = [{ channel: 'mail', form: form.path, kind: 'owner', mail: composeOwnerMail(notice, addresses) }];
+  if (form.telegram) messages.push({ channel: 'telegram', form: form.path, text: composeChatText(notice) });
+  if (form.receipt) messages.push({ channel: 'mail', form: form.path, kind: 'receipt', mail: composeReceipt(submission, addresses, siteName) });
+  return messages;
+}
+
+export function createQueuedDelivery(deps: QueuedDeliveryDeps) {
+  return async function deliver(notice: SubmissionNotice & { form: MessageForm }): Promise<DeliveryOutcome> {
+    const { form } = notice;
+    try {
+      await deps.enqueue(submissionMessages(notice, deps.from, deps.siteNameFor(form)));
+      return 'delivered';
+    } catch (error) {
+      deps.metrics.count(form.path, 'send_failed');
+      deps.logger.error({ event: 'queue_write_failed', form: form.path, reason: safeReason(error) }, 'the messages of a submission could not be queued');
+      return 'send_failed';
+    }
+  };
+}

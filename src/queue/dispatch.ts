@@ -1,0 +1,35 @@
+// Sends one queued message through its channel now: mail through the mailer, chat and webhook notifications
+// through the form's notifier, looked up by the form's path when the message is sent (a queued message holds
+// no secret). A form that lost its channel since the message was queued is a permanent failure.
+import type { ChatNotifier, Mailer } from '../forms/ports.js';
+import type { Dispatch } from './outgoing.js';
+
+export interface DispatchChannels {
+  mailer: Mailer;
+  chatNotifiers: ReadonlyMap<string, ChatNotifier>;
+}
+
+/** A channel that is not configured (any more): retrying cannot help. */
+export class NoChannelError extends Error {
+  readonly code = 'ENOCHANNEL';
+  constructor(channel: string) {
+    super(`no ${channel} channel is configured for this form`);
+    this.name = 'NoChannelError';
+  }
+}
+
+export function createDispatch(channels: DispatchChannels): Dispatch {
+  return async ({ message }) => {
+    switch (message.channel) {
+      case 'mail':
+        return channels.mailer.send(message.mail);
+      case 'telegram': {
+        const notifier = channels.chatNotifiers.get(message.form);
+        if (!notifier) throw new NoChannelError('telegram');
+        return notifier.send(message.text);
+      }
+      default:
+        throw new NoChannelError(message.channel);
+    }
+  };
+}

@@ -9,12 +9,13 @@ import { loadConfigFile, type ConfigProblem } from './config/load.js';
 import { createRequestLog } from './http/request-log.js';
 import { createLogger, createStdoutLogOutput } from './log.js';
 import { failureSite, safeReason } from './safe-reason.js';
+import { QUEUE_USAGE, runQueueCommand } from './queue-command.js';
 import { startServices, type RunningServices } from './start-services.js';
 
 const USAGE = `Usage:
   postbox serve [--config FILE]   start the forms service ([[forms]]) and/or the blog service ([blog])
   postbox check [--config FILE]   validate the configuration and print a summary
-
+${QUEUE_USAGE}
 Options:
   -c, --config FILE   configuration file (default ./config.toml)
   -h, --help          show this help
@@ -29,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
       options: {
         config: { type: 'string', short: 'c', default: './config.toml' },
         help: { type: 'boolean', short: 'h', default: false },
+        'all-failed': { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -40,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if ((command !== 'serve' && command !== 'check') || rest.length > 0) {
+  if ((command !== 'serve' && command !== 'check' && command !== 'queue') || (command !== 'queue' && rest.length > 0)) {
     process.stderr.write(`${command ? `postbox: unknown command "${[command, ...rest].join(' ')}"\n\n` : ''}${USAGE}`);
     return 2;
   }
@@ -49,6 +51,10 @@ async function main(argv: string[]): Promise<number> {
   if (!loaded.ok) {
     printProblems(file, loaded.problems);
     return 1;
+  }
+  if (command === 'queue') {
+    const io = { out: (text: string) => process.stdout.write(text), error: (text: string) => process.stderr.write(text), now: Date.now };
+    return runQueueCommand(rest, { allFailed: parsed.values['all-failed'] as boolean }, loaded.config, io);
   }
   if (command === 'check') {
     process.stdout.write(`${file}: OK\n${describeConfig(loaded.config)}`);

@@ -1,0 +1,95 @@
+// `postbox queue list | retry ID | retry --all-failed | drop ID` (docs/delivery.md "Watching the queue"): the
+// owner's view of data_dir/queue. It works on the same files as a running `serve`, which picks up what is put
+// back and skips what is dropped.
+import type { Config } from './config/config.js';
+import { describeOutgoing } from './queue/outgoing.js';
+import type { FailedMessage, PendingMessage, QueueStore } from './queue/store.js';
+import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
+
+export const QUEUE_USAGE = `  postbox queue list [--config FILE]              pending and failed messages
+  postbox queue retry ID [--config FILE]          put a failed message back (or try a pending one now)
+  postbox queue retry --all-failed [--config FILE]
+  postbox queue drop ID [--config FILE]           remove a pending or failed message for good
+`;
+
+export interface QueueCommandIo {
+  out(text: string): void;
+  error(text: string): void;
+  now(): number;
+}
+
+/** Runs one queue command; the exit code: 0 done, 1 no such message, 2 a usage error. */
+export async function runQueueCommand(args: readonly string[], options: { allFailed: boolean }, config: Config, io: QueueCommandIo): Promise<number> {
+  const store = createQueueFiles(queueDirOf(config.data_dir));
+  const [action, id, ...rest] = args;
+  if (rest.length > 0 || (action === 'list' && (id !== undefined || options.allFailed))) return usage(io);
+  switch (action) {
+    case 'list':
+      io.out(formatListing(await store.listPending(), await store.listFailed(), io.now()));
+      return 0;
+    case 'retry':
+      if (options.allFailed === (id !== undefined)) return usage(io);
+      return id === undefined ? retryAllFailed(store, io) : retryOne(store, id, io);
+    case 'drop': {
+      if (id === undefined || options.allFailed) return usage(io);
+      const where = await store.drop(id);
+      if (!where) return noSuchMessage(id, io);
+      io.out(`${id}: dropped (it was ${where})\n`);
+      return 0;
+    }
+    default:
+      return usage(io);
+  }
+}
+
+async function retryOne(store: QueueStore, id: string, io: QueueCommandIo): Promise<number> {
+  if (await store.retryFailed(id, io.now())) {
+    io.out(`${id}: back in the queue; a running serve sends it within seconds\n`);
+    return 0;
+  }
+  if ((await store.listPending()).some((message) => message.id === id)) {
+    await store.requestRetry();
+    io.out(`${id}: pending; a running serve tries every pending message now\n`);
+    return 0;
+  }
+  return noSuchMessage(id, io);
+}
+
+async function retryAllFailed(store: QueueStore, io: QueueCommandIo): Promise<number> {
+  let count = 0;
+  for (const message of await store.listFailed()) {
+    if (await store.retryFailed(message.id, io.now())) count += 1;
+  }
+  io.out(`${count} failed message${count === 1 ? '' : 's'} back in the queue\n`);
+  return 0;
+}
+
+function noSuchMessage(id: string, io: QueueCommandIo): number {
+  io.error(`postbox: no queued message with id ${id} ("postbox queue list" shows them)\n`);
+  return 1;
+}
+
+function usage(io: QueueCommandIo): number {
+  io.error(`Usage:\n${QUEUE_USAGE}`);
+  return 2;
+}
+
+/** One line per message: id, state, channel, form, age, tries and the last error. No address, no field. */
+export function formatListing(pending: readonly PendingMessage[], failed: readonly FailedMessage[], now: number): string {
+  const lines = [`${pending.length} pending, ${failed.length} failed`];
+  for (const message of pending) {
+    const tries = message.attempt ? `, ${message.attempt.attempts} tr${message.attempt.attempts === 1 ? 'y' : 'ies'}, next ${new Date(message.attempt.nextAttemptAt).toISOString()}, last error ${message.attempt.lastError}` : '';
+    lines.push(`${message.id}  pending  ${describeOutgoing(message.message)}  ${message.message.form || '-'}  queued ${age(now - message.createdAt)} ago${tries}`);
+  }
+  for (const message of failed) {
+    lines.push(`${message.id}  failed   ${describeOutgoing(message.message)}  ${message.message.form || '-'}  given up ${age(now - message.failedAt)} ago after ${message.attempts} tr${message.attempts === 1 ? 'y' : 'ies'}: ${message.lastError}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function age(milliseconds: number): string {
+  const seconds = Math.max(0, Math.round(milliseconds / 1000));
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
+}

@@ -32,6 +32,7 @@ export function composeOwnerMail(notice: SubmissionNotice, addresses: MailAddres
     replyTo: submission.email,
     subject: `New ${form.type} form submission from ${who}`,
     text: `${describeSubmission(notice)}\n\nReply to this mail to answer the sender.\n`,
+    autoSubmitted: 'auto-generated',
   };
 }
 
@@ -60,6 +61,7 @@ export function composeReceipt(submission: Submission, addresses: MailAddresses,
       'to us, someone else entered your address and you can ignore this mail.',
       '',
     ].join('\n'),
+    autoSubmitted: 'auto-replied',
   };
 }
 

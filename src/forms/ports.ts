@@ -1,12 +1,25 @@
 // The small interfaces the forms core talks through; adapters (nodemailer, fetch, fs) implement them.
 
-/** One plain-text mail. Header values must already be free of CR and LF. */
+/**
+ * The `Auto-Submitted` header of a mail (RFC 3834 section 5): `auto-replied` for an answer to what someone sent
+ * (the receipt), `auto-generated` for every other mail Postbox writes on its own (owner mail, newsletter mails).
+ * Mail systems keep such mail out of vacation replies and other automatic answers, so no two robots write to
+ * each other in a loop.
+ */
+export type AutoSubmitted = 'auto-replied' | 'auto-generated';
+
+/**
+ * One plain-text mail, as plain data (it may be stored as JSON and sent later). Header values must already be
+ * free of CR and LF.
+ */
 export interface MailMessage {
   from: string;
   to: string;
   replyTo?: string;
   subject: string;
   text: string;
+  /** Required, so that no mail Postbox writes goes out without it. */
+  autoSubmitted: AutoSubmitted;
 }
 
 /** Sends mail; rejects when the message was not accepted for delivery. */

@@ -21,6 +21,7 @@ describe('composeOwnerMail', () => {
     assert.equal(mail.from, addresses.from);
     assert.equal(mail.to, 'owner@example.com');
     assert.equal(mail.replyTo, 'ada@example.org');
+    assert.equal(mail.autoSubmitted, 'auto-generated', 'RFC 3834: written by a program, not an answer');
     assert.equal(mail.subject, 'New contact form submission from Ada Lovelace');
     for (const line of ['Name: Ada Lovelace', 'Email: ada@example.org', 'Service: Hosting', 'Received: 2024-05-01T12:00:00.000Z', 'Line one\nLine two']) {
       assert.ok(mail.text.includes(line), line);
@@ -49,6 +50,7 @@ describe('composeReceipt', () => {
     const receipt = composeReceipt({ ...submission, name: 'Spammy McSpam', message: 'Click evil.example' }, addresses, 'Example Site');
     assert.equal(receipt.to, 'ada@example.org');
     assert.equal(receipt.replyTo, 'owner@example.com');
+    assert.equal(receipt.autoSubmitted, 'auto-replied', 'RFC 3834: an automatic answer to what was sent');
     assert.match(receipt.subject, /Example Site/);
     const all = JSON.stringify(receipt);
     for (const typed of ['Spammy', 'evil.example', 'Hosting']) assert.ok(!all.includes(typed), typed);

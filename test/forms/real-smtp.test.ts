@@ -85,6 +85,7 @@ describe('delivery over real SMTP', () => {
     assert.deepEqual(addresses(owner.parsed.to), [{ name: '', address: OWNER }]);
     assert.deepEqual(addresses(owner.parsed.replyTo), [{ name: '', address: 'ada@example.org' }]);
     assert.equal(owner.parsed.subject, 'New contact form submission from Ada Lovelace');
+    assert.deepEqual(rawHeaderValues(owner.raw, 'Auto-Submitted'), ['auto-generated']);
     assert.match(String(owner.parsed.headers.get('content-type') && (owner.parsed.headers.get('content-type') as { value: string }).value), /^text\/plain/);
     const text = owner.parsed.text ?? '';
     for (const line of ['Name: Ada Lovelace', 'Email: ada@example.org', 'Service: Hosting', 'Hello!\nI would like a website.']) {
@@ -100,6 +101,7 @@ describe('delivery over real SMTP', () => {
     assert.deepEqual(addresses(receipt.parsed.to), [{ name: '', address: 'ada@example.org' }]);
     assert.deepEqual(addresses(receipt.parsed.replyTo), [{ name: '', address: OWNER }]);
     assert.match(receipt.parsed.subject ?? '', /Example Site/);
+    assert.deepEqual(rawHeaderValues(receipt.raw, 'Auto-Submitted'), ['auto-replied']);
     assert.match(receipt.parsed.text ?? '', /Example Site/);
     for (const typed of ['Zyxwvut', 'Qrstuv', 'cheap-pills', 'Hosting']) assert.ok(!receipt.raw.includes(typed), typed);
   });
@@ -182,9 +184,9 @@ describe('header injection', () => {
         { to: OWNER, replyTo: 'ada@example.org\nX-Injected: yes' },
         { to: OWNER, from: 'forms@example.com\rBcc: victim@evil.example' },
       ]) {
-        await assert.rejects(mailer.send({ from: FROM, subject: 'Hi', text: 'text', ...message }), { code: 'EUNSAFEHEADER' });
+        await assert.rejects(mailer.send({ from: FROM, subject: 'Hi', text: 'text', autoSubmitted: 'auto-generated', ...message }), { code: 'EUNSAFEHEADER' });
       }
-      await mailer.send({ from: FROM, to: OWNER, subject: 'Hello\r\nBcc: victim@evil.example\r\n\r\nbody takeover', text: 'text' });
+      await mailer.send({ from: FROM, to: OWNER, subject: 'Hello\r\nBcc: victim@evil.example\r\n\r\nbody takeover', text: 'text', autoSubmitted: 'auto-generated' });
     } finally {
       await mailer.close();
     }

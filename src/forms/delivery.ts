@@ -55,7 +55,7 @@ export function createDelivery(deps: DeliveryDeps) {
 
     if (form.receipt) {
       try {
-        await mailer.send(composeReceipt(notice.submission, addresses, deps.siteNameFor(form)));
+        await mailer.send(composeReceipt(notice.submission, deps.from, deps.siteNameFor(form)));
         logger.info({ event: 'receipt_sent', form: form.path }, 'receipt sent');
       } catch (error) {
         metrics.count(form.path, 'auto_reply_failed');

@@ -43,21 +43,21 @@ export function composeChatText(notice: SubmissionNotice): string {
 
 /**
  * The receipt to the submitter: fixed text naming the site and nothing the submitter typed, so the form
- * cannot be used to send chosen words to any address. Replies go to the owner.
+ * cannot be used to send chosen words to any address. It is sent from `mail.from` and is never given the owner's
+ * address (no Reply-To): whoever types an address into the form would otherwise learn the owner's inbox.
  */
-export function composeReceipt(submission: Submission, addresses: MailAddresses, siteName: string): MailMessage {
+export function composeReceipt(submission: Submission, from: string, siteName: string): MailMessage {
   const site = toHeaderText(siteName);
   return {
-    from: addresses.from,
+    from,
     to: submission.email,
-    replyTo: addresses.owner,
     subject: `We received your message – ${site}`,
     text: [
       'Hello,',
       '',
       `thank you for getting in touch with ${site}. Your message has arrived and we will read it soon.`,
       '',
-      'This is an automatic receipt; you do not need to answer it. If you did not send a message',
+      'This is an automatic receipt: there is no need to answer it. If you did not send a message',
       'to us, someone else entered your address and you can ignore this mail.',
       '',
     ].join('\n'),

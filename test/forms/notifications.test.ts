@@ -46,14 +46,15 @@ describe('composeChatText', () => {
 });
 
 describe('composeReceipt', () => {
-  it('goes to the submitter, replies to the owner, names the site and nothing the submitter typed', () => {
-    const receipt = composeReceipt({ ...submission, name: 'Spammy McSpam', message: 'Click evil.example' }, addresses, 'Example Site');
+  it('goes to the submitter from mail.from, names the site and nothing the submitter typed, no owner address', () => {
+    const receipt = composeReceipt({ ...submission, name: 'Spammy McSpam', message: 'Click evil.example' }, addresses.from, 'Example Site');
     assert.equal(receipt.to, 'ada@example.org');
-    assert.equal(receipt.replyTo, 'owner@example.com');
+    assert.equal(receipt.from, addresses.from);
+    assert.equal(receipt.replyTo, undefined);
     assert.equal(receipt.autoSubmitted, 'auto-replied', 'RFC 3834: an automatic answer to what was sent');
     assert.match(receipt.subject, /Example Site/);
     const all = JSON.stringify(receipt);
-    for (const typed of ['Spammy', 'evil.example', 'Hosting']) assert.ok(!all.includes(typed), typed);
+    for (const typed of ['Spammy', 'evil.example', 'Hosting', addresses.owner]) assert.ok(!all.includes(typed), typed);
   });
 
   it('resolveSiteName: [site] title, else the first allowed origin host, else public_url host', () => {

@@ -93,17 +93,27 @@ describe('delivery over real SMTP', () => {
     }
   });
 
-  it('the receipt: to the submitter, From mail.from, Reply-To the owner, naming the site, echoing nothing typed', async () => {
+  it('the receipt: to the submitter, From mail.from, no Reply-To, naming the site, echoing nothing typed', async () => {
     await post({ ...ADA, name: 'Zyxwvut Qrstuv', message: 'Visit cheap-pills.example today!' });
     const receipt = messageTo(await smtp.waitForMessages(2), 'ada@example.org');
     assert.deepEqual(receipt.recipients, ['ada@example.org']);
+    assert.equal(receipt.mailFrom, 'forms@example.com');
     assert.deepEqual(addresses(receipt.parsed.from), [{ name: 'Example Forms', address: 'forms@example.com' }]);
     assert.deepEqual(addresses(receipt.parsed.to), [{ name: '', address: 'ada@example.org' }]);
-    assert.deepEqual(addresses(receipt.parsed.replyTo), [{ name: '', address: OWNER }]);
+    assert.equal(receipt.parsed.replyTo, undefined);
     assert.match(receipt.parsed.subject ?? '', /Example Site/);
     assert.deepEqual(rawHeaderValues(receipt.raw, 'Auto-Submitted'), ['auto-replied']);
     assert.match(receipt.parsed.text ?? '', /Example Site/);
     for (const typed of ['Zyxwvut', 'Qrstuv', 'cheap-pills', 'Hosting']) assert.ok(!receipt.raw.includes(typed), typed);
+  });
+
+  it('no header of the receipt names the owner address: anyone can have a receipt sent to them', async () => {
+    await post(ADA);
+    const receipt = messageTo(await smtp.waitForMessages(2), 'ada@example.org');
+    assert.ok(receipt.parsed.headerLines.length > 5, 'the parsed header lines');
+    for (const { line } of receipt.parsed.headerLines) assert.ok(!line.toLowerCase().includes(OWNER), line);
+    for (const [name, value] of receipt.parsed.headers) assert.ok(!JSON.stringify(value).toLowerCase().includes(OWNER), name);
+    assert.ok(!receipt.raw.toLowerCase().includes(OWNER), 'nor the body');
   });
 
   it('a server refusing the recipient: 500 send_failed (no Telegram configured), send_failed counted, nothing accepted', async () => {

@@ -81,6 +81,10 @@ describe('the forms service with the default file transport', () => {
       const [owner, receipt] = await Promise.all(names.map(async (name) => simpleParser(await readFile(path.join(dataDir, 'outbox', name)))));
       assert.equal(owner?.to && !Array.isArray(owner.to) ? owner.to.value[0]?.address : undefined, 'owner@example.com');
       assert.equal(receipt?.to && !Array.isArray(receipt.to) ? receipt.to.value[0]?.address : undefined, 'ada@example.org');
+      // The receipt goes wherever a visitor asks: none of its headers may give the owner's inbox away.
+      assert.equal(receipt?.replyTo, undefined);
+      for (const { line } of receipt?.headerLines ?? []) assert.ok(!line.includes('owner@example.com'), line);
+      assert.deepEqual([owner?.headers.get('auto-submitted'), receipt?.headers.get('auto-submitted')], ['auto-generated', 'auto-replied']);
     } finally {
       await composed.close();
     }

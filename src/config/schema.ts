@@ -1,6 +1,7 @@
 // The strict schema of config.toml (docs/configuration.md): every default is declared here, once.
 import { z } from 'zod';
 import { dataFileName, folderPath } from './data-files.js';
+import { dkimSchema } from './dkim.js';
 import { findFormClashes } from './form-clashes.js';
 import { isHost, isUnspecifiedHost, listenAddress } from './hosts.js';
 import {
@@ -133,6 +134,7 @@ const mail = z
         password: z.string().min(1).optional(),
       })
       .optional(),
+    dkim: dkimSchema.optional(),
   })
   .superRefine((value, context) => {
     if (value.transport === 'smtp' && !value.smtp) {

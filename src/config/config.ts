@@ -1,11 +1,13 @@
 // The loaded configuration as the code uses it: the schema's output with what the schema guarantees written
 // into the types, so no code past the loader re-checks or casts. Forms are a union on `type` (a newsletter form
-// has its subscriber log, link lifetime and confirmation URL; the others their archive and chat), `mail` a union
-// on `transport` (SMTP settings exist exactly when they are used), and each form carries its owner address.
+// has its subscriber log, link lifetime and confirmation URL; the others their archive, chat and webhook),
+// `mail` a union on `transport` (SMTP settings exist exactly when they are used), and each form carries its
+// owner address.
 import path from 'node:path';
 import type { DkimConfig } from './dkim.js';
 import { confirmPathOf } from './form-clashes.js';
 import type { ParsedConfig } from './schema.js';
+import type { WebhookConfig } from './webhook.js';
 
 export { confirmPathOf };
 
@@ -35,6 +37,7 @@ export interface MessageForm extends FormCommon {
   type: 'contact' | 'feedback' | 'generic';
   archive?: string;
   telegram?: NonNullable<ParsedForm['telegram']>;
+  webhook?: WebhookConfig;
 }
 
 export interface NewsletterForm extends FormCommon {
@@ -50,7 +53,7 @@ export type FormType = FormConfig['type'];
 
 /** What every transport has; `dkim` holds the key itself, read from `private_key_file` when it was given so. */
 type MailCommon = Omit<ParsedMail, 'transport' | 'smtp' | 'dkim'> & { dkim?: DkimConfig };
-export type { DkimConfig };
+export type { DkimConfig, WebhookConfig };
 export type SmtpConfig = NonNullable<ParsedMail['smtp']>;
 export type MailConfig = (MailCommon & { transport: 'smtp'; smtp: SmtpConfig }) | (MailCommon & { transport: 'file' });
 
@@ -88,7 +91,7 @@ function resolveMail(mail: ParsedMail, dkim: DkimConfig | undefined): MailConfig
 }
 
 function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string): FormConfig {
-  const { type, archive, telegram, subscribers, confirm_ttl_hours: ttlHours, to, ...common } = form;
+  const { type, archive, telegram, webhook, subscribers, confirm_ttl_hours: ttlHours, to, ...common } = form;
   const owner = to ?? defaultOwner;
   if (type === 'newsletter') {
     return {
@@ -100,5 +103,5 @@ function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string):
       confirm_url: `${publicUrl}${confirmPathOf(form.path)}`,
     };
   }
-  return { ...common, type, to: owner, archive, telegram };
+  return { ...common, type, to: owner, archive, telegram, webhook };
 }

@@ -33,6 +33,29 @@ export interface ChatNotifier {
   send(text: string): Promise<void>;
 }
 
+/**
+ * One accepted submission for a webhook, as plain data (it may be stored as JSON and sent later). `id` names
+ * the delivery and stays the same when it is tried again, so that a receiver can drop a duplicate; the other
+ * fields are those of the archive line (docs/forms-api.md "Delivery"), absent ones left out.
+ */
+export interface WebhookEvent {
+  id: string;
+  /** The form's path. */
+  form: string;
+  type: string;
+  /** RFC 3339 UTC time the submission arrived. */
+  received_at: string;
+  name?: string;
+  email: string;
+  service?: string;
+  message?: string;
+}
+
+/** Posts one submission to a form's webhook; rejects when the receiver did not accept it (a 2xx answer). */
+export interface WebhookNotifier {
+  send(event: WebhookEvent): Promise<void>;
+}
+
 /** Milliseconds since the epoch; tests pass a fixed or stepping clock. */
 export type Clock = () => number;
 

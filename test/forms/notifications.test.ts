@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { FormConfig } from '../../src/config/config.js';
 import { toArchiveLine } from '../../src/forms/archive.js';
 import { safeReason } from '../../src/safe-reason.js';
-import { composeChatText, composeOwnerMail, composeReceipt, resolveSiteName } from '../../src/forms/notifications.js';
+import { composeChatText, composeOwnerMail, composeReceipt, composeWebhookEvent, resolveSiteName } from '../../src/forms/notifications.js';
 import { loadTestConfig } from '../support/config.js';
 
 const form: FormConfig = loadTestConfig(
@@ -42,6 +42,16 @@ describe('composeChatText', () => {
     assert.match(text, /Email: ada@example\.org/);
     assert.match(text, /Hi there/);
     assert.doesNotMatch(text, /Name:|Service:/);
+  });
+});
+
+describe('composeWebhookEvent', () => {
+  it('is the archive line fields with the given id, as plain data', () => {
+    const event = composeWebhookEvent(notice, 'evt_1');
+    assert.deepEqual(event, { id: 'evt_1', ...toArchiveLine(notice) });
+    assert.deepEqual(JSON.parse(JSON.stringify(event)), event);
+    const { name: _name, service: _service, ...sparse } = submission;
+    assert.deepEqual(Object.keys(composeWebhookEvent({ ...notice, submission: sparse }, 'evt_2')), ['id', 'form', 'type', 'received_at', 'email', 'message']);
   });
 });
 

@@ -1,12 +1,13 @@
 // The one place where adapters are made (STYLE.md "the composition root builds the adapters"): the mailer, chat
-// notifiers, the line appender, the clock, randomness and the client-address resolver are built here from the
+// and webhook notifiers, the line appender, the clock, randomness and the client-address resolver are built here from the
 // configuration, and each service gets only its own settings and what it works through.
 import { randomBytes } from 'node:crypto';
-import type { Config, MailConfig } from './config/config.js';
+import type { Config, MailConfig, WebhookConfig } from './config/config.js';
 import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.js';
+import { createWebhookNotifier } from './chat/webhook.js';
 import { createBlogService } from './blog/blog-service.js';
 import { createFormsService, type FormsAdapters, type FormsSettings } from './forms/forms-service.js';
-import type { ChatNotifier, Clock, Mailer } from './forms/ports.js';
+import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from './forms/ports.js';
 import { createRateLimitKey } from './forms/rules/rate-limit-key.js';
 import { createClientAddressResolver } from './http/client-ip.js';
 import type { HttpService } from './http/http-service.js';
@@ -44,32 +45,48 @@ export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings
   };
 }
 
+/** How notifiers are made from a form's settings; tests hand in fakes or local endpoints. */
+export interface NotifierFactories {
+  /** The Telegram Bot API unless a test hands in a fake. */
+  createChatNotifier?: (settings: TelegramSettings) => ChatNotifier;
+  /** A POST to the configured URL (src/chat/webhook.ts) unless a test hands in a fake. */
+  createWebhookNotifier?: (settings: WebhookConfig) => WebhookNotifier;
+}
+
 /**
- * The forms service's adapters for `config`, around the given logs, clock and mailer: chat notifiers (made by
- * `createChatNotifier`, the Telegram Bot API unless a test hands in a fake), the mail queue in data_dir/queue
- * when `[mail] queue` is on, the line appender, randomness, the client-address resolver and the rate-limit key.
+ * The forms service's adapters for `config`, around the given logs, clock and mailer: chat and webhook notifiers
+ * (made by the given factories), the mail queue in data_dir/queue when `[mail] queue` is on, the line appender,
+ * randomness, the client-address resolver and the rate-limit key.
  */
 export function createFormsAdapters(
   config: Config,
-  parts: Pick<FormsAdapters, 'logger' | 'requestLog' | 'clock' | 'mailer'> & { createChatNotifier?: (settings: TelegramSettings) => ChatNotifier },
+  parts: Pick<FormsAdapters, 'logger' | 'requestLog' | 'clock' | 'mailer'> & NotifierFactories,
 ): FormsAdapters {
-  const { createChatNotifier = createTelegramNotifier, ...given } = parts;
+  const {
+    createChatNotifier = createTelegramNotifier,
+    createWebhookNotifier: makeWebhookNotifier = (settings) => createWebhookNotifier(settings, { clock: parts.clock }),
+    ...given
+  } = parts;
   const chatNotifiers = new Map<string, ChatNotifier>();
+  const webhookNotifiers = new Map<string, WebhookNotifier>();
   for (const form of config.forms) {
-    if (form.type !== 'newsletter' && form.telegram) {
+    if (form.type === 'newsletter') continue;
+    if (form.telegram) {
       const { bot_token: botToken, chat_id: chatId, api_url: apiUrl } = form.telegram;
       chatNotifiers.set(form.path, createChatNotifier({ botToken, chatId, apiUrl }));
     }
+    if (form.webhook) webhookNotifiers.set(form.path, makeWebhookNotifier(form.webhook));
   }
   const mail = config.mail;
   return {
     ...given,
     randomBytes,
     chatNotifiers,
+    webhookNotifiers,
     queue: mail?.queue
       ? {
           store: createQueueFiles(queueDirOf(config.data_dir)),
-          dispatch: createDispatch({ mailer: given.mailer, chatNotifiers }),
+          dispatch: createDispatch({ mailer: given.mailer, chatNotifiers, webhookNotifiers }),
           policy: retryPolicyOf(mail.queue_max_hours),
           random: Math.random,
         }

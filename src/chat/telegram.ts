@@ -2,6 +2,7 @@
 // "[forms.telegram]"). The bot token is part of the URL, so no error from here carries the URL or the
 // underlying message: only a fixed reason.
 import type { ChatNotifier } from '../forms/ports.js';
+import { cutText } from './cut-text.js';
 
 export interface TelegramSettings {
   botToken: string;
@@ -44,7 +45,7 @@ export function createTelegramNotifier(settings: TelegramSettings, options: Tele
         response = await doFetch(endpoint, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ chat_id: settings.chatId, text: truncate(text), disable_web_page_preview: true }),
+          body: JSON.stringify({ chat_id: settings.chatId, text: cutText(text, TELEGRAM_TEXT_LIMIT), disable_web_page_preview: true }),
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
@@ -62,11 +63,4 @@ export function createTelegramNotifier(settings: TelegramSettings, options: Tele
       if ((answer as { ok?: unknown } | undefined)?.ok !== true) throw new TelegramError('not_ok');
     },
   };
-}
-
-function truncate(text: string): string {
-  if (text.length <= TELEGRAM_TEXT_LIMIT) return text;
-  // Leave room for the ellipsis and never split a surrogate pair.
-  const cut = text.slice(0, TELEGRAM_TEXT_LIMIT - 1);
-  return `${/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }

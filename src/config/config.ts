@@ -1,10 +1,13 @@
 // The loaded configuration as the code uses it: the schema's output with what the schema guarantees written
 // into the types, so no code past the loader re-checks or casts. Forms are a union on `type` (a newsletter form
-// has its subscriber log, link lifetime and confirmation URL; the others their archive and chat), `mail` a union
-// on `transport` (SMTP settings exist exactly when they are used), and each form carries its owner address.
+// has its subscriber log, link lifetime and confirmation URL; the others their archive, chat and webhook),
+// `mail` a union on `transport` (SMTP settings exist exactly when they are used), and each form carries its
+// owner address.
 import path from 'node:path';
+import type { DkimConfig } from './dkim.js';
 import { confirmPathOf } from './form-clashes.js';
 import type { ParsedConfig } from './schema.js';
+import type { WebhookConfig } from './webhook.js';
 
 export { confirmPathOf };
 
@@ -34,6 +37,7 @@ export interface MessageForm extends FormCommon {
   type: 'contact' | 'feedback' | 'generic';
   archive?: string;
   telegram?: NonNullable<ParsedForm['telegram']>;
+  webhook?: WebhookConfig;
 }
 
 export interface NewsletterForm extends FormCommon {
@@ -47,7 +51,9 @@ export interface NewsletterForm extends FormCommon {
 export type FormConfig = MessageForm | NewsletterForm;
 export type FormType = FormConfig['type'];
 
-type MailCommon = Omit<ParsedMail, 'transport' | 'smtp'>;
+/** What every transport has; `dkim` holds the key itself, read from `private_key_file` when it was given so. */
+type MailCommon = Omit<ParsedMail, 'transport' | 'smtp' | 'dkim'> & { dkim?: DkimConfig };
+export type { DkimConfig, WebhookConfig };
 export type SmtpConfig = NonNullable<ParsedMail['smtp']>;
 export type MailConfig = (MailCommon & { transport: 'smtp'; smtp: SmtpConfig }) | (MailCommon & { transport: 'file' });
 
@@ -63,27 +69,29 @@ export type ListenAddress = ServerConfig['listen'];
 
 /**
  * Builds the Config from what the schema accepted (its cross-key rules have run, so what they require is
- * there); relative folders resolve against `baseDir`, the config file's folder.
+ * there); relative folders resolve against `baseDir`, the config file's folder. `dkim` is [mail.dkim] with its
+ * key read (src/config/dkim.ts), when there is one.
  */
-export function resolveConfig(parsed: ParsedConfig, baseDir: string): Config {
+export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: DkimConfig): Config {
   const { mail } = parsed;
   const publicUrl = parsed.server.public_url ?? '';
   return {
     ...parsed,
     data_dir: path.resolve(baseDir, parsed.data_dir),
     blog: parsed.blog && { ...parsed.blog, content_dir: path.resolve(baseDir, parsed.blog.content_dir) },
-    mail: mail && resolveMail(mail),
+    mail: mail && resolveMail(mail, dkim),
     forms: parsed.forms.map((form) => resolveForm(form, mail?.to ?? '', publicUrl)),
   };
 }
 
-function resolveMail(mail: ParsedMail): MailConfig {
-  const { transport, smtp, ...common } = mail;
+function resolveMail(mail: ParsedMail, dkim: DkimConfig | undefined): MailConfig {
+  const { transport, smtp, dkim: _parsedDkim, ...rest } = mail;
+  const common: MailCommon = dkim ? { ...rest, dkim } : rest;
   return transport === 'smtp' && smtp ? { ...common, transport, smtp } : { ...common, transport: 'file' };
 }
 
 function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string): FormConfig {
-  const { type, archive, telegram, subscribers, confirm_ttl_hours: ttlHours, to, ...common } = form;
+  const { type, archive, telegram, webhook, subscribers, confirm_ttl_hours: ttlHours, to, ...common } = form;
   const owner = to ?? defaultOwner;
   if (type === 'newsletter') {
     return {
@@ -95,5 +103,5 @@ function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string):
       confirm_url: `${publicUrl}${confirmPathOf(form.path)}`,
     };
   }
-  return { ...common, type, to: owner, archive, telegram };
+  return { ...common, type, to: owner, archive, telegram, webhook };
 }

@@ -11,6 +11,8 @@ export function describeConfig(config: Config): string {
       const extras = [
         form.rate_limit_per_hour === 0 ? 'no rate limit' : `${form.rate_limit_per_hour}/hour`,
         form.type !== 'newsletter' && form.telegram ? 'telegram' : '',
+        // The URL may carry a secret path (Slack, Discord), so only the shape is shown.
+        form.type !== 'newsletter' && form.webhook ? `webhook (${form.webhook.format})` : '',
         form.type !== 'newsletter' && form.archive ? `archive ${form.archive}` : '',
         form.redirect_url ? `redirect ${form.redirect_url}` : '',
       ].filter(Boolean);

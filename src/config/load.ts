@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { resolveConfig, type Config } from './config.js';
+import { resolveDkim } from './dkim.js';
 import { configSchema } from './schema.js';
 
 /** A problem with the configuration, named by its key path (e.g. `forms[1].type`). */
@@ -44,7 +45,10 @@ export function parseConfigText(text: string, env: NodeJS.ProcessEnv, baseDir: s
       problems: result.error.issues.map((issue) => ({ path: formatKeyPath(issue.path), message: issue.message })),
     };
   }
-  return { ok: true, config: deepFreeze(resolveConfig(result.data, baseDir)) };
+  // The DKIM key file is read once the rest of the file is valid (its path is known to be one by then).
+  const dkim = result.data.mail?.dkim && resolveDkim(result.data.mail.dkim, baseDir);
+  if (dkim && 'problem' in dkim) return { ok: false, problems: [dkim.problem] };
+  return { ok: true, config: deepFreeze(resolveConfig(result.data, baseDir, dkim?.dkim)) };
 }
 
 /** Formats a schema path as a key path: `forms[1].telegram.chat_id`. */

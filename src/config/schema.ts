@@ -1,6 +1,7 @@
 // The strict schema of config.toml (docs/configuration.md): every default is declared here, once.
 import { z } from 'zod';
 import { dataFileName, folderPath } from './data-files.js';
+import { dkimSchema } from './dkim.js';
 import { findFormClashes } from './form-clashes.js';
 import { isHost, isUnspecifiedHost, listenAddress } from './hosts.js';
 import {
@@ -17,6 +18,7 @@ import {
 import { mailbox, mailboxList } from './mail-addresses.js';
 import { headerToken, honeypotField, oneLineText, serviceName, urlPathToken } from './text-values.js';
 import { appendableUrl, baseUrl, httpUrl, origin } from './urls.js';
+import { webhookSchema } from './webhook.js';
 
 const positiveInt = z.number().int().min(1);
 const runeCount = z.number().int().min(0);
@@ -67,6 +69,7 @@ const form = z
       .max(CONFIRM_TTL_HOURS.max, atMost(CONFIRM_TTL_HOURS.max, 'one year'))
       .optional(),
     telegram: telegram.optional(),
+    webhook: webhookSchema.optional(),
   })
   .superRefine((value, context) => {
     const issue = (path: string, message: string) =>
@@ -79,6 +82,7 @@ const form = z
     } else {
       if (value.archive !== undefined) issue('archive', 'is not used by newsletter forms (they keep a subscriber log, see "subscribers")');
       if (value.telegram !== undefined) issue('telegram', 'is not used by newsletter forms (the owner is told of new subscribers by mail)');
+      if (value.webhook !== undefined) issue('webhook', 'is not used by newsletter forms (the owner is told of new subscribers by mail)');
     }
   }, reportAlongsideOtherProblems)
   .transform((value) => ({
@@ -141,6 +145,7 @@ const mail = z
         password: z.string().min(1).optional(),
       })
       .optional(),
+    dkim: dkimSchema.optional(),
   })
   .superRefine((value, context) => {
     if (value.transport === 'smtp' && !value.smtp) {

@@ -1,12 +1,13 @@
-// Delivery of an accepted submission (docs/forms-api.md "Delivery"): owner mail and chat notification side by side,
-// delivered when either got through, then the receipt. Counts sent / telegram_failed / send_failed /
-// auto_reply_failed and logs one event line per message, naming only the form (no addresses, no text).
+// Delivery of an accepted submission (docs/forms-api.md "Delivery"): the owner mail, the Telegram message and the
+// webhook side by side, delivered when any of them got through, then the receipt. Counts sent / telegram_failed /
+// send_failed / auto_reply_failed and logs one event line per message, naming only the form and a safe reason
+// (no addresses, no text, no URL).
 import type { FormConfig } from '../config/config.js';
 import type { Logger } from '../log.js';
 import { safeReason } from '../safe-reason.js';
-import type { Metrics } from './metrics.js';
-import { composeChatText, composeOwnerMail, composeReceipt, type SubmissionNotice } from './notifications.js';
-import type { ChatNotifier, Mailer } from './ports.js';
+import type { CounterName, Metrics } from './metrics.js';
+import { composeChatText, composeOwnerMail, composeReceipt, composeWebhookEvent, type SubmissionNotice } from './notifications.js';
+import type { ChatNotifier, Mailer, WebhookNotifier } from './ports.js';
 
 export interface DeliveryDeps {
   mailer: Mailer;
@@ -16,46 +17,63 @@ export interface DeliveryDeps {
   from: string;
   /** The form's chat notifier, when it has [forms.telegram]. */
   chatNotifierFor(form: FormConfig): ChatNotifier | undefined;
+  /** The form's webhook notifier, when it has [forms.webhook]. */
+  webhookNotifierFor(form: FormConfig): WebhookNotifier | undefined;
+  /** A new webhook event id: the same for every attempt of one delivery. */
+  createEventId(): string;
   siteNameFor(form: FormConfig): string;
 }
 
 export type DeliveryOutcome = 'delivered' | 'send_failed';
 
+/** How one channel's outcome is told: its log events, the counter a success or a failure adds, its words. */
+interface Channel {
+  sent: string;
+  failed: string;
+  countSent?: CounterName;
+  countFailed?: CounterName;
+  what: string;
+}
+
+const OWNER_MAIL: Channel = { sent: 'mail_sent', failed: 'mail_failed', countSent: 'sent', what: 'owner mail' };
+const TELEGRAM: Channel = { sent: 'telegram_sent', failed: 'telegram_failed', countFailed: 'telegram_failed', what: 'telegram notification' };
+const WEBHOOK: Channel = { sent: 'webhook_sent', failed: 'webhook_failed', what: 'webhook' };
+
 /** Delivers submissions; the answer waits for the receipt too, so nothing is in flight after it. */
 export function createDelivery(deps: DeliveryDeps) {
   const { mailer, metrics, logger } = deps;
 
+  /** Runs one channel's send and tells how it went; true when it got through. */
+  async function attempt(form: FormConfig, channel: Channel, send: () => Promise<void>): Promise<boolean> {
+    try {
+      await send();
+    } catch (error) {
+      if (channel.countFailed) metrics.count(form.path, channel.countFailed);
+      logger.warn({ event: channel.failed, form: form.path, reason: safeReason(error) }, `${channel.what} failed`);
+      return false;
+    }
+    if (channel.countSent) metrics.count(form.path, channel.countSent);
+    logger.info({ event: channel.sent, form: form.path }, `${channel.what} sent`);
+    return true;
+  }
+
   return async function deliver(notice: SubmissionNotice): Promise<DeliveryOutcome> {
     const { form } = notice;
-    const addresses = { from: deps.from, owner: form.to };
-    const notifier = deps.chatNotifierFor(form);
-    const [mail, chat] = await Promise.allSettled([
-      mailer.send(composeOwnerMail(notice, addresses)),
-      notifier ? notifier.send(composeChatText(notice)) : Promise.reject(new Error('no chat configured')),
+    const chat = deps.chatNotifierFor(form);
+    const webhook = deps.webhookNotifierFor(form);
+    const outcomes = await Promise.all([
+      attempt(form, OWNER_MAIL, () => mailer.send(composeOwnerMail(notice, { from: deps.from, owner: form.to }))),
+      chat ? attempt(form, TELEGRAM, () => chat.send(composeChatText(notice))) : false,
+      webhook ? attempt(form, WEBHOOK, () => webhook.send(composeWebhookEvent(notice, deps.createEventId()))) : false,
     ]);
-
-    if (mail.status === 'fulfilled') {
-      metrics.count(form.path, 'sent');
-      logger.info({ event: 'mail_sent', form: form.path }, 'owner mail sent');
-    } else {
-      logger.warn({ event: 'mail_failed', form: form.path, reason: safeReason(mail.reason) }, 'owner mail failed');
-    }
-    if (notifier) {
-      if (chat.status === 'fulfilled') {
-        logger.info({ event: 'telegram_sent', form: form.path }, 'telegram notification sent');
-      } else {
-        metrics.count(form.path, 'telegram_failed');
-        logger.warn({ event: 'telegram_failed', form: form.path, reason: safeReason(chat.reason) }, 'telegram notification failed');
-      }
-    }
-    if (mail.status === 'rejected' && (!notifier || chat.status === 'rejected')) {
+    if (!outcomes.includes(true)) {
       metrics.count(form.path, 'send_failed');
       return 'send_failed';
     }
 
     if (form.receipt) {
       try {
-        await mailer.send(composeReceipt(notice.submission, addresses, deps.siteNameFor(form)));
+        await mailer.send(composeReceipt(notice.submission, deps.from, deps.siteNameFor(form)));
         logger.info({ event: 'receipt_sent', form: form.path }, 'receipt sent');
       } catch (error) {
         metrics.count(form.path, 'auto_reply_failed');

@@ -1,5 +1,6 @@
 // The forms service (docs/forms-api.md): its rules, flows and routes, built from its own settings and the
-// adapters the composition root hands in (mailer, chat notifiers, line appender, clock, randomness, logs).
+// adapters the composition root hands in (mailer, chat and webhook notifiers, line appender, clock, randomness,
+// logs).
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { FormConfig, NewsletterForm, ServerConfig } from '../config/config.js';
@@ -13,7 +14,7 @@ import { createFormRoutes, formsDoorAnswers } from './http/form-routes.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createNewsletter, type Newsletter, type NewsletterDeps } from './newsletter/index.js';
 import { resolveSiteName } from './notifications.js';
-import type { AppendLine, ChatNotifier, Clock, Mailer, RandomBytes } from './ports.js';
+import type { AppendLine, ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from './ports.js';
 import { createQueuedDelivery } from './queued-delivery.js';
 import { createQueueReport } from './queue-report.js';
 import { loadFormRateLimits } from './rate-limits.js';
@@ -67,6 +68,8 @@ export interface FormsAdapters {
   mailer: Mailer;
   /** The chat notifier of each form with [forms.telegram], by form path. */
   chatNotifiers: ReadonlyMap<string, ChatNotifier>;
+  /** The webhook notifier of each form with [forms.webhook], by form path. */
+  webhookNotifiers: ReadonlyMap<string, WebhookNotifier>;
   appendLine: AppendLine;
   /** The mail queue, when `[mail] queue` is on. */
   queue?: QueueAdapters;
@@ -113,6 +116,9 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
         logger,
         from: settings.from,
         chatNotifierFor: (form) => adapters.chatNotifiers.get(form.path),
+        webhookNotifierFor: (form) => adapters.webhookNotifiers.get(form.path),
+        // Without the queue every delivery is tried once, so no id has to outlive it.
+        createEventId: () => `msg_${adapters.randomBytes(16).toString('hex')}`,
         siteNameFor,
       });
   const routes = createFormRoutes({

@@ -1,9 +1,9 @@
-// The texts a submission produces (docs/forms-api.md "Delivery"): the owner mail, the chat notification and the
-// receipt. Pure: the delivery code sends what these return. Free text bound for a header (the name in the
-// subject) passes through toHeaderText, so no CR, LF or other control character from the input reaches a
-// header; addresses are validated addr-specs, which hold none (and the mail adapter refuses any that do).
+// The texts a submission produces (docs/forms-api.md "Delivery"): the owner mail, the chat notification, the
+// webhook event and the receipt. Pure: the delivery code sends what these return. Free text bound for a header
+// (the name in the subject) passes through toHeaderText, so no CR, LF or other control character from the input
+// reaches a header; addresses are validated addr-specs, which hold none (and the mail adapter refuses any that do).
 import type { FormConfig } from '../config/config.js';
-import type { MailMessage } from './ports.js';
+import type { MailMessage, WebhookEvent } from './ports.js';
 import { toHeaderText } from '../header-value.js';
 import type { Submission } from './rules/submission.js';
 
@@ -32,6 +32,7 @@ export function composeOwnerMail(notice: SubmissionNotice, addresses: MailAddres
     replyTo: submission.email,
     subject: `New ${form.type} form submission from ${who}`,
     text: `${describeSubmission(notice)}\n\nReply to this mail to answer the sender.\n`,
+    autoSubmitted: 'auto-generated',
   };
 }
 
@@ -40,26 +41,32 @@ export function composeChatText(notice: SubmissionNotice): string {
   return describeSubmission(notice);
 }
 
+/** The webhook event of a submission; `id` is the delivery's, the same on every attempt. */
+export function composeWebhookEvent(notice: SubmissionNotice, id: string): WebhookEvent {
+  return { id, ...fieldsOf(notice) };
+}
+
 /**
  * The receipt to the submitter: fixed text naming the site and nothing the submitter typed, so the form
- * cannot be used to send chosen words to any address. Replies go to the owner.
+ * cannot be used to send chosen words to any address. It is sent from `mail.from` and is never given the owner's
+ * address (no Reply-To): whoever types an address into the form would otherwise learn the owner's inbox.
  */
-export function composeReceipt(submission: Submission, addresses: MailAddresses, siteName: string): MailMessage {
+export function composeReceipt(submission: Submission, from: string, siteName: string): MailMessage {
   const site = toHeaderText(siteName);
   return {
-    from: addresses.from,
+    from,
     to: submission.email,
-    replyTo: addresses.owner,
     subject: `We received your message – ${site}`,
     text: [
       'Hello,',
       '',
       `thank you for getting in touch with ${site}. Your message has arrived and we will read it soon.`,
       '',
-      'This is an automatic receipt; you do not need to answer it. If you did not send a message',
+      'This is an automatic receipt: there is no need to answer it. If you did not send a message',
       'to us, someone else entered your address and you can ignore this mail.',
       '',
     ].join('\n'),
+    autoSubmitted: 'auto-replied',
   };
 }
 
@@ -72,12 +79,33 @@ export function resolveSiteName(siteTitle: string | undefined, form: FormConfig,
   return 'our website';
 }
 
-function describeSubmission({ form, submission, receivedAt }: SubmissionNotice): string {
-  const lines = [`New ${form.type} form submission on ${form.path}`, ''];
-  if (submission.name !== undefined) lines.push(`Name: ${submission.name}`);
-  lines.push(`Email: ${submission.email}`);
-  if (submission.service !== undefined) lines.push(`Service: ${submission.service}`);
-  lines.push(`Received: ${receivedAt}`);
-  if (submission.message !== undefined) lines.push('', 'Message:', submission.message);
+/**
+ * The fields of a submission as plain text, one per line, the message last: the body of the owner mail and the
+ * text of the chat and of the Slack and Discord webhooks.
+ */
+export function describeSubmissionFields(fields: Omit<WebhookEvent, 'id'>): string {
+  const lines = [`New ${fields.type} form submission on ${fields.form}`, ''];
+  if (fields.name !== undefined) lines.push(`Name: ${fields.name}`);
+  lines.push(`Email: ${fields.email}`);
+  if (fields.service !== undefined) lines.push(`Service: ${fields.service}`);
+  lines.push(`Received: ${fields.received_at}`);
+  if (fields.message !== undefined) lines.push('', 'Message:', fields.message);
   return lines.join('\n');
+}
+
+function describeSubmission(notice: SubmissionNotice): string {
+  return describeSubmissionFields(fieldsOf(notice));
+}
+
+/** The fields in the order of the webhook's JSON shape, absent ones left out. */
+function fieldsOf({ form, submission, receivedAt }: SubmissionNotice): Omit<WebhookEvent, 'id'> {
+  return {
+    form: form.path,
+    type: form.type,
+    received_at: receivedAt,
+    ...(submission.name === undefined ? {} : { name: submission.name }),
+    email: submission.email,
+    ...(submission.service === undefined ? {} : { service: submission.service }),
+    ...(submission.message === undefined ? {} : { message: submission.message }),
+  };
 }

@@ -1,12 +1,25 @@
 // The small interfaces the forms core talks through; adapters (nodemailer, fetch, fs) implement them.
 
-/** One plain-text mail. Header values must already be free of CR and LF. */
+/**
+ * The `Auto-Submitted` header of a mail (RFC 3834 section 5): `auto-replied` for an answer to what someone sent
+ * (the receipt), `auto-generated` for every other mail Postbox writes on its own (owner mail, newsletter mails).
+ * Mail systems keep such mail out of vacation replies and other automatic answers, so no two robots write to
+ * each other in a loop.
+ */
+export type AutoSubmitted = 'auto-replied' | 'auto-generated';
+
+/**
+ * One plain-text mail, as plain data (it may be stored as JSON and sent later). Header values must already be
+ * free of CR and LF.
+ */
 export interface MailMessage {
   from: string;
   to: string;
   replyTo?: string;
   subject: string;
   text: string;
+  /** Required, so that no mail Postbox writes goes out without it. */
+  autoSubmitted: AutoSubmitted;
 }
 
 /** Sends mail; rejects when the message was not accepted for delivery. */
@@ -18,6 +31,29 @@ export interface Mailer {
 /** Sends one chat notification; rejects when it did not get through. */
 export interface ChatNotifier {
   send(text: string): Promise<void>;
+}
+
+/**
+ * One accepted submission for a webhook, as plain data (it may be stored as JSON and sent later). `id` names
+ * the delivery and stays the same when it is tried again, so that a receiver can drop a duplicate; the other
+ * fields are those of the archive line (docs/forms-api.md "Delivery"), absent ones left out.
+ */
+export interface WebhookEvent {
+  id: string;
+  /** The form's path. */
+  form: string;
+  type: string;
+  /** RFC 3339 UTC time the submission arrived. */
+  received_at: string;
+  name?: string;
+  email: string;
+  service?: string;
+  message?: string;
+}
+
+/** Posts one submission to a form's webhook; rejects when the receiver did not accept it (a 2xx answer). */
+export interface WebhookNotifier {
+  send(event: WebhookEvent): Promise<void>;
 }
 
 /** Milliseconds since the epoch; tests pass a fixed or stepping clock. */

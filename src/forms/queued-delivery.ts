@@ -7,7 +7,7 @@ import type { OutgoingMessage } from '../queue/outgoing.js';
 import { safeReason } from '../safe-reason.js';
 import type { DeliveryOutcome } from './delivery.js';
 import type { Metrics } from './metrics.js';
-import { composeChatText, composeOwnerMail, composeReceipt, type SubmissionNotice } from './notifications.js';
+import { composeChatText, composeOwnerMail, composeReceipt, composeWebhookEvent, type SubmissionNotice } from './notifications.js';
 
 export interface QueuedDeliveryDeps {
   enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
@@ -21,10 +21,14 @@ export interface QueuedDeliveryDeps {
 /** The messages one submission sends, in the order they are queued. */
 export function submissionMessages(notice: SubmissionNotice & { form: MessageForm }, from: string, siteName: string): OutgoingMessage[] {
   const { form, submission } = notice;
-  const addresses = { from, owner: form.to };
-  const messages: OutgoingMessage[] = [{ channel: 'mail', form: form.path, kind: 'owner', mail: composeOwnerMail(notice, addresses) }];
+  const messages: OutgoingMessage[] = [{ channel: 'mail', form: form.path, kind: 'owner', mail: composeOwnerMail(notice, { from, owner: form.to }) }];
   if (form.telegram) messages.push({ channel: 'telegram', form: form.path, text: composeChatText(notice) });
-  if (form.receipt) messages.push({ channel: 'mail', form: form.path, kind: 'receipt', mail: composeReceipt(submission, addresses, siteName) });
+  if (form.webhook) {
+    // The queue gives the event its id: the queued message's, which stays the same across retries.
+    const { id: _unused, ...fields } = composeWebhookEvent(notice, '');
+    messages.push({ channel: 'webhook', form: form.path, fields });
+  }
+  if (form.receipt) messages.push({ channel: 'mail', form: form.path, kind: 'receipt', mail: composeReceipt(submission, from, siteName) });
   return messages;
 }
 

@@ -10,8 +10,8 @@ export function outboxDirOf(dataDir: string): string {
   return path.join(dataDir, 'outbox');
 }
 
-/** The configured Mailer; the file transport writes to `<dataDir>/outbox`. */
+/** The configured Mailer, signing with [mail.dkim] when there is one; the file transport writes to `<dataDir>/outbox`. */
 export function createMailer(mail: MailConfig, dataDir: string, clock: Clock): Mailer {
-  if (mail.transport === 'smtp') return createSmtpMailer(mail.smtp);
-  return createFileMailer({ outboxDir: outboxDirOf(dataDir), clock });
+  if (mail.transport === 'smtp') return createSmtpMailer(mail.smtp, mail.dkim);
+  return createFileMailer({ outboxDir: outboxDirOf(dataDir), clock, dkim: mail.dkim });
 }

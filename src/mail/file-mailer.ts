@@ -6,8 +6,10 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import type { DkimConfig } from '../config/config.js';
 import type { Clock, Mailer, RandomBytes } from '../forms/ports.js';
 import { writeFileAtomically } from '../storage/atomic-file.js';
+import { dkimTransportOptions } from './dkim.js';
 import { toNodemailerMessage } from './nodemailer-mailer.js';
 
 export interface FileMailerOptions {
@@ -15,11 +17,13 @@ export interface FileMailerOptions {
   outboxDir: string;
   clock: Clock;
   randomBytes?: RandomBytes;
+  /** [mail.dkim]: each file is the message signed as it would be sent. */
+  dkim?: DkimConfig;
 }
 
 /** A Mailer that writes `<UTC time>-<sequence>-<random>.eml` files, which sort in the order they were sent. */
 export function createFileMailer(options: FileMailerOptions): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', ...dkimTransportOptions(options.dkim) });
   const random = options.randomBytes ?? cryptoRandomBytes;
   let sequence = 0;
 

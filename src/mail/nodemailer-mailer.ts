@@ -27,6 +27,7 @@ export function toNodemailerMessage(message: MailMessage): SendMailOptions {
     ...(message.replyTo === undefined ? {} : { replyTo: message.replyTo }),
     subject: toHeaderText(message.subject),
     text: message.text,
+    headers: { 'Auto-Submitted': message.autoSubmitted },
     // Our messages never reference files or URLs; refuse them should a value ever look like one.
     disableFileAccess: true,
     disableUrlAccess: true,

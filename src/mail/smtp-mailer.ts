@@ -1,10 +1,10 @@
 // `transport = "smtp"`: nodemailer's pooled SMTP transport, configured from [mail.smtp]
 // (docs/configuration.md "[mail.smtp]").
 import nodemailer from 'nodemailer';
-import type { SmtpConfig } from '../config/config.js';
+import type { DkimConfig, SmtpConfig } from '../config/config.js';
 import type { Mailer } from '../forms/ports.js';
+import { dkimTransportOptions } from './dkim.js';
 import { createNodemailerMailer } from './nodemailer-mailer.js';
-
 
 /** Time-outs for a mail server that stalls: a form answer must not hang on it for minutes. */
 export const SMTP_TIMEOUTS = Object.freeze({
@@ -17,9 +17,9 @@ export const SMTP_TIMEOUTS = Object.freeze({
  * A pooled SMTP mailer. `secure = true` is implicit TLS (port 465); otherwise STARTTLS is used when the
  * server offers it. Authentication only when a username is configured. Five pooled connections (nodemailer's
  * own default): each message waits on SMTP round trips, so with fewer, a burst of submissions queues
- * (docs/performance.md).
+ * (docs/performance.md). Every message is DKIM-signed when `dkim` is given.
  */
-export function createSmtpMailer(smtp: SmtpConfig): Mailer {
+export function createSmtpMailer(smtp: SmtpConfig, dkim?: DkimConfig): Mailer {
   const transport = nodemailer.createTransport({
     pool: true,
     maxConnections: 5,
@@ -28,6 +28,7 @@ export function createSmtpMailer(smtp: SmtpConfig): Mailer {
     secure: smtp.secure,
     ...(smtp.username === undefined ? {} : { auth: { user: smtp.username, pass: smtp.password ?? '' } }),
     ...SMTP_TIMEOUTS,
+    ...dkimTransportOptions(dkim),
   });
   return createNodemailerMailer(transport);
 }

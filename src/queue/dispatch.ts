@@ -1,12 +1,13 @@
 // Sends one queued message through its channel now: mail through the mailer, chat and webhook notifications
 // through the form's notifier, looked up by the form's path when the message is sent (a queued message holds
 // no secret). A form that lost its channel since the message was queued is a permanent failure.
-import type { ChatNotifier, Mailer } from '../forms/ports.js';
+import type { ChatNotifier, Mailer, WebhookNotifier } from '../forms/ports.js';
 import type { Dispatch } from './outgoing.js';
 
 export interface DispatchChannels {
   mailer: Mailer;
   chatNotifiers: ReadonlyMap<string, ChatNotifier>;
+  webhookNotifiers: ReadonlyMap<string, WebhookNotifier>;
 }
 
 /** A channel that is not configured (any more): retrying cannot help. */
@@ -19,7 +20,7 @@ export class NoChannelError extends Error {
 }
 
 export function createDispatch(channels: DispatchChannels): Dispatch {
-  return async ({ message }) => {
+  return async ({ id, message }) => {
     switch (message.channel) {
       case 'mail':
         return channels.mailer.send(message.mail);
@@ -28,8 +29,12 @@ export function createDispatch(channels: DispatchChannels): Dispatch {
         if (!notifier) throw new NoChannelError('telegram');
         return notifier.send(message.text);
       }
-      default:
-        throw new NoChannelError(message.channel);
+      case 'webhook': {
+        const notifier = channels.webhookNotifiers.get(message.form);
+        if (!notifier) throw new NoChannelError('webhook');
+        // The queued message's id: the same on every retry, so that receivers can drop duplicates.
+        return notifier.send({ id, ...message.fields });
+      }
     }
   };
 }

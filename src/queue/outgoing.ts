@@ -1,21 +1,13 @@
 // What the forms service hands to delivery (docs/delivery.md): plain data, so that a message can wait in the
 // queue on disk and be sent by a later process. Secrets (the bot token, the webhook secret) are never part of
 // it: the channel is looked up by the form's path when the message is sent.
-import type { MailMessage } from '../forms/ports.js';
+import type { MailMessage, WebhookEvent } from '../forms/ports.js';
 
 /** Why a mail is sent; the counters of /metrics follow it. */
 export type MailKind = 'owner' | 'receipt' | 'confirmation' | 'subscriber_notice' | 'test';
 
 /** The fields a webhook posts (docs/configuration.md "[forms.webhook]"); its id is the queued message's id. */
-export interface WebhookFields {
-  form: string;
-  type: string;
-  received_at: string;
-  name?: string;
-  email: string;
-  service?: string;
-  message?: string;
-}
+export type WebhookFields = Omit<WebhookEvent, 'id'>;
 
 export type OutgoingMessage =
   | { channel: 'mail'; form: string; kind: MailKind; mail: MailMessage }

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { FormConfig } from '../../src/config/config.js';
 import { toArchiveLine } from '../../src/forms/archive.js';
 import { safeReason } from '../../src/safe-reason.js';
-import { composeChatText, composeOwnerMail, composeReceipt, resolveSiteName } from '../../src/forms/notifications.js';
+import { composeChatText, composeOwnerMail, composeReceipt, composeWebhookEvent, resolveSiteName } from '../../src/forms/notifications.js';
 import { loadTestConfig } from '../support/config.js';
 
 const form: FormConfig = loadTestConfig(
@@ -21,6 +21,7 @@ describe('composeOwnerMail', () => {
     assert.equal(mail.from, addresses.from);
     assert.equal(mail.to, 'owner@example.com');
     assert.equal(mail.replyTo, 'ada@example.org');
+    assert.equal(mail.autoSubmitted, 'auto-generated', 'RFC 3834: written by a program, not an answer');
     assert.equal(mail.subject, 'New contact form submission from Ada Lovelace');
     for (const line of ['Name: Ada Lovelace', 'Email: ada@example.org', 'Service: Hosting', 'Received: 2024-05-01T12:00:00.000Z', 'Line one\nLine two']) {
       assert.ok(mail.text.includes(line), line);
@@ -44,14 +45,26 @@ describe('composeChatText', () => {
   });
 });
 
+describe('composeWebhookEvent', () => {
+  it('is the archive line fields with the given id, as plain data', () => {
+    const event = composeWebhookEvent(notice, 'evt_1');
+    assert.deepEqual(event, { id: 'evt_1', ...toArchiveLine(notice) });
+    assert.deepEqual(JSON.parse(JSON.stringify(event)), event);
+    const { name: _name, service: _service, ...sparse } = submission;
+    assert.deepEqual(Object.keys(composeWebhookEvent({ ...notice, submission: sparse }, 'evt_2')), ['id', 'form', 'type', 'received_at', 'email', 'message']);
+  });
+});
+
 describe('composeReceipt', () => {
-  it('goes to the submitter, replies to the owner, names the site and nothing the submitter typed', () => {
-    const receipt = composeReceipt({ ...submission, name: 'Spammy McSpam', message: 'Click evil.example' }, addresses, 'Example Site');
+  it('goes to the submitter from mail.from, names the site and nothing the submitter typed, no owner address', () => {
+    const receipt = composeReceipt({ ...submission, name: 'Spammy McSpam', message: 'Click evil.example' }, addresses.from, 'Example Site');
     assert.equal(receipt.to, 'ada@example.org');
-    assert.equal(receipt.replyTo, 'owner@example.com');
+    assert.equal(receipt.from, addresses.from);
+    assert.equal(receipt.replyTo, undefined);
+    assert.equal(receipt.autoSubmitted, 'auto-replied', 'RFC 3834: an automatic answer to what was sent');
     assert.match(receipt.subject, /Example Site/);
     const all = JSON.stringify(receipt);
-    for (const typed of ['Spammy', 'evil.example', 'Hosting']) assert.ok(!all.includes(typed), typed);
+    for (const typed of ['Spammy', 'evil.example', 'Hosting', addresses.owner]) assert.ok(!all.includes(typed), typed);
   });
 
   it('resolveSiteName: [site] title, else the first allowed origin host, else public_url host', () => {

@@ -86,6 +86,7 @@ describe('delivery over real SMTP', () => {
     assert.deepEqual(addresses(owner.parsed.to), [{ name: '', address: OWNER }]);
     assert.deepEqual(addresses(owner.parsed.replyTo), [{ name: '', address: 'ada@example.org' }]);
     assert.equal(owner.parsed.subject, 'New contact form submission from Ada Lovelace');
+    assert.deepEqual(rawHeaderValues(owner.raw, 'Auto-Submitted'), ['auto-generated']);
     assert.match(String(owner.parsed.headers.get('content-type') && (owner.parsed.headers.get('content-type') as { value: string }).value), /^text\/plain/);
     const text = owner.parsed.text ?? '';
     for (const line of ['Name: Ada Lovelace', 'Email: ada@example.org', 'Service: Hosting', 'Hello!\nI would like a website.']) {
@@ -93,16 +94,27 @@ describe('delivery over real SMTP', () => {
     }
   });
 
-  it('the receipt: to the submitter, From mail.from, Reply-To the owner, naming the site, echoing nothing typed', async () => {
+  it('the receipt: to the submitter, From mail.from, no Reply-To, naming the site, echoing nothing typed', async () => {
     await post({ ...ADA, name: 'Zyxwvut Qrstuv', message: 'Visit cheap-pills.example today!' });
     const receipt = messageTo(await smtp.waitForMessages(2), 'ada@example.org');
     assert.deepEqual(receipt.recipients, ['ada@example.org']);
+    assert.equal(receipt.mailFrom, 'forms@example.com');
     assert.deepEqual(addresses(receipt.parsed.from), [{ name: 'Example Forms', address: 'forms@example.com' }]);
     assert.deepEqual(addresses(receipt.parsed.to), [{ name: '', address: 'ada@example.org' }]);
-    assert.deepEqual(addresses(receipt.parsed.replyTo), [{ name: '', address: OWNER }]);
+    assert.equal(receipt.parsed.replyTo, undefined);
     assert.match(receipt.parsed.subject ?? '', /Example Site/);
+    assert.deepEqual(rawHeaderValues(receipt.raw, 'Auto-Submitted'), ['auto-replied']);
     assert.match(receipt.parsed.text ?? '', /Example Site/);
     for (const typed of ['Zyxwvut', 'Qrstuv', 'cheap-pills', 'Hosting']) assert.ok(!receipt.raw.includes(typed), typed);
+  });
+
+  it('no header of the receipt names the owner address: anyone can have a receipt sent to them', async () => {
+    await post(ADA);
+    const receipt = messageTo(await smtp.waitForMessages(2), 'ada@example.org');
+    assert.ok(receipt.parsed.headerLines.length > 5, 'the parsed header lines');
+    for (const { line } of receipt.parsed.headerLines) assert.ok(!line.toLowerCase().includes(OWNER), line);
+    for (const [name, value] of receipt.parsed.headers) assert.ok(!JSON.stringify(value).toLowerCase().includes(OWNER), name);
+    assert.ok(!receipt.raw.toLowerCase().includes(OWNER), 'nor the body');
   });
 
   it('a server refusing the recipient: 500 send_failed (no Telegram configured), send_failed counted, nothing accepted', async () => {
@@ -183,9 +195,9 @@ describe('header injection', () => {
         { to: OWNER, replyTo: 'ada@example.org\nX-Injected: yes' },
         { to: OWNER, from: 'forms@example.com\rBcc: victim@evil.example' },
       ]) {
-        await assert.rejects(mailer.send({ from: FROM, subject: 'Hi', text: 'text', ...message }), { code: 'EUNSAFEHEADER' });
+        await assert.rejects(mailer.send({ from: FROM, subject: 'Hi', text: 'text', autoSubmitted: 'auto-generated', ...message }), { code: 'EUNSAFEHEADER' });
       }
-      await mailer.send({ from: FROM, to: OWNER, subject: 'Hello\r\nBcc: victim@evil.example\r\n\r\nbody takeover', text: 'text' });
+      await mailer.send({ from: FROM, to: OWNER, subject: 'Hello\r\nBcc: victim@evil.example\r\n\r\nbody takeover', text: 'text', autoSubmitted: 'auto-generated' });
     } finally {
       await mailer.close();
     }

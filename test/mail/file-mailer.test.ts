@@ -20,10 +20,10 @@ describe('createFileMailer', () => {
     await withTempDir('outbox', async (dir) => {
       const clock = createTestClock(Date.UTC(2024, 0, 2, 3, 4, 5, 678));
       const mailer = createFileMailer({ outboxDir: dir, clock });
-      await mailer.send({ from: 'Forms <forms@example.com>', to: 'owner@example.com', replyTo: 'ada@example.org', subject: 'First – ü', text: 'Body one\nline two' });
-      await mailer.send({ from: 'Forms <forms@example.com>', to: 'ada@example.org', subject: 'Second', text: 'Body two' });
+      await mailer.send({ from: 'Forms <forms@example.com>', to: 'owner@example.com', replyTo: 'ada@example.org', subject: 'First – ü', text: 'Body one\nline two', autoSubmitted: 'auto-generated' });
+      await mailer.send({ from: 'Forms <forms@example.com>', to: 'ada@example.org', subject: 'Second', text: 'Body two', autoSubmitted: 'auto-replied' });
       clock.advance(1);
-      await mailer.send({ from: 'Forms <forms@example.com>', to: 'owner@example.com', subject: 'Third', text: 'Body three' });
+      await mailer.send({ from: 'Forms <forms@example.com>', to: 'owner@example.com', subject: 'Third', text: 'Body three', autoSubmitted: 'auto-generated' });
       await mailer.close();
       const names = await readdir(dir);
       assert.equal(names.length, 3);
@@ -33,16 +33,19 @@ describe('createFileMailer', () => {
         ['20240102T030405-678Z-000001', '20240102T030405-678Z-000002', '20240102T030405-679Z-000003'],
       );
       const subjects = [];
+      const autoSubmitted = [];
       for (const name of names.sort()) {
         const raw = await readFile(path.join(dir, name));
         assert.ok(raw.includes('\r\n'), 'CRLF line ends, as in a real message');
         const mail = await simpleParser(raw);
         subjects.push(mail.subject);
+        autoSubmitted.push(mail.headers.get('auto-submitted'));
         assert.equal(mail.from?.value[0]?.address, 'forms@example.com');
         assert.ok(mail.messageId);
         assert.equal((await stat(path.join(dir, name))).mode & 0o077, 0, 'not readable by others');
       }
       assert.deepEqual(subjects, ['First – ü', 'Second', 'Third']);
+      assert.deepEqual(autoSubmitted, ['auto-generated', 'auto-replied', 'auto-generated'], 'RFC 3834 Auto-Submitted as the message says');
       const first = await simpleParser(await readFile(path.join(dir, names.sort()[0] as string)));
       assert.equal(first.replyTo?.value[0]?.address, 'ada@example.org');
       assert.equal(first.text?.trim(), 'Body one\nline two');
@@ -53,7 +56,7 @@ describe('createFileMailer', () => {
     await withTempDir('outbox', async (dir) => {
       await writeFile(path.join(dir, 'a-file'), '');
       const mailer = createFileMailer({ outboxDir: path.join(dir, 'a-file', 'outbox'), clock: Date.now });
-      await assert.rejects(mailer.send({ from: 'f@example.com', to: 'o@example.com', subject: 's', text: 't' }));
+      await assert.rejects(mailer.send({ from: 'f@example.com', to: 'o@example.com', subject: 's', text: 't', autoSubmitted: 'auto-generated' }));
       assert.deepEqual(await readdir(dir), ['a-file']);
     });
   });
@@ -83,6 +86,10 @@ describe('the forms service with the default file transport', () => {
       const [owner, receipt] = await Promise.all(names.map(async (name) => simpleParser(await readFile(path.join(dataDir, 'outbox', name)))));
       assert.equal(owner?.to && !Array.isArray(owner.to) ? owner.to.value[0]?.address : undefined, 'owner@example.com');
       assert.equal(receipt?.to && !Array.isArray(receipt.to) ? receipt.to.value[0]?.address : undefined, 'ada@example.org');
+      // The receipt goes wherever a visitor asks: none of its headers may give the owner's inbox away.
+      assert.equal(receipt?.replyTo, undefined);
+      for (const { line } of receipt?.headerLines ?? []) assert.ok(!line.includes('owner@example.com'), line);
+      assert.deepEqual([owner?.headers.get('auto-submitted'), receipt?.headers.get('auto-submitted')], ['auto-generated', 'auto-replied']);
     } finally {
       await composed.close();
     }

@@ -12,7 +12,7 @@ const mail = (subject: string): OutgoingMessage => ({
   channel: 'mail',
   form: '/contact',
   kind: 'owner',
-  mail: { from: 'forms@example.com', to: 'owner@example.com', subject, text: 'hello' },
+  mail: { from: 'forms@example.com', to: 'owner@example.com', subject, text: 'hello', autoSubmitted: 'auto-generated' },
 });
 const NOW = Date.UTC(2026, 10, 23, 12);
 

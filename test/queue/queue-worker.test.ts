@@ -16,7 +16,7 @@ const mail = (subject: string): OutgoingMessage => ({
   channel: 'mail',
   form: '/contact',
   kind: 'owner',
-  mail: { from: 'forms@example.com', to: 'owner@example.com', subject, text: 'hello' },
+  mail: { from: 'forms@example.com', to: 'owner@example.com', subject, text: 'hello', autoSubmitted: 'auto-generated' },
 });
 const subjectOf = (queued: QueuedMessage) => (queued.message.channel === 'mail' ? queued.message.mail.subject : queued.message.channel);
 const smtpError = (code: number) => Object.assign(new Error(`${code} refused`), { responseCode: code, response: `${code} 5.1.1 <ada@example.org>: refused` });

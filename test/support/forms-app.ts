@@ -2,11 +2,9 @@
 // any adapter replaceable. The config is the real loader's output for the given tables; requests go through
 // the service's own front door (`app.inject`) or a real socket (`app.listen`).
 import { afterEach } from 'node:test';
-import type { TelegramSettings } from '../../src/chat/telegram.js';
-import { createFormsAdapters, formsSettingsOf } from '../../src/composition-root.js';
+import { createFormsAdapters, formsSettingsOf, type NotifierFactories } from '../../src/composition-root.js';
 import type { Config } from '../../src/config/config.js';
 import { createFormsService, type FormsAdapters } from '../../src/forms/forms-service.js';
-import type { ChatNotifier } from '../../src/forms/ports.js';
 import type { HttpService } from '../../src/http/http-service.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { loadTestConfig, type TomlTable } from './config.js';
@@ -29,8 +27,8 @@ export interface TestFormsService {
   close(): Promise<void>;
 }
 
-/** Adapters a test may replace, and how chat notifiers are made from a form's [forms.telegram]. */
-export type TestFormsDeps = Partial<FormsAdapters> & { createChatNotifier?: (settings: TelegramSettings) => ChatNotifier };
+/** Adapters a test may replace, and how notifiers are made from a form's [forms.telegram] and [forms.webhook]. */
+export type TestFormsDeps = Partial<FormsAdapters> & NotifierFactories;
 
 export interface TestFormsOptions {
   /** The [[forms]] tables; default: one contact form at /contact allowing https://example.com. */
@@ -73,8 +71,8 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
       },
       dataDir,
     );
-    const { createChatNotifier, ...deps } = options.deps ?? {};
-    const adapters = createFormsAdapters(config, { logger: logs.logger, requestLog: logs.requestLog, clock, mailer, createChatNotifier });
+    const { createChatNotifier, createWebhookNotifier, ...deps } = options.deps ?? {};
+    const adapters = createFormsAdapters(config, { logger: logs.logger, requestLog: logs.requestLog, clock, mailer, createChatNotifier, createWebhookNotifier });
     service = await createFormsService(formsSettingsOf(config, config.mail!), { ...adapters, ...deps });
   } catch (error) {
     // A rejected config or a failing start leaves no temp folder behind.

@@ -32,6 +32,7 @@ export function confirmationMail(from: string, siteName: string, email: string, 
       'If you did not ask for this, ignore this mail: without a confirmation nothing more is sent to you.',
       '',
     ].join('\n'),
+    autoSubmitted: 'auto-generated',
   };
 }
 
@@ -51,5 +52,6 @@ export function ownerNotice(from: string, form: NewsletterForm, email: string, s
       `The address is now a line of the subscriber log ${form.subscribers} in the data folder.`,
       '',
     ].join('\n'),
+    autoSubmitted: 'auto-generated',
   };
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { TelegramSettings } from '../../../src/chat/telegram.js';
 import type { ChatNotifier, MailMessage } from '../../../src/forms/ports.js';
-import { contactForm, OWNER_ADDRESS, TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
+import { contactForm, FROM_ADDRESS, OWNER_ADDRESS, TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
 
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.org', service: 'Hosting', message: 'Hello! I would like a website.' };
 const TELEGRAM = { bot_token: '123456:SECRET-BOT-TOKEN', chat_id: '42', api_url: 'http://127.0.0.1:9' };
@@ -187,7 +187,8 @@ describe('receipt', () => {
     const [owner, receipt] = forms.mailer.sent;
     assert.equal(owner?.to, OWNER_ADDRESS);
     assert.equal(receipt?.to, 'ada@example.org');
-    assert.equal(receipt?.replyTo, OWNER_ADDRESS);
+    assert.equal(receipt?.replyTo, undefined, 'the owner address stays private');
+    assert.equal(receipt?.from, FROM_ADDRESS);
     const receiptText = `${receipt?.subject}\n${receipt?.text}`;
     assert.match(receiptText, /example\.com/);
     for (const echoed of ['Zyxwvut', 'Qrstuv', 'pills', 'spam.example']) assert.ok(!receiptText.includes(echoed), echoed);

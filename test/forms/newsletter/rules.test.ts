@@ -106,11 +106,12 @@ describe('mails', () => {
     assert.equal(newsletterFormsOf(trailingSlash)[0]!.confirm_url, 'https://forms.example.com/news/confirm');
   });
 
-  it('confirmation mail: fixed text, the link, the expiry; the address only as recipient', () => {
+  it('confirmation mail: fixed text, the link, the expiry; the address only as recipient; auto-generated', () => {
     const message = confirmationMail(mail.from, 'Example Blog', 'ada@example.org', 'https://forms.example.com/news/confirm?token=T', TEST_EPOCH_MS + 48 * HOUR_MS);
     assert.equal(message.from, 'Example Forms <forms@example.com>');
     assert.equal(message.to, 'ada@example.org');
     assert.equal(message.replyTo, undefined);
+    assert.equal(message.autoSubmitted, 'auto-generated');
     assert.equal(message.subject, 'Please confirm your newsletter subscription');
     assert.ok(message.text.includes('\nhttps://forms.example.com/news/confirm?token=T\n'));
     assert.ok(message.text.includes('until 2024-05-03 12:00 UTC'));
@@ -118,11 +119,12 @@ describe('mails', () => {
     assert.ok(!message.text.includes('ada@'));
   });
 
-  it('owner notice goes to the form owner and names the form; the address is in the body only', () => {
+  it('owner notice goes to the form owner and names the form; the address is in the body only; auto-generated', () => {
     const message = ownerNotice(mail.from, form, 'ada@example.org', TEST_EPOCH_MS, TEST_EPOCH_MS + HOUR_MS);
     assert.equal(message.to, 'editor@example.com');
     assert.equal(message.from, mail.from);
     assert.equal(message.replyTo, undefined);
+    assert.equal(message.autoSubmitted, 'auto-generated');
     assert.equal(message.subject, 'New newsletter subscriber on /news');
     assert.ok(message.text.includes('ada@example.org'));
     assert.ok(message.text.includes('2024-05-01 13:00 UTC'));

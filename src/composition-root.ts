@@ -13,6 +13,7 @@ import type { HttpService } from './http/http-service.js';
 import type { RequestLog } from './http/request-log.js';
 import type { Logger } from './log.js';
 import { createMailer } from './mail/create-mailer.js';
+import { fileTransportNotice, outboxDirOf } from './mail/outbox-dir.js';
 import { createJsonlAppender } from './storage/jsonl.js';
 
 export interface RootDeps {
@@ -75,6 +76,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     if (config.mail && config.forms.length > 0) {
       const mailer: Mailer = createMailer(config.mail, config.data_dir, clock);
       closers.push(() => mailer.close());
+      if (config.mail.transport === 'file') {
+        logger.warn({ event: 'mail_not_sent', outbox: outboxDirOf(config.data_dir) }, `mail is ${fileTransportNotice(config.data_dir)}`);
+      }
       services.push(await createFormsService(formsSettingsOf(config, config.mail), createFormsAdapters(config, { logger, requestLog, clock, mailer })));
     }
     if (config.blog && config.site) {

@@ -40,6 +40,23 @@ describe('parseConfigText', () => {
     assert.ok(Object.isFrozen(config.forms[0]), 'config is frozen');
   });
 
+  it('sends through [mail.smtp] when it is there and transport is not set; "file" otherwise or when chosen', () => {
+    const smtp = `${minimal}\n[mail.smtp]\nhost = "smtp.example.com"\n`;
+    const sending = parseConfigText(smtp, {}, '/srv/site');
+    assert.ok(sending.ok);
+    assert.deepEqual(sending.config.mail && { transport: sending.config.mail.transport, smtp: 'smtp' in sending.config.mail && sending.config.mail.smtp }, {
+      transport: 'smtp',
+      smtp: { host: 'smtp.example.com', port: 587, secure: false },
+    });
+    const chosen = parseConfigText(smtp.replace('[mail]\n', '[mail]\ntransport = "file"\n'), {}, '/srv/site');
+    assert.ok(chosen.ok);
+    assert.equal(chosen.config.mail?.transport, 'file');
+    const explicit = parseConfigText(smtp.replace('[mail]\n', '[mail]\ntransport = "smtp"\n'), {}, '/srv/site');
+    assert.ok(explicit.ok);
+    assert.equal(explicit.config.mail?.transport, 'smtp');
+    assert.deepEqual(problemsOf(minimal.replace('[mail]\n', '[mail]\ntransport = "smtp"\n')), [{ path: 'mail.smtp', message: 'is required when transport = "smtp"' }]);
+  });
+
   it('derives the newsletter defaults from the path', () => {
     const result = parseConfigText(
       `${minimal}\n[server]\npublic_url = "https://forms.example.com/"\n[[forms]]\npath = "/news/letter"\ntype = "newsletter"\n`,

@@ -12,7 +12,7 @@ import { expiryOf, pendingEvent } from '../../src/forms/newsletter/pending.js';
 import { formatUtc } from '../../src/forms/newsletter/mails.js';
 import { RATE_LIMIT_SNAPSHOT_FILE } from '../../src/forms/rate-limits.js';
 import { createRateLimiter } from '../../src/forms/rules/rate-limiter.js';
-import { outboxDirOf } from '../../src/mail/create-mailer.js';
+import { outboxDirOf } from '../../src/mail/outbox-dir.js';
 import { composeServices } from '../../src/composition-root.js';
 import { driveService } from '../support/http.js';
 import { captureLogs } from '../support/log-capture.js';

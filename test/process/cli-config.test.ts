@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { writeConfigFile } from '../support/config.js';
-import { runPostbox } from '../support/postbox-process.js';
+import { runPostbox, startPostboxServe } from '../support/postbox-process.js';
 import { createTempDir } from '../support/temp-dir.js';
 
 const GOOD = `
@@ -51,6 +51,7 @@ describe('postbox check', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /OK/);
     assert.match(result.stdout, /\/contact \(contact\)/);
+    assert.match(result.stdout, /^mail: written to files under .*outbox, not sent \(transport = "file"/m);
     assert.equal(result.stderr, '');
   });
 
@@ -84,5 +85,23 @@ describe('postbox serve with a bad config', () => {
     assert.equal(result.code, 1);
     assert.ok(result.stderr.includes('  forms[1].type:'), result.stderr);
     assert.doesNotMatch(result.stdout, /"event":"listening"/);
+  });
+});
+
+describe('postbox serve with the file transport', () => {
+  it('logs one warning at start that mail is written to files, not sent; none with [mail.smtp]', async () => {
+    const file = await writeConfigFile(temp.dir, GOOD, 'file-transport.toml');
+    const serving = await startPostboxServe(file);
+    await serving.stop();
+    const warnings = serving.logs.filter((line) => (line.level as number) >= 40);
+    assert.equal(warnings.length, 1, JSON.stringify(warnings));
+    assert.equal(warnings[0]!.event, 'mail_not_sent');
+    assert.match(String(warnings[0]!.msg), /^mail is written to files under .*outbox, not sent/);
+
+    // A closed port: the pool connects only when a mail is sent.
+    const smtp = await writeConfigFile(temp.dir, `${GOOD.replace('[[forms]]', '[mail.smtp]\nhost = "127.0.0.1"\nport = 9\n[[forms]]')}`, 'smtp.toml');
+    const sending = await startPostboxServe(smtp);
+    await sending.stop();
+    assert.deepEqual(sending.logs.filter((line) => (line.level as number) >= 40), []);
   });
 });

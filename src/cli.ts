@@ -57,7 +57,13 @@ async function main(argv: string[]): Promise<number> {
   return serve(loaded.config);
 }
 
+/** A syntax error as `file:line:column: message` (the way compilers write them), else every problem by key path. */
 function printProblems(file: string, problems: ConfigProblem[]): void {
+  const [first] = problems;
+  if (problems.length === 1 && first?.line !== undefined) {
+    process.stderr.write(`${file}:${first.line}:${first.column ?? 1}: ${first.message}\n`);
+    return;
+  }
   const lines = problems.map((problem) => `  ${problem.path}: ${problem.message}`);
   process.stderr.write(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${lines.join('\n')}\n`);
 }

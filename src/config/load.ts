@@ -1,14 +1,20 @@
 // Reads config.toml: TOML -> ${VAR} substitution -> strict schema -> resolved paths -> frozen config.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseToml } from 'smol-toml';
+import { parse as parseToml, TomlError } from 'smol-toml';
 import { resolveConfig, type Config } from './config.js';
 import { configSchema } from './schema.js';
 
-/** A problem with the configuration, named by its key path (e.g. `forms[1].type`). */
+/**
+ * A problem with the configuration, named by its key path (e.g. `forms[1].type`); a TOML syntax error has the
+ * path `(toml)` and its place in the file instead.
+ */
 export interface ConfigProblem {
   path: string;
   message: string;
+  /** 1-based line and column of a syntax error. */
+  line?: number;
+  column?: number;
 }
 
 export type LoadResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
@@ -31,7 +37,7 @@ export function parseConfigText(text: string, env: NodeJS.ProcessEnv, baseDir: s
   try {
     raw = parseToml(text);
   } catch (error) {
-    return { ok: false, problems: [{ path: '(toml)', message: (error as Error).message.split('\n')[0] ?? 'invalid TOML' }] };
+    return { ok: false, problems: [tomlSyntaxProblem(error)] };
   }
   const substitutionProblems: ConfigProblem[] = [];
   const substituted = substituteEnv(raw, env, [], substitutionProblems);
@@ -45,6 +51,18 @@ export function parseConfigText(text: string, env: NodeJS.ProcessEnv, baseDir: s
     };
   }
   return { ok: true, config: deepFreeze(resolveConfig(result.data, baseDir)) };
+}
+
+/** smol-toml's error as one problem: its first line without the prefix, and where it is. */
+function tomlSyntaxProblem(error: unknown): ConfigProblem {
+  const reason = describeTomlError(error);
+  return error instanceof TomlError ? { path: '(toml)', message: reason, line: error.line, column: error.column } : { path: '(toml)', message: reason };
+}
+
+/** The first line of a TOML parse error, e.g. `invalid TOML: control characters are not allowed in strings`. */
+export function describeTomlError(error: unknown): string {
+  const first = (error as Error).message.split('\n')[0]?.replace(/^Invalid TOML document:\s*/, '').trim();
+  return `invalid TOML: ${first || 'syntax error'}`;
 }
 
 /** Formats a schema path as a key path: `forms[1].telegram.chat_id`. */

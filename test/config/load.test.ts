@@ -138,7 +138,10 @@ type = "newsletter"
     ]);
   });
 
-  it('reports TOML syntax errors', () => {
-    assert.equal(problemsOf('data_dir = ')[0]?.path, '(toml)');
+  it('reports a TOML syntax error with its line and column', () => {
+    assert.deepEqual(problemsOf('data_dir = '), [{ path: '(toml)', message: 'invalid TOML: invalid value', line: 1, column: 12 }]);
+    assert.deepEqual(problemsOf('[server]\nlisten = "127.0.0.1:8080"\nmetrics_token = "open\n'), [
+      { path: '(toml)', message: 'invalid TOML: control characters are not allowed in strings', line: 3, column: 22 },
+    ]);
   });
 });

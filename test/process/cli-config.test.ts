@@ -71,6 +71,14 @@ describe('postbox check', () => {
     assert.match(schema.stderr, /rate_limit_per_huor/);
   });
 
+  it('a TOML syntax error: exit 1 and one line with the file, line and column', async () => {
+    const file = await writeConfigFile(temp.dir, GOOD.replace('[server]', '[server'), 'syntax.toml');
+    const result = await runPostbox(['check', '--config', file]);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, `${file}:3:8: invalid TOML: illegal character in key\n`);
+    assert.equal(result.stdout, '');
+  });
+
   it('a missing file: exit 1 naming it', async () => {
     const result = await runPostbox(['check', '--config', `${temp.dir}/nope.toml`]);
     assert.equal(result.code, 1);

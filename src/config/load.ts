@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
+import type { z } from 'zod';
 import { resolveConfig, type Config } from './config.js';
 import { configSchema } from './schema.js';
 
@@ -43,7 +44,7 @@ export function parseConfigText(text: string, env: NodeJS.ProcessEnv, baseDir: s
   const substituted = substituteEnv(raw, env, [], substitutionProblems);
   if (substitutionProblems.length > 0) return { ok: false, problems: substitutionProblems };
 
-  const result = configSchema.safeParse(substituted);
+  const result = configSchema.safeParse(substituted, { error: messageOf });
   if (!result.success) {
     return {
       ok: false,
@@ -51,6 +52,15 @@ export function parseConfigText(text: string, env: NodeJS.ProcessEnv, baseDir: s
     };
   }
   return { ok: true, config: deepFreeze(resolveConfig(result.data, baseDir)) };
+}
+
+/**
+ * Messages in the words of docs/configuration.md where zod's own would puzzle: a missing key "is required"
+ * (zod says "Invalid input: expected string, received undefined"). Schema messages still win.
+ */
+function messageOf(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) return 'is required';
+  return undefined;
 }
 
 /** smol-toml's error as one problem: its first line without the prefix, and where it is. */

@@ -94,6 +94,16 @@ describe('parseConfigText', () => {
     assert.ok(paths.includes('forms[0].allowed_origins[1]'), paths.join());
   });
 
+  it('says that a missing key "is required", whatever its type', () => {
+    const text = `[mail]\nto = "owner@example.com"\n[[forms]]\ntype = "contact"\n[forms.telegram]\nbot_token = "123:abc"\n[site]\ntitle = "Blog"\n[blog]\n`;
+    assert.deepEqual(problemsOf(text), [
+      { path: 'mail.from', message: 'is required' },
+      { path: 'forms[0].path', message: 'is required' },
+      { path: 'forms[0].telegram.chat_id', message: 'is required' },
+      { path: 'site.base_url', message: 'is required' },
+    ]);
+  });
+
   it('rejects form paths the router would read as a parameter, a wildcard or an encoding', () => {
     for (const path of ['/contact:id', '/contact*', '/contact%20us', 'contact']) {
       const problems = problemsOf(minimal.replace('path = "/contact"', `path = "${path}"`));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { z } from 'zod';
 import { resolveConfig, type Config } from './config.js';
+import { nearestKey } from './nearest-key.js';
 import { configSchema } from './schema.js';
 
 /**
@@ -44,23 +45,36 @@ export function parseConfigText(text: string, env: NodeJS.ProcessEnv, baseDir: s
   const substituted = substituteEnv(raw, env, [], substitutionProblems);
   if (substitutionProblems.length > 0) return { ok: false, problems: substitutionProblems };
 
-  const result = configSchema.safeParse(substituted, { error: messageOf });
+  const knownKeys = new WeakMap<object, readonly string[]>();
+  const result = configSchema.safeParse(substituted, { reportInput: true, error: (issue) => messageOf(issue, knownKeys) });
   if (!result.success) {
-    return {
-      ok: false,
-      problems: result.error.issues.map((issue) => ({ path: formatKeyPath(issue.path), message: issue.message })),
-    };
+    return { ok: false, problems: result.error.issues.flatMap((issue) => problemsOf(issue, knownKeys)) };
   }
   return { ok: true, config: deepFreeze(resolveConfig(result.data, baseDir)) };
 }
 
 /**
  * Messages in the words of docs/configuration.md where zod's own would puzzle: a missing key "is required"
- * (zod says "Invalid input: expected string, received undefined"). Schema messages still win.
+ * (zod says "Invalid input: expected string, received undefined"). Schema messages still win. For a table
+ * with unknown keys it notes the table's known keys, which `problemsOf` suggests from.
  */
-function messageOf(issue: z.core.$ZodRawIssue): string | undefined {
+function messageOf(issue: z.core.$ZodRawIssue, knownKeys: WeakMap<object, readonly string[]>): string | undefined {
   if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) return 'is required';
+  if (issue.code === 'unrecognized_keys' && typeof issue.input === 'object' && issue.input !== null) {
+    const shape = (issue.inst as { shape?: Record<string, unknown> } | undefined)?.shape;
+    if (shape) knownKeys.set(issue.input, Object.keys(shape));
+  }
   return undefined;
+}
+
+/** One problem per issue; one per unknown key, at its own key path, with the nearest known key of its table. */
+function problemsOf(issue: z.core.$ZodIssue, knownKeys: WeakMap<object, readonly string[]>): ConfigProblem[] {
+  if (issue.code !== 'unrecognized_keys') return [{ path: formatKeyPath(issue.path), message: issue.message }];
+  const known = typeof issue.input === 'object' && issue.input !== null ? (knownKeys.get(issue.input) ?? []) : [];
+  return issue.keys.map((key) => {
+    const suggestion = nearestKey(key, known);
+    return { path: formatKeyPath([...issue.path, key]), message: `unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ''}` };
+  });
 }
 
 /** smol-toml's error as one problem: its first line without the prefix, and where it is. */

@@ -89,9 +89,19 @@ describe('parseConfigText', () => {
       .replace('["https://example.com"]', '["*", "https://example.com/"]');
     const paths = problemsOf(text).map((problem) => problem.path);
     assert.ok(paths.includes('forms[0].type'), paths.join());
-    assert.ok(paths.includes('forms[0]'), `unknown key reported on its table: ${paths.join()}`);
+    assert.ok(paths.includes('forms[0].rate_limit_per_huor'), `unknown key reported at its own path: ${paths.join()}`);
     assert.ok(paths.includes('forms[0].allowed_origins[0]'), paths.join());
     assert.ok(paths.includes('forms[0].allowed_origins[1]'), paths.join());
+  });
+
+  it('says "unknown key" at the key path, with the nearest known key of its table when one is close', () => {
+    const text = `${minimal}rate_limit_per_huor = 5\nredirect = "https://example.com/thanks"\n[server]\ntrust_proxy_header = true\n[mial]\n`;
+    assert.deepEqual(problemsOf(text), [
+      { path: 'server.trust_proxy_header', message: 'unknown key (did you mean trust_proxy_headers?)' },
+      { path: 'forms[0].rate_limit_per_huor', message: 'unknown key (did you mean rate_limit_per_hour?)' },
+      { path: 'forms[0].redirect', message: 'unknown key' },
+      { path: 'mial', message: 'unknown key (did you mean mail?)' },
+    ]);
   });
 
   it('says that a missing key "is required", whatever its type', () => {

@@ -65,10 +65,10 @@ describe('postbox check', () => {
 
     const schema = await runPostbox(['check', '--config', file], { env: { ...env, POSTBOX_SURELY_UNSET_VARIABLE: 'x' } });
     assert.equal(schema.code, 1);
-    for (const keyPath of ['forms[0].allowed_origins[0]', 'forms[1].type', 'forms[1]']) {
+    for (const keyPath of ['forms[0].allowed_origins[0]', 'forms[1].type']) {
       assert.ok(schema.stderr.includes(`  ${keyPath}:`), `${keyPath} in:\n${schema.stderr}`);
     }
-    assert.match(schema.stderr, /rate_limit_per_huor/);
+    assert.ok(schema.stderr.includes('  forms[1].rate_limit_per_huor: unknown key (did you mean rate_limit_per_hour?)\n'), schema.stderr);
   });
 
   it('a TOML syntax error: exit 1 and one line with the file, line and column', async () => {

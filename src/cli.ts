@@ -2,10 +2,10 @@
 // `postbox serve` and `postbox check` (README.md "Running it for your site"): the only code that reads argv and
 // the environment.
 import { parseArgs } from 'node:util';
-import { composeServices } from './composition-root.js';
 import type { Config } from './config/config.js';
 import { describeConfig } from './config/describe.js';
 import { loadConfigFile, type ConfigProblem } from './config/load.js';
+import { ListenError } from './http/http-server.js';
 import { createRequestLog } from './http/request-log.js';
 import { createLogger, createStdoutLogOutput } from './log.js';
 import { failureSite, safeReason } from './safe-reason.js';
@@ -79,9 +79,11 @@ async function serve(config: Config): Promise<number> {
   });
   let running: RunningServices;
   try {
-    running = await startServices(await composeServices(config, { logger, requestLog }), logger, requestLog);
+    running = await startServices(config, { logger, requestLog });
   } catch (error) {
-    logger.error({ err: error }, 'start-up failed');
+    // A port in use is the owner's to fix, not a failure of Postbox: one line, no stack.
+    if (error instanceof ListenError) process.stderr.write(`postbox: ${error.message}\n`);
+    else logger.error({ err: error }, 'start-up failed');
     return 1;
   }
   return new Promise<number>((resolve) => {

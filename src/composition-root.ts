@@ -2,7 +2,7 @@
 // notifiers, the line appender, the clock, randomness and the client-address resolver are built here from the
 // configuration, and each service gets only its own settings and what it works through.
 import { randomBytes } from 'node:crypto';
-import type { Config, MailConfig } from './config/config.js';
+import type { Config, ListenAddress, MailConfig } from './config/config.js';
 import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.js';
 import { createBlogService } from './blog/blog-service.js';
 import { createFormsService, type FormsAdapters, type FormsSettings } from './forms/forms-service.js';
@@ -62,7 +62,24 @@ export function createFormsAdapters(
   };
 }
 
-/** Builds every adapter and service of `config`; when one service fails to start, what was built is closed. */
+/** A service `config` asks for, and where it listens: known before anything of it is built. */
+export interface PlannedService {
+  name: HttpService['name'];
+  listen: ListenAddress;
+}
+
+/** The forms service when there are forms (and so [mail]), the blog service when there is [blog] (and so [site]). */
+export function plannedServicesOf(config: Config): PlannedService[] {
+  const planned: PlannedService[] = [];
+  if (config.mail && config.forms.length > 0) planned.push({ name: 'forms', listen: config.server.listen });
+  if (config.blog && config.site) planned.push({ name: 'blog', listen: config.blog.listen });
+  return planned;
+}
+
+/**
+ * Builds every adapter and service of `config` (those of plannedServicesOf, in its order); when one service
+ * fails to start, what was built is closed.
+ */
 export async function composeServices(config: Config, deps: RootDeps): Promise<ComposedServices> {
   const { logger, requestLog } = deps;
   const clock = deps.clock ?? Date.now;

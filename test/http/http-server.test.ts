@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import type { Answer } from '../../src/http/answer.js';
-import { listenHttp, REQUEST_READ_TIMEOUT_MS, RESPONSE_WRITE_TIMEOUT_MS } from '../../src/http/http-server.js';
+import { bindHttp, listenHttp, ListenError, REQUEST_READ_TIMEOUT_MS, RESPONSE_WRITE_TIMEOUT_MS } from '../../src/http/http-server.js';
 import type { RequestListener } from '../../src/http/front-door.js';
 import { writeAnswer } from '../../src/http/answer.js';
 import { contactForm, createTestFormsService } from '../support/forms-app.js';
@@ -87,6 +87,44 @@ describe('listenHttp', () => {
     await closed;
     // Node's keep-alive time-out is 5 s and the grace 10 s: the connection was closed as soon as it was idle.
     assert.ok(Date.now() - startedClosing < 4000, `closed after ${Date.now() - startedClosing} ms`);
+  });
+});
+
+describe('bindHttp', () => {
+  it('listens before the service exists and answers what arrived meanwhile once it is served', async () => {
+    const bound = await bindHttp(LOCAL);
+    try {
+      const early = fetch(`${bound.address}/`);
+      const port = Number(new URL(bound.address).port);
+      const continued = exchange(port, 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      bound.serve(answerHello, { maxBodyBytes: 100 });
+      const response = await early;
+      assert.equal(response.status, 200);
+      assert.equal(await response.text(), 'hello');
+      // The 100-continue decision waited for the service's own body limit too.
+      assert.match(await continued, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+    } finally {
+      await bound.close(0);
+    }
+  });
+
+  it('refuses an address in use with one line naming it', async () => {
+    const holder = await listenHttp(answerHello, LOCAL, { maxBodyBytes: 0 });
+    try {
+      const port = Number(new URL(holder.address).port);
+      const refusal = await bindHttp({ host: '127.0.0.1', port }).catch((error: unknown) => error);
+      assert.ok(refusal instanceof ListenError);
+      assert.equal(refusal.message, `cannot listen on 127.0.0.1:${port}: address already in use`);
+      assert.equal(refusal.code, 'EADDRINUSE');
+    } finally {
+      await holder.close(0);
+    }
+  });
+
+  it('writes an IPv6 host in brackets', () => {
+    const error = new ListenError({ host: '::1', port: 80 }, Object.assign(new Error('listen EACCES'), { code: 'EACCES' }));
+    assert.equal(error.message, 'cannot listen on [::1]:80: permission denied (ports below 1024 need privileges)');
   });
 });
 

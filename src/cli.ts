@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `postbox serve` and `postbox check` (README.md "Running it for your site"): the only code that reads argv and
-// the environment.
+// `postbox serve`, `postbox check` and `postbox --version` (README.md "Running it for your site"): the only code
+// that reads argv and the environment.
 import { parseArgs } from 'node:util';
 import type { Config } from './config/config.js';
 import { describeConfig } from './config/describe.js';
@@ -10,14 +10,17 @@ import { createRequestLog } from './http/request-log.js';
 import { createLogger, createStdoutLogOutput } from './log.js';
 import { failureSite, safeReason } from './safe-reason.js';
 import { startServices, type RunningServices } from './start-services.js';
+import { VERSION } from './version.js';
 
 const USAGE = `Usage:
   postbox serve [--config FILE]   start the forms service ([[forms]]) and/or the blog service ([blog])
   postbox check [--config FILE]   validate the configuration and print a summary
+  postbox version                 print the version
 
 Options:
   -c, --config FILE   configuration file (default ./config.toml)
   -h, --help          show this help
+      --version       print the version
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -29,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
       options: {
         config: { type: 'string', short: 'c', default: './config.toml' },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -38,6 +42,10 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = parsed.positionals;
   if (parsed.values.help || command === 'help') {
     process.stdout.write(USAGE);
+    return 0;
+  }
+  if (parsed.values.version || (command === 'version' && rest.length === 0)) {
+    process.stdout.write(`postbox ${VERSION}\n`);
     return 0;
   }
   if ((command !== 'serve' && command !== 'check') || rest.length > 0) {

@@ -1,9 +1,10 @@
 // `postbox check` and `postbox serve` on good and bad configuration files (docs/configuration.md "How the
 // file is read").
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { writeConfigFile } from '../support/config.js';
-import { runPostbox, startPostboxServe } from '../support/postbox-process.js';
+import { REPO_ROOT, runPostbox, startPostboxServe } from '../support/postbox-process.js';
 import { createTempDir } from '../support/temp-dir.js';
 
 const GOOD = `
@@ -111,5 +112,16 @@ describe('postbox serve with the file transport', () => {
     const sending = await startPostboxServe(smtp);
     await sending.stop();
     assert.deepEqual(sending.logs.filter((line) => (line.level as number) >= 40), []);
+  });
+});
+
+describe('postbox --version', () => {
+  it('prints the version of package.json, as --version and as the version command', async () => {
+    const { version } = JSON.parse(await readFile(`${REPO_ROOT}package.json`, 'utf8')) as { version: string };
+    assert.match(version, /^\d+\.\d+\.\d+/);
+    for (const args of [['--version'], ['version'], ['check', '--version']]) {
+      const result = await runPostbox(args);
+      assert.deepEqual({ code: result.code, stdout: result.stdout, stderr: result.stderr }, { code: 0, stdout: `postbox ${version}\n`, stderr: '' }, args.join(' '));
+    }
   });
 });

@@ -129,6 +129,19 @@ describe('bindHttp', () => {
 });
 
 describe('read time-out on a real socket', () => {
+  it('a client that never finishes its headers gets 408 in the catalogue shape, with the common headers', async () => {
+    const timeoutMs = 1_000;
+    const running = await listenHttp(answerHello, LOCAL, { maxBodyBytes: 0, requestTimeoutMs: timeoutMs, commonHeaders: { 'access-control-allow-origin': '*' } });
+    try {
+      const raw = await exchange(Number(new URL(running.address).port), 'GET /api/blog/posts HTTP/1.1\r\nHost: x\r\n');
+      assert.match(raw, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+      assert.match(raw, /\r\naccess-control-allow-origin: \*\r\n/);
+      assert.deepEqual(bodyOf(raw), { error: 'request_timeout', message: 'The request did not arrive in time.' });
+    } finally {
+      await running.close(0);
+    }
+  });
+
   it('a client sending its body slowly is cut off after the read time-out with 408 in the catalogue shape', async () => {
     const timeoutMs = 1_000;
     const forms = await createTestFormsService({ forms: [contactForm({ rate_limit_per_hour: 0 })] });
@@ -151,8 +164,9 @@ describe('read time-out on a real socket', () => {
         clearInterval(trickle);
       }
       assert.ok(state.closedAt - startedAt >= timeoutMs * 0.9, 'not cut off before the time-out');
-      assert.match(state.response, /^HTTP\/1\.1 408 /);
-      assert.equal((bodyOf(state.response) as { error: string }).error, 'request_timeout');
+      assert.match(state.response, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+      assert.match(state.response, /\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+      assert.deepEqual(bodyOf(state.response), { error: 'request_timeout', message: 'The request did not arrive in time.' });
       assert.equal(forms.mailer.sent.length, 0);
     } finally {
       await running.close(0);

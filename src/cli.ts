@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// `postbox serve`, `postbox check` and `postbox --version` (README.md "Running it for your site"): the only code
-// that reads argv and the environment.
+// `postbox serve`, `postbox check [--send-test-mail]` and `postbox --version` (README.md "Running it for your
+// site"): the only code that reads argv and the environment.
 import { parseArgs } from 'node:util';
 import type { Config } from './config/config.js';
 import { describeConfig } from './config/describe.js';
 import { loadConfigFile, type ConfigProblem } from './config/load.js';
+import { parseMailboxes } from './config/mail-addresses.js';
 import { ListenError } from './http/http-server.js';
 import { createRequestLog } from './http/request-log.js';
 import { createLogger, createStdoutLogOutput } from './log.js';
+import { sendTestMail } from './mail/test-mail.js';
 import { failureSite, safeReason } from './safe-reason.js';
 import { startServices, type RunningServices } from './start-services.js';
 import { VERSION } from './version.js';
@@ -15,10 +17,15 @@ import { VERSION } from './version.js';
 const USAGE = `Usage:
   postbox serve [--config FILE]   start the forms service ([[forms]]) and/or the blog service ([blog])
   postbox check [--config FILE]   validate the configuration and print a summary
+  postbox check --send-test-mail [--to ADDRESS] [--config FILE]
+                                  also send one test mail now, to ADDRESS or to mail.to
   postbox version                 print the version
 
 Options:
   -c, --config FILE   configuration file (default ./config.toml)
+      --send-test-mail
+                      (check) send a test mail through the configured transport; exit 1 if it fails
+      --to ADDRESS    (check --send-test-mail) where the test mail goes (default mail.to)
   -h, --help          show this help
       --version       print the version
 `;
@@ -33,6 +40,8 @@ async function main(argv: string[]): Promise<number> {
         config: { type: 'string', short: 'c', default: './config.toml' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
+        'send-test-mail': { type: 'boolean', default: false },
+        to: { type: 'string' },
       },
     });
   } catch (error) {
@@ -52,6 +61,13 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${command ? `postbox: unknown command "${[command, ...rest].join(' ')}"\n\n` : ''}${USAGE}`);
     return 2;
   }
+  const wantsTestMail = parsed.values['send-test-mail'] === true;
+  const to = parsed.values.to;
+  const misuse = usageProblem(command, wantsTestMail, to);
+  if (misuse) {
+    process.stderr.write(`postbox: ${misuse}\n`);
+    return 2;
+  }
   const file = parsed.values.config as string;
   const loaded = await loadConfigFile(file, process.env);
   if (!loaded.ok) {
@@ -60,9 +76,36 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'check') {
     process.stdout.write(`${file}: OK\n${describeConfig(loaded.config)}`);
-    return 0;
+    return wantsTestMail ? checkMail(loaded.config, to) : 0;
   }
   return serve(loaded.config);
+}
+
+/** What is wrong with the test-mail options, before any file is read. */
+function usageProblem(command: string, wantsTestMail: boolean, to: string | undefined): string | undefined {
+  if (wantsTestMail && command !== 'check') return '--send-test-mail goes with check: postbox check --send-test-mail';
+  if (to !== undefined && !wantsTestMail) return '--to goes with --send-test-mail';
+  if (to === undefined) return undefined;
+  const parsed = parseMailboxes(to);
+  if ('problem' in parsed) return `--to ${parsed.problem}`;
+  return parsed.addresses.length > 1 ? '--to must be one address' : undefined;
+}
+
+/** `check --send-test-mail`: one mail now, to `to` or mail.to; the outcome on stdout, a failure on stderr with exit 1. */
+async function checkMail(config: Config, to: string | undefined): Promise<number> {
+  if (!config.mail) {
+    process.stderr.write('postbox: --send-test-mail: the file has no [mail] section to send with\n');
+    return 1;
+  }
+  const recipient = to ?? config.mail.to;
+  if (recipient === undefined) {
+    process.stderr.write('postbox: --send-test-mail needs an address: pass --to ADDRESS or set mail.to\n');
+    return 1;
+  }
+  const outcome = await sendTestMail(config.mail, config.data_dir, recipient, Date.now);
+  if (outcome.ok) process.stdout.write(`${outcome.report}\n`);
+  else process.stderr.write(`postbox: ${outcome.report}\n`);
+  return outcome.ok ? 0 : 1;
 }
 
 /** A syntax error as `file:line:column: message` (the way compilers write them), else every problem by key path. */

@@ -13,7 +13,10 @@ export const REQUEST_READ_TIMEOUT_MS = 15_000;
 export const RESPONSE_WRITE_TIMEOUT_MS = 30_000;
 
 export interface HttpServerSettings {
-  /** Read time-out of a whole request; REQUEST_READ_TIMEOUT_MS unless a test needs a shorter one. */
+  /**
+   * Read time-out of a whole request; REQUEST_READ_TIMEOUT_MS unless a test needs a shorter one. Node takes it
+   * when the server is made: listenHttp reads it, BoundServer.serve does not.
+   */
   requestTimeoutMs?: number;
   /** A request that declares a larger body is answered without being told "100 Continue". */
   maxBodyBytes: number;

@@ -1,24 +1,34 @@
 #!/usr/bin/env node
-// `postbox serve` and `postbox check` (README.md "Running it for your site"): the only code that reads argv and
-// the environment.
+// `postbox serve`, `postbox check [--send-test-mail]` and `postbox --version` (README.md "Running it for your
+// site"): the only code that reads argv and the environment.
 import { parseArgs } from 'node:util';
-import { composeServices } from './composition-root.js';
 import type { Config } from './config/config.js';
 import { describeConfig } from './config/describe.js';
 import { loadConfigFile, type ConfigProblem } from './config/load.js';
+import { parseMailboxes } from './config/mail-addresses.js';
+import { ListenError } from './http/http-server.js';
 import { createRequestLog } from './http/request-log.js';
 import { createLogger, createStdoutLogOutput } from './log.js';
+import { sendTestMail } from './mail/test-mail.js';
 import { failureSite, safeReason } from './safe-reason.js';
 import { QUEUE_USAGE, runQueueCommand } from './queue-command.js';
 import { startServices, type RunningServices } from './start-services.js';
+import { VERSION } from './version.js';
 
 const USAGE = `Usage:
   postbox serve [--config FILE]   start the forms service ([[forms]]) and/or the blog service ([blog])
   postbox check [--config FILE]   validate the configuration and print a summary
-${QUEUE_USAGE}
+  postbox check --send-test-mail [--to ADDRESS] [--config FILE]
+                                  also send one test mail now, to ADDRESS or to mail.to
+${QUEUE_USAGE}  postbox version                 print the version
+
 Options:
   -c, --config FILE   configuration file (default ./config.toml)
+      --send-test-mail
+                      (check) send a test mail through the configured transport; exit 1 if it fails
+      --to ADDRESS    (check --send-test-mail) where the test mail goes (default mail.to)
   -h, --help          show this help
+      --version       print the version
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -30,6 +40,9 @@ async function main(argv: string[]): Promise<number> {
       options: {
         config: { type: 'string', short: 'c', default: './config.toml' },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
+        'send-test-mail': { type: 'boolean', default: false },
+        to: { type: 'string' },
         'all-failed': { type: 'boolean', default: false },
       },
     });
@@ -42,8 +55,19 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  if (parsed.values.version || (command === 'version' && rest.length === 0)) {
+    process.stdout.write(`postbox ${VERSION}\n`);
+    return 0;
+  }
   if ((command !== 'serve' && command !== 'check' && command !== 'queue') || (command !== 'queue' && rest.length > 0)) {
     process.stderr.write(`${command ? `postbox: unknown command "${[command, ...rest].join(' ')}"\n\n` : ''}${USAGE}`);
+    return 2;
+  }
+  const wantsTestMail = parsed.values['send-test-mail'] === true;
+  const to = parsed.values.to;
+  const misuse = usageProblem(command, wantsTestMail, to);
+  if (misuse) {
+    process.stderr.write(`postbox: ${misuse}\n`);
     return 2;
   }
   const file = parsed.values.config as string;
@@ -58,12 +82,45 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'check') {
     process.stdout.write(`${file}: OK\n${describeConfig(loaded.config)}`);
-    return 0;
+    return wantsTestMail ? checkMail(loaded.config, to) : 0;
   }
   return serve(loaded.config);
 }
 
+/** What is wrong with the test-mail options, before any file is read. */
+function usageProblem(command: string, wantsTestMail: boolean, to: string | undefined): string | undefined {
+  if (wantsTestMail && command !== 'check') return '--send-test-mail goes with check: postbox check --send-test-mail';
+  if (to !== undefined && !wantsTestMail) return '--to goes with --send-test-mail';
+  if (to === undefined) return undefined;
+  const parsed = parseMailboxes(to);
+  if ('problem' in parsed) return `--to ${parsed.problem}`;
+  return parsed.addresses.length > 1 ? '--to must be one address' : undefined;
+}
+
+/** `check --send-test-mail`: one mail now, to `to` or mail.to; the outcome on stdout, a failure on stderr with exit 1. */
+async function checkMail(config: Config, to: string | undefined): Promise<number> {
+  if (!config.mail) {
+    process.stderr.write('postbox: --send-test-mail: the file has no [mail] section to send with\n');
+    return 1;
+  }
+  const recipient = to ?? config.mail.to;
+  if (recipient === undefined) {
+    process.stderr.write('postbox: --send-test-mail needs an address: pass --to ADDRESS or set mail.to\n');
+    return 1;
+  }
+  const outcome = await sendTestMail(config.mail, config.data_dir, recipient, Date.now);
+  if (outcome.ok) process.stdout.write(`${outcome.report}\n`);
+  else process.stderr.write(`postbox: ${outcome.report}\n`);
+  return outcome.ok ? 0 : 1;
+}
+
+/** A syntax error as `file:line:column: message` (the way compilers write them), else every problem by key path. */
 function printProblems(file: string, problems: ConfigProblem[]): void {
+  const [first] = problems;
+  if (problems.length === 1 && first?.line !== undefined) {
+    process.stderr.write(`${file}:${first.line}:${first.column ?? 1}: ${first.message}\n`);
+    return;
+  }
   const lines = problems.map((problem) => `  ${problem.path}: ${problem.message}`);
   process.stderr.write(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${lines.join('\n')}\n`);
 }
@@ -79,9 +136,11 @@ async function serve(config: Config): Promise<number> {
   });
   let running: RunningServices;
   try {
-    running = await startServices(await composeServices(config, { logger, requestLog }), logger, requestLog);
+    running = await startServices(config, { logger, requestLog });
   } catch (error) {
-    logger.error({ err: error }, 'start-up failed');
+    // A port in use is the owner's to fix, not a failure of Postbox: one line, no stack.
+    if (error instanceof ListenError) process.stderr.write(`postbox: ${error.message}\n`);
+    else logger.error({ err: error }, 'start-up failed');
     return 1;
   }
   return new Promise<number>((resolve) => {

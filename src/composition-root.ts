@@ -2,7 +2,7 @@
 // and webhook notifiers, the line appender, the clock, randomness and the client-address resolver are built here from the
 // configuration, and each service gets only its own settings and what it works through.
 import { randomBytes } from 'node:crypto';
-import type { Config, MailConfig, WebhookConfig } from './config/config.js';
+import type { Config, ListenAddress, MailConfig, WebhookConfig } from './config/config.js';
 import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.js';
 import { createWebhookNotifier } from './chat/webhook.js';
 import { createBlogService } from './blog/blog-service.js';
@@ -14,6 +14,7 @@ import type { HttpService } from './http/http-service.js';
 import type { RequestLog } from './http/request-log.js';
 import type { Logger } from './log.js';
 import { createMailer } from './mail/create-mailer.js';
+import { fileTransportNotice, outboxDirOf } from './mail/outbox-dir.js';
 import { createDispatch } from './queue/dispatch.js';
 import { retryPolicyOf } from './queue/retry-policy.js';
 import { createJsonlAppender } from './storage/jsonl.js';
@@ -97,7 +98,24 @@ export function createFormsAdapters(
   };
 }
 
-/** Builds every adapter and service of `config`; when one service fails to start, what was built is closed. */
+/** A service `config` asks for, and where it listens: known before anything of it is built. */
+export interface PlannedService {
+  name: HttpService['name'];
+  listen: ListenAddress;
+}
+
+/** The forms service when there are forms (and so [mail]), the blog service when there is [blog] (and so [site]). */
+export function plannedServicesOf(config: Config): PlannedService[] {
+  const planned: PlannedService[] = [];
+  if (config.mail && config.forms.length > 0) planned.push({ name: 'forms', listen: config.server.listen });
+  if (config.blog && config.site) planned.push({ name: 'blog', listen: config.blog.listen });
+  return planned;
+}
+
+/**
+ * Builds every adapter and service of `config` (those of plannedServicesOf, in its order); when one service
+ * fails to start, what was built is closed.
+ */
 export async function composeServices(config: Config, deps: RootDeps): Promise<ComposedServices> {
   const { logger, requestLog } = deps;
   const clock = deps.clock ?? Date.now;
@@ -111,6 +129,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     if (config.mail && config.forms.length > 0) {
       const mailer: Mailer = createMailer(config.mail, config.data_dir, clock);
       closers.push(() => mailer.close());
+      if (config.mail.transport === 'file') {
+        logger.warn({ event: 'mail_not_sent', outbox: outboxDirOf(config.data_dir) }, `mail is ${fileTransportNotice(config.data_dir)}`);
+      }
       services.push(await createFormsService(formsSettingsOf(config, config.mail), createFormsAdapters(config, { logger, requestLog, clock, mailer })));
     }
     if (config.blog && config.site) {

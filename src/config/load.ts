@@ -1,15 +1,23 @@
 // Reads config.toml: TOML -> ${VAR} substitution -> strict schema -> resolved paths -> frozen config.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseToml } from 'smol-toml';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import type { z } from 'zod';
 import { resolveConfig, type Config } from './config.js';
 import { resolveDkim } from './dkim.js';
+import { nearestKey } from './nearest-key.js';
 import { configSchema } from './schema.js';
 
-/** A problem with the configuration, named by its key path (e.g. `forms[1].type`). */
+/**
+ * A problem with the configuration, named by its key path (e.g. `forms[1].type`); a TOML syntax error has the
+ * path `(toml)` and its place in the file instead.
+ */
 export interface ConfigProblem {
   path: string;
   message: string;
+  /** 1-based line and column of a syntax error. */
+  line?: number;
+  column?: number;
 }
 
 export type LoadResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
@@ -32,23 +40,57 @@ export function parseConfigText(text: string, env: NodeJS.ProcessEnv, baseDir: s
   try {
     raw = parseToml(text);
   } catch (error) {
-    return { ok: false, problems: [{ path: '(toml)', message: (error as Error).message.split('\n')[0] ?? 'invalid TOML' }] };
+    return { ok: false, problems: [tomlSyntaxProblem(error)] };
   }
   const substitutionProblems: ConfigProblem[] = [];
   const substituted = substituteEnv(raw, env, [], substitutionProblems);
   if (substitutionProblems.length > 0) return { ok: false, problems: substitutionProblems };
 
-  const result = configSchema.safeParse(substituted);
+  const knownKeys = new WeakMap<object, readonly string[]>();
+  const result = configSchema.safeParse(substituted, { reportInput: true, error: (issue) => messageOf(issue, knownKeys) });
   if (!result.success) {
-    return {
-      ok: false,
-      problems: result.error.issues.map((issue) => ({ path: formatKeyPath(issue.path), message: issue.message })),
-    };
+    return { ok: false, problems: result.error.issues.flatMap((issue) => problemsOf(issue, knownKeys)) };
   }
   // The DKIM key file is read once the rest of the file is valid (its path is known to be one by then).
   const dkim = result.data.mail?.dkim && resolveDkim(result.data.mail.dkim, baseDir);
   if (dkim && 'problem' in dkim) return { ok: false, problems: [dkim.problem] };
   return { ok: true, config: deepFreeze(resolveConfig(result.data, baseDir, dkim?.dkim)) };
+}
+
+/**
+ * Messages in the words of docs/configuration.md where zod's own would puzzle: a missing key "is required"
+ * (zod says "Invalid input: expected string, received undefined"). Schema messages still win. For a table
+ * with unknown keys it notes the table's known keys, which `problemsOf` suggests from.
+ */
+function messageOf(issue: z.core.$ZodRawIssue, knownKeys: WeakMap<object, readonly string[]>): string | undefined {
+  if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) return 'is required';
+  if (issue.code === 'unrecognized_keys' && typeof issue.input === 'object' && issue.input !== null) {
+    const shape = (issue.inst as { shape?: Record<string, unknown> } | undefined)?.shape;
+    if (shape) knownKeys.set(issue.input, Object.keys(shape));
+  }
+  return undefined;
+}
+
+/** One problem per issue; one per unknown key, at its own key path, with the nearest known key of its table. */
+function problemsOf(issue: z.core.$ZodIssue, knownKeys: WeakMap<object, readonly string[]>): ConfigProblem[] {
+  if (issue.code !== 'unrecognized_keys') return [{ path: formatKeyPath(issue.path), message: issue.message }];
+  const known = typeof issue.input === 'object' && issue.input !== null ? (knownKeys.get(issue.input) ?? []) : [];
+  return issue.keys.map((key) => {
+    const suggestion = nearestKey(key, known);
+    return { path: formatKeyPath([...issue.path, key]), message: `unknown key${suggestion ? ` (did you mean ${suggestion}?)` : ''}` };
+  });
+}
+
+/** smol-toml's error as one problem: its first line without the prefix, and where it is. */
+function tomlSyntaxProblem(error: unknown): ConfigProblem {
+  const reason = describeTomlError(error);
+  return error instanceof TomlError ? { path: '(toml)', message: reason, line: error.line, column: error.column } : { path: '(toml)', message: reason };
+}
+
+/** The first line of a TOML parse error, e.g. `invalid TOML: control characters are not allowed in strings`. */
+export function describeTomlError(error: unknown): string {
+  const first = (error as Error).message.split('\n')[0]?.replace(/^Invalid TOML document:\s*/, '').trim();
+  return `invalid TOML: ${first || 'syntax error'}`;
 }
 
 /** Formats a schema path as a key path: `forms[1].telegram.chat_id`. */

@@ -126,7 +126,8 @@ const server = z.strictObject({
 
 const mail = z
   .strictObject({
-    transport: z.enum(['smtp', 'file']).default('file'),
+    // No default here: it depends on [mail.smtp] (the transform below).
+    transport: z.enum(['smtp', 'file']).optional(),
     from: mailbox,
     to: mailboxList.optional(),
     // docs/delivery.md: every message is durably queued before the visitor's 200, then sent and retried.
@@ -151,7 +152,10 @@ const mail = z
     if (value.transport === 'smtp' && !value.smtp) {
       context.addIssue({ code: 'custom', path: ['smtp'], message: 'is required when transport = "smtp"' });
     }
-  });
+  })
+  // A filled-in [mail.smtp] means mail is to be sent: without `transport` it must not end up in files that
+  // nobody reads (contract section 5).
+  .transform((value) => ({ ...value, transport: value.transport ?? (value.smtp ? 'smtp' : 'file') }));
 
 /** A language code such as "en" or "pt-BR"; post languages (src/blog/content/language.ts) follow it too. */
 export const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;

@@ -13,6 +13,11 @@ export interface Answer {
   headers: AnswerHeaders;
   /** JSON or HTML text, or prepared bytes; none for 204, 303, 304 and 405 on form paths. */
   body?: string | Buffer;
+  /**
+   * The Origin header a `403 origin_not_allowed` refused, for the request line (docs/forms-api.md "Logs"): an
+   * origin names a site, not a person, and it is what a developer needs to see to fix allowed_origins.
+   */
+  refusedOrigin?: string;
 }
 
 /** Statuses that never carry a body, so no Content-Length either (RFC 9110 sections 6.4.1 and 15.4.5). */

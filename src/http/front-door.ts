@@ -79,6 +79,7 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
       status: response.statusCode,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       ip: clientAddress,
+      origin: answer.refusedOrigin,
     });
   }
 

@@ -1,6 +1,7 @@
 // The socket side of a service: Node's HTTP server around a front door, with the time-outs of
 // docs/forms-api.md "Time-outs and stopping", 100-continue, Node's own parse errors answered in the error catalogue's shape,
-// and a graceful close.
+// and a graceful close. A server may listen before its front door exists, so that a port in use stops
+// `postbox serve` before any data is loaded or written.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ListenAddress } from '../config/config.js';
@@ -12,7 +13,10 @@ export const REQUEST_READ_TIMEOUT_MS = 15_000;
 export const RESPONSE_WRITE_TIMEOUT_MS = 30_000;
 
 export interface HttpServerSettings {
-  /** Read time-out of a whole request; REQUEST_READ_TIMEOUT_MS unless a test needs a shorter one. */
+  /**
+   * Read time-out of a whole request; REQUEST_READ_TIMEOUT_MS unless a test needs a shorter one. Node takes it
+   * when the server is made: listenHttp reads it, BoundServer.serve does not.
+   */
   requestTimeoutMs?: number;
   /** A request that declares a larger body is answered without being told "100 Continue". */
   maxBodyBytes: number;
@@ -28,38 +32,77 @@ export interface RunningServer {
   close(graceMs: number): Promise<void>;
 }
 
-/** Creates the server of `handle` (not listening yet). */
-function createHttpServer(handle: RequestListener, settings: HttpServerSettings): { server: http.Server; startClosing(): void } {
-  const requestTimeoutMs = settings.requestTimeoutMs ?? REQUEST_READ_TIMEOUT_MS;
+/** A server listening before its service exists (src/start-services.ts binds every port first). */
+export interface BoundServer extends RunningServer {
+  /** Starts answering through `handle`; requests that arrived since the bind are answered then, in order. */
+  serve(handle: RequestListener, settings: HttpServerSettings): void;
+}
+
+/** Why a listen address could not be bound, in one line: `cannot listen on 127.0.0.1:8080: address already in use`. */
+export class ListenError extends Error {
+  readonly code: string | undefined;
+  constructor(listen: ListenAddress, cause: NodeJS.ErrnoException) {
+    const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+    super(`cannot listen on ${host}:${listen.port}: ${LISTEN_FAILURES[cause.code ?? ''] ?? cause.code ?? cause.message}`, { cause });
+    this.name = 'ListenError';
+    this.code = cause.code;
+  }
+}
+
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRINUSE: 'address already in use',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'address not available on this machine',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name not found (temporary failure)',
+};
+
+/** Creates a server that queues what arrives until `serve` hands it its front door. */
+function createHttpServer(requestTimeoutMs: number): { server: http.Server; serve: BoundServer['serve']; startClosing(): void } {
   let closing = false;
+  let handle: RequestListener | undefined;
+  let settings: HttpServerSettings = { maxBodyBytes: 0 };
+  const waiting: Array<() => void> = [];
+  const whenServing = (run: () => void) => (handle ? run() : void waiting.push(run));
   // Node checks requestTimeout only every connectionsCheckingInterval (30 s by default): check each second so
   // that a slow client is cut off about 15 s after it began.
-  const server = http.createServer(
-    { requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs) },
-    (request, response) => {
+  const server = http.createServer({ requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs) });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) =>
+    whenServing(() => {
       // No keep-alive for requests that arrive while the server is closing.
       if (closing) response.setHeader('connection', 'close');
-      handle(request, response);
-    },
+      handle!(request, response);
+    }),
   );
   server.timeout = RESPONSE_WRITE_TIMEOUT_MS;
   // Expect: 100-continue. Left to itself Node tells every such client to go on; one that declares a body over
   // the limit is answered (413 on a form, 405 on the blog) without being asked to send it.
-  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    if (!(Number(request.headers['content-length']) > settings.maxBodyBytes)) response.writeContinue();
-    server.emit('request', request, response);
-  });
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) =>
+    whenServing(() => {
+      if (!(Number(request.headers['content-length']) > settings.maxBodyBytes)) response.writeContinue();
+      server.emit('request', request, response);
+    }),
+  );
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, settings.commonHeaders));
-  return { server, startClosing: () => void (closing = true) };
+  const serve: BoundServer['serve'] = (serviceHandle, serviceSettings) => {
+    handle = serviceHandle;
+    settings = serviceSettings;
+    for (const run of waiting.splice(0)) run();
+  };
+  return { server, serve, startClosing: () => void (closing = true) };
 }
 
-/** Creates the server of `handle` and listens on `listen`. */
-export async function listenHttp(handle: RequestListener, listen: ListenAddress, settings: HttpServerSettings): Promise<RunningServer> {
-  const { server, startClosing } = createHttpServer(handle, settings);
+/**
+ * Listens on `listen` with no service behind it yet: requests wait until `serve`. Rejects with a ListenError
+ * when the address cannot be bound.
+ */
+export async function bindHttp(listen: ListenAddress, options: { requestTimeoutMs?: number } = {}): Promise<BoundServer> {
+  const { server, serve, startClosing } = createHttpServer(options.requestTimeoutMs ?? REQUEST_READ_TIMEOUT_MS);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const refuse = (error: NodeJS.ErrnoException) => reject(new ListenError(listen, error));
+    server.once('error', refuse);
     server.listen(listen.port, listen.host, () => {
-      server.off('error', reject);
+      server.off('error', refuse);
       resolve();
     });
   });
@@ -68,6 +111,7 @@ export async function listenHttp(handle: RequestListener, listen: ListenAddress,
   return {
     server,
     address: `http://${host}:${bound.port}`,
+    serve,
     close: (graceMs) => {
       startClosing();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -82,6 +126,13 @@ export async function listenHttp(handle: RequestListener, listen: ListenAddress,
       });
     },
   };
+}
+
+/** Listens on `listen` and answers through `handle` at once. */
+export async function listenHttp(handle: RequestListener, listen: ListenAddress, settings: HttpServerSettings): Promise<RunningServer> {
+  const bound = await bindHttp(listen, { requestTimeoutMs: settings.requestTimeoutMs });
+  bound.serve(handle, settings);
+  return bound;
 }
 
 /** Node's names for what its parser refused, in the error catalogue. */

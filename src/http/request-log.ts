@@ -1,5 +1,6 @@
 // The one request line of docs/forms-api.md "Logs", for every service and every path: the JSON line a pino
-// call would write (`{"level":30,"time":...,"method","path","status","duration_ms","ip","msg":"request"}`),
+// call would write (`{"level":30,"time":...,"method","path","status","duration_ms","ip","msg":"request"}`, and
+// `"origin"` after `"ip"` on a refused Origin),
 // written to the log's destination in batches (at most FLUSH_DELAY_MS late, and at shutdown): a pino call and
 // a write per request would cost more than everything else a rejected submission or a cached blog answer needs.
 // The destination and the time function are the logger's own, handed in by the composition root.
@@ -13,6 +14,8 @@ export interface RequestLine {
   durationMs: number;
   /** An address or "unknown" (client-ip.ts): nothing to escape. */
   ip: string;
+  /** The refused Origin of a 403 origin_not_allowed; written cleaned (loggableOrigin). */
+  origin?: string;
 }
 
 export interface RequestLog {
@@ -28,6 +31,13 @@ const FLUSH_SIZE = 64 * 1024;
 const PATH_MEMO_SIZE = 1000;
 /** pino's number for "info". */
 const INFO = 30;
+/** Longer than any real origin (a host name is at most 253 characters); a longer header is cut. */
+export const MAX_LOGGED_ORIGIN = 300;
+
+/** `origin` as the request line carries it: control characters removed, at most MAX_LOGGED_ORIGIN characters. */
+export function loggableOrigin(origin: string): string {
+  return origin.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, MAX_LOGGED_ORIGIN);
+}
 
 /** A request log on `output`; `isEnabled` tells whether info lines are wanted (the logger's level). */
 export function createRequestLog(output: LogOutput, isEnabled: () => boolean): RequestLog {
@@ -61,7 +71,7 @@ export function createRequestLog(output: LogOutput, isEnabled: () => boolean): R
         timeAt = now;
         timeText = timestamp();
       }
-      pending += `{"level":${INFO}${timeText},"method":"${line.method}","path":${jsonPath(line.path)},"status":${line.status},"duration_ms":${line.durationMs},"ip":"${line.ip}","msg":"request"}\n`;
+      pending += `{"level":${INFO}${timeText},"method":"${line.method}","path":${jsonPath(line.path)},"status":${line.status},"duration_ms":${line.durationMs},"ip":"${line.ip}"${line.origin === undefined ? '' : `,"origin":${JSON.stringify(loggableOrigin(line.origin))}`},"msg":"request"}\n`;
       if (pending.length >= FLUSH_SIZE) flush();
       else if (!timer) timer = setTimeout(flush, FLUSH_DELAY_MS);
     },

@@ -1,14 +1,10 @@
-// Chooses the mail adapter that [mail] asks for (docs/configuration.md "[mail]": "smtp" or the default "file").
-import path from 'node:path';
+// Chooses the mail adapter that [mail] asks for (docs/configuration.md "[mail]": "smtp", the default when
+// [mail.smtp] is there, or "file").
 import type { MailConfig } from '../config/config.js';
 import type { Clock, Mailer } from '../forms/ports.js';
 import { createFileMailer } from './file-mailer.js';
+import { outboxDirOf } from './outbox-dir.js';
 import { createSmtpMailer } from './smtp-mailer.js';
-
-/** The outbox of the file transport, under data_dir. */
-export function outboxDirOf(dataDir: string): string {
-  return path.join(dataDir, 'outbox');
-}
 
 /** The configured Mailer, signing with [mail.dkim] when there is one; the file transport writes to `<dataDir>/outbox`. */
 export function createMailer(mail: MailConfig, dataDir: string, clock: Clock): Mailer {

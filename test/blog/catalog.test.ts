@@ -23,7 +23,7 @@ describe('broken files are skipped with one warning each, naming the file and th
   const expected: Record<string, RegExp> = {
     'broken-no-title.md': /^title is required$/,
     'broken-no-date.md': /^date is required$/,
-    'broken-bad-toml.md': /^invalid TOML front matter: /,
+    'broken-bad-toml.md': /^invalid TOML front matter at line 2, column 18: /,
     'broken-bad-date.md': /^date must be YYYY-MM-DD or an RFC 3339 date-time/,
     'broken-no-front-matter.md': /^no front matter/,
     'broken-unclosed.md': /^YAML front matter is not closed/,

@@ -37,8 +37,10 @@ describe('parseFrontMatter: TOML between +++, YAML between ---', () => {
     ['front matter not on the first line', '\n+++\ntitle = "x"\n+++\n', /no front matter/],
     ['unclosed TOML', '+++\ntitle = "x"\n', /TOML front matter is not closed/],
     ['unclosed YAML', '---\ntitle: x\n', /YAML front matter is not closed/],
-    ['broken TOML', '+++\ntitle = \n+++\n', /^invalid TOML front matter: /],
-    ['broken YAML', '---\ntitle: [a, b\n---\n', /^invalid YAML front matter: /],
+    ['broken TOML', '+++\ntitle = \n+++\n', /^invalid TOML front matter at line 2, column 9: invalid value$/],
+    ['a TOML string left open, two lines down', '\uFEFF+++\r\ndate = 2024-05-01\r\ntitle = "Bad\r\n+++\r\n', /^invalid TOML front matter at line 3, column 13: /],
+    ['broken YAML', '---\ntitle: [a, b\n---\n', /^invalid YAML front matter at line \d+, column \d+: (?!.* at line)/],
+    ['YAML with a tab indent', '---\ntitle: T\ntags:\n\t- a\n---\n', /^invalid YAML front matter at line 4, column 1: /],
     ['YAML that is a list', '---\n- a\n- b\n---\n', /must be a set of keys/],
     ['YAML that is a scalar', '---\njust text\n---\n', /must be a set of keys/],
   ];

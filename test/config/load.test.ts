@@ -40,6 +40,23 @@ describe('parseConfigText', () => {
     assert.ok(Object.isFrozen(config.forms[0]), 'config is frozen');
   });
 
+  it('sends through [mail.smtp] when it is there and transport is not set; "file" otherwise or when chosen', () => {
+    const smtp = `${minimal}\n[mail.smtp]\nhost = "smtp.example.com"\n`;
+    const sending = parseConfigText(smtp, {}, '/srv/site');
+    assert.ok(sending.ok);
+    assert.deepEqual(sending.config.mail && { transport: sending.config.mail.transport, smtp: 'smtp' in sending.config.mail && sending.config.mail.smtp }, {
+      transport: 'smtp',
+      smtp: { host: 'smtp.example.com', port: 587, secure: false },
+    });
+    const chosen = parseConfigText(smtp.replace('[mail]\n', '[mail]\ntransport = "file"\n'), {}, '/srv/site');
+    assert.ok(chosen.ok);
+    assert.equal(chosen.config.mail?.transport, 'file');
+    const explicit = parseConfigText(smtp.replace('[mail]\n', '[mail]\ntransport = "smtp"\n'), {}, '/srv/site');
+    assert.ok(explicit.ok);
+    assert.equal(explicit.config.mail?.transport, 'smtp');
+    assert.deepEqual(problemsOf(minimal.replace('[mail]\n', '[mail]\ntransport = "smtp"\n')), [{ path: 'mail.smtp', message: 'is required when transport = "smtp"' }]);
+  });
+
   it('derives the newsletter defaults from the path', () => {
     const result = parseConfigText(
       `${minimal}\n[server]\npublic_url = "https://forms.example.com/"\n[[forms]]\npath = "/news/letter"\ntype = "newsletter"\n`,
@@ -72,9 +89,29 @@ describe('parseConfigText', () => {
       .replace('["https://example.com"]', '["*", "https://example.com/"]');
     const paths = problemsOf(text).map((problem) => problem.path);
     assert.ok(paths.includes('forms[0].type'), paths.join());
-    assert.ok(paths.includes('forms[0]'), `unknown key reported on its table: ${paths.join()}`);
+    assert.ok(paths.includes('forms[0].rate_limit_per_huor'), `unknown key reported at its own path: ${paths.join()}`);
     assert.ok(paths.includes('forms[0].allowed_origins[0]'), paths.join());
     assert.ok(paths.includes('forms[0].allowed_origins[1]'), paths.join());
+  });
+
+  it('says "unknown key" at the key path, with the nearest known key of its table when one is close', () => {
+    const text = `${minimal}rate_limit_per_huor = 5\nredirect = "https://example.com/thanks"\n[server]\ntrust_proxy_header = true\n[mial]\n`;
+    assert.deepEqual(problemsOf(text), [
+      { path: 'server.trust_proxy_header', message: 'unknown key (did you mean trust_proxy_headers?)' },
+      { path: 'forms[0].rate_limit_per_huor', message: 'unknown key (did you mean rate_limit_per_hour?)' },
+      { path: 'forms[0].redirect', message: 'unknown key' },
+      { path: 'mial', message: 'unknown key (did you mean mail?)' },
+    ]);
+  });
+
+  it('says that a missing key "is required", whatever its type', () => {
+    const text = `[mail]\nto = "owner@example.com"\n[[forms]]\ntype = "contact"\n[forms.telegram]\nbot_token = "123:abc"\n[site]\ntitle = "Blog"\n[blog]\n`;
+    assert.deepEqual(problemsOf(text), [
+      { path: 'mail.from', message: 'is required' },
+      { path: 'forms[0].path', message: 'is required' },
+      { path: 'forms[0].telegram.chat_id', message: 'is required' },
+      { path: 'site.base_url', message: 'is required' },
+    ]);
   });
 
   it('rejects form paths the router would read as a parameter, a wildcard or an encoding', () => {
@@ -121,7 +158,10 @@ type = "newsletter"
     ]);
   });
 
-  it('reports TOML syntax errors', () => {
-    assert.equal(problemsOf('data_dir = ')[0]?.path, '(toml)');
+  it('reports a TOML syntax error with its line and column', () => {
+    assert.deepEqual(problemsOf('data_dir = '), [{ path: '(toml)', message: 'invalid TOML: invalid value', line: 1, column: 12 }]);
+    assert.deepEqual(problemsOf('[server]\nlisten = "127.0.0.1:8080"\nmetrics_token = "open\n'), [
+      { path: '(toml)', message: 'invalid TOML: control characters are not allowed in strings', line: 3, column: 22 },
+    ]);
   });
 });

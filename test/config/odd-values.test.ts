@@ -12,7 +12,7 @@ import { expiryOf, pendingEvent } from '../../src/forms/newsletter/pending.js';
 import { formatUtc } from '../../src/forms/newsletter/mails.js';
 import { RATE_LIMIT_SNAPSHOT_FILE } from '../../src/forms/rate-limits.js';
 import { createRateLimiter } from '../../src/forms/rules/rate-limiter.js';
-import { outboxDirOf } from '../../src/mail/create-mailer.js';
+import { outboxDirOf } from '../../src/mail/outbox-dir.js';
 import { composeServices } from '../../src/composition-root.js';
 import { driveService } from '../support/http.js';
 import { captureLogs } from '../support/log-capture.js';
@@ -84,6 +84,10 @@ describe('odd but valid values load', () => {
     ['a bare sender address', 'mail.from', 'forms@example.com'],
     ['a quoted sender name', 'mail.from', '"Forms, Example" <forms@example.com>'],
     ['several owners', 'mail.to', 'a@example.com, Owner <b@example.com>'],
+    ['an owner at a domain in another script', 'mail.to', 'Jörg <joerg@bücher.example>'],
+    ['an owner with a quoted local part', 'forms[0].to', '"sales team"@example.com'],
+    ['an owner at a domain literal', 'forms[0].to', 'sales@[192.0.2.1]'],
+    ['a sender with a comment for a name', 'mail.from', 'forms@example.com (Example Forms)'],
     ['an SMTP server by IPv4 address', 'mail.smtp.host', '192.0.2.25'],
     ['an SMTP server by IPv6 address', 'mail.smtp.host', '::1'],
     ['a form at the root path', 'forms[0].path', '/'],
@@ -204,6 +208,13 @@ describe('values that would break the service are refused at their key path', ()
     ['two senders', 'mail.from', 'a@example.com, b@example.com', 'mail.from'],
     ['a sender with a header after a line break', 'mail.from', 'forms@example.com\nBcc: all@example.com', 'mail.from'],
     ['an owner that is no address', 'mail.to', 'owner', 'mail.to'],
+    ['a sender written in words', 'mail.from', 'not an email', 'mail.from'],
+    ['an owner with "at" for "@"', 'mail.to', 'owner at example.com', 'mail.to'],
+    ['a form owner with "at" for "@"', 'forms[0].to', 'owner at example.com', 'forms[0].to'],
+    ['an owner with a stray ">"', 'mail.to', 'owner@example.com>', 'mail.to'],
+    ['an owner with two "@"', 'mail.to', 'owner@example@com', 'mail.to'],
+    ['an owner without a domain', 'forms[0].to', 'Owner <owner@>', 'forms[0].to'],
+    ['a second owner that is no address', 'forms[0].to', 'a@example.com, owner at example.com', 'forms[0].to'],
     ['a form owner with a line break', 'forms[0].to', 'sales@example.com\r\n', 'forms[0].to'],
     ['an SMTP host with a space', 'mail.smtp.host', 'smtp example.com', 'mail.smtp.host'],
     ['an empty SMTP host', 'mail.smtp.host', '', 'mail.smtp.host'],
@@ -254,6 +265,20 @@ describe('values that would break the service are refused at their key path', ()
       assert.deepEqual([...paths], [problemPath]);
     });
   }
+
+  it('refuses the addresses of a hasty first config, each at its key path with what is expected', () => {
+    const result = loadWith('mail.from', 'not an email', (table) => {
+      (table.mail as Table).to = 'owner at example.com';
+      ((table.forms as Table[])[0] as Table).to = 'sales at example.com';
+    });
+    assert.ok(!result.ok);
+    const expected = 'must be a mail address such as "owner@example.com" or "Name <owner@example.com>"';
+    assert.deepEqual(result.problems, [
+      { path: 'mail.from', message: expected },
+      { path: 'mail.to', message: expected },
+      { path: 'forms[0].to', message: expected },
+    ]);
+  });
 
   it('names the other form in a path clash', () => {
     const result = loadWith('forms[0].path', '/news/confirm');

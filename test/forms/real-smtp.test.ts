@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { AddressObject } from 'mailparser';
-import { composeServices } from '../../src/composition-root.js';
 import { createSmtpMailer } from '../../src/mail/smtp-mailer.js';
 import { startServices, type RunningServices } from '../../src/start-services.js';
 import { loadTestConfig } from '../support/config.js';
@@ -38,7 +37,7 @@ before(async () => {
   );
   logs = captureLogs();
   // The production composition root: the real SMTP mailer built from [mail], the real appender and resolver.
-  running = await startServices(await composeServices(config, { logger: logs.logger, requestLog: logs.requestLog }), logs.logger, logs.requestLog);
+  running = await startServices(config, { logger: logs.logger, requestLog: logs.requestLog });
   baseUrl = running.addresses.forms!;
 });
 

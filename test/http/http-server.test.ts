@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import type { Answer } from '../../src/http/answer.js';
-import { listenHttp, REQUEST_READ_TIMEOUT_MS, RESPONSE_WRITE_TIMEOUT_MS } from '../../src/http/http-server.js';
+import { bindHttp, listenHttp, ListenError, REQUEST_READ_TIMEOUT_MS, RESPONSE_WRITE_TIMEOUT_MS } from '../../src/http/http-server.js';
 import type { RequestListener } from '../../src/http/front-door.js';
 import { writeAnswer } from '../../src/http/answer.js';
 import { contactForm, createTestFormsService } from '../support/forms-app.js';
@@ -90,7 +90,58 @@ describe('listenHttp', () => {
   });
 });
 
+describe('bindHttp', () => {
+  it('listens before the service exists and answers what arrived meanwhile once it is served', async () => {
+    const bound = await bindHttp(LOCAL);
+    try {
+      const early = fetch(`${bound.address}/`);
+      const port = Number(new URL(bound.address).port);
+      const continued = exchange(port, 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      bound.serve(answerHello, { maxBodyBytes: 100 });
+      const response = await early;
+      assert.equal(response.status, 200);
+      assert.equal(await response.text(), 'hello');
+      // The 100-continue decision waited for the service's own body limit too.
+      assert.match(await continued, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+    } finally {
+      await bound.close(0);
+    }
+  });
+
+  it('refuses an address in use with one line naming it', async () => {
+    const holder = await listenHttp(answerHello, LOCAL, { maxBodyBytes: 0 });
+    try {
+      const port = Number(new URL(holder.address).port);
+      const refusal = await bindHttp({ host: '127.0.0.1', port }).catch((error: unknown) => error);
+      assert.ok(refusal instanceof ListenError);
+      assert.equal(refusal.message, `cannot listen on 127.0.0.1:${port}: address already in use`);
+      assert.equal(refusal.code, 'EADDRINUSE');
+    } finally {
+      await holder.close(0);
+    }
+  });
+
+  it('writes an IPv6 host in brackets', () => {
+    const error = new ListenError({ host: '::1', port: 80 }, Object.assign(new Error('listen EACCES'), { code: 'EACCES' }));
+    assert.equal(error.message, 'cannot listen on [::1]:80: permission denied (ports below 1024 need privileges)');
+  });
+});
+
 describe('read time-out on a real socket', () => {
+  it('a client that never finishes its headers gets 408 in the catalogue shape, with the common headers', async () => {
+    const timeoutMs = 1_000;
+    const running = await listenHttp(answerHello, LOCAL, { maxBodyBytes: 0, requestTimeoutMs: timeoutMs, commonHeaders: { 'access-control-allow-origin': '*' } });
+    try {
+      const raw = await exchange(Number(new URL(running.address).port), 'GET /api/blog/posts HTTP/1.1\r\nHost: x\r\n');
+      assert.match(raw, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+      assert.match(raw, /\r\naccess-control-allow-origin: \*\r\n/);
+      assert.deepEqual(bodyOf(raw), { error: 'request_timeout', message: 'The request did not arrive in time.' });
+    } finally {
+      await running.close(0);
+    }
+  });
+
   it('a client sending its body slowly is cut off after the read time-out with 408 in the catalogue shape', async () => {
     const timeoutMs = 1_000;
     const forms = await createTestFormsService({ forms: [contactForm({ rate_limit_per_hour: 0 })] });
@@ -113,8 +164,9 @@ describe('read time-out on a real socket', () => {
         clearInterval(trickle);
       }
       assert.ok(state.closedAt - startedAt >= timeoutMs * 0.9, 'not cut off before the time-out');
-      assert.match(state.response, /^HTTP\/1\.1 408 /);
-      assert.equal((bodyOf(state.response) as { error: string }).error, 'request_timeout');
+      assert.match(state.response, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+      assert.match(state.response, /\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+      assert.deepEqual(bodyOf(state.response), { error: 'request_timeout', message: 'The request did not arrive in time.' });
       assert.equal(forms.mailer.sent.length, 0);
     } finally {
       await running.close(0);

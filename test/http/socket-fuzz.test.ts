@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { composeServices } from '../../src/composition-root.js';
 import { startServices, type RunningServices } from '../../src/start-services.js';
 import { FIXTURE_POSTS, SITE } from '../blog/fixture.js';
 import { loadTestConfig } from '../support/config.js';
@@ -34,7 +33,7 @@ before(async () => {
     temp.dir,
   );
   logs = captureLogs();
-  running = await startServices(await composeServices(config, { logger: logs.logger, requestLog: logs.requestLog }), logs.logger, logs.requestLog);
+  running = await startServices(config, { logger: logs.logger, requestLog: logs.requestLog });
 });
 
 after(async () => {

@@ -1,9 +1,10 @@
 // `postbox check` and `postbox serve` on good and bad configuration files (docs/configuration.md "How the
 // file is read").
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { writeConfigFile } from '../support/config.js';
-import { runPostbox } from '../support/postbox-process.js';
+import { REPO_ROOT, runPostbox, startPostboxServe } from '../support/postbox-process.js';
 import { createTempDir } from '../support/temp-dir.js';
 
 const GOOD = `
@@ -51,6 +52,7 @@ describe('postbox check', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /OK/);
     assert.match(result.stdout, /\/contact \(contact\)/);
+    assert.match(result.stdout, /^mail: written to files under .*outbox, not sent \(transport = "file"/m);
     assert.equal(result.stderr, '');
   });
 
@@ -64,10 +66,18 @@ describe('postbox check', () => {
 
     const schema = await runPostbox(['check', '--config', file], { env: { ...env, POSTBOX_SURELY_UNSET_VARIABLE: 'x' } });
     assert.equal(schema.code, 1);
-    for (const keyPath of ['forms[0].allowed_origins[0]', 'forms[1].type', 'forms[1]']) {
+    for (const keyPath of ['forms[0].allowed_origins[0]', 'forms[1].type']) {
       assert.ok(schema.stderr.includes(`  ${keyPath}:`), `${keyPath} in:\n${schema.stderr}`);
     }
-    assert.match(schema.stderr, /rate_limit_per_huor/);
+    assert.ok(schema.stderr.includes('  forms[1].rate_limit_per_huor: unknown key (did you mean rate_limit_per_hour?)\n'), schema.stderr);
+  });
+
+  it('a TOML syntax error: exit 1 and one line with the file, line and column', async () => {
+    const file = await writeConfigFile(temp.dir, GOOD.replace('[server]', '[server'), 'syntax.toml');
+    const result = await runPostbox(['check', '--config', file]);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, `${file}:3:8: invalid TOML: illegal character in key\n`);
+    assert.equal(result.stdout, '');
   });
 
   it('a missing file: exit 1 naming it', async () => {
@@ -84,5 +94,34 @@ describe('postbox serve with a bad config', () => {
     assert.equal(result.code, 1);
     assert.ok(result.stderr.includes('  forms[1].type:'), result.stderr);
     assert.doesNotMatch(result.stdout, /"event":"listening"/);
+  });
+});
+
+describe('postbox serve with the file transport', () => {
+  it('logs one warning at start that mail is written to files, not sent; none with [mail.smtp]', async () => {
+    const file = await writeConfigFile(temp.dir, GOOD, 'file-transport.toml');
+    const serving = await startPostboxServe(file);
+    await serving.stop();
+    const warnings = serving.logs.filter((line) => (line.level as number) >= 40);
+    assert.equal(warnings.length, 1, JSON.stringify(warnings));
+    assert.equal(warnings[0]!.event, 'mail_not_sent');
+    assert.match(String(warnings[0]!.msg), /^mail is written to files under .*outbox, not sent/);
+
+    // A closed port: the pool connects only when a mail is sent.
+    const smtp = await writeConfigFile(temp.dir, `${GOOD.replace('[[forms]]', '[mail.smtp]\nhost = "127.0.0.1"\nport = 9\n[[forms]]')}`, 'smtp.toml');
+    const sending = await startPostboxServe(smtp);
+    await sending.stop();
+    assert.deepEqual(sending.logs.filter((line) => (line.level as number) >= 40), []);
+  });
+});
+
+describe('postbox --version', () => {
+  it('prints the version of package.json, as --version and as the version command', async () => {
+    const { version } = JSON.parse(await readFile(`${REPO_ROOT}package.json`, 'utf8')) as { version: string };
+    assert.match(version, /^\d+\.\d+\.\d+/);
+    for (const args of [['--version'], ['version'], ['check', '--version']]) {
+      const result = await runPostbox(args);
+      assert.deepEqual({ code: result.code, stdout: result.stdout, stderr: result.stderr }, { code: 0, stdout: `postbox ${version}\n`, stderr: '' }, args.join(' '));
+    }
   });
 });

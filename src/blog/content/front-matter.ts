@@ -1,7 +1,7 @@
 // Splits a post file into front matter and Markdown body, and parses the front matter with a real parser:
 // TOML between `+++` lines (smol-toml) or YAML between `---` lines (yaml). Contract section 4.
-import { parse as parseToml } from 'smol-toml';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import { parse as parseYaml, YAMLError } from 'yaml';
 
 export type FrontMatterResult =
   | { ok: true; data: Record<string, unknown>; body: string }
@@ -36,14 +36,32 @@ function parseData(raw: string, format: 'TOML' | 'YAML', body: string): FrontMat
   try {
     data = format === 'TOML' ? parseToml(raw) : parseYaml(raw);
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0]?.trim() || 'syntax error';
-    return { ok: false, reason: `invalid ${format} front matter: ${message}` };
+    return { ok: false, reason: describeSyntaxError(error, format) };
   }
   if (data === null || data === undefined) data = {};
   if (typeof data !== 'object' || Array.isArray(data) || data instanceof Date) {
     return { ok: false, reason: `${format} front matter must be a set of keys` };
   }
   return { ok: true, data: data as Record<string, unknown>, body };
+}
+
+/**
+ * `invalid TOML front matter at line 3, column 12: <the parser's first line>`, the place counted in the post
+ * file: the front matter starts on its second line, after the fence.
+ */
+function describeSyntaxError(error: unknown, format: 'TOML' | 'YAML'): string {
+  const first = (error as Error).message.split('\n')[0] ?? '';
+  const message =
+    first
+      .replace(/^Invalid TOML document:\s*/, '')
+      .replace(/ at line \d+, column \d+:?$/, '')
+      .trim() || 'syntax error';
+  const place =
+    error instanceof TomlError ? { line: error.line, column: error.column }
+    : error instanceof YAMLError && error.linePos ? { line: error.linePos[0].line, column: error.linePos[0].col }
+    : undefined;
+  const where = place ? ` at line ${place.line + 1}, column ${place.column}` : '';
+  return `invalid ${format} front matter${where}: ${message}`;
 }
 
 function lineEnd(text: string, from: number): number {

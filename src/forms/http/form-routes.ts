@@ -50,7 +50,7 @@ function createPreflight(form: FormConfig, metrics: Metrics): Handler {
     const origin = request.raw.headers.origin;
     if (!isOriginAllowed(origin, form.allowed_origins)) {
       metrics.count(form.path, 'origin_blocked');
-      return errorAnswer('origin_not_allowed');
+      return { ...errorAnswer('origin_not_allowed'), refusedOrigin: origin };
     }
     // Without an Origin (not a browser) there is nothing to allow; the answer only lists the methods.
     const headers = origin === undefined ? {} : createCorsHeaders(origin);

@@ -37,7 +37,9 @@ export function createSubmitRoute(form: FormConfig, submit: (input: SubmitInput)
     if (outcome.kind === 'accepted') return accept(form, answerHeaders);
     if (outcome.kind === 'invalid') return validationAnswer(answerHeaders, outcome.details);
     if (outcome.retryAfterSeconds !== undefined) answerHeaders['retry-after'] = String(outcome.retryAfterSeconds);
-    return errorAnswer(outcome.code, answerHeaders, outcome.message);
+    const answer = errorAnswer(outcome.code, answerHeaders, outcome.message);
+    if (outcome.code === 'origin_not_allowed') answer.refusedOrigin = origin;
+    return answer;
   };
 }
 

@@ -79,6 +79,27 @@ describe('CORS', () => {
     assert.equal(forms.mailer.sent.length, sentBefore);
   });
 
+  it('the request line of a refused origin names it (cleaned and capped); other lines carry no origin', async () => {
+    const requestLines = () => forms.logs.lines().filter((line) => line.msg === 'request');
+    const since = requestLines().length;
+    await post('http://localhost:1313');
+    await forms.app.inject({ method: 'OPTIONS', url: '/contact', headers: { origin: 'http://localhost:1313' } });
+    await post(`https://\u007fx\t.example${'a'.repeat(400)}`);
+    await post(TEST_ORIGIN);
+    await post(undefined);
+    const lines = requestLines().slice(since);
+    assert.deepEqual(
+      lines.map((line) => [line.method, line.status, line.origin]),
+      [
+        ['POST', 403, 'http://localhost:1313'],
+        ['OPTIONS', 403, 'http://localhost:1313'],
+        ['POST', 403, `https://x.example${'a'.repeat(300 - 'https://x.example'.length)}`],
+        ['POST', 200, undefined],
+        ['POST', 200, undefined],
+      ],
+    );
+  });
+
   it('rule 3: an allowed Origin gets the CORS headers on success and on every error answer', async () => {
     assert.deepEqual(corsHeadersOf((await post(TEST_ORIGIN)).headers), CORS_HEADERS);
     const validation = await post(TEST_ORIGIN, { email: 'nope' });

@@ -99,7 +99,7 @@ describe('[mail.dkim]', () => {
     for (const selector of ['', 'a_b', 'a b', 'a.', '.a', 'a/b', 's;x=1']) {
       assert.deepEqual(paths({ ...good, selector }), ['mail.dkim.selector'], selector);
     }
-    assert.deepEqual(paths({ ...good, selektor: 's' }), ['mail.dkim']);
+    assert.deepEqual(paths({ ...good, selektor: 's' }), ['mail.dkim.selektor']);
     assert.deepEqual(paths({ ...good, private_key: '${DKIM_PRIVATE_KEY}' }), ['mail.dkim.private_key']);
   });
 });

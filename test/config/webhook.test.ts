@@ -76,7 +76,7 @@ describe('[forms.webhook]', () => {
   it('refuses an unknown format or key, an unset variable, and a webhook on a newsletter form', () => {
     const paths = (webhook: TomlTable, type = 'contact') => problemsOf(loadWithWebhook(webhook, type)).map((problem) => problem.path);
     assert.deepEqual(paths({ url: 'https://hooks.example.com/x', secret: SECRET, format: 'teams' }), ['forms[0].webhook.format']);
-    assert.deepEqual(paths({ url: 'https://hooks.example.com/x', secret: SECRET, fromat: 'json' }), ['forms[0].webhook']);
+    assert.deepEqual(paths({ url: 'https://hooks.example.com/x', secret: SECRET, fromat: 'json' }), ['forms[0].webhook.fromat']);
     assert.deepEqual(paths({ url: 'https://hooks.example.com/x', secret: '${WEBHOOK_SECRET}' }), ['forms[0].webhook.secret']);
     assert.deepEqual(paths({ url: 'https://hooks.example.com/x', secret: SECRET }, 'newsletter'), ['forms[0].webhook']);
   });

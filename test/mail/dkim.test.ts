@@ -18,6 +18,7 @@ import { contactForm } from '../support/forms-app.js';
 import { driveService } from '../support/http.js';
 import { captureLogs } from '../support/log-capture.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
+import { waitFor } from '../support/wait.js';
 import { withTempDir } from '../support/temp-dir.js';
 
 const key = dkimTestKey();
@@ -140,7 +141,11 @@ describe('DKIM through the forms service', () => {
         payload: { name: 'Ada Lovelace', email: 'ada@example.org', message: 'Hello! I would like a website.' },
       });
       assert.equal(response.statusCode, 200);
-      const messages = await outboxMessages(path.join(dataDir, 'outbox'));
+      // The queue (on by default) sends them just after the answer.
+      const messages = await waitFor('two mails in the outbox', async () => {
+        const found = await outboxMessages(path.join(dataDir, 'outbox')).catch(() => []);
+        return found.length >= 2 ? found : undefined;
+      });
       assert.equal(messages.length, 2);
       for (const raw of messages) assertPasses(await verify(raw));
     } finally {

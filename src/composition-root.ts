@@ -89,6 +89,7 @@ export function createFormsAdapters(
           store: createQueueFiles(queueDirOf(config.data_dir)),
           dispatch: createDispatch({ mailer: given.mailer, chatNotifiers, webhookNotifiers }),
           policy: retryPolicyOf(mail.queue_max_hours),
+          clock: given.clock,
           random: Math.random,
         }
       : undefined,

@@ -30,19 +30,20 @@ async function deliver(submission: Submission): Promise<void> {
     to: OWNER,
     replyTo: submission.email,
     subject: `New contact form submission from ${submission.name}`,
+    headers: { 'Auto-Submitted': 'auto-generated' },
     text: `${lines.join('\n')}\n\nReply to this mail to answer the sender.\n`,
   });
   const receipt = transport.sendMail({
     from: FROM,
     to: submission.email,
-    replyTo: OWNER,
     subject: `We received your message \u2013 ${SITE}`,
+    headers: { 'Auto-Submitted': 'auto-replied' },
     text: [
       'Hello,',
       '',
       `thank you for getting in touch with ${SITE}. Your message has arrived and we will read it soon.`,
       '',
-      'This is an automatic receipt; you do not need to answer it. If you did not send a message',
+      'This is an automatic receipt: there is no need to answer it. If you did not send a message',
       'to us, someone else entered your address and you can ignore this mail.',
       '',
     ].join('\n'),

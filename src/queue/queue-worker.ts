@@ -37,7 +37,8 @@ export interface MailQueue {
   start(): Promise<void>;
   /** Resolves once every message is durably queued; rejects when they could not be written. */
   enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
-  counts(): { pending: number; failed: number };
+  /** Pending and failed messages now, and the fsync calls the queue's writes made since start. */
+  counts(): { pending: number; failed: number; fsyncs: number };
   /** Stops sending; waits up to `graceMs` for sends in flight. What is pending stays on disk. */
   stop(graceMs: number): Promise<void>;
 }
@@ -107,7 +108,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
 
   function run(entry: Entry, isRetry: boolean): void {
     if (isRetry) retriesInFlight += 1;
-    const task = attempt(entry)
+    const task = attempt(entry, isRetry)
       .catch((error: unknown) => report.storageFailed('attempt', error))
       .finally(() => {
         inFlight.delete(task);
@@ -117,9 +118,10 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
     inFlight.add(task);
   }
 
-  async function attempt(entry: Entry): Promise<void> {
+  async function attempt(entry: Entry, isRetry: boolean): Promise<void> {
     const { stored } = entry;
-    if (await store.isDone(stored.slot)) {
+    // Only a message that waited can have been dropped by `postbox queue drop` (a new one is tried at once).
+    if ((isRetry || entry.attempts > 0) && (await store.isDone(stored.slot))) {
       // `postbox queue drop` removed it while it waited.
       entries.delete(stored.slot);
       await store.forget(stored.slot);
@@ -206,7 +208,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
       }
       pump();
     },
-    counts: () => ({ pending: entries.size, failed: failedCount }),
+    counts: () => ({ pending: entries.size, failed: failedCount, fsyncs: store.fsyncCount() }),
     async stop(graceMs) {
       stopped = true;
       if (timer) clearTimeout(timer);

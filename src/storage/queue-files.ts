@@ -47,6 +47,14 @@ export function createQueueFiles(queueDir: string): QueueStore {
   /** Slots not yet done, by segment, for the segments this store read or wrote. */
   const openSlots = new Map<string, Set<number>>();
   const segmentSizes = new Map<string, number>();
+  /** Marker and state files known to exist, by segment: what removing the segment must remove too. */
+  const slotFiles = new Map<string, Set<string>>();
+  const noteFile = (slot: string, file: string) => {
+    const { segment } = parseSlot(slot);
+    let files = slotFiles.get(segment);
+    if (!files) slotFiles.set(segment, (files = new Set()));
+    files.add(file);
+  };
   let fsyncs = 0;
   let foldersMade: Promise<unknown> | undefined;
   let waiting: Array<{ lines: SegmentLine[]; stored: StoredMessage[]; resolve(): void; reject(error: unknown): void }> = [];
@@ -123,17 +131,27 @@ export function createQueueFiles(queueDir: string): QueueStore {
   /** The segment first, so that a crash in between leaves markers without a segment, never the reverse. */
   async function removeSegment(segment: string): Promise<void> {
     openSlots.delete(segment);
-    const size = segmentSizes.get(segment) ?? 0;
     segmentSizes.delete(segment);
+    const files = slotFiles.get(segment) ?? new Set<string>();
+    slotFiles.delete(segment);
     await rm(path.join(queueDir, `${segment}${SEGMENT_SUFFIX}`), { force: true });
-    for (let at = 0; at < size; at += 1) {
-      await rm(doneFile(`${segment}.${at}`), { force: true });
-      await rm(stateFile(`${segment}.${at}`), { force: true });
-    }
+    await Promise.all([...files].map((file) => rm(file, { force: true })));
   }
 
   async function markDone(slot: string): Promise<void> {
-    await writeFile(doneFile(slot), '');
+    const { segment, index } = parseSlot(slot);
+    const open = openSlots.get(segment);
+    // The last message of a segment needs no marker: the segment itself goes.
+    if (!(open?.size === 1 && open.has(index))) {
+      await writeFile(doneFile(slot), '');
+      noteFile(slot, doneFile(slot));
+    }
+    await settle(slot);
+  }
+
+  /** Another process marked `slot` done (`postbox queue drop`): its marker goes with the segment. */
+  async function forget(slot: string): Promise<void> {
+    noteFile(slot, doneFile(slot));
     await settle(slot);
   }
 
@@ -162,10 +180,17 @@ export function createQueueFiles(queueDir: string): QueueStore {
       const open = new Set<number>();
       for (const [index, line] of lines.entries()) {
         const slot = `${segment}.${index}`;
-        if (line === undefined || (await exists(doneFile(slot)))) continue;
+        if (line === undefined) continue;
+        if (await exists(doneFile(slot))) {
+          if (onlyNew) noteFile(slot, doneFile(slot));
+          continue;
+        }
         if (failedBySlot.has(slot)) {
           // The process died between writing the failed file and the marker: finish the move.
-          if (onlyNew) await writeFile(doneFile(slot), '');
+          if (onlyNew) {
+            await writeFile(doneFile(slot), '');
+            noteFile(slot, doneFile(slot));
+          }
           continue;
         }
         if (failedIds.has(line.id) && onlyNew) {
@@ -174,6 +199,7 @@ export function createQueueFiles(queueDir: string): QueueStore {
         }
         open.add(index);
         const attempt = await readJson<AttemptRecord>(stateFile(slot));
+        if (attempt && onlyNew) noteFile(slot, stateFile(slot));
         pending.push({ id: line.id, createdAt: line.created_at, message: line.message, slot, ...(attempt ? { attempt } : {}) });
       }
       if (onlyNew) {
@@ -223,10 +249,11 @@ export function createQueueFiles(queueDir: string): QueueStore {
     listPending: () => readPending(false),
     isDone: (slot) => exists(doneFile(slot)),
     complete: markDone,
-    forget: settle,
+    forget,
     async recordAttempt(slot, attempt) {
       // Not fsynced: after a crash the message is tried at once, which is what a lost record would cause anyway.
-      await writeFile(stateFile(slot), JSON.stringify(attempt));
+      await writeFile(stateFile(slot), JSON.stringify(attempt), { mode: 0o600 });
+      noteFile(slot, stateFile(slot));
     },
     async fail(message, attempt, now) {
       await ensureFolders();

@@ -42,6 +42,8 @@ export interface TestFormsOptions {
 }
 
 export const TEST_ORIGIN = 'https://example.com';
+/** The retry schedule of a test's mail queue: 20 ms, doubling, at most 100 ms apart, for an hour. */
+export const TEST_RETRY_POLICY = Object.freeze({ firstDelayMs: 20, maxDelayMs: 100, maxAgeMs: 3_600_000 });
 export const OWNER_ADDRESS = 'owner@example.com';
 export const FROM_ADDRESS = 'Forms <forms@example.com>';
 
@@ -73,7 +75,9 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
     );
     const { createChatNotifier, createWebhookNotifier, ...deps } = options.deps ?? {};
     const adapters = createFormsAdapters(config, { logger: logs.logger, requestLog: logs.requestLog, clock, mailer, createChatNotifier, createWebhookNotifier });
-    service = await createFormsService(formsSettingsOf(config, config.mail!), { ...adapters, ...deps });
+    // A queue (when a test turns it on) retries within milliseconds, on real time: tests do not wait a minute.
+    const queue = adapters.queue && { ...adapters.queue, policy: TEST_RETRY_POLICY, clock: Date.now, rescanIntervalMs: 20 };
+    service = await createFormsService(formsSettingsOf(config, config.mail!), { ...adapters, queue, ...deps });
   } catch (error) {
     // A rejected config or a failing start leaves no temp folder behind.
     await temp?.remove();

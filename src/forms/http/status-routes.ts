@@ -11,7 +11,7 @@ export interface StatusRoutesOptions {
   metrics: Metrics;
   metricsToken: string | undefined;
   /** The mail queue's current counts, when the queue is on (docs/delivery.md "Watching the queue"). */
-  queueCounts?: () => { pending: number; failed: number };
+  queueCounts?: () => { pending: number; failed: number; fsyncs: number };
 }
 
 /** The two routes, answering GET and HEAD. */

@@ -9,7 +9,8 @@ const smtpPort = Number(process.argv[2]);
 const answerAfterReceipt = process.argv[3] !== 'owner';
 const transport = nodemailer.createTransport({ pool: true, host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true });
 const stats = { completed: 0, failed: 0 };
-const FROM = 'Bench Forms <forms@bench.example>';
+// Its own sender (same length as postbox's), so that the SMTP sink counts each side's mail apart.
+const FROM = 'Bench Forms <refs@bench.example>';
 const OWNER = 'owner@bench.example';
 const SITE = 'bench.example';
 

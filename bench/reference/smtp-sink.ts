@@ -10,6 +10,8 @@ interface Counts {
 }
 
 const counts: Counts = { messages: 0, bytes: 0, recipients: 0 };
+/** The same counts per envelope sender, so that each contender's mail is told apart from the other's. */
+const bySender: Record<string, Counts> = {};
 
 const server = new SMTPServer({
   authOptional: true,
@@ -24,6 +26,11 @@ const server = new SMTPServer({
       counts.messages += 1;
       counts.bytes += bytes;
       counts.recipients += session.envelope.rcptTo.length;
+      const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+      const own = (bySender[sender] ??= { messages: 0, bytes: 0, recipients: 0 });
+      own.messages += 1;
+      own.bytes += bytes;
+      own.recipients += session.envelope.rcptTo.length;
       callback();
     });
   },
@@ -35,6 +42,6 @@ server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
 });
 
 process.on('message', (message) => {
-  if (message === 'counts') process.send?.({ ...counts });
+  if (message === 'counts') process.send?.({ ...counts, bySender });
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

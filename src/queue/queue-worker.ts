@@ -222,6 +222,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
         }),
       ]);
       if (graceTimer) clearTimeout(graceTimer);
+      await store.close().catch((error: unknown) => report.storageFailed('close', error));
     },
   };
 }

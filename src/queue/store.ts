@@ -52,4 +52,6 @@ export interface QueueStore {
   drop(id: string): Promise<'pending' | 'failed' | undefined>;
   /** fsync calls made so far (docs/performance.md prints them per accepted submission). */
   fsyncCount(): number;
+  /** Writes what is buffered and releases the open journal file. */
+  close(): Promise<void>;
 }

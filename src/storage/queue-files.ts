@@ -1,6 +1,7 @@
 // The mail queue on disk (docs/delivery.md "On disk"), in data_dir/queue:
 //   <segment>.jsonl       messages queued together, one JSON line each; written once, never changed
-//   done/<segment>.<n>    empty marker: message n of the segment left the queue (sent, failed or dropped)
+//   done.log              one line per message that left the queue (sent or failed): "<segment>.<n>"
+//   done/<segment>.<n>    empty marker: message n was dropped by `postbox queue drop` (another process)
 //   state/<segment>.<n>.json   tries so far of a pending message (attempts, next try, last error)
 //   failed/<id>.json      a message that was given up, with its last error
 //   retry-now             asks a running `serve` to try every pending message now
@@ -12,6 +13,7 @@ import path from 'node:path';
 import type { OutgoingMessage } from '../queue/outgoing.js';
 import type { AttemptRecord, FailedMessage, PendingMessage, QueueStore, StoredMessage } from '../queue/store.js';
 import { syncFolder } from './atomic-file.js';
+import { createDoneJournal } from './done-journal.js';
 
 const SEGMENT_SUFFIX = '.jsonl';
 const RETRY_REQUEST = 'retry-now';
@@ -60,6 +62,14 @@ export function createQueueFiles(queueDir: string): QueueStore {
   let waiting: Array<{ lines: SegmentLine[]; stored: StoredMessage[]; resolve(): void; reject(error: unknown): void }> = [];
   let writing = false;
   let swept = false;
+  const journal = createDoneJournal(queueDir);
+  /** The done slots of the segments still on disk: what a rewritten journal keeps. */
+  function* liveDone(): Iterable<string> {
+    for (const [segment, open] of openSlots) {
+      const size = segmentSizes.get(segment) ?? 0;
+      for (let index = 0; index < size; index += 1) if (!open.has(index)) yield `${segment}.${index}`;
+    }
+  }
 
   const ensureFolders = () =>
     (foldersMade ??= Promise.all([doneDir, stateDir, failedDir].map((folder) => mkdir(folder, { recursive: true }))).catch((error: unknown) => {
@@ -136,16 +146,17 @@ export function createQueueFiles(queueDir: string): QueueStore {
     slotFiles.delete(segment);
     await rm(path.join(queueDir, `${segment}${SEGMENT_SUFFIX}`), { force: true });
     await Promise.all([...files].map((file) => rm(file, { force: true })));
+    await journal.compact(liveDone);
   }
 
   async function markDone(slot: string): Promise<void> {
     const { segment, index } = parseSlot(slot);
     const open = openSlots.get(segment);
-    // The last message of a segment needs no marker: the segment itself goes.
-    if (!(open?.size === 1 && open.has(index))) {
-      await writeFile(doneFile(slot), '');
-      noteFile(slot, doneFile(slot));
-    }
+    // The last message of a segment needs no line: the segment itself goes.
+    const last = open?.size === 1 && open.has(index);
+    // Memory first: a journal rewrite that runs before the line is written keeps it (liveDone).
+    open?.delete(index);
+    if (!last) await journal.append(slot);
     await settle(slot);
   }
 
@@ -171,6 +182,8 @@ export function createQueueFiles(queueDir: string): QueueStore {
     const names = (await readdir(queueDir)).filter((name) => name.endsWith(SEGMENT_SUFFIX) && !name.startsWith('.')).sort();
     const failedBySlot = new Map((await readFailed()).map((file) => [file.slot, file]));
     const failedIds = new Set([...failedBySlot.values()].map((file) => file.id));
+    // Segments read again by a running store (a rescan) are new ones, which only a drop marker can mark done.
+    const journaled = onlyNew && swept ? new Set<string>() : await journal.read();
     const pending: PendingMessage[] = [];
     for (const name of names) {
       const segment = name.slice(0, -SEGMENT_SUFFIX.length);
@@ -180,17 +193,14 @@ export function createQueueFiles(queueDir: string): QueueStore {
       const open = new Set<number>();
       for (const [index, line] of lines.entries()) {
         const slot = `${segment}.${index}`;
-        if (line === undefined) continue;
+        if (line === undefined || journaled.has(slot)) continue;
         if (await exists(doneFile(slot))) {
           if (onlyNew) noteFile(slot, doneFile(slot));
           continue;
         }
         if (failedBySlot.has(slot)) {
           // The process died between writing the failed file and the marker: finish the move.
-          if (onlyNew) {
-            await writeFile(doneFile(slot), '');
-            noteFile(slot, doneFile(slot));
-          }
+          if (onlyNew) await journal.append(slot);
           continue;
         }
         if (failedIds.has(line.id) && onlyNew) {
@@ -211,6 +221,7 @@ export function createQueueFiles(queueDir: string): QueueStore {
     if (onlyNew && !swept) {
       swept = true;
       await sweepLeftovers(new Set(names.map((name) => name.slice(0, -SEGMENT_SUFFIX.length))));
+      await journal.compact(liveDone, true);
     }
     return pending;
   }
@@ -314,6 +325,7 @@ export function createQueueFiles(queueDir: string): QueueStore {
       return 'pending';
     },
     fsyncCount: () => fsyncs,
+    close: () => journal.close(),
   };
 }
 

@@ -39,7 +39,7 @@ export interface MailQueue {
   enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
   /** Pending and failed messages now, and the fsync calls the queue's writes made since start. */
   counts(): { pending: number; failed: number; fsyncs: number };
-  /** Stops sending; waits up to `graceMs` for sends in flight. What is pending stays on disk. */
+  /** Tries new messages once more and waits for sends in flight, for up to `graceMs`; what is pending stays on disk. */
   stop(graceMs: number): Promise<void>;
 }
 
@@ -61,6 +61,8 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
   let retriesInFlight = 0;
   let failedCount = 0;
   let stopped = false;
+  /** Stopping: new messages are still tried (within the grace), retries wait for the next start. */
+  let draining = false;
   let timer: NodeJS.Timeout | undefined;
   let rescanTimer: NodeJS.Timeout | undefined;
 
@@ -85,7 +87,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
         continue;
       }
       const due = retries[0];
-      if (due && due.nextAttemptAt <= now && retriesInFlight < retryShare) {
+      if (!draining && due && due.nextAttemptAt <= now && retriesInFlight < retryShare) {
         retries.shift();
         run(due, true);
         continue;
@@ -210,17 +212,23 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
     },
     counts: () => ({ pending: entries.size, failed: failedCount, fsyncs: store.fsyncCount() }),
     async stop(graceMs) {
-      stopped = true;
+      draining = true;
       if (timer) clearTimeout(timer);
       if (rescanTimer) clearInterval(rescanTimer);
       let graceTimer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...inFlight]),
-        new Promise((resolve) => {
-          graceTimer = setTimeout(resolve, graceMs);
-          graceTimer.unref();
-        }),
-      ]);
+      let graceOver = false;
+      const grace = new Promise<void>((resolve) => {
+        graceTimer = setTimeout(() => {
+          graceOver = true;
+          resolve();
+        }, graceMs);
+        graceTimer.unref();
+      });
+      // Messages queued just before the stop are still tried once; what fails waits on disk for the next start.
+      while (!graceOver && (fresh.length > 0 || inFlight.size > 0)) {
+        await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      }
+      stopped = true;
       if (graceTimer) clearTimeout(graceTimer);
       await store.close().catch((error: unknown) => report.storageFailed('close', error));
     },

@@ -102,9 +102,16 @@ export function createQueueFiles(queueDir: string): QueueStore {
 
   async function writeSegment(lines: SegmentLine[], segment: string): Promise<void> {
     await ensureFolders();
-    await writeDurably(queueDir, `${segment}${SEGMENT_SUFFIX}`, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    // Known before it appears on disk: a rescan that lists it meanwhile must not take it for another's.
     openSlots.set(segment, new Set(lines.map((_, index) => index)));
     segmentSizes.set(segment, lines.length);
+    try {
+      await writeDurably(queueDir, `${segment}${SEGMENT_SUFFIX}`, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    } catch (error) {
+      openSlots.delete(segment);
+      segmentSizes.delete(segment);
+      throw error;
+    }
   }
 
   async function flush(): Promise<void> {

@@ -62,8 +62,11 @@ describe('postbox serve as a real process', () => {
     const limited = await post(baseUrl);
     assert.equal(limited.status, 429);
     assert.equal(limited.headers.get('retry-after'), '1800');
-    const outbox = await readdir(path.join(dataDir, 'outbox'));
-    assert.equal(outbox.filter((name) => name.endsWith('.eml')).length, 4, 'two owner mails and two receipts');
+    // The mail queue sends them just after the answers.
+    await waitFor('two owner mails and two receipts in the outbox', async () => {
+      const outbox = await readdir(path.join(dataDir, 'outbox')).catch(() => [] as string[]);
+      return outbox.filter((name) => name.endsWith('.eml')).length === 4 ? true : undefined;
+    });
     assert.equal((await fetch(`${baseUrl}/metrics`)).status, 401, 'metrics_token came from the environment');
     assert.equal((await fetch(`${baseUrl}/metrics`, { headers: { authorization: 'Bearer process-test-token' } })).status, 200);
 

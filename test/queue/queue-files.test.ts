@@ -5,7 +5,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { OutgoingMessage } from '../../src/queue/outgoing.js';
-import { createQueueFiles } from '../../src/storage/queue-files.js';
+import { createQueueFiles as openQueueFiles } from '../../src/storage/queue-files.js';
+import type { QueueStore } from '../../src/queue/store.js';
 import { createTempDir } from '../support/temp-dir.js';
 
 const mail = (subject: string): OutgoingMessage => ({
@@ -19,8 +20,18 @@ const NOW = Date.UTC(2026, 10, 23, 12);
 describe('queue files', () => {
   let dir: string;
   let remove: () => Promise<void>;
+  const opened: QueueStore[] = [];
+  /** A store over `folder`, closed after the test (it keeps its journal open). */
+  const createQueueFiles = (folder: string) => {
+    const store = openQueueFiles(folder);
+    opened.push(store);
+    return store;
+  };
   beforeEach(async () => ({ dir, remove } = await createTempDir('queue')));
-  afterEach(() => remove());
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+    await remove();
+  });
 
   const segments = async () => (await readdir(dir)).filter((name) => name.endsWith('.jsonl'));
 

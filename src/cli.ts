@@ -3,7 +3,7 @@
 // site"): the only code that reads argv and the environment.
 import { parseArgs } from 'node:util';
 import type { Config } from './config/config.js';
-import { describeConfig } from './config/describe.js';
+import { describeConfig } from './check-summary.js';
 import { loadConfigFile, type ConfigProblem } from './config/load.js';
 import { parseMailboxes } from './config/mail-addresses.js';
 import { ListenError } from './http/http-server.js';

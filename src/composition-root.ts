@@ -7,7 +7,7 @@ import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.j
 import { createWebhookNotifier } from './chat/webhook.js';
 import { createBlogService } from './blog/blog-service.js';
 import { createFormsService, type FormsAdapters, type FormsSettings } from './forms/forms-service.js';
-import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from './forms/ports.js';
+import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from './ports.js';
 import { createRateLimitKey } from './forms/rules/rate-limit-key.js';
 import { createClientAddressResolver } from './http/client-ip.js';
 import type { HttpService } from './http/http-service.js';

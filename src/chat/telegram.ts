@@ -1,7 +1,7 @@
 // Chat notifications through the Telegram Bot API `sendMessage` method, over fetch (docs/configuration.md
 // "[forms.telegram]"). The bot token is part of the URL, so no error from here carries the URL or the
 // underlying message: only a fixed reason.
-import type { ChatNotifier } from '../forms/ports.js';
+import type { ChatNotifier } from '../ports.js';
 import { cutText } from './cut-text.js';
 
 export interface TelegramSettings {

@@ -5,7 +5,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { WebhookConfig } from '../config/config.js';
 import { describeSubmissionFields } from '../forms/notifications.js';
-import type { Clock, WebhookEvent, WebhookNotifier } from '../forms/ports.js';
+import type { Clock, WebhookEvent, WebhookNotifier } from '../ports.js';
 import { cutText } from './cut-text.js';
 
 export interface WebhookOptions {

@@ -4,13 +4,13 @@
 import { domainToASCII } from 'node:url';
 import addressParser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
-import { isEmailAddress } from '../forms/rules/email-address.js';
+import { isEmailAddress } from '../email-address.js';
 import { isSafeAddressValue } from '../header-value.js';
 
 const NOT_AN_ADDRESS = 'must be a mail address such as "owner@example.com" or "Name <owner@example.com>"';
 
 /**
- * Whether nodemailer's reading of an address is an RFC 5322 addr-spec (src/forms/rules/email-address.ts). A
+ * Whether nodemailer's reading of an address is an RFC 5322 addr-spec (src/email-address.ts). A
  * domain in another script counts in its punycode spelling, which nodemailer sends. "owner at example.com"
  * is read as a name without an address, "owner@example.com>" as an address with a ">" in it: both fail here.
  */

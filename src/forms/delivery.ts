@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import { safeReason } from '../safe-reason.js';
 import type { CounterName, Metrics } from './metrics.js';
 import { composeChatText, composeOwnerMail, composeReceipt, composeWebhookEvent, type SubmissionNotice } from './notifications.js';
-import type { ChatNotifier, Mailer, WebhookNotifier } from './ports.js';
+import type { ChatNotifier, Mailer, WebhookNotifier } from '../ports.js';
 
 export interface DeliveryDeps {
   mailer: Mailer;

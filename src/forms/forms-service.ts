@@ -14,7 +14,7 @@ import { createFormRoutes, formsDoorAnswers } from './http/form-routes.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createNewsletter, type Newsletter, type NewsletterDeps } from './newsletter/index.js';
 import { resolveSiteName } from './notifications.js';
-import type { AppendLine, ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from './ports.js';
+import type { AppendLine, ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from '../ports.js';
 import { createQueuedDelivery } from './queued-delivery.js';
 import { createQueueReport } from './queue-report.js';
 import { loadFormRateLimits } from './rate-limits.js';

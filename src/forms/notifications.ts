@@ -3,7 +3,7 @@
 // (the name in the subject) passes through toHeaderText, so no CR, LF or other control character from the input
 // reaches a header; addresses are validated addr-specs, which hold none (and the mail adapter refuses any that do).
 import type { FormConfig } from '../config/config.js';
-import type { MailMessage, WebhookEvent } from './ports.js';
+import type { MailMessage, WebhookEvent } from '../ports.js';
 import { toHeaderText } from '../header-value.js';
 import type { Submission } from './rules/submission.js';
 

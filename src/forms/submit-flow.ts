@@ -11,7 +11,7 @@ import type { DeliveryOutcome } from './delivery.js';
 import type { Metrics } from './metrics.js';
 import type { Newsletter } from './newsletter/index.js';
 import type { SubmissionNotice } from './notifications.js';
-import type { AppendLine, Clock } from './ports.js';
+import type { AppendLine, Clock } from '../ports.js';
 import { readFormBody } from './request-body.js';
 import { isOriginAllowed } from './rules/cors.js';
 import type { RateLimiter } from './rules/rate-limiter.js';

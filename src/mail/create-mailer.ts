@@ -1,7 +1,7 @@
 // Chooses the mail adapter that [mail] asks for (docs/configuration.md "[mail]": "smtp", the default when
 // [mail.smtp] is there, or "file").
 import type { MailConfig } from '../config/config.js';
-import type { Clock, Mailer } from '../forms/ports.js';
+import type { Clock, Mailer } from '../ports.js';
 import { createFileMailer } from './file-mailer.js';
 import { outboxDirOf } from './outbox-dir.js';
 import { createSmtpMailer } from './smtp-mailer.js';

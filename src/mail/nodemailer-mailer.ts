@@ -1,6 +1,6 @@
 // The Mailer port over any nodemailer transport: the SMTP pool, the file outbox and tests share this mapping.
 import type { SendMailOptions, Transporter } from 'nodemailer';
-import type { MailMessage, Mailer } from '../forms/ports.js';
+import type { MailMessage, Mailer } from '../ports.js';
 import { isSafeAddressValue, toHeaderText } from '../header-value.js';
 
 /** A message refused before sending because an address carried a line break or another control character. */

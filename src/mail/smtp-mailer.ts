@@ -2,7 +2,7 @@
 // (docs/configuration.md "[mail.smtp]").
 import nodemailer from 'nodemailer';
 import type { DkimConfig, SmtpConfig } from '../config/config.js';
-import type { Mailer } from '../forms/ports.js';
+import type { Mailer } from '../ports.js';
 import { dkimTransportOptions } from './dkim.js';
 import { createNodemailerMailer } from './nodemailer-mailer.js';
 

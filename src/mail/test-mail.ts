@@ -3,7 +3,7 @@
 // port and its reply, or the network error (contract section 5).
 import { getSystemErrorName } from 'node:util';
 import type { MailConfig } from '../config/config.js';
-import type { Clock, MailMessage } from '../forms/ports.js';
+import type { Clock, MailMessage } from '../ports.js';
 import { createMailer } from './create-mailer.js';
 import { fileTransportNotice } from './outbox-dir.js';
 

@@ -1,7 +1,7 @@
 // Sends one queued message through its channel now: mail through the mailer, chat and webhook notifications
 // through the form's notifier, looked up by the form's path when the message is sent (a queued message holds
 // no secret). A form that lost its channel since the message was queued is a permanent failure.
-import type { ChatNotifier, Mailer, WebhookNotifier } from '../forms/ports.js';
+import type { ChatNotifier, Mailer, WebhookNotifier } from '../ports.js';
 import type { Dispatch } from './outgoing.js';
 
 export interface DispatchChannels {

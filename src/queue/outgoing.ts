@@ -1,7 +1,7 @@
 // What the forms service hands to delivery (docs/delivery.md): plain data, so that a message can wait in the
 // queue on disk and be sent by a later process. Secrets (the bot token, the webhook secret) are never part of
 // it: the channel is looked up by the form's path when the message is sent.
-import type { MailMessage, WebhookEvent } from '../forms/ports.js';
+import type { MailMessage, WebhookEvent } from '../ports.js';
 
 /** Why a mail is sent; the counters of /metrics follow it. */
 export type MailKind = 'owner' | 'receipt' | 'confirmation' | 'subscriber_notice' | 'test';

@@ -2,7 +2,7 @@
 // accepted, then sent at once; a temporary failure is tried again later (src/queue/retry-policy.ts), a
 // permanent one, or one that outlived `queue_max_hours`, moves to queue/failed/. New messages go before
 // retries and retries never take more than half of the sending slots, so a backlog never starves new mail.
-import type { Clock } from '../forms/ports.js';
+import type { Clock } from '../ports.js';
 import { classifyFailure, type DeliveryFailure } from './failure.js';
 import type { Dispatch, OutgoingMessage, QueuedMessage } from './outgoing.js';
 import { nextAttemptAt, type RetryPolicy } from './retry-policy.js';

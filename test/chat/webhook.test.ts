@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { createWebhookNotifier, DISCORD_CONTENT_LIMIT, WebhookError } from '../../src/chat/webhook.js';
-import type { WebhookEvent } from '../../src/forms/ports.js';
+import type { WebhookEvent } from '../../src/ports.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwXk0c1Fq1dbQ=';

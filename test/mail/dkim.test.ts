@@ -9,7 +9,7 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import type { DKIMResult } from 'mailauth';
 import { composeServices } from '../../src/composition-root.js';
 import type { DkimConfig } from '../../src/config/config.js';
-import type { MailMessage } from '../../src/forms/ports.js';
+import type { MailMessage } from '../../src/ports.js';
 import { createFileMailer } from '../../src/mail/file-mailer.js';
 import { createSmtpMailer } from '../../src/mail/smtp-mailer.js';
 import { loadTestConfig } from '../support/config.js';

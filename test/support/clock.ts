@@ -1,4 +1,4 @@
-// A controllable clock for the Clock port (src/forms/ports.ts): tests move time, never wait for it.
+// A controllable clock for the Clock port (src/ports.ts): tests move time, never wait for it.
 
 export interface TestClock {
   (): number;

@@ -4,7 +4,7 @@ import type { Config, NewsletterForm } from '../../src/config/config.js';
 import { createJsonlAppender } from '../../src/storage/jsonl.js';
 import { resolveSiteName } from '../../src/forms/notifications.js';
 import { createMetrics, type Metrics } from '../../src/forms/metrics.js';
-import type { MailMessage } from '../../src/forms/ports.js';
+import type { MailMessage } from '../../src/ports.js';
 import { createNewsletter, type Newsletter } from '../../src/forms/newsletter/index.js';
 import { sendMailNow } from '../../src/forms/forms-service.js';
 import { createTestClock, type TestClock } from './clock.js';

@@ -1,5 +1,5 @@
-// A deterministic stand-in for the RandomBytes port (src/forms/ports.ts): tokens differ and repeat run to run.
-import type { RandomBytes } from '../../src/forms/ports.js';
+// A deterministic stand-in for the RandomBytes port (src/ports.ts): tokens differ and repeat run to run.
+import type { RandomBytes } from '../../src/ports.js';
 
 /** Gives `count` bytes all equal to the call number (1, 2, 3...), so every call differs from the last. */
 export function createCountingRandomBytes(): RandomBytes {

@@ -1,5 +1,5 @@
-// A Mailer (src/forms/ports.ts) that records what it is asked to send and can be told to fail.
-import type { MailMessage, Mailer } from '../../src/forms/ports.js';
+// A Mailer (src/ports.ts) that records what it is asked to send and can be told to fail.
+import type { MailMessage, Mailer } from '../../src/ports.js';
 
 export interface RecordingMailer extends Mailer {
   /** Messages accepted, in order. */

@@ -2,7 +2,7 @@
 // address, which the routes have validated as an RFC 5322 addr-spec: as recipient of the confirmation, and in
 // the body (never a header) of the owner's notice, who needs to know who subscribed.
 import type { NewsletterForm } from '../../config/config.js';
-import type { MailMessage } from '../ports.js';
+import type { MailMessage } from '../../ports.js';
 
 /** The confirmation link: `<public_url><form_path>/confirm?token=<token>` (docs/newsletter.md). */
 export function confirmationLink(confirmUrl: string, token: string): string {

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { writeFileAtomically } from '../../storage/atomic-file.js';
 import { repairTornTail } from '../../storage/jsonl.js';
-import type { AppendLine } from '../ports.js';
+import type { AppendLine } from '../../ports.js';
 import { readStateLines } from './durable-file.js';
 import { addressKey, isExpired, pendingEvent, replayJournal, type JournalEvent, type PendingRecord } from './pending.js';
 

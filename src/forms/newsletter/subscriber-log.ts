@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { NewsletterForm } from '../../config/config.js';
 import { repairTornTail } from '../../storage/jsonl.js';
-import type { AppendLine } from '../ports.js';
+import type { AppendLine } from '../../ports.js';
 import { readStateLines } from './durable-file.js';
 import { addressKey } from './pending.js';
 

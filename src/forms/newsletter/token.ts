@@ -1,6 +1,6 @@
 // Confirmation tokens (docs/newsletter.md "The flow"): 256 random bits sent once, only their hash is stored.
 import { createHash } from 'node:crypto';
-import type { RandomBytes } from '../ports.js';
+import type { RandomBytes } from '../../ports.js';
 
 /** Bytes of randomness in a token: 256 bits (docs/newsletter.md "The flow"). */
 export const TOKEN_BYTES = 32;

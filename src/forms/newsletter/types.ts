@@ -4,7 +4,7 @@ import type { NewsletterForm } from '../../config/config.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../metrics.js';
 import type { MailKind } from '../../queue/outgoing.js';
-import type { AppendLine, Clock, MailMessage, RandomBytes } from '../ports.js';
+import type { AppendLine, Clock, MailMessage, RandomBytes } from '../../ports.js';
 
 /** What a signup came to. `ok` and `duplicate` must be answered identically. */
 export type SignupOutcome = 'ok' | 'duplicate' | 'storage_failed' | 'send_failed';

@@ -5,7 +5,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { TelegramSettings } from '../../../src/chat/telegram.js';
-import type { ChatNotifier, MailMessage } from '../../../src/forms/ports.js';
+import type { ChatNotifier, MailMessage } from '../../../src/ports.js';
 import { contactForm, FROM_ADDRESS, OWNER_ADDRESS, TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
 
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.org', service: 'Hosting', message: 'Hello! I would like a website.' };

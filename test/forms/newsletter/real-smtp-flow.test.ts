@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Mailer } from '../../../src/forms/ports.js';
+import type { Mailer } from '../../../src/ports.js';
 import type { RunningServer } from '../../../src/http/http-server.js';
 import { createSmtpMailer } from '../../../src/mail/smtp-mailer.js';
 import { createTestFormsService, OWNER_ADDRESS, TEST_ORIGIN, type TestFormsService } from '../../support/forms-app.js';

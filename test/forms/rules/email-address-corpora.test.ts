@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { isEmailAddress } from '../../../src/forms/rules/email-address.js';
+import { isEmailAddress } from '../../../src/email-address.js';
 
 // Public corpora vendored in test/fixtures/email/ (sources, licences and the mapping of each corpus verdict
 // to Postbox's answer, docs/submission-rules.md "Email addresses", are in its README.md).

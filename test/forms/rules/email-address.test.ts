@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isEmailAddress } from '../../../src/forms/rules/email-address.js';
+import { isEmailAddress } from '../../../src/email-address.js';
 
 // Hand-written cases that pin the reading of RFC 5322 that docs/submission-rules.md "Email addresses" states
 // (section 3.4.1, no obsolete forms, no CFWS, ASCII only, no length limit). The public corpora are checked

@@ -1,6 +1,6 @@
 // The short summary `postbox check` prints (docs/configuration.md "How the file is read").
-import { fileTransportNotice } from '../mail/outbox-dir.js';
-import type { Config, MailConfig } from './config.js';
+import { fileTransportNotice } from './mail/outbox-dir.js';
+import type { Config, MailConfig } from './config/config.js';
 
 /** One line per service and form, as a site owner would want to confirm them. */
 export function describeConfig(config: Config): string {

@@ -1,8 +1,8 @@
 // The summary of `postbox check`: what the owner must see before trusting the file, the mail transport above all.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeConfig } from '../../src/config/describe.js';
-import { loadTestConfig } from '../support/config.js';
+import { describeConfig } from '../src/check-summary.js';
+import { loadTestConfig } from './support/config.js';
 
 const FORMS = [{ path: '/contact', type: 'contact', allowed_origins: ['https://example.com'], archive: 'contact.jsonl' }];
 

@@ -1,4 +1,5 @@
-// The small interfaces the forms core talks through; adapters (nodemailer, fetch, fs) implement them.
+// The small interfaces the services talk through (STYLE.md "three layers"): the forms core and the mail queue send
+// through them, adapters (nodemailer, fetch, fs) implement them, and the composition root joins the two.
 
 /**
  * The `Auto-Submitted` header of a mail (RFC 3834 section 5): `auto-replied` for an answer to what someone sent

@@ -120,6 +120,18 @@ describe('queue files', () => {
     assert.deepEqual(await segments(), [], 'the segment is gone with its last message');
   });
 
+  it('never gives a running store its own segment as a new one while it is being written', async () => {
+    const store = createQueueFiles(dir);
+    await store.loadNew();
+    for (let round = 0; round < 20; round += 1) {
+      let written = false;
+      const adding = store.add([mail(`round ${round}`)], NOW).then(() => (written = true));
+      // A rescan in a tight loop meets the segment between its rename and the end of the write, if anywhere.
+      while (!written) assert.deepEqual(await store.loadNew(), [], 'the rescan took the segment for another process\'s');
+      await adding;
+    }
+  });
+
   it('takes a retry request once', async () => {
     const store = createQueueFiles(dir);
     assert.equal(await store.takeRetryRequest(), false);

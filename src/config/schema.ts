@@ -209,6 +209,14 @@ export const configSchema = z
         context.addIssue({ code: 'custom', path: ['forms', index, 'to'], message: 'is required when mail.to is not set (the owner address)' });
       }
     });
+    if (value.admin && !value.blog) {
+      forms.forEach((entry, index) => {
+        const formPath = typeof entry?.path === 'string' ? entry.path : '';
+        if (formPath === '/admin' || formPath.startsWith('/admin/')) {
+          context.addIssue({ code: 'custom', path: ['forms', index, 'path'], message: 'is taken by [admin], which this listener serves at /admin' });
+        }
+      });
+    }
     if (forms.length > 0 && !value.mail) {
       context.addIssue({ code: 'custom', path: ['mail'], message: 'is required when forms are configured' });
     }

@@ -12,11 +12,12 @@ export function isFromAnotherSite(headers: IncomingHttpHeaders): boolean {
   if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') return true;
   const origin = headers.origin;
   if (origin === undefined) return false;
-  let host: string;
   try {
-    host = new URL(origin).host;
+    const from = new URL(origin);
+    // The Host header read with the Origin's scheme, so that a default port written out or left off compares equal.
+    const to = new URL(`${from.protocol}//${headers.host ?? ''}`);
+    return from.host === '' || from.host !== to.host;
   } catch {
     return true;
   }
-  return host === '' || host.toLowerCase() !== (headers.host ?? '').toLowerCase();
 }

@@ -19,7 +19,7 @@ function testPages(changes: string[]): AdminRoute[] {
     {
       path: '/admin/things',
       methods: {
-        GET: (_request, session) => htmlAnswer(200, h(Layout, { title: 'Things', session }, h('h1', null, 'Things'))),
+        GET: (_request, session) => htmlAnswer(200, Layout({ title: 'Things', session, children: h('h1', null, 'Things') })),
         POST: (request) => {
           changes.push(request.form?.fields.get('thing') ?? '');
           return redirectAnswer('/admin/things');
@@ -112,7 +112,8 @@ describe('the admin guard', () => {
   it('refuses a POST with a missing or wrong CSRF token with 403, changing nothing', async () => {
     const { cookie, csrf } = await signIn(app);
     const other = await signIn(app, 'jane', { remoteAddress: '192.0.2.9' });
-    for (const fields of [{ thing: 'a' }, { thing: 'b', csrf_token: '' }, { thing: 'c', csrf_token: `${csrf.slice(0, -1)}x` }, { thing: 'd', csrf_token: other.csrf }]) {
+    const attempts: Record<string, string>[] = [{ thing: 'a' }, { thing: 'b', csrf_token: '' }, { thing: 'c', csrf_token: `${csrf.slice(0, -1)}x` }, { thing: 'd', csrf_token: other.csrf }];
+    for (const fields of attempts) {
       const response = await app.inject(formPost('/admin/things', fields, { cookie }));
       assert.equal(response.statusCode, 403, JSON.stringify(fields));
       assertAdminHeaders(response, '403');
@@ -128,13 +129,14 @@ describe('the admin guard', () => {
 
   it('refuses a POST whose Origin or Sec-Fetch-Site is another site, even with the right token', async () => {
     const { cookie, csrf } = await signIn(app);
-    for (const headers of [
+    const foreign: Record<string, string>[] = [
       { origin: 'https://evil.example' },
       { origin: 'null' },
       { origin: 'http://localhost:8080' },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
-    ]) {
+    ];
+    for (const headers of foreign) {
       const response = await app.inject(formPost('/admin/things', { thing: 'x', csrf_token: csrf }, { cookie, ...headers }));
       assert.equal(response.statusCode, 403, JSON.stringify(headers));
       const out = await app.inject(formPost('/admin/logout', { csrf_token: csrf }, { cookie, ...headers }));

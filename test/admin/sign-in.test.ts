@@ -114,7 +114,8 @@ describe('admin sign-in', () => {
   });
 
   it('refuses a sign-in posted from another site, signing nobody in', async () => {
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+    const foreign: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+    for (const headers of foreign) {
       const response = await app.inject(formPost('/admin/login', { name: 'jane', password: PASSWORD }, headers));
       assert.equal(response.statusCode, 403);
       assert.equal(response.headers['set-cookie'], undefined);

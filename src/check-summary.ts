@@ -1,6 +1,7 @@
 // The short summary `postbox check` prints (docs/configuration.md "How the file is read").
 import { fileTransportNotice } from './mail/outbox-dir.js';
-import type { Config, MailConfig } from './config/config.js';
+import { exposedExampleUsers } from './admin/example-user.js';
+import { adminServiceOf, type Config, type MailConfig } from './config/config.js';
 
 /** One line per service and form, as a site owner would want to confirm them. */
 export function describeConfig(config: Config): string {
@@ -25,6 +26,12 @@ export function describeConfig(config: Config): string {
     const { host, port } = config.blog.listen;
     lines.push(`blog service on ${host}:${port}, posts from ${config.blog.content_dir}`);
   }
+  if (config.admin) {
+    const { host, port } = adminListenOf(config);
+    const names = config.admin.users.map((user) => user.name).join(', ');
+    lines.push(`admin at ${host.includes(':') ? `[${host}]` : host}:${port}/admin for ${names}; ${config.admin.secure_cookies ? 'secure cookies' : 'cookies also over plain http'}`);
+    for (const warning of adminWarnings(config)) lines.push(`warning: ${warning}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -32,4 +39,18 @@ function describeMail(mail: MailConfig, dataDir: string): string {
   if (mail.transport === 'file') return fileTransportNotice(dataDir);
   const { host, port, secure } = mail.smtp;
   return `sent through the SMTP server ${host.includes(':') ? `[${host}]` : host}:${port} (${secure ? 'implicit TLS' : 'STARTTLS when offered'})`;
+}
+
+/** Where /admin listens. */
+function adminListenOf(config: Config): Config['server']['listen'] {
+  return adminServiceOf(config) === 'blog' && config.blog ? config.blog.listen : config.server.listen;
+}
+
+/** What `check` (and the log of `serve`) warns about in [admin]: the published example password where others reach it. */
+export function adminWarnings(config: Config): string[] {
+  if (!config.admin) return [];
+  const exposed = exposedExampleUsers(config.admin.users, adminListenOf(config).host);
+  return exposed.map(
+    (name) => `[admin] user "${name}" has the example password of examples/config.toml on a listen address other than loopback: make a new hash with "postbox hash-password"`,
+  );
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `postbox serve`, `postbox check [--send-test-mail]` and `postbox --version` (README.md "Running it for your
+// `postbox serve`, `postbox check [--send-test-mail]`, `postbox hash-password` and `postbox --version` (README.md "Running it for your
 // site"): the only code that reads argv and the environment.
 import { parseArgs } from 'node:util';
 import type { Config } from './config/config.js';
@@ -12,6 +12,7 @@ import { createLogger, createStdoutLogOutput } from './log.js';
 import { sendTestMail } from './mail/test-mail.js';
 import { failureSite, safeReason } from './safe-reason.js';
 import { QUEUE_USAGE, runQueueCommand } from './queue-command.js';
+import { runHashPassword } from './hash-password-command.js';
 import { startServices, type RunningServices } from './start-services.js';
 import { VERSION } from './version.js';
 
@@ -20,7 +21,9 @@ const USAGE = `Usage:
   postbox check [--config FILE]   validate the configuration and print a summary
   postbox check --send-test-mail [--to ADDRESS] [--config FILE]
                                   also send one test mail now, to ADDRESS or to mail.to
-${QUEUE_USAGE}  postbox version                 print the version
+${QUEUE_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
+                                  password_hash for [admin] users
+  postbox version                 print the version
 
 Options:
   -c, --config FILE   configuration file (default ./config.toml)
@@ -58,6 +61,9 @@ async function main(argv: string[]): Promise<number> {
   if (parsed.values.version || (command === 'version' && rest.length === 0)) {
     process.stdout.write(`postbox ${VERSION}\n`);
     return 0;
+  }
+  if (command === 'hash-password' && rest.length === 0) {
+    return runHashPassword({ input: process.stdin, out: (text) => process.stdout.write(text), error: (text) => process.stderr.write(text) });
   }
   if ((command !== 'serve' && command !== 'check' && command !== 'queue') || (command !== 'queue' && rest.length > 0)) {
     process.stderr.write(`${command ? `postbox: unknown command "${[command, ...rest].join(' ')}"\n\n` : ''}${USAGE}`);

@@ -2,7 +2,14 @@
 // and webhook notifiers, the line appender, the clock, randomness and the client-address resolver are built here from the
 // configuration, and each service gets only its own settings and what it works through.
 import { randomBytes } from 'node:crypto';
-import type { Config, ListenAddress, MailConfig, WebhookConfig } from './config/config.js';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createAdmin, type Admin } from './admin/admin.js';
+import type { AdminRoute } from './admin/admin-pages.js';
+import type { SessionFile } from './admin/sessions.js';
+import { createPlaceholderPages } from './admin/views/placeholder-pages.js';
+import { adminWarnings } from './check-summary.js';
+import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from './config/config.js';
 import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.js';
 import { createWebhookNotifier } from './chat/webhook.js';
 import { createBlogService } from './blog/blog-service.js';
@@ -17,6 +24,7 @@ import { createMailer } from './mail/create-mailer.js';
 import { fileTransportNotice, outboxDirOf } from './mail/outbox-dir.js';
 import { createDispatch } from './queue/dispatch.js';
 import { retryPolicyOf } from './queue/retry-policy.js';
+import { writeFileAtomically } from './storage/atomic-file.js';
 import { createJsonlAppender } from './storage/jsonl.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
@@ -25,6 +33,39 @@ export interface RootDeps {
   requestLog: RequestLog;
   /** Milliseconds since the epoch; Date.now unless a test sets the time. */
   clock?: Clock;
+  /** The pages of /admin behind its sign-in; the placeholder pages until the posts pages exist. */
+  adminPages?: readonly AdminRoute[];
+}
+
+/** data_dir/admin-sessions.json: read at start, replaced atomically on every change (docs/admin.md "Sessions"). */
+export function createSessionFile(dataDir: string): SessionFile {
+  const file = path.join(dataDir, 'admin-sessions.json');
+  return {
+    read: () =>
+      readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      }),
+    write: (text) => writeFileAtomically(file, text),
+  };
+}
+
+/** /admin when the configuration has [admin]: its routes go to the service adminServiceOf names. */
+async function composeAdmin(config: Config, deps: RootDeps, clock: Clock): Promise<Admin | undefined> {
+  if (!config.admin) return undefined;
+  await mkdir(config.data_dir, { recursive: true });
+  for (const warning of adminWarnings(config)) deps.logger.warn({ event: 'admin_example_password' }, warning);
+  return createAdmin(
+    { admin: config.admin },
+    { logger: deps.logger, clock, randomBytes, sessionFile: createSessionFile(config.data_dir) },
+    deps.adminPages ?? createPlaceholderPages(),
+  );
+}
+
+/** `service` with room for the admin's request bodies in its 100-continue limit. */
+function withAdminBodies(service: HttpService, admin: Admin): HttpService {
+  const maxBodyBytes = Math.max(service.serverSettings.maxBodyBytes, admin.maxBodyBytes);
+  return { ...service, serverSettings: { ...service.serverSettings, maxBodyBytes } };
 }
 
 /** The services the configuration asks for, not listening yet, and what to release once they stopped. */
@@ -127,22 +168,34 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     for (const closeAdapter of closers.splice(0).reverse()) await closeAdapter();
   };
   try {
+    const admin = await composeAdmin(config, deps, clock);
+    if (admin) closers.push(() => admin.close());
+    const adminOn = adminServiceOf(config);
     if (config.mail && config.forms.length > 0) {
       const mailer: Mailer = createMailer(config.mail, config.data_dir, clock);
       closers.push(() => mailer.close());
       if (config.mail.transport === 'file') {
         logger.warn({ event: 'mail_not_sent', outbox: outboxDirOf(config.data_dir) }, `mail is ${fileTransportNotice(config.data_dir)}`);
       }
-      services.push(await createFormsService(formsSettingsOf(config, config.mail), createFormsAdapters(config, { logger, requestLog, clock, mailer })));
+      const adapters = createFormsAdapters(config, { logger, requestLog, clock, mailer });
+      const forms = await createFormsService(formsSettingsOf(config, config.mail), adminOn === 'forms' && admin ? { ...adapters, extraRoutes: admin.routes } : adapters);
+      services.push(adminOn === 'forms' && admin ? withAdminBodies(forms, admin) : forms);
     }
     if (config.blog && config.site) {
-      services.push(
-        await createBlogService(
-          { site: config.site, blog: config.blog },
-          // The blog trusts no proxy headers: its address is only written to the request line.
-          { logger, requestLog, clientAddressOf: createClientAddressResolver(0), clock: () => new Date(clock()) },
-        ),
+      const withAdmin = adminOn === 'blog' && admin !== undefined;
+      const blog = await createBlogService(
+        { site: config.site, blog: config.blog },
+        {
+          logger,
+          requestLog,
+          // Without /admin the blog's address is only written to the request line, so no proxy header is trusted;
+          // with it, sign-in is throttled per address, so the proxies of [server] trust_proxy_headers are trusted.
+          clientAddressOf: createClientAddressResolver(withAdmin ? config.server.trust_proxy_headers : 0),
+          clock: () => new Date(clock()),
+          extraRoutes: withAdmin ? admin.routes : undefined,
+        },
       );
+      services.push(withAdmin ? withAdminBodies(blog, admin) : blog);
     }
     return { services, close };
   } catch (error) {

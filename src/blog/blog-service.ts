@@ -6,6 +6,7 @@ import type { BlogConfig, SiteConfig } from '../config/config.js';
 import { createFrontDoor } from '../http/front-door.js';
 import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
+import type { Route } from '../http/route-table.js';
 import type { Logger } from '../log.js';
 import { buildCatalog } from './catalog/catalog.js';
 import { createLanguageNames } from './content/language.js';
@@ -36,6 +37,8 @@ export interface BlogAdapters {
   debounceMs?: number;
   /** Period of the safety-net rescan (default 5 s, longer when rescans are slow; 0 turns it off). */
   rescanIntervalMs?: number;
+  /** Routes served beside the blog's own on its listener (/admin, from the composition root). */
+  extraRoutes?: readonly Route[];
 }
 
 /** Loads the content, then serves it; the first load runs before the service answers anything. */
@@ -92,7 +95,7 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   const current = () => snapshot!;
   const resolver = createBlogResolver(respond);
   const handle = createFrontDoor({
-    routes: createBlogRoutes({ current, resolver }),
+    routes: [...(deps.extraRoutes ?? []), ...createBlogRoutes({ current, resolver })],
     answers: createBlogDoorAnswers(resolver),
     clientAddressOf: deps.clientAddressOf,
     requestLog: deps.requestLog,

@@ -57,10 +57,15 @@ export type { DkimConfig, WebhookConfig };
 export type SmtpConfig = NonNullable<ParsedMail['smtp']>;
 export type MailConfig = (MailCommon & { transport: 'smtp'; smtp: SmtpConfig }) | (MailCommon & { transport: 'file' });
 
-export interface Config extends Omit<ParsedConfig, 'forms' | 'mail'> {
+export interface Config extends Omit<ParsedConfig, 'forms' | 'mail' | 'admin'> {
   forms: readonly FormConfig[];
   mail: MailConfig | undefined;
+  admin: AdminConfig | undefined;
 }
+
+/** [admin] with `secure_cookies` decided: as given, else whether the site (or the forms service) is on https. */
+export type AdminConfig = Omit<NonNullable<ParsedConfig['admin']>, 'secure_cookies'> & { secure_cookies: boolean };
+export type AdminUser = AdminConfig['users'][number];
 
 export type ServerConfig = Config['server'];
 export type SiteConfig = NonNullable<Config['site']>;
@@ -81,6 +86,10 @@ export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: Dkim
     blog: parsed.blog && { ...parsed.blog, content_dir: path.resolve(baseDir, parsed.blog.content_dir) },
     mail: mail && resolveMail(mail, dkim),
     forms: parsed.forms.map((form) => resolveForm(form, mail?.to ?? '', publicUrl)),
+    admin: parsed.admin && {
+      ...parsed.admin,
+      secure_cookies: parsed.admin.secure_cookies ?? (parsed.site?.base_url ?? publicUrl).startsWith('https:'),
+    },
   };
 }
 
@@ -104,4 +113,10 @@ function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string):
     };
   }
   return { ...common, type, to: owner, archive, telegram, webhook };
+}
+
+/** The service whose listener serves /admin: the blog's, else the forms service's (docs/admin.md). */
+export function adminServiceOf(config: Pick<Config, 'blog' | 'admin'>): 'blog' | 'forms' | undefined {
+  if (!config.admin) return undefined;
+  return config.blog ? 'blog' : 'forms';
 }

@@ -30,3 +30,9 @@ export const MAX_CACHE_MAX_AGE = 2_147_483_648;
 
 /** The longest `queue_max_hours`: a message older than a year is not worth sending. */
 export const MAX_QUEUE_HOURS = 8760;
+
+/** The longest idle time-out of an admin session: its absolute limit, 7 days. */
+export const MAX_SESSION_HOURS = 168;
+
+/** 64 MiB: an admin upload is held in memory while its content is checked. */
+export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;

@@ -1,5 +1,6 @@
 // The strict schema of config.toml (docs/configuration.md): every default is declared here, once.
 import { z } from 'zod';
+import { adminSchema } from './admin.js';
 import { dataFileName, folderPath } from './data-files.js';
 import { dkimSchema } from './dkim.js';
 import { findFormClashes } from './form-clashes.js';
@@ -193,6 +194,7 @@ export const configSchema = z
     forms: z.array(form).default([]),
     site: site.optional(),
     blog: blog.optional(),
+    admin: adminSchema.optional(),
   })
   .superRefine((value, context) => {
     // Runs even when other keys are invalid (see reportAlongsideOtherProblems), so nothing here may assume
@@ -207,6 +209,14 @@ export const configSchema = z
         context.addIssue({ code: 'custom', path: ['forms', index, 'to'], message: 'is required when mail.to is not set (the owner address)' });
       }
     });
+    if (value.admin && !value.blog) {
+      forms.forEach((entry, index) => {
+        const formPath = typeof entry?.path === 'string' ? entry.path : '';
+        if (formPath === '/admin' || formPath.startsWith('/admin/')) {
+          context.addIssue({ code: 'custom', path: ['forms', index, 'path'], message: 'is taken by [admin], which this listener serves at /admin' });
+        }
+      });
+    }
     if (forms.length > 0 && !value.mail) {
       context.addIssue({ code: 'custom', path: ['mail'], message: 'is required when forms are configured' });
     }
@@ -223,6 +233,8 @@ export const configSchema = z
     }
     if (forms.length === 0 && !value.blog) {
       context.addIssue({ code: 'custom', path: [], message: 'nothing to serve: add [[forms]] and/or [blog]' });
+      // /admin is served on the blog's listener, else on the forms service's (docs/admin.md).
+      if (value.admin) context.addIssue({ code: 'custom', path: ['admin'], message: 'needs [blog] or [[forms]]: /admin is served on their listener' });
     }
   }, reportAlongsideOtherProblems);
 

@@ -7,6 +7,7 @@ import type { FormConfig, NewsletterForm, ServerConfig } from '../config/config.
 import { createFrontDoor } from '../http/front-door.js';
 import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
+import type { Route } from '../http/route-table.js';
 import type { Logger } from '../log.js';
 import { safeReason } from '../safe-reason.js';
 import { createDelivery } from './delivery.js';
@@ -81,6 +82,8 @@ export interface FormsAdapters {
   rateLimitKey(address: string): string;
   /** The newsletter double opt-in; tests may hand in a fake. */
   createNewsletter?: (deps: NewsletterDeps) => Promise<Newsletter>;
+  /** Routes served beside the forms' own on its listener (/admin when there is no [blog], from the composition root). */
+  extraRoutes?: readonly Route[];
 }
 
 /** Makes data_dir, loads the newsletter journals and the rate-limit snapshot, then builds the routes behind one front door. */
@@ -148,7 +151,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
   return {
     name: 'forms',
     listen: server.listen,
-    handle: createFrontDoor({ routes, answers: formsDoorAnswers, clientAddressOf: adapters.clientAddressOf, requestLog: adapters.requestLog, logger }),
+    handle: createFrontDoor({ routes: [...(adapters.extraRoutes ?? []), ...routes], answers: formsDoorAnswers, clientAddressOf: adapters.clientAddressOf, requestLog: adapters.requestLog, logger }),
     serverSettings: { maxBodyBytes: server.max_body_bytes },
     async close() {
       try {

@@ -1,0 +1,15 @@
+// The headers of every admin answer (contract section 6, docs/admin.md "Security"): nothing is cached, nothing
+// frames the pages, no script or style runs unless it is a file of /admin itself, and forms post only to /admin.
+
+export const ADMIN_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'cache-control': 'no-store',
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+});
+
+export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';

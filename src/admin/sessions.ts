@@ -1,0 +1,150 @@
+// Admin sessions (docs/admin.md "Sessions"): a random 256-bit id lives only in the person's cookie; the server
+// keeps its SHA-256, the user and two times, in one file under data_dir, so that sessions survive a restart and
+// a stolen file signs nobody in. A session ends after `idleMs` without a request, 7 days after sign-in whatever
+// happens, at sign-out, and when its user is no longer configured.
+import { createHash, createHmac } from 'node:crypto';
+import type { Clock, RandomBytes } from '../ports.js';
+
+/** A session ends this long after sign-in, however busy it is (contract section 6). */
+export const ABSOLUTE_SESSION_MS = 7 * 24 * 3_600_000;
+
+/** A request moves a session's last-seen time on disk only when it moved this much, not on every page. */
+const TOUCH_SAVE_MS = 60_000;
+
+/** What is stored of a session. */
+export interface SessionRecord {
+  user: string;
+  createdAt: number;
+  lastSeenAt: number;
+}
+
+/** The signed-in person, as pages see it. */
+export interface AdminSession {
+  user: string;
+  /** The per-session token every POST form carries in its `csrf_token` field. */
+  csrfToken: string;
+}
+
+/** Where the records are kept; the composition root hands in data_dir/admin-sessions.json, written atomically. */
+export interface SessionFile {
+  /** The file's text, undefined when there is none yet. */
+  read(): Promise<string | undefined>;
+  write(text: string): Promise<void>;
+}
+
+export interface SessionStoreOptions {
+  file: SessionFile;
+  clock: Clock;
+  randomBytes: RandomBytes;
+  /** admin.session_hours in milliseconds. */
+  idleMs: number;
+  /** Configured user names: a session of anyone else is no session. */
+  users: ReadonlySet<string>;
+  /** A failed background save (the last-seen time of a request); sign-in and sign-out fail themselves. */
+  onSaveError(error: unknown): void;
+}
+
+export interface SessionStore {
+  /** A new session for `user`; resolves once it is on disk, with the id for the cookie. */
+  start(user: string): Promise<{ id: string; session: AdminSession }>;
+  /** The live session of a cookie's id, its last-seen time moved to now; undefined when there is none. */
+  find(id: string | undefined): AdminSession | undefined;
+  /** Ends the session of `id` (if any) on the server; resolves once that is on disk. */
+  end(id: string | undefined): Promise<void>;
+  /** Waits for pending saves. */
+  close(): Promise<void>;
+}
+
+/** Whether `record` is still live at `now`. */
+export function isSessionLive(record: SessionRecord, now: number, idleMs: number): boolean {
+  return now - record.lastSeenAt < idleMs && now - record.createdAt < ABSOLUTE_SESSION_MS && now >= record.createdAt;
+}
+
+/** The CSRF token of a session id: derived, so nothing more is stored, and unknown to whoever reads the file. */
+export function csrfTokenOf(id: string): string {
+  return createHmac('sha256', id).update('postbox admin csrf token').digest('base64url');
+}
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** Loads the stored sessions (an unreadable file counts as none: everybody signs in again). */
+export async function createSessionStore(options: SessionStoreOptions): Promise<SessionStore> {
+  const { file, clock, idleMs, users } = options;
+  const records = parseRecords(await file.read());
+  const savedLastSeen = new Map<string, number>();
+  for (const [key, record] of records) savedLastSeen.set(key, record.lastSeenAt);
+  let saving: Promise<void> = Promise.resolve();
+
+  const save = (): Promise<void> => {
+    const run = saving.then(() => {
+      const now = clock();
+      for (const [key, record] of records) if (!isSessionLive(record, now, idleMs)) records.delete(key);
+      for (const [key, record] of records) savedLastSeen.set(key, record.lastSeenAt);
+      return file.write(serializeRecords(records));
+    });
+    saving = run.catch(() => undefined);
+    return run;
+  };
+
+  const live = (id: string | undefined): [string, SessionRecord] | undefined => {
+    if (id === undefined || !ID_PATTERN.test(id)) return undefined;
+    const key = keyOf(id);
+    const record = records.get(key);
+    if (!record || !users.has(record.user) || !isSessionLive(record, clock(), idleMs)) return undefined;
+    return [key, record];
+  };
+
+  return {
+    async start(user) {
+      const id = options.randomBytes(32).toString('base64url');
+      const now = clock();
+      records.set(keyOf(id), { user, createdAt: now, lastSeenAt: now });
+      await save();
+      return { id, session: { user, csrfToken: csrfTokenOf(id) } };
+    },
+    find(id) {
+      const found = live(id);
+      if (!found) return undefined;
+      const [key, record] = found;
+      record.lastSeenAt = clock();
+      if (record.lastSeenAt - (savedLastSeen.get(key) ?? 0) >= TOUCH_SAVE_MS) save().catch(options.onSaveError);
+      return { user: record.user, csrfToken: csrfTokenOf(id as string) };
+    },
+    async end(id) {
+      if (id === undefined || !ID_PATTERN.test(id) || !records.delete(keyOf(id))) return;
+      await save();
+    },
+    close: () => saving,
+  };
+}
+
+function keyOf(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+function serializeRecords(records: ReadonlyMap<string, SessionRecord>): string {
+  const sessions = Object.fromEntries(
+    [...records].map(([key, record]) => [key, { user: record.user, created_at: record.createdAt, last_seen_at: record.lastSeenAt }]),
+  );
+  return `${JSON.stringify({ version: 1, sessions }, null, 1)}\n`;
+}
+
+function parseRecords(text: string | undefined): Map<string, SessionRecord> {
+  const records = new Map<string, SessionRecord>();
+  if (text === undefined) return records;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return records;
+  }
+  const sessions = (parsed as { sessions?: unknown } | null)?.sessions;
+  if (sessions === null || typeof sessions !== 'object') return records;
+  for (const [key, value] of Object.entries(sessions as Record<string, unknown>)) {
+    const entry = value as { user?: unknown; created_at?: unknown; last_seen_at?: unknown } | null;
+    if (!/^[0-9a-f]{64}$/.test(key) || typeof entry?.user !== 'string') continue;
+    if (typeof entry.created_at !== 'number' || typeof entry.last_seen_at !== 'number') continue;
+    records.set(key, { user: entry.user, createdAt: entry.created_at, lastSeenAt: entry.last_seen_at });
+  }
+  return records;
+}

@@ -1,0 +1,39 @@
+// The sign-in page (contract section 6): "Name", "Password", "Sign in"; one message for a wrong name or password,
+// and after too many failures, when to try again.
+import { Layout } from './layout.js';
+
+export interface LoginPageProps {
+  /** Where to go after signing in (already checked by safeNextPath). */
+  next?: string;
+  /** The name typed before, to keep in the field after a failure. */
+  name?: string;
+  /** Shown above the form, announced to screen readers. */
+  problem?: string;
+}
+
+export function LoginPage({ next, name, problem }: LoginPageProps) {
+  return (
+    <Layout title="Sign in">
+      <h1>Sign in</h1>
+      {problem && (
+        <p class="admin-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      <form method="post" action="/admin/login" class="admin-form">
+        {next && <input type="hidden" name="next" value={next} />}
+        <p>
+          <label for="name">Name</label>
+          <input id="name" name="name" type="text" autocomplete="username" required autofocus value={name ?? ''} />
+        </p>
+        <p>
+          <label for="password">Password</label>
+          <input id="password" name="password" type="password" autocomplete="current-password" required />
+        </p>
+        <p>
+          <button type="submit">Sign in</button>
+        </p>
+      </form>
+    </Layout>
+  );
+}

@@ -1,0 +1,44 @@
+// The [admin] table (docs/configuration.md "[admin]", docs/admin.md): who may sign in to /admin, and how long a
+// session lasts.
+import { z } from 'zod';
+import { parsePasswordHash } from '../admin/password-hash.js';
+import { MAX_SESSION_HOURS, MAX_UPLOAD_BYTES } from './limits.js';
+import { oneLineText } from './text-values.js';
+
+const passwordHash = z.string().superRefine((value, context) => {
+  const parsed = parsePasswordHash(value);
+  if ('problem' in parsed) context.addIssue({ code: 'custom', message: parsed.problem });
+});
+
+const user = z.strictObject({
+  // A name is typed on the sign-in page and shown in the header: one line, at most 100 characters.
+  name: oneLineText.refine((value) => value.length <= 100, 'must be at most 100 characters').refine((value) => value === value.trim(), 'must not begin or end with white space'),
+  password_hash: passwordHash,
+});
+
+export const adminSchema = z
+  .strictObject({
+    users: z.array(user).min(1, 'must list at least one user (make a password_hash with "postbox hash-password")'),
+    session_hours: z
+      .number()
+      .positive('must be more than 0 (hours a session lasts without use)')
+      .max(MAX_SESSION_HOURS, `must be at most ${MAX_SESSION_HOURS} (a session ends 7 days after sign-in whatever happens)`)
+      .default(12),
+    max_upload_bytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_UPLOAD_BYTES, `must be at most ${MAX_UPLOAD_BYTES} (64 MiB: an upload is held in memory while it is checked)`)
+      .default(10 * 1024 * 1024),
+    // No default here: it follows site.base_url (src/config/config.ts).
+    secure_cookies: z.boolean().optional(),
+  })
+  .superRefine((value, context) => {
+    const seen = new Set<string>();
+    (Array.isArray(value.users) ? value.users : []).forEach((entry, index) => {
+      const name = typeof entry?.name === 'string' ? entry.name : undefined;
+      if (name === undefined) return;
+      if (seen.has(name)) context.addIssue({ code: 'custom', path: ['users', index, 'name'], message: 'is listed twice' });
+      seen.add(name);
+    });
+  });

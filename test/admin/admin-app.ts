@@ -1,0 +1,130 @@
+// /admin behind a front door of its own, driven through light-my-request: fast test hashes, a test clock, a temp
+// data_dir and captured logs. `restart()` builds it again over the same data_dir.
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import inject from 'light-my-request';
+import { createAdmin, type Admin } from '../../src/admin/admin.js';
+import type { AdminRoute } from '../../src/admin/admin-pages.js';
+import { hashPassword } from '../../src/admin/password-hash.js';
+import { createPlaceholderPages } from '../../src/admin/views/placeholder-pages.js';
+import { createSessionFile } from '../../src/composition-root.js';
+import type { AdminConfig } from '../../src/config/config.js';
+import { createFrontDoor, type RequestListener } from '../../src/http/front-door.js';
+import { captureLogs, type LogCapture } from '../support/log-capture.js';
+import { createTestClock, type TestClock } from '../support/clock.js';
+
+export const PASSWORD = 'correct horse battery';
+
+/** Hashes are made once per process, with the smallest N the config accepts, so that tests stay quick. */
+let hashes: Promise<string> | undefined;
+export function testHash(): Promise<string> {
+  hashes ??= hashPassword(PASSWORD, Buffer.alloc(16, 9), { N: 16384, r: 8, p: 1 });
+  return hashes;
+}
+
+export interface TestAdmin {
+  inject(options: inject.InjectOptions): Promise<inject.Response>;
+  clock: TestClock;
+  logs: LogCapture;
+  dataDir: string;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+  /** The stored session keys. */
+  storedKeys(): Promise<string[]>;
+}
+
+export interface TestAdminOptions {
+  dataDir: string;
+  users?: string[];
+  sessionHours?: number;
+  secureCookies?: boolean;
+  pages?: AdminRoute[];
+  clock?: TestClock;
+}
+
+export async function startTestAdmin(options: TestAdminOptions): Promise<TestAdmin> {
+  const hash = await testHash();
+  const config: AdminConfig = {
+    users: (options.users ?? ['jane']).map((name) => ({ name, password_hash: hash })),
+    session_hours: options.sessionHours ?? 12,
+    max_upload_bytes: 1024 * 1024,
+    secure_cookies: options.secureCookies ?? false,
+  };
+  const clock = options.clock ?? createTestClock();
+  const logs = captureLogs();
+  let admin: Admin;
+  let handle: RequestListener;
+  const build = async () => {
+    admin = await createAdmin(
+      { admin: config },
+      { logger: logs.logger, clock, randomBytes, sessionFile: createSessionFile(options.dataDir) },
+      options.pages ?? createPlaceholderPages(),
+    );
+    handle = createFrontDoor({
+      routes: admin.routes,
+      answers: {
+        notFound: () => ({ status: 404, headers: {}, body: 'not found' }),
+        badPath: () => ({ status: 400, headers: {}, body: 'bad path' }),
+        methodNotAllowed: (allow) => ({ status: 405, headers: { allow } }),
+        internalError: () => ({ status: 500, headers: {}, body: 'failed' }),
+      },
+      clientAddressOf: (request) => request.socket.remoteAddress ?? '',
+      requestLog: logs.requestLog,
+      logger: logs.logger,
+    });
+  };
+  await build();
+  return {
+    inject: (injected) => inject((request, response) => handle(request, response), injected),
+    clock,
+    logs,
+    dataDir: options.dataDir,
+    async restart() {
+      await admin.close();
+      await build();
+    },
+    close: () => admin.close(),
+    async storedKeys() {
+      const text = await readFile(path.join(options.dataDir, 'admin-sessions.json'), 'utf8').catch(() => '{"sessions":{}}');
+      return Object.keys((JSON.parse(text) as { sessions: object }).sessions);
+    },
+  };
+}
+
+/** The SHA-256 a session id is stored under. */
+export function storedKeyOf(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+/** The session id a Set-Cookie header carries. */
+export function sessionIdFrom(response: inject.Response): string {
+  const header = response.headers['set-cookie'];
+  const cookie = Array.isArray(header) ? header[0] : header;
+  const match = /^postbox_admin=([^;]*)/.exec(cookie ?? '');
+  if (!match) throw new Error(`no session cookie in ${String(header)}`);
+  return match[1] as string;
+}
+
+/** Signs `name` in and returns the session id and the CSRF token of its pages. */
+export async function signIn(app: TestAdmin, name = 'jane', options: { remoteAddress?: string } = {}): Promise<{ id: string; csrf: string; cookie: string }> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/admin/login',
+    payload: new URLSearchParams({ name, password: PASSWORD }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    remoteAddress: options.remoteAddress,
+  });
+  if (response.statusCode !== 303) throw new Error(`sign-in answered ${response.statusCode}: ${response.body}`);
+  const id = sessionIdFrom(response);
+  const cookie = `postbox_admin=${id}`;
+  const page = await app.inject({ method: 'GET', url: '/admin/posts', headers: { cookie } });
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)?.[1];
+  if (!csrf) throw new Error('no CSRF token on /admin/posts');
+  return { id, csrf, cookie };
+}
+
+/** A urlencoded POST. */
+export function formPost(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): inject.InjectOptions {
+  return { method: 'POST', url, payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } };
+}

@@ -1,0 +1,93 @@
+// /admin in a real Chromium against a real `postbox serve`: sign-in with the keyboard only, the Posts page, sign-out,
+// no CSP violation, and axe-core on the sign-in and Posts pages with no serious or critical violation.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './support/browser.js';
+import { startPostboxServe, type ServeProcess } from '../support/postbox-process.js';
+import { writeConfigFile } from '../support/config.js';
+import { createTempDir } from '../support/temp-dir.js';
+import { PASSWORD, testHash } from '../admin/admin-app.js';
+import { POSTS_FIXTURE } from './support/environment.js';
+
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+let browser: Browser;
+let postbox: ServeProcess;
+let blogUrl: string;
+let removeDir: () => Promise<void>;
+
+before(async () => {
+  const { dir, remove } = await createTempDir('e2e-admin');
+  removeDir = remove;
+  const config = await writeConfigFile(dir, {
+    data_dir: path.join(dir, 'data'),
+    site: { title: 'Example', base_url: 'http://127.0.0.1' },
+    blog: { listen: '127.0.0.1:0', content_dir: POSTS_FIXTURE },
+    admin: { users: [{ name: 'jane', password_hash: await testHash() }] },
+  });
+  postbox = await startPostboxServe(config, ['blog']);
+  blogUrl = postbox.addresses.blog as string;
+  browser = await launchChromium();
+}, { timeout: 120_000 });
+
+after(async () => {
+  await browser?.close();
+  await postbox?.stop();
+  await removeDir?.();
+});
+
+/** Runs axe-core in the page (through the DevTools protocol, which the page's CSP does not govern). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; help: string }> }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help}`);
+}
+
+test('a person signs in with the keyboard only, lands on Posts, and signs out; both pages pass axe-core', { timeout: 90_000 }, async (t) => {
+  const context = await browser.newContext();
+  t.after(() => context.close());
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const cspProblems: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) cspProblems.push(message.text());
+  });
+
+  await page.goto(`${blogUrl}/admin/posts`);
+  assert.equal(new URL(page.url()).pathname, '/admin/login');
+  assert.equal(await page.title(), 'Sign in · Postbox admin');
+  assert.deepEqual(await seriousViolations(page), []);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'name', 'the Name field has the focus');
+
+  await page.keyboard.type('jane');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'password');
+  await page.keyboard.type(PASSWORD);
+  await Promise.all([page.waitForURL(`${blogUrl}/admin/posts`), page.keyboard.press('Enter')]);
+  assert.equal(await page.locator('h1').textContent(), 'Posts');
+  assert.match((await page.locator('header').textContent()) ?? '', /Signed in as jane/);
+  assert.deepEqual(await seriousViolations(page), []);
+  const [cookie] = await context.cookies();
+  assert.equal(cookie?.httpOnly, true);
+  assert.equal(cookie?.sameSite, 'Strict');
+  assert.equal(cookie?.path, '/admin');
+
+  // Tab from the top of the page to "Sign out" and press it.
+  let focused = '';
+  for (let presses = 0; presses < 10 && focused !== 'Sign out'; presses += 1) {
+    await page.keyboard.press('Tab');
+    focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+  }
+  assert.equal(focused, 'Sign out');
+  await Promise.all([page.waitForURL(`${blogUrl}/admin/login`), page.keyboard.press('Enter')]);
+  await page.goto(`${blogUrl}/admin/posts`);
+  assert.equal(new URL(page.url()).pathname, '/admin/login', 'signed out: Posts asks for sign-in again');
+  assert.ok(postbox.logs.some((line) => line.event === 'admin_sign_out' && line.user === 'jane'));
+  assert.deepEqual(cspProblems, []);
+});

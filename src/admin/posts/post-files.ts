@@ -1,0 +1,91 @@
+/**
+ * The post files of content_dir as the admin console edits them (contract section 6 "Posts" and "Media"). No
+ * HTTP and no HTML: every method returns an outcome the pages turn into an answer, and none throws for
+ * anything a person can do wrong (a bad path, a bad field, a file changed meanwhile); it throws only when the
+ * disk fails.
+ *
+ *   const posts = createPostFiles({ contentDir, trashDir: path.join(dataDir, 'trash'), clock: Date.now });
+ *   posts.read(file)                                   -> ReadOutcome        (fields, body, format, version)
+ *   posts.save({ file, version, fields, body, baseText? }) -> SaveOutcome    ('saved' | 'invalid' | 'conflict' | ...)
+ *   posts.create(fields, body)                         -> CreateOutcome      (`<slug>.md`, TOML front matter)
+ *   posts.addTranslation(file, language)               -> CreateOutcome      (a draft copy in `language`)
+ *   posts.setDraft(file, draft, version?)              -> SaveOutcome        (Publish / Unpublish)
+ *   posts.remove(file, version?)                       -> RemoveOutcome      (moved to the trash)
+ *   posts.storeImage(file, originalName, bytes, maxBytes) -> StoreImageOutcome
+ *   posts.newPostFields()                              -> PostFields         (empty, dated today)
+ *
+ * `file` is always a path relative to content_dir with `/` separators, as the blog names posts
+ * (`hello.md`, `hello.fr.md`, `hello/index.md`, `hello/index.fr.md`). Writes run one at a time.
+ */
+import { createLanguageNames } from '../../blog/content/language.js';
+import { createMarkdownTools } from '../../blog/content/markdown.js';
+import { parsePostFile } from '../../blog/content/parse-post.js';
+import type { Clock } from '../../ports.js';
+import type { PostFilesContext } from './context.js';
+import { addTranslation, createPost, newPostFields, type CreateOutcome } from './create-post.js';
+import { readVersion, saveVersion, setDraftKey, type ReadOutcome, type SaveOutcome, type SaveRequest } from './edit-post.js';
+import type { PostFields } from './post-fields.js';
+import { storeImage, type StoreImageOutcome } from './store-image.js';
+import { removeVersion, type RemoveOutcome } from './trash.js';
+
+export type { CreateOutcome, ReadOutcome, RemoveOutcome, SaveOutcome, SaveRequest, StoreImageOutcome, PostFields };
+export type { EditableVersion } from './edit-post.js';
+export type { FieldProblem } from './post-fields.js';
+
+export interface PostFilesOptions {
+  /** blog.content_dir. */
+  contentDir: string;
+  /** `<data_dir>/trash`: where "Delete" moves files. Created when first needed. */
+  trashDir: string;
+  /** Names trash entries and dates new posts. */
+  clock: Clock;
+}
+
+export interface PostFiles {
+  read(file: string): Promise<ReadOutcome>;
+  save(request: SaveRequest): Promise<SaveOutcome>;
+  create(fields: PostFields, body: string): Promise<CreateOutcome>;
+  addTranslation(file: string, language: string): Promise<CreateOutcome>;
+  setDraft(file: string, draft: boolean, version?: string): Promise<SaveOutcome>;
+  remove(file: string, version?: string): Promise<RemoveOutcome>;
+  storeImage(file: string, originalName: string, bytes: Uint8Array, maxBytes: number): Promise<StoreImageOutcome>;
+  newPostFields(): PostFields;
+}
+
+/** The editing operations over one content_dir. */
+export function createPostFiles(options: PostFilesOptions): PostFiles {
+  const languageNames = createLanguageNames();
+  // Only validity matters here: the language and base URL change what the blog shows, not whether it serves.
+  const parseContext = { markdown: createMarkdownTools(), languageNames, defaultLanguage: 'en', baseUrl: 'http://localhost' };
+  const context: PostFilesContext = {
+    contentDir: options.contentDir,
+    trashDir: options.trashDir,
+    clock: options.clock,
+    languageNames,
+    blogProblem: (file, text) => {
+      const outcome = parsePostFile(file, text, parseContext);
+      return outcome.ok ? null : outcome.reason;
+    },
+  };
+  const writes = createSerializer();
+  return {
+    read: (file) => readVersion(context, file),
+    save: (request) => writes(() => saveVersion(context, request)),
+    create: (fields, body) => writes(() => createPost(context, fields, body)),
+    addTranslation: (file, language) => writes(() => addTranslation(context, file, language)),
+    setDraft: (file, draft, version) => writes(() => setDraftKey(context, file, draft, version)),
+    remove: (file, version) => writes(() => removeVersion(context, file, version)),
+    storeImage: (file, originalName, bytes, maxBytes) => writes(() => storeImage(context, file, originalName, bytes, maxBytes)),
+    newPostFields: () => newPostFields(options.clock()),
+  };
+}
+
+/** Runs tasks one after another, so that a check and the write it allows are never split by another write. */
+function createSerializer(): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const run = tail.then(task, task);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}

@@ -1,0 +1,117 @@
+// Images uploaded beside a post (contract section 6 "Media"): checked by content and size, stored under a clean
+// name in the post's folder, never over an existing file. A `<slug>.md` post first becomes `<slug>/index.md`,
+// its translations `<slug>.<lang>.md` coming along as `<slug>/index.<lang>.md`.
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parsePostFileName } from '../../blog/content/file-name.js';
+import { syncFolder } from '../../storage/atomic-file.js';
+import { findPost, type PathRefusal, type PostFilesContext } from './context.js';
+import { imageFileName, numberedFileName } from './image-name.js';
+import { detectImageType } from './image-type.js';
+
+export type StoreImageOutcome =
+  | {
+      ok: true;
+      kind: 'stored';
+      /** The image's file name beside the post, and the Markdown that shows it. */
+      fileName: string;
+      markdown: string;
+      mediaType: string;
+      /** The post's file now (`hello.md` becomes `hello/index.md`), and every file moved to get there. */
+      postFile: string;
+      moved: Array<{ from: string; to: string }>;
+    }
+  | { ok: false; kind: 'too_large'; maxBytes: number }
+  | { ok: false; kind: 'not_an_image' }
+  /** `<slug>/` exists with post files of its own (or is no folder): the post cannot move into it. */
+  | { ok: false; kind: 'folder_taken'; folder: string }
+  | PathRefusal;
+
+/** Stores `bytes` beside the post `postFile`, under a name made from `originalName`. */
+export async function storeImage(
+  context: PostFilesContext,
+  postFile: string,
+  originalName: string,
+  bytes: Uint8Array,
+  maxBytes: number,
+): Promise<StoreImageOutcome> {
+  if (bytes.length > maxBytes) return { ok: false, kind: 'too_large', maxBytes };
+  const type = detectImageType(bytes);
+  if (!type) return { ok: false, kind: 'not_an_image' };
+  const found = await findPost(context, postFile);
+  if (!found.ok) return found;
+  const post = found.post.path;
+
+  let folder: string;
+  let moved: Array<{ from: string; to: string }> = [];
+  let newPostFile = post.relative;
+  if (post.relative.includes('/')) {
+    folder = post.relative.split('/')[0]!;
+  } else {
+    folder = post.name.slug;
+    const migration = await moveIntoFolder(context, folder);
+    if (!migration.ok) return migration;
+    moved = migration.moved;
+    newPostFile = moved.find((move) => move.from === post.relative)!.to;
+  }
+  const fileName = await writeNewFile(path.join(context.contentDir, folder), imageFileName(originalName, type.extension), bytes);
+  return { ok: true, kind: 'stored', fileName, markdown: `![](${fileName})`, mediaType: type.mediaType, postFile: newPostFile, moved };
+}
+
+/** Moves `<slug>.md` and every `<slug>.<lang>.md` into `<slug>/` as `index.md` and `index.<lang>.md`. */
+async function moveIntoFolder(
+  context: PostFilesContext,
+  slug: string,
+): Promise<{ ok: true; moved: Array<{ from: string; to: string }> } | { ok: false; kind: 'folder_taken'; folder: string }> {
+  const folder = path.join(context.contentDir, slug);
+  const existing = await stat(folder).catch(() => null);
+  if (existing && !existing.isDirectory()) return { ok: false, kind: 'folder_taken', folder: slug };
+  if (existing) {
+    const inner = await readdir(folder);
+    if (inner.some((entry) => parsePostFileName(`${slug}/${entry}`, context.languageNames) !== null)) {
+      return { ok: false, kind: 'folder_taken', folder: slug };
+    }
+  }
+  await mkdir(folder, { recursive: true });
+  const moved: Array<{ from: string; to: string }> = [];
+  for (const entry of (await readdir(context.contentDir)).sort()) {
+    if (parsePostFileName(entry, context.languageNames)?.slug !== slug) continue;
+    const suffix = entry.slice(slug.length, -'.md'.length);
+    const to = `${slug}/index${suffix}.md`;
+    await rename(path.join(context.contentDir, entry), path.join(context.contentDir, slug, `index${suffix}.md`));
+    moved.push({ from: entry, to });
+  }
+  await syncFolder(folder);
+  await syncFolder(context.contentDir);
+  return { ok: true, moved };
+}
+
+/**
+ * Writes `bytes` under `name` in `folder`, or `name-2`, `name-3`... : the temp file is linked to its final name,
+ * which fails rather than replace a file that exists (a rename would replace it).
+ */
+async function writeNewFile(folder: string, name: string, bytes: Uint8Array): Promise<string> {
+  const temporary = path.join(folder, `.upload-${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temporary, 'wx', 0o644);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    for (let attempt = 1; ; attempt += 1) {
+      const candidate = numberedFileName(name, attempt);
+      try {
+        await link(temporary, path.join(folder, candidate));
+        await syncFolder(folder);
+        return candidate;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}

@@ -1,0 +1,28 @@
+// The editor form's fields as PostFields (src/admin/posts/post-fields.ts): one name per field, tags as one
+// comma-separated line, "draft" as a checkbox. Browsers send text areas with CRLF; the post files keep their own.
+import type { PostFields } from '../posts/post-files.js';
+
+export const FIELD_NAMES = ['title', 'slug', 'date', 'tags', 'excerpt', 'cover', 'coverAlt', 'author', 'lang'] as const;
+
+/** The PostFields and the body a submitted editor form holds. */
+export function fieldsOfForm(form: URLSearchParams): { fields: PostFields; body: string } {
+  const text = (name: string) => (form.get(name) ?? '').trim();
+  return {
+    fields: {
+      title: text('title'),
+      slug: text('slug'),
+      date: text('date'),
+      tags: text('tags')
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter((tag) => tag !== ''),
+      draft: form.get('draft') === 'on',
+      excerpt: text('excerpt'),
+      cover: text('cover'),
+      coverAlt: text('coverAlt'),
+      author: text('author'),
+      lang: text('lang'),
+    },
+    body: form.get('body') ?? '',
+  };
+}

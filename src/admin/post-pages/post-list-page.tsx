@@ -1,0 +1,57 @@
+// /admin/posts: every post file and version with its state (broken ones with the reason they are skipped), a
+// link to edit each, and "New post".
+import type { AdminSession } from '../sessions.js';
+import { Layout } from '../views/layout.js';
+import type { VersionListing } from './post-listing.js';
+
+const STATE_LABELS = { published: 'Published', draft: 'Draft', scheduled: 'Scheduled', broken: 'Broken' } as const;
+
+export function PostListPage({ session, versions, notice }: { session: AdminSession; versions: readonly VersionListing[]; notice?: string }) {
+  return (
+    <Layout title="Posts" session={session} section="posts">
+      <h1>Posts</h1>
+      {notice && (
+        <p class="admin-notice" role="status">
+          {notice}
+        </p>
+      )}
+      <p>
+        <a href="/admin/posts/new" class="admin-button-link">
+          New post
+        </a>
+      </p>
+      {versions.length === 0 ? (
+        <p>No posts yet.</p>
+      ) : (
+        <table class="admin-table">
+          <caption>Every post and version in the content folder</caption>
+          <thead>
+            <tr>
+              <th scope="col">Title</th>
+              <th scope="col">Slug</th>
+              <th scope="col">Language</th>
+              <th scope="col">Date</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {versions.map((version) => (
+              <tr key={version.file}>
+                <td>
+                  <a href={`/admin/posts/edit?file=${encodeURIComponent(version.file)}`}>{version.title || version.file}</a>
+                </td>
+                <td>{version.slug}</td>
+                <td>{version.language}</td>
+                <td>{version.date ? <time dateTime={version.date}>{version.date}</time> : '-'}</td>
+                <td>
+                  {STATE_LABELS[version.state]}
+                  {version.reason && <span class="admin-reason">: {version.reason}</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Layout>
+  );
+}

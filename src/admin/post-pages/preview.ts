@@ -1,0 +1,57 @@
+// "Preview": the post's HTML from the blog's own renderer, shown in a sandboxed frame (post-editor-page.tsx).
+// Images beside a post in a folder are inlined as data: URLs: the sandboxed frame has no origin of its own, so
+// it could neither fetch them from /admin (no session cookie goes with its requests) nor from the public media
+// URL (which serves published posts only). Only images the content check recognizes are inlined.
+import { randomBytes } from 'node:crypto';
+import { readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { detectImageType } from '../posts/image-type.js';
+
+export interface PreviewOptions {
+  contentDir: string;
+  /** The blog's renderer: Markdown to HTML, relative links to files beside the post prefixed with `mediaBase`. */
+  render(body: string, mediaBase?: string | null): string;
+  /** Images larger than this are not inlined. */
+  maxImageBytes: number;
+}
+
+/** A post file in a folder of its own (`<slug>/index.md`, `<slug>/index.<lang>.md`) has files beside it. */
+function folderOf(file: string | undefined): string | undefined {
+  return file !== undefined && /^[^/]+\/index(?:\.[^/.]+)?\.md$/.test(file) ? file.slice(0, file.indexOf('/')) : undefined;
+}
+
+export function createPreviewRenderer(options: PreviewOptions): (body: string, file: string | undefined) => Promise<string> {
+  return async (body, file) => {
+    const folder = folderOf(file);
+    if (folder === undefined) return options.render(body, null);
+    // A prefix no post can contain by chance marks the links the renderer resolved to files beside the post.
+    const marker = `postbox-preview-${randomBytes(12).toString('hex')}/`;
+    const html = options.render(body, marker);
+    const names = new Set<string>();
+    const pattern = new RegExp(`${marker}([^"'\\s<>?#]*)`, 'g');
+    for (const match of html.matchAll(pattern)) names.add(match[1] ?? '');
+    const inlined = new Map<string, string>();
+    for (const name of names) inlined.set(name, await imageDataUrl(options, folder, name));
+    return html.replace(pattern, (_whole, name: string) => inlined.get(name) ?? '#');
+  };
+}
+
+async function imageDataUrl(options: PreviewOptions, folder: string, encodedName: string): Promise<string> {
+  let name: string;
+  try {
+    name = decodeURIComponent(encodedName);
+  } catch {
+    return '#';
+  }
+  if (name === '' || name.startsWith('.') || /[/\\]/.test(name)) return '#';
+  try {
+    const root = await realpath(path.join(options.contentDir, folder));
+    const file = await realpath(path.join(root, name));
+    if (path.dirname(file) !== root) return '#';
+    const bytes = await readFile(file);
+    const type = bytes.length <= options.maxImageBytes ? detectImageType(bytes) : null;
+    return type ? `data:${type.mediaType};base64,${bytes.toString('base64')}` : '#';
+  } catch {
+    return '#';
+  }
+}

@@ -7,10 +7,11 @@ import { createFrontDoor } from '../http/front-door.js';
 import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { Logger } from '../log.js';
-import { buildCatalog } from './catalog/catalog.js';
+import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
 import { createLanguageNames } from './content/language.js';
 import { createPostLibrary } from './content/library.js';
 import { createMarkdownTools } from './content/markdown.js';
+import { createReleaseTimer, systemTimers, type Timers } from './content/release-timer.js';
 import { createReloader } from './content/reloader.js';
 import { createRescanTimer } from './content/rescan-timer.js';
 import { createContentWatcher, type ContentWatcher } from './content/watch.js';
@@ -30,8 +31,13 @@ export interface BlogAdapters {
   logger: Logger;
   requestLog: RequestLog;
   clientAddressOf(request: IncomingMessage): string;
-  /** Dates the RSS lastBuildDate of a feed without posts; the system clock by default. */
+  /**
+   * The moment that decides which posts are published (a future `date` is scheduled) and dates the RSS
+   * lastBuildDate of a feed without posts; the system clock by default.
+   */
   clock?: () => Date;
+  /** Timers for publishing scheduled posts on time; Node's by default. */
+  timers?: Timers;
   /** Quiet time after a file event before the content is rescanned (default 100 ms). */
   debounceMs?: number;
   /** Period of the safety-net rescan (default 5 s, longer when rescans are slow; 0 turns it off). */
@@ -61,17 +67,22 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     const result = await library.refresh();
     directories = result.directories;
     watcher?.watchDirectories(directories);
-    if (!result.changed && snapshot) return;
-    const next = buildSnapshot(buildCatalog(result.posts, site, blog, snapshot?.catalog), tools, clock());
+    const now = clock();
+    // Unchanged files still make a new snapshot when a scheduled post has come due (or the clock went back).
+    if (!result.changed && snapshot && isCatalogCurrent(snapshot.catalog, now.getTime())) return;
+    const next = buildSnapshot(buildCatalog(result.posts, site, blog, now.getTime(), snapshot?.catalog), tools, now);
     snapshot = next;
+    releases.arm(next.catalog.nextRelease);
     const duration = Math.round(performance.now() - started);
     logger.info({ event: 'blog_content_loaded', posts: next.catalog.published.length, duration_ms: duration }, 'blog content loaded');
     warming = next.warmUp(() => stopped || snapshot !== next);
   };
-  // The first load runs alone; only then do file events and the periodic rescan start asking for reloads,
+  const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
+  // When the earliest scheduled post comes due, the content is reloaded like after a file change.
+  const releases = createReleaseTimer({ timers: deps.timers ?? systemTimers, now: () => clock().getTime(), onRelease: () => reloader.request() });
+  // The first load runs alone; only then do file events, the periodic rescan and releases ask for reloads,
   // which the reloader runs one at a time.
   await reload();
-  const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
   const rescans = createRescanTimer({
     intervalMs: deps.rescanIntervalMs ?? 5000,
     maxShare: 0.02,
@@ -107,6 +118,7 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     close: async () => {
       stopped = true;
       rescans.close();
+      releases.close();
       watcher?.close();
       await reloader.close();
       await warming;

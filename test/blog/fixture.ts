@@ -57,12 +57,12 @@ export interface LoadedFixtures {
 }
 
 /** Loads `contentDir` (the fixture posts by default) through the real library and builds the catalog. */
-export async function loadCatalog(contentDir = FIXTURE_POSTS, overrides: Parameters<typeof blogConfig>[1] = {}): Promise<LoadedFixtures> {
+export async function loadCatalog(contentDir = FIXTURE_POSTS, overrides: Parameters<typeof blogConfig>[1] = {}, now = Date.now()): Promise<LoadedFixtures> {
   const config = blogConfig(contentDir, overrides);
   const logs = captureLogs();
   const library = createPostLibrary(contentDir, parseContext(config), logs.logger);
   const { posts } = await library.refresh();
-  return { config, posts, catalog: buildCatalog(posts, config.site!, config.blog!), logs };
+  return { config, posts, catalog: buildCatalog(posts, config.site!, config.blog!, now), logs };
 }
 
 export interface RunningBlog {

@@ -8,8 +8,10 @@ import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { Logger } from '../log.js';
 import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
+import { listVersionStates } from './catalog/version-states.js';
+import { parsePostFileName } from './content/file-name.js';
 import { createLanguageNames } from './content/language.js';
-import { createPostLibrary } from './content/library.js';
+import { createPostLibrary, type RefreshResult } from './content/library.js';
 import { createMarkdownTools } from './content/markdown.js';
 import { createReleaseTimer, systemTimers, type Timers } from './content/release-timer.js';
 import { createReloader } from './content/reloader.js';
@@ -19,6 +21,7 @@ import { createBlogDoorAnswers, createBlogRoutes } from './http/blog-routes.js';
 import { BLOG_COMMON_HEADERS, createResponseFactory } from './http/prepared-response.js';
 import { createBlogResolver } from './http/resolve.js';
 import { buildSnapshot, createSnapshotMemo, type BlogSnapshot, type SnapshotTools } from './http/snapshot.js';
+import type { PostVersionState } from './post-version-state.js';
 
 /** What the blog service is configured with. */
 export interface BlogSettings {
@@ -44,17 +47,24 @@ export interface BlogAdapters {
   rescanIntervalMs?: number;
 }
 
+/** The blog's HTTP service, and what the administration interface reads of it. */
+export interface BlogService extends HttpService {
+  /**
+   * Every post file under content_dir as last loaded (within 2 s of a change on disk), with its state now:
+   * published, draft, scheduled, or broken with the reason it is skipped. Read-only; in path order.
+   */
+  listAllVersions(): PostVersionState[];
+}
+
 /** Loads the content, then serves it; the first load runs before the service answers anything. */
-export async function createBlogService(settings: BlogSettings, deps: BlogAdapters): Promise<HttpService> {
+export async function createBlogService(settings: BlogSettings, deps: BlogAdapters): Promise<BlogService> {
   const { blog, site } = settings;
   const { logger } = deps;
   const clock = deps.clock ?? (() => new Date());
   const markdown = createMarkdownTools();
-  const library = createPostLibrary(
-    blog.content_dir,
-    { markdown, languageNames: createLanguageNames(), defaultLanguage: site.language, baseUrl: site.base_url },
-    logger,
-  );
+  const languageNames = createLanguageNames();
+  const library = createPostLibrary(blog.content_dir, { markdown, languageNames, defaultLanguage: site.language, baseUrl: site.base_url }, logger);
+  let loaded: RefreshResult | null = null;
   const respond = createResponseFactory(blog.cache_max_age);
   const tools: SnapshotTools = { respond, render: markdown.render, memo: createSnapshotMemo() };
   let snapshot: BlogSnapshot | null = null;
@@ -65,6 +75,7 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   const reload = async () => {
     const started = performance.now();
     const result = await library.refresh();
+    loaded = result;
     directories = result.directories;
     watcher?.watchDirectories(directories);
     const now = clock();
@@ -115,6 +126,11 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     handle,
     // No route reads a body: a client that asks before sending one is answered without it.
     serverSettings: { maxBodyBytes: 0, commonHeaders: BLOG_COMMON_HEADERS },
+    listAllVersions: () =>
+      listVersionStates(loaded!.posts, loaded!.skipped, clock().getTime(), {
+        parseFileName: (file) => parsePostFileName(file, languageNames),
+        defaultLanguage: site.language,
+      }),
     close: async () => {
       stopped = true;
       rescans.close();

@@ -9,7 +9,7 @@ import { createPostLibrary } from '../../src/blog/content/library.js';
 import { createMarkdownTools } from '../../src/blog/content/markdown.js';
 import type { ParseContext } from '../../src/blog/content/parse-post.js';
 import type { PostVersion } from '../../src/blog/content/post.js';
-import { createBlogService, type BlogAdapters } from '../../src/blog/blog-service.js';
+import { createBlogService, type BlogAdapters, type BlogService } from '../../src/blog/blog-service.js';
 import { createClientAddressResolver } from '../../src/http/client-ip.js';
 import type { HttpService } from '../../src/http/http-service.js';
 import { loadTestConfig } from '../support/config.js';
@@ -66,7 +66,7 @@ export async function loadCatalog(contentDir = FIXTURE_POSTS, overrides: Paramet
 }
 
 export interface RunningBlog {
-  service: HttpService;
+  service: BlogService;
   app: ServiceDriver;
   logs: LogCapture;
   config: Config;

@@ -20,6 +20,7 @@ import { createContentWatcher, type ContentWatcher } from './content/watch.js';
 import { createBlogDoorAnswers, createBlogRoutes } from './http/blog-routes.js';
 import { BLOG_COMMON_HEADERS, createResponseFactory } from './http/prepared-response.js';
 import { createBlogResolver } from './http/resolve.js';
+import { createMediaReader } from './media/media-files.js';
 import { buildSnapshot, createSnapshotMemo, type BlogSnapshot, type SnapshotTools } from './http/snapshot.js';
 import type { PostVersionState } from './post-version-state.js';
 
@@ -114,7 +115,7 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   const current = () => snapshot!;
   const resolver = createBlogResolver(respond);
   const handle = createFrontDoor({
-    routes: createBlogRoutes({ current, resolver }),
+    routes: createBlogRoutes({ current, resolver, readMedia: createMediaReader(blog.content_dir), respond }),
     answers: createBlogDoorAnswers(resolver),
     clientAddressOf: deps.clientAddressOf,
     requestLog: deps.requestLog,

@@ -8,17 +8,22 @@ import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { Route } from '../http/route-table.js';
 import type { Logger } from '../log.js';
-import { buildCatalog } from './catalog/catalog.js';
+import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
+import { listVersionStates } from './catalog/version-states.js';
+import { parsePostFileName } from './content/file-name.js';
 import { createLanguageNames } from './content/language.js';
-import { createPostLibrary } from './content/library.js';
+import { createPostLibrary, type RefreshResult } from './content/library.js';
 import { createMarkdownTools } from './content/markdown.js';
+import { createReleaseTimer, systemTimers, type Timers } from './content/release-timer.js';
 import { createReloader } from './content/reloader.js';
 import { createRescanTimer } from './content/rescan-timer.js';
 import { createContentWatcher, type ContentWatcher } from './content/watch.js';
 import { createBlogDoorAnswers, createBlogRoutes } from './http/blog-routes.js';
 import { BLOG_COMMON_HEADERS, createResponseFactory } from './http/prepared-response.js';
 import { createBlogResolver } from './http/resolve.js';
+import { createMediaReader } from './media/media-files.js';
 import { buildSnapshot, createSnapshotMemo, type BlogSnapshot, type SnapshotTools } from './http/snapshot.js';
+import type { PostVersionState } from './post-version-state.js';
 
 /** What the blog service is configured with. */
 export interface BlogSettings {
@@ -31,8 +36,13 @@ export interface BlogAdapters {
   logger: Logger;
   requestLog: RequestLog;
   clientAddressOf(request: IncomingMessage): string;
-  /** Dates the RSS lastBuildDate of a feed without posts; the system clock by default. */
+  /**
+   * The moment that decides which posts are published (a future `date` is scheduled) and dates the RSS
+   * lastBuildDate of a feed without posts; the system clock by default.
+   */
   clock?: () => Date;
+  /** Timers for publishing scheduled posts on time; Node's by default. */
+  timers?: Timers;
   /** Quiet time after a file event before the content is rescanned (default 100 ms). */
   debounceMs?: number;
   /** Period of the safety-net rescan (default 5 s, longer when rescans are slow; 0 turns it off). */
@@ -41,17 +51,24 @@ export interface BlogAdapters {
   extraRoutes?: readonly Route[];
 }
 
+/** The blog's HTTP service, and what the administration interface reads of it. */
+export interface BlogService extends HttpService {
+  /**
+   * Every post file under content_dir as last loaded (within 2 s of a change on disk), with its state now:
+   * published, draft, scheduled, or broken with the reason it is skipped. Read-only; in path order.
+   */
+  listAllVersions(): PostVersionState[];
+}
+
 /** Loads the content, then serves it; the first load runs before the service answers anything. */
-export async function createBlogService(settings: BlogSettings, deps: BlogAdapters): Promise<HttpService> {
+export async function createBlogService(settings: BlogSettings, deps: BlogAdapters): Promise<BlogService> {
   const { blog, site } = settings;
   const { logger } = deps;
   const clock = deps.clock ?? (() => new Date());
   const markdown = createMarkdownTools();
-  const library = createPostLibrary(
-    blog.content_dir,
-    { markdown, languageNames: createLanguageNames(), defaultLanguage: site.language, baseUrl: site.base_url },
-    logger,
-  );
+  const languageNames = createLanguageNames();
+  const library = createPostLibrary(blog.content_dir, { markdown, languageNames, defaultLanguage: site.language, baseUrl: site.base_url }, logger);
+  let loaded: RefreshResult | null = null;
   const respond = createResponseFactory(blog.cache_max_age);
   const tools: SnapshotTools = { respond, render: markdown.render, memo: createSnapshotMemo() };
   let snapshot: BlogSnapshot | null = null;
@@ -62,19 +79,25 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   const reload = async () => {
     const started = performance.now();
     const result = await library.refresh();
+    loaded = result;
     directories = result.directories;
     watcher?.watchDirectories(directories);
-    if (!result.changed && snapshot) return;
-    const next = buildSnapshot(buildCatalog(result.posts, site, blog, snapshot?.catalog), tools, clock());
+    const now = clock();
+    // Unchanged files still make a new snapshot when a scheduled post has come due (or the clock went back).
+    if (!result.changed && snapshot && isCatalogCurrent(snapshot.catalog, now.getTime())) return;
+    const next = buildSnapshot(buildCatalog(result.posts, site, blog, now.getTime(), snapshot?.catalog), tools, now);
     snapshot = next;
+    releases.arm(next.catalog.nextRelease);
     const duration = Math.round(performance.now() - started);
     logger.info({ event: 'blog_content_loaded', posts: next.catalog.published.length, duration_ms: duration }, 'blog content loaded');
     warming = next.warmUp(() => stopped || snapshot !== next);
   };
-  // The first load runs alone; only then do file events and the periodic rescan start asking for reloads,
+  const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
+  // When the earliest scheduled post comes due, the content is reloaded like after a file change.
+  const releases = createReleaseTimer({ timers: deps.timers ?? systemTimers, now: () => clock().getTime(), onRelease: () => reloader.request() });
+  // The first load runs alone; only then do file events, the periodic rescan and releases ask for reloads,
   // which the reloader runs one at a time.
   await reload();
-  const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
   const rescans = createRescanTimer({
     intervalMs: deps.rescanIntervalMs ?? 5000,
     maxShare: 0.02,
@@ -95,7 +118,7 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   const current = () => snapshot!;
   const resolver = createBlogResolver(respond);
   const handle = createFrontDoor({
-    routes: [...(deps.extraRoutes ?? []), ...createBlogRoutes({ current, resolver })],
+    routes: [...(deps.extraRoutes ?? []), ...createBlogRoutes({ current, resolver, readMedia: createMediaReader(blog.content_dir), respond })],
     answers: createBlogDoorAnswers(resolver),
     clientAddressOf: deps.clientAddressOf,
     requestLog: deps.requestLog,
@@ -107,9 +130,15 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     handle,
     // No route reads a body: a client that asks before sending one is answered without it.
     serverSettings: { maxBodyBytes: 0, commonHeaders: BLOG_COMMON_HEADERS },
+    listAllVersions: () =>
+      listVersionStates(loaded!.posts, loaded!.skipped, clock().getTime(), {
+        parseFileName: (file) => parsePostFileName(file, languageNames),
+        defaultLanguage: site.language,
+      }),
     close: async () => {
       stopped = true;
       rescans.close();
+      releases.close();
       watcher?.close();
       await reloader.close();
       await warming;

@@ -102,13 +102,14 @@ describe('RSS 2.0 feed', () => {
   });
 });
 
-describe('JSON Feed 1.1', () => {
-  const validate = () => {
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    addFormats(ajv);
-    return ajv.compile(JSON.parse(readFileSync(path.join(schemas, 'jsonfeed-schema-v1.1.json'), 'utf8')));
-  };
+/** ajv with the JSON Feed 1.1 schema. */
+const validate = () => {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats(ajv);
+  return ajv.compile(JSON.parse(readFileSync(path.join(schemas, 'jsonfeed-schema-v1.1.json'), 'utf8')));
+};
 
+describe('JSON Feed 1.1', () => {
   it('validates against the JSON Feed 1.1 schema with ajv', async () => {
     const response = await blog.request('/api/blog/feed.json');
     assert.equal(response.headers['content-type'], 'application/feed+json; charset=utf-8');
@@ -160,6 +161,40 @@ describe('JSON Feed 1.1', () => {
         const { json } = await one.request('/api/blog/feed.json');
         assert.equal(json.items[0].date_modified, '2024-02-01T10:00:00Z');
         assert.ok(validate()(json));
+      } finally {
+        await one.close();
+      }
+    } finally {
+      await remove();
+    }
+  });
+});
+
+describe('a post with an image beside it', () => {
+  it('carries absolute media URLs in content:encoded and content_html, and both feeds stay valid', async () => {
+    const { dir, remove } = await createTempDir('blog-feed-image');
+    try {
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      mkdirSync(path.join(dir, 'trip'));
+      writeFileSync(
+        path.join(dir, 'trip', 'index.md'),
+        '+++\ntitle = "Trip"\ndate = 2024-01-01\n+++\n\n![The lake](lake.png) and [the map](./map.png), [a friend](https://example.org/) and [top](#top).\n',
+      );
+      writeFileSync(path.join(dir, 'trip', 'lake.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      const one = await startBlog(dir);
+      try {
+        const expected =
+          '<p><img src="https://blog.example.com/api/blog/media/trip/lake.png" alt="The lake"> and ' +
+          '<a href="https://blog.example.com/api/blog/media/trip/map.png">the map</a>, <a href="https://example.org/">a friend</a> and <a href="#top">top</a>.</p>\n';
+        const rss = (await one.request('/api/blog/feed.xml')).body;
+        const result = validateXml(rss, path.join(schemas, 'rss-2_0.xsd'), scratch.dir);
+        assert.ok(result.valid, result.output);
+        const item = (await new Parser().parseString(rss)).items[0]!;
+        assert.equal(item['content:encoded'], expected);
+        const json = (await one.request('/api/blog/feed.json')).json;
+        assert.equal(json.items[0].content_html, expected);
+        assert.ok(validate()(json));
+        assert.equal((await one.request('/api/blog/posts/trip')).json.html, expected, 'the detail has the same HTML');
       } finally {
         await one.close();
       }

@@ -9,7 +9,7 @@ import { createPostLibrary } from '../../src/blog/content/library.js';
 import { createMarkdownTools } from '../../src/blog/content/markdown.js';
 import type { ParseContext } from '../../src/blog/content/parse-post.js';
 import type { PostVersion } from '../../src/blog/content/post.js';
-import { createBlogService, type BlogAdapters } from '../../src/blog/blog-service.js';
+import { createBlogService, type BlogAdapters, type BlogService } from '../../src/blog/blog-service.js';
 import { createClientAddressResolver } from '../../src/http/client-ip.js';
 import type { HttpService } from '../../src/http/http-service.js';
 import { loadTestConfig } from '../support/config.js';
@@ -57,16 +57,16 @@ export interface LoadedFixtures {
 }
 
 /** Loads `contentDir` (the fixture posts by default) through the real library and builds the catalog. */
-export async function loadCatalog(contentDir = FIXTURE_POSTS, overrides: Parameters<typeof blogConfig>[1] = {}): Promise<LoadedFixtures> {
+export async function loadCatalog(contentDir = FIXTURE_POSTS, overrides: Parameters<typeof blogConfig>[1] = {}, now = Date.now()): Promise<LoadedFixtures> {
   const config = blogConfig(contentDir, overrides);
   const logs = captureLogs();
   const library = createPostLibrary(contentDir, parseContext(config), logs.logger);
   const { posts } = await library.refresh();
-  return { config, posts, catalog: buildCatalog(posts, config.site!, config.blog!), logs };
+  return { config, posts, catalog: buildCatalog(posts, config.site!, config.blog!, now), logs };
 }
 
 export interface RunningBlog {
-  service: HttpService;
+  service: BlogService;
   app: ServiceDriver;
   logs: LogCapture;
   config: Config;

@@ -44,7 +44,7 @@ describe('snapshots', () => {
 
     // beta.md "edited": a new PostVersion object for it, the same objects for every other file.
     const edited = posts.map((post) => (post.file === 'beta/index.md' ? { ...post, title: 'Beta, edited' } : post));
-    const nextCatalog = buildCatalog(edited, config.site!, config.blog!, catalog);
+    const nextCatalog = buildCatalog(edited, config.site!, config.blog!, Date.now(), catalog);
     const second = buildSnapshot(nextCatalog, tools, new Date(0));
     const alphaAgain = findPost(nextCatalog, 'alpha', undefined);
     const betaAgain = findPost(nextCatalog, 'beta', undefined);

@@ -5,6 +5,7 @@ import type { BlogConfig, SiteConfig } from '../../config/config.js';
 import { languageKey } from '../content/language.js';
 import type { PostVersion } from '../content/post.js';
 import { foldCase } from '../text/fold-case.js';
+import { visibilityOf } from './visibility.js';
 
 export interface CatalogEntry {
   post: PostVersion;
@@ -32,6 +33,9 @@ export interface SlugGroup {
   drafts: Set<string>;
   /** The version shown for a language the slug has no version in, when one is marked all_langs. */
   allLanguages: CatalogEntry | null;
+  /** The group holds for every moment in [shownSince, nextRelease): see Catalog. */
+  shownSince: number;
+  nextRelease: number;
 }
 
 export interface Catalog {
@@ -42,6 +46,18 @@ export interface Catalog {
   /** Every published version in the same order. */
   published: CatalogEntry[];
   groups: Map<string, SlugGroup>;
+  /**
+   * The catalog is right for every moment in [shownSince, nextRelease): shownSince is the latest date of a
+   * published version (-Infinity without one), nextRelease the earliest date of a scheduled one (Infinity
+   * without one). At nextRelease a scheduled post is due and the catalog must be built again.
+   */
+  shownSince: number;
+  nextRelease: number;
+}
+
+/** Whether `catalog` still shows what the visibility rule says at `now`. */
+export function isCatalogCurrent(catalog: Catalog, now: number): boolean {
+  return now >= catalog.shownSince && now < catalog.nextRelease;
 }
 
 /** Newest first; the same date orders by slug (docs/blog.md "/posts parameters"), then language. */
@@ -54,11 +70,12 @@ export function compareText(a: string, b: string): number {
 }
 
 /**
- * Builds the catalog of `posts` (already free of duplicate slug/language pairs). A slug whose files are the
- * very same PostVersion objects as in `previous` keeps its entries, so that an edit to one post does not
- * re-derive (and re-serialise) the other 9,999.
+ * Builds the catalog of `posts` (already free of duplicate slug/language pairs) as it is at `now`
+ * (milliseconds since the epoch): scheduled versions are left out like drafts. A slug whose files are the
+ * very same PostVersion objects as in `previous`, and whose versions are all on the same side of `now`, keeps
+ * its entries, so that an edit to one post does not re-derive (and re-serialise) the other 9,999.
  */
-export function buildCatalog(posts: readonly PostVersion[], site: SiteConfig, blog: BlogConfig, previous?: Catalog): Catalog {
+export function buildCatalog(posts: readonly PostVersion[], site: SiteConfig, blog: BlogConfig, now: number, previous?: Catalog): Catalog {
   const bySlug = new Map<string, PostVersion[]>();
   for (const post of posts) {
     const list = bySlug.get(post.slug);
@@ -68,23 +85,29 @@ export function buildCatalog(posts: readonly PostVersion[], site: SiteConfig, bl
   const reusable = previous && previous.site === site && previous.blog === blog ? previous.groups : undefined;
   const groups = new Map<string, SlugGroup>();
   const published: CatalogEntry[] = [];
+  let shownSince = -Infinity;
+  let nextRelease = Infinity;
   for (const [slug, versions] of bySlug) {
     versions.sort((a, b) => compareText(a.file, b.file));
     const before = reusable?.get(slug);
-    const group = before && sameVersions(before.sources, versions) ? before : buildGroup(slug, versions, site);
+    const reuse = before && sameVersions(before.sources, versions) && now >= before.shownSince && now < before.nextRelease;
+    const group = reuse ? before : buildGroup(slug, versions, site, now);
     groups.set(slug, group);
     for (const entry of group.versions.values()) published.push(entry);
+    shownSince = Math.max(shownSince, group.shownSince);
+    nextRelease = Math.min(nextRelease, group.nextRelease);
   }
   published.sort(compareEntries);
-  return { site, blog, primaries: published.filter((entry) => entry.primary), published, groups };
+  return { site, blog, primaries: published.filter((entry) => entry.primary), published, groups, shownSince, nextRelease };
 }
 
 function sameVersions(a: readonly PostVersion[], b: readonly PostVersion[]): boolean {
   return a.length === b.length && a.every((post, index) => post === b[index]);
 }
 
-function buildGroup(slug: string, versions: PostVersion[], site: SiteConfig): SlugGroup {
-  const live = versions.filter((post) => !post.draft).sort((a, b) => compareText(languageKey(a.lang), languageKey(b.lang)));
+function buildGroup(slug: string, versions: PostVersion[], site: SiteConfig, now: number): SlugGroup {
+  const live = versions.filter((post) => visibilityOf(post, now) === 'published').sort((a, b) => compareText(languageKey(a.lang), languageKey(b.lang)));
+  const scheduled = versions.filter((post) => visibilityOf(post, now) === 'scheduled');
   const primaryPost = choosePrimary(live, site.language);
   const translations = Object.fromEntries(
     live.map((post) => [post.lang, `/api/blog/posts/${encodeURIComponent(slug)}?lang=${encodeURIComponent(post.lang)}`]),
@@ -95,6 +118,8 @@ function buildGroup(slug: string, versions: PostVersion[], site: SiteConfig): Sl
     versions: new Map(),
     drafts: new Set(versions.filter((post) => post.draft).map((post) => languageKey(post.lang))),
     allLanguages: null,
+    shownSince: Math.max(-Infinity, ...live.map((post) => post.date.time)),
+    nextRelease: Math.min(Infinity, ...scheduled.map((post) => post.date.time)),
   };
   for (const post of live) {
     const isPrimary = post === primaryPost;
@@ -117,7 +142,7 @@ function buildGroup(slug: string, versions: PostVersion[], site: SiteConfig): Sl
 
 /**
  * The version in site.language, else the one whose file name has no language suffix, else the smallest
- * language code. Only published versions compete: a draft translation never hides a published one.
+ * language code. Only published versions compete: a draft or scheduled translation never hides a published one.
  */
 function choosePrimary(live: PostVersion[], siteLanguage: string): PostVersion | null {
   const siteKey = languageKey(siteLanguage);
@@ -126,7 +151,10 @@ function choosePrimary(live: PostVersion[], siteLanguage: string): PostVersion |
 
 export type PostLookup = { kind: 'found'; entry: CatalogEntry } | { kind: 'draft' } | { kind: 'not_found' };
 
-/** `/posts/{slug}` with an optional `lang` (docs/blog.md "Translations", "HTTP details" for the 404s). */
+/**
+ * `/posts/{slug}` with an optional `lang` (docs/blog.md "Translations", "HTTP details" for the 404s). A
+ * scheduled version does not exist yet: it is not_found, never `draft`, so its existence is not revealed.
+ */
 export function findPost(catalog: Catalog, slug: string, lang: string | undefined): PostLookup {
   const group = catalog.groups.get(slug);
   if (!group) return { kind: 'not_found' };

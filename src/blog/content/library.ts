@@ -14,8 +14,17 @@ export interface RefreshResult {
   /** Whether the set of posts differs from the previous refresh (always true the first time). */
   changed: boolean;
   posts: PostVersion[];
+  /** Files that are not served, in path order, with the reason the log gave. */
+  skipped: SkippedFile[];
   /** Folders to watch for changes. */
   directories: string[];
+}
+
+/** A post file that is skipped; `post` is there when it parsed but lost to a duplicate. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
+  post?: PostVersion;
 }
 
 export interface PostLibrary {
@@ -32,6 +41,7 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
   const cache = new Map<string, CachedFile>();
   let reportedDuplicates = new Set<string>();
   let posts: PostVersion[] = [];
+  let skipped: SkippedFile[] = [];
   let first = true;
   let missingReported = false;
 
@@ -87,19 +97,23 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
         changed = true;
       }
     }
-    if (changed) posts = dropDuplicates();
-    return { changed, posts, directories: scan.directories };
+    if (changed) ({ posts, skipped } = dropDuplicates());
+    return { changed, posts, skipped, directories: scan.directories };
   }
 
   // Two files for one slug and language (`a.md` and `a/index.md`, or a `lang` key that collides with a
   // suffix): the first path in sort order wins; the other is skipped with one warning.
-  function dropDuplicates(): PostVersion[] {
+  function dropDuplicates(): { posts: PostVersion[]; skipped: SkippedFile[] } {
     const kept = new Map<string, PostVersion>();
     const duplicates = new Set<string>();
+    const skippedFiles: SkippedFile[] = [];
     const files = [...cache.keys()].sort();
     for (const file of files) {
       const outcome = cache.get(file)!.outcome;
-      if (!outcome.ok) continue;
+      if (!outcome.ok) {
+        skippedFiles.push({ file, reason: outcome.reason });
+        continue;
+      }
       const key = `${outcome.post.slug}\n${languageKey(outcome.post.lang)}`;
       const winner = kept.get(key);
       if (!winner) {
@@ -109,10 +123,11 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
       const reason = `duplicate of ${winner.file} (slug "${outcome.post.slug}", lang "${outcome.post.lang}")`;
       const report = `${file}\n${reason}\n${cache.get(file)!.stamp}`;
       duplicates.add(report);
+      skippedFiles.push({ file, reason, post: outcome.post });
       if (!reportedDuplicates.has(report)) logger.warn({ event: 'post_skipped', file, reason }, `post skipped: ${file}: ${reason}`);
     }
     reportedDuplicates = duplicates;
-    return [...kept.values()];
+    return { posts: [...kept.values()], skipped: skippedFiles };
   }
 
   return { refresh };

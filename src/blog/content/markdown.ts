@@ -2,6 +2,7 @@
 // is trusted. Loading 10,000 posts must stay fast, so loading only runs markdown-it's block parser (enough
 // for the word count and the first paragraph); the full HTML is rendered when a post is first asked for.
 import MarkdownItClass, { type Token } from 'markdown-it';
+import { mediaLinks, type MediaLinkEnv } from './media-links.js';
 
 export interface MarkdownOutline {
   /** Words outside code blocks (fenced and indented), for reading_time. */
@@ -11,8 +12,11 @@ export interface MarkdownOutline {
 }
 
 export interface MarkdownTools {
-  /** The post's HTML. */
-  render(body: string): string;
+  /**
+   * The post's HTML; with `mediaBase` (`<base_url>/api/blog/media/<slug>/`, for a post in a folder) relative
+   * links to files beside the post are made absolute on it (content/media-links.ts).
+   */
+  render(body: string, mediaBase?: string | null): string;
   /** What the summary needs, from the block structure alone. */
   outline(body: string): MarkdownOutline;
   /** Plain text of a Markdown fragment (front-matter excerpt, text before `<!--more-->`); white space as written. */
@@ -21,14 +25,14 @@ export interface MarkdownTools {
 
 /** The Markdown helpers of one service. */
 export function createMarkdownTools(): MarkdownTools {
-  const full = new MarkdownItClass({ html: true });
+  const full = new MarkdownItClass({ html: true }).use(mediaLinks);
   const blocks = new MarkdownItClass({ html: true });
   blocks.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
 
   const inlinePlainText = (source: string): string => inlineText(full.parseInline(source, {})[0]?.children ?? []);
 
   return {
-    render: (body) => full.render(body),
+    render: (body, mediaBase) => full.render(body, { mediaBase } satisfies MediaLinkEnv),
     outline(body) {
       let words = 0;
       let firstParagraph: string | null = null;

@@ -16,3 +16,12 @@ export function publicPostUrl(catalog: Catalog, entry: CatalogEntry): string {
 export function publicApiUrl(catalog: Catalog, path: string): string {
   return `${catalog.site.base_url}/api/blog${path}`;
 }
+
+/**
+ * Where the images beside a version live (docs/blog.md "Images beside a post"): `<base_url>/api/blog/media/<slug>/`
+ * for a post in a folder (`<folder>/index.md`), null for a `<slug>.md` post, which has no folder of its own.
+ */
+export function mediaBaseUrl(catalog: Catalog, entry: CatalogEntry): string | null {
+  if (!entry.post.file.includes('/')) return null;
+  return publicApiUrl(catalog, `/media/${encodeURIComponent(entry.post.slug)}/`);
+}

@@ -6,7 +6,10 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Answer } from '../../http/answer.js';
 import type { DoorAnswers } from '../../http/front-door.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
-import { matchesIfNoneMatch, type PreparedResponse } from './prepared-response.js';
+import { MEDIA_PREFIX } from '../media/media-path.js';
+import type { MediaReader } from '../media/media-files.js';
+import { createMediaHandler } from './media-route.js';
+import { matchesIfNoneMatch, type PreparedResponse, type ResponseFactory } from './prepared-response.js';
 import { ALLOWED_METHODS, FIXED_ROUTES, POST_PREFIX, POSTS, type BlogResolver } from './resolve.js';
 import type { BlogSnapshot } from './snapshot.js';
 
@@ -14,6 +17,9 @@ export interface BlogRoutesOptions {
   /** The snapshot of the content as it is now; swapped whenever the content changes. */
   current(): BlogSnapshot;
   resolver: BlogResolver;
+  /** Reads an image beside a post, for /api/blog/media/. */
+  readMedia: MediaReader;
+  respond: ResponseFactory;
 }
 
 /** Distinct request URLs remembered per snapshot; the memo starts over when it is full. */
@@ -34,10 +40,12 @@ const PREFLIGHT: Answer = {
 export function createBlogRoutes(options: BlogRoutesOptions): Route[] {
   const get = createGetHandler(options);
   const methods = { GET: get, HEAD: get, OPTIONS: preflight };
+  const media = createMediaHandler({ ...options, notFound: options.resolver.notFound });
   return [
     ...Object.keys(FIXED_ROUTES).map((path) => ({ path, methods })),
     { path: POSTS, methods },
     { path: POST_PREFIX, prefix: true, methods },
+    { path: MEDIA_PREFIX, prefix: true, methods: { GET: media, HEAD: media, OPTIONS: preflight } },
     // Preflight on any path under /api/blog; other methods on an unknown path are simply not found.
     { path: '/api/blog/', prefix: true, methods: { OPTIONS: preflight, '*': () => options.resolver.notFound.answer } },
   ];

@@ -33,8 +33,8 @@ export const contentTypes = {
 
 /** Builds responses that share one Cache-Control value (`public, max-age=<cache_max_age>`). */
 export interface ResponseFactory {
-  /** A cacheable 200 answer with an ETag. */
-  content(body: string, contentType: string): PreparedResponse;
+  /** A cacheable 200 answer with an ETag (the hash of the bytes), with any `extraHeaders`. */
+  content(body: string | Buffer, contentType: string, extraHeaders?: Record<string, string>): PreparedResponse;
   /** A JSON answer without ETag or shared caching (/health), with any `extraHeaders`. */
   uncached(status: number, value: unknown, extraHeaders?: Record<string, string>): PreparedResponse;
   /** The error catalogue's answer for `code`, uncached. */
@@ -44,14 +44,14 @@ export interface ResponseFactory {
 export function createResponseFactory(cacheMaxAge: number): ResponseFactory {
   const cacheControl = `public, max-age=${cacheMaxAge}`;
   return {
-    content(text, contentType) {
-      const body = Buffer.from(text, 'utf8');
+    content(text, contentType, extraHeaders = {}) {
+      const body = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
       const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
       return prepare(
         200,
         body,
         etag,
-        { 'content-type': contentType, 'content-length': String(body.length), etag, 'cache-control': cacheControl },
+        { 'content-type': contentType, 'content-length': String(body.length), etag, 'cache-control': cacheControl, ...extraHeaders },
         { etag, 'cache-control': cacheControl },
       );
     },

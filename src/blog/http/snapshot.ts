@@ -9,6 +9,7 @@ import { countTags } from '../catalog/tags.js';
 import { createJsonFeed } from '../feeds/json-feed.js';
 import { FEED_LENGTH, renderRss } from '../feeds/rss.js';
 import { renderSitemap } from '../feeds/sitemap.js';
+import { mediaBaseUrl } from '../feeds/public-url.js';
 import { languageKey } from '../content/language.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { createLru } from './lru.js';
@@ -51,8 +52,8 @@ export interface SnapshotMemo {
 
 export interface SnapshotTools {
   respond: ResponseFactory;
-  /** Markdown body -> HTML. */
-  render(body: string): string;
+  /** Markdown body -> HTML; relative links to files beside the post are made absolute on `mediaBase`. */
+  render(body: string, mediaBase: string | null): string;
   memo: SnapshotMemo;
 }
 
@@ -69,8 +70,10 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
     return summary;
   };
 
-  const feedHtml = new Map(catalog.primaries.slice(0, FEED_LENGTH).map((entry) => [entry, tools.render(entry.post.body)]));
-  const html = (entry: CatalogEntry) => feedHtml.get(entry) ?? tools.render(entry.post.body);
+  // One rendering serves the detail's html and both feeds, so all three carry the same absolute media URLs.
+  const renderEntry = (entry: CatalogEntry) => tools.render(entry.post.body, mediaBaseUrl(catalog, entry));
+  const feedHtml = new Map(catalog.primaries.slice(0, FEED_LENGTH).map((entry) => [entry, renderEntry(entry)]));
+  const html = (entry: CatalogEntry) => feedHtml.get(entry) ?? renderEntry(entry);
 
   const renderPage = (page: PostsPage): PreparedResponse => {
     const head = JSON.stringify({ page: page.page, page_size: page.page_size, total: page.total, has_next: page.has_next, has_prev: page.has_prev });

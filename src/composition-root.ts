@@ -8,11 +8,15 @@ import { createAdmin, type Admin } from './admin/admin.js';
 import type { AdminRoute } from './admin/admin-pages.js';
 import type { SessionFile } from './admin/sessions.js';
 import { createPlaceholderPages } from './admin/views/placeholder-pages.js';
+import { createPostPages } from './admin/post-pages/post-pages.js';
+import { createPreviewRenderer } from './admin/post-pages/preview.js';
+import { createPostFiles } from './admin/posts/post-files.js';
+import { createMarkdownTools } from './blog/content/markdown.js';
 import { adminWarnings } from './check-summary.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from './config/config.js';
 import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.js';
 import { createWebhookNotifier } from './chat/webhook.js';
-import { createBlogService } from './blog/blog-service.js';
+import { createBlogService, type BlogService } from './blog/blog-service.js';
 import { createFormsService, type FormsAdapters, type FormsSettings } from './forms/forms-service.js';
 import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from './ports.js';
 import { createRateLimitKey } from './forms/rules/rate-limit-key.js';
@@ -33,7 +37,7 @@ export interface RootDeps {
   requestLog: RequestLog;
   /** Milliseconds since the epoch; Date.now unless a test sets the time. */
   clock?: Clock;
-  /** The pages of /admin behind its sign-in; the placeholder pages until the posts pages exist. */
+  /** The pages of /admin behind its sign-in; the posts pages over blog.content_dir unless a test hands in others. */
   adminPages?: readonly AdminRoute[];
 }
 
@@ -50,15 +54,34 @@ export function createSessionFile(dataDir: string): SessionFile {
   };
 }
 
+/** The blog service once it is built: the posts pages list its versions, and they are built before it. */
+interface BlogReference {
+  current?: BlogService;
+}
+
+/** The posts pages over blog.content_dir, or the placeholder when there is no blog to write for. */
+function adminPagesOf(config: Config, deps: RootDeps, clock: Clock, blog: BlogReference): readonly AdminRoute[] {
+  if (deps.adminPages) return deps.adminPages;
+  if (!config.blog || !config.admin) return createPlaceholderPages();
+  const contentDir = config.blog.content_dir;
+  return createPostPages({
+    posts: createPostFiles({ contentDir, trashDir: path.join(config.data_dir, 'trash'), clock }),
+    listVersions: () => blog.current?.listAllVersions() ?? [],
+    renderPreview: createPreviewRenderer({ contentDir, render: createMarkdownTools().render, maxImageBytes: config.admin.max_upload_bytes }),
+    maxUploadBytes: config.admin.max_upload_bytes,
+    logger: deps.logger,
+  });
+}
+
 /** /admin when the configuration has [admin]: its routes go to the service adminServiceOf names. */
-async function composeAdmin(config: Config, deps: RootDeps, clock: Clock): Promise<Admin | undefined> {
+async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, blog: BlogReference): Promise<Admin | undefined> {
   if (!config.admin) return undefined;
   await mkdir(config.data_dir, { recursive: true });
   for (const warning of adminWarnings(config)) deps.logger.warn({ event: 'admin_example_password' }, warning);
   return createAdmin(
     { admin: config.admin },
     { logger: deps.logger, clock, randomBytes, sessionFile: createSessionFile(config.data_dir) },
-    deps.adminPages ?? createPlaceholderPages(),
+    adminPagesOf(config, deps, clock, blog),
   );
 }
 
@@ -168,7 +191,8 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     for (const closeAdapter of closers.splice(0).reverse()) await closeAdapter();
   };
   try {
-    const admin = await composeAdmin(config, deps, clock);
+    const blogReference: BlogReference = {};
+    const admin = await composeAdmin(config, deps, clock, blogReference);
     if (admin) closers.push(() => admin.close());
     const adminOn = adminServiceOf(config);
     if (config.mail && config.forms.length > 0) {
@@ -195,6 +219,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
           extraRoutes: withAdmin ? admin.routes : undefined,
         },
       );
+      blogReference.current = blog;
       services.push(withAdmin ? withAdminBodies(blog, admin) : blog);
     }
     return { services, close };

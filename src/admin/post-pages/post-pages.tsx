@@ -53,8 +53,9 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     return htmlAnswer(200, <PostListPage session={session} versions={await deps.listVersions()} notice={notice} />);
   };
 
+  // A new post starts as a draft: "Create" writes the file, "Publish" puts it online.
   const newForm: AdminPage = (_request, session) =>
-    htmlAnswer(200, <PostEditorPage session={session} fields={posts.newPostFields()} body="" />);
+    htmlAnswer(200, <PostEditorPage session={session} fields={{ ...posts.newPostFields(), draft: true }} body="" />);
 
   const create: AdminPage = async (request, session) => {
     const { fields, body } = fieldsOfForm(formOf(request));

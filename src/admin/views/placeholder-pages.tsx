@@ -1,4 +1,4 @@
-// The pages /admin and /admin/posts show until the posts pages replace them (issue 12).
+// The pages /admin and /admin/posts show when the configuration has no [blog]: there are no posts to write.
 import type { AdminRoute } from '../admin-pages.js';
 import { htmlAnswer } from '../render.js';
 import { Layout } from './layout.js';
@@ -10,7 +10,7 @@ export function createPlaceholderPages(): AdminRoute[] {
       200,
       <Layout title="Posts" session={session} section="posts">
         <h1>Posts</h1>
-        <p>The list of posts, with writing and publishing in the browser, comes here.</p>
+        <p>This configuration has no [blog], so there are no posts to write here. Add [site] and [blog] to write and publish posts in the browser.</p>
       </Layout>,
     );
   return [

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { detectImageType } from '../../src/blog/media/image-type.js';
+import { detectImageType } from '../../src/image-type.js';
 import { parseMediaPath } from '../../src/blog/media/media-path.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
@@ -38,7 +38,7 @@ describe('detectImageType: by the first bytes only', () => {
     ['a truncated PNG signature', IMAGES.png.subarray(0, 7), null],
     ['empty', Buffer.alloc(0), null],
   ];
-  for (const [name, bytes, expected] of cases) it(name, () => assert.equal(detectImageType(bytes), expected));
+  for (const [name, bytes, expected] of cases) it(name, () => assert.equal(detectImageType(bytes)?.mediaType ?? null, expected));
 });
 
 describe('parseMediaPath: the path as sent', () => {

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { detectImageType } from '../posts/image-type.js';
+import { detectImageType } from '../../image-type.js';
 
 export interface PreviewOptions {
   contentDir: string;

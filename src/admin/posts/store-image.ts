@@ -8,7 +8,7 @@ import { parsePostFileName } from '../../blog/content/file-name.js';
 import { syncFolder } from '../../storage/atomic-file.js';
 import { findPost, type PathRefusal, type PostFilesContext } from './context.js';
 import { imageFileName, numberedFileName } from './image-name.js';
-import { detectImageType } from './image-type.js';
+import { detectImageType } from '../../image-type.js';
 
 export type StoreImageOutcome =
   | {

@@ -2,7 +2,7 @@
 // post"). Only regular files (no symbolic links, no folders) whose first bytes are a known image are read whole.
 import { lstat, open } from 'node:fs/promises';
 import path from 'node:path';
-import { detectImageType, IMAGE_HEAD_BYTES } from './image-type.js';
+import { detectImageType, IMAGE_HEAD_BYTES } from '../../image-type.js';
 
 export interface MediaImage {
   body: Buffer;
@@ -21,7 +21,7 @@ export function createMediaReader(contentDir: string): MediaReader {
       try {
         const head = Buffer.alloc(IMAGE_HEAD_BYTES);
         const { bytesRead } = await handle.read(head, 0, head.length, 0);
-        const contentType = detectImageType(head.subarray(0, bytesRead));
+        const contentType = detectImageType(head.subarray(0, bytesRead))?.mediaType ?? null;
         if (contentType === null) return null;
         const { size } = await handle.stat();
         const body = Buffer.alloc(size);

@@ -1,7 +1,7 @@
 // `postbox hash-password` (docs/admin.md "Users"): reads a password without echo from the terminal, or the first
 // line of stdin when it is not a terminal, and prints the password_hash for [admin] users.
 import { randomBytes } from 'node:crypto';
-import { hashPassword, MIN_PASSWORD_LENGTH, SALT_BYTES } from './admin/password-hash.js';
+import { hashPassword, MIN_PASSWORD_LENGTH, SALT_BYTES } from './password-hash.js';
 
 export interface HashPasswordIo {
   input: NodeJS.ReadStream;

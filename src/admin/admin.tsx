@@ -13,7 +13,7 @@ import { ADMIN_HEADERS } from './admin-headers.js';
 import type { AdminPage, AdminRoute } from './admin-pages.js';
 import { readAdminForm, type AdminForm } from './form-body.js';
 import { loginPathFor } from './next-path.js';
-import { createDummyHash, parsePasswordHash, SALT_BYTES, type PasswordHash } from './password-hash.js';
+import { createDummyHash, parsePasswordHash, SALT_BYTES, type PasswordHash } from '../password-hash.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { isFromAnotherSite } from './request-origin.js';
 import { sessionIdOf } from './session-cookie.js';

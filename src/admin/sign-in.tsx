@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import type { Clock } from '../ports.js';
 import type { AdminForm } from './form-body.js';
 import { DEFAULT_NEXT, safeNextPath } from './next-path.js';
-import { verifyPassword, type PasswordHash } from './password-hash.js';
+import { verifyPassword, type PasswordHash } from '../password-hash.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
 import type { AdminSession, SessionStore } from './sessions.js';

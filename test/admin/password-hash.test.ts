@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXAMPLE_PASSWORD_HASH } from '../../src/admin/example-user.js';
-import { createDummyHash, hashPassword, parsePasswordHash, verifyPassword, type PasswordHash } from '../../src/admin/password-hash.js';
+import { createDummyHash, hashPassword, parsePasswordHash, verifyPassword, type PasswordHash } from '../../src/password-hash.js';
 
 const FAST = { N: 16384, r: 8, p: 1 };
 

@@ -3,11 +3,11 @@
 // date and is listed within 2 seconds of it, with its image served and linked absolutely. axe-core runs on every
 // admin page on the way, and no page may trip the Content-Security-Policy.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { seriousViolations } from './support/axe.js';
 import { launchChromium } from './support/browser.js';
 import { startPostboxServe, type ServeProcess } from '../support/postbox-process.js';
 import { writeConfigFile } from '../support/config.js';
@@ -15,7 +15,6 @@ import { createTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import { PASSWORD, testHash } from '../admin/admin-app.js';
 
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d8f5b10000000049454e44ae426082', 'hex');
 
 let browser: Browser;
@@ -44,14 +43,6 @@ after(async () => {
   await removeDir?.();
 });
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; help: string }> }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help}`);
-}
 
 async function apiSlugs(): Promise<string[]> {
   const body = (await (await fetch(`${blogUrl}/api/blog/posts`)).json()) as { posts?: Array<{ slug: string }>; items?: Array<{ slug: string }> };

@@ -1,10 +1,10 @@
 // /admin in a real Chromium against a real `postbox serve`: sign-in with the keyboard only, the Posts page, sign-out,
 // no CSP violation, and axe-core on the sign-in and Posts pages with no serious or critical violation.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { seriousViolations } from './support/axe.js';
 import { launchChromium } from './support/browser.js';
 import { startPostboxServe, type ServeProcess } from '../support/postbox-process.js';
 import { writeConfigFile } from '../support/config.js';
@@ -12,7 +12,6 @@ import { createTempDir } from '../support/temp-dir.js';
 import { PASSWORD, testHash } from '../admin/admin-app.js';
 import { POSTS_FIXTURE } from './support/environment.js';
 
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 
 let browser: Browser;
 let postbox: ServeProcess;
@@ -39,15 +38,6 @@ after(async () => {
   await removeDir?.();
 });
 
-/** Runs axe-core in the page (through the DevTools protocol, which the page's CSP does not govern). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; help: string }> }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help}`);
-}
 
 test('a person signs in with the keyboard only, lands on Posts, and signs out; both pages pass axe-core', { timeout: 90_000 }, async (t) => {
   const context = await browser.newContext();

@@ -4,7 +4,7 @@
 // admin page on the way, and no page may trip the Content-Security-Policy.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { seriousViolations } from './support/axe.js';
@@ -21,10 +21,12 @@ let browser: Browser;
 let postbox: ServeProcess;
 let blogUrl: string;
 let removeDir: () => Promise<void>;
+let contentDir: string;
 
 before(async () => {
   const { dir, remove } = await createTempDir('e2e-admin-posts');
   removeDir = remove;
+  contentDir = path.join(dir, 'posts');
   await mkdir(path.join(dir, 'posts'));
   const config = await writeConfigFile(dir, {
     data_dir: path.join(dir, 'data'),
@@ -116,7 +118,25 @@ test('a person writes a post with an image, previews it, schedules and publishes
   await page.goto(`${blogUrl}/admin/posts`);
   assert.match(await page.locator('table').textContent() ?? '', /Harbour notes.*harbour.*Published/s);
   await checkPage('posts with the new post');
+
+  // The two other kinds of admin page: a message (an upload without a file) and the conflict of a save over a
+  // file that changed on disk meanwhile.
+  await Promise.all([page.waitForURL(/edit\?file=harbour%2Findex\.md/), page.getByRole('link', { name: 'Harbour notes' }).click()]);
+  await page.getByRole('button', { name: 'Upload image' }).scrollIntoViewIfNeeded();
+  await Promise.all([page.waitForURL(/\/admin\/posts\/upload$/), page.getByRole('button', { name: 'Upload image' }).click()]);
+  assert.equal(await page.locator('h1').textContent(), 'No image uploaded');
+  await checkPage('message');
+  await page.goBack();
+  await page.getByLabel('Title').fill('Harbour notes, revised');
+  const onDisk = path.join(contentDir, 'harbour', 'index.md');
+  await writeFile(onDisk, (await readFile(onDisk, 'utf8')).replace('Boats at dawn.', 'Boats at dusk.'));
+  await page.getByRole('button', { name: 'Save', exact: true }).scrollIntoViewIfNeeded();
+  await Promise.all([page.waitForURL(/\/admin\/posts\/save$/), page.getByRole('button', { name: 'Save', exact: true }).click()]);
+  assert.equal(await page.locator('h1').textContent(), 'The post changed meanwhile');
+  assert.match(await page.getByLabel('The version on disk now').inputValue(), /Boats at dusk\./);
+  assert.match(await readFile(onDisk, 'utf8'), /title = "Harbour notes"/, 'nothing overwritten');
+  await checkPage('conflict');
   assert.deepEqual(cspProblems, []);
   assert.ok(postbox.logs.some((line) => line.event === 'admin_post_published' && line.user === 'jane'));
-  assert.equal(checked.length, 7);
+  assert.equal(checked.length, 9);
 });

@@ -161,9 +161,10 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
       return;
     }
     Object.assign(entry, { attempts, nextAttemptAt: next });
-    scheduleRetry(entry);
     report.retrying(stored, failure, record);
     await store.recordAttempt(stored.slot, record).catch((storeError: unknown) => report.storageFailed('record_attempt', storeError));
+    // Last: once it is in the retry list any pump (a timer, a rescan) may start it, and this try must be over.
+    scheduleRetry(entry);
   }
 
   async function rescan(): Promise<void> {

@@ -98,6 +98,40 @@ describe('the queue worker', () => {
     assert.equal(count(harness, 'given_up'), 0);
   });
 
+  it('never tries one message twice at once, however slow its bookkeeping after a failed try', async () => {
+    let inFlight = 0;
+    let overlaps = 0;
+    let tries = 0;
+    const store = createQueueFiles(dir);
+    // Writing the record of a failed try takes longer than the retry delay and the rescan period.
+    const slowStore = { ...store, recordAttempt: async (...args: Parameters<typeof store.recordAttempt>) => {
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      return store.recordAttempt(...args);
+    } };
+    const queue = createQueueWorker({
+      store: slowStore,
+      dispatch: async () => {
+        inFlight += 1;
+        if (inFlight > 1) overlaps += 1;
+        tries += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight -= 1;
+        if (tries < 3) throw refused();
+      },
+      policy: { firstDelayMs: 10, maxDelayMs: 10, maxAgeMs: 60_000 },
+      clock: Date.now,
+      random: () => 0.5,
+      report: { queued() {}, delivered() {}, retrying() {}, givenUp() {}, storageFailed() {} },
+      rescanIntervalMs: 5,
+    });
+    await queue.start();
+    running.push(queue);
+    await queue.enqueue([mail('once at a time')]);
+    await waitFor('sent', () => (queue.counts().pending === 0 ? true : undefined));
+    assert.equal(overlaps, 0);
+    assert.equal(tries, 3, 'two failed tries, then one that got through: none twice');
+  });
+
   it('moves a message to failed/ at once on a permanent failure, with the reply but not the address', async () => {
     const harness = await start();
     harness.script.push(smtpError(550));

@@ -148,10 +148,11 @@ export function createQueueFiles(queueDir: string): QueueStore {
   /** The segment first, so that a crash in between leaves markers without a segment, never the reverse. */
   async function removeSegment(segment: string): Promise<void> {
     openSlots.delete(segment);
-    segmentSizes.delete(segment);
     const files = slotFiles.get(segment) ?? new Set<string>();
     slotFiles.delete(segment);
     await rm(path.join(queueDir, `${segment}${SEGMENT_SUFFIX}`), { force: true });
+    // Known until it is gone from disk: a rescan that lists it meanwhile must not take its messages for new ones.
+    segmentSizes.delete(segment);
     await Promise.all([...files].map((file) => rm(file, { force: true })));
     await journal.compact(liveDone);
   }

@@ -132,6 +132,18 @@ describe('queue files', () => {
     }
   });
 
+  it('never gives a running store a segment it is removing as a new one', async () => {
+    const store = createQueueFiles(dir);
+    await store.loadNew();
+    for (let round = 0; round < 20; round += 1) {
+      const [first, second] = await store.add([mail(`a ${round}`), mail(`b ${round}`)], NOW);
+      await store.complete(first!.slot);
+      // Rescans started together with the removal: their folder listings race its unlink.
+      const [, ...rescans] = await Promise.all([store.complete(second!.slot), ...Array.from({ length: 8 }, () => store.loadNew())]);
+      for (const found of rescans) assert.deepEqual(found, [], 'the rescan took a finished segment for a new one');
+    }
+  });
+
   it('takes a retry request once', async () => {
     const store = createQueueFiles(dir);
     assert.equal(await store.takeRetryRequest(), false);

@@ -10,6 +10,15 @@
 export type AutoSubmitted = 'auto-replied' | 'auto-generated';
 
 /**
+ * The list a mail to newsletter subscribers belongs to: `List-Id: <id>` (RFC 2919), `List-Unsubscribe:
+ * <unsubscribeUrl>` and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
+ */
+export interface MailList {
+  id: string;
+  unsubscribeUrl: string;
+}
+
+/**
  * One plain-text mail, as plain data (it may be stored as JSON and sent later). Header values must already be
  * free of CR and LF.
  */
@@ -21,6 +30,8 @@ export interface MailMessage {
   text: string;
   /** Required, so that no mail Postbox writes goes out without it. */
   autoSubmitted: AutoSubmitted;
+  /** Set on every mail to newsletter subscribers. */
+  list?: MailList;
 }
 
 /** Sends mail; rejects when the message was not accepted for delivery. */

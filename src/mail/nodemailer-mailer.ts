@@ -1,6 +1,6 @@
 // The Mailer port over any nodemailer transport: the SMTP pool, the file outbox and tests share this mapping.
 import type { SendMailOptions, Transporter } from 'nodemailer';
-import type { MailMessage, Mailer } from '../ports.js';
+import type { MailList, MailMessage, Mailer } from '../ports.js';
 import { isSafeAddressValue, toHeaderText } from '../header-value.js';
 
 /** A message refused before sending because an address carried a line break or another control character. */
@@ -27,10 +27,29 @@ export function toNodemailerMessage(message: MailMessage): SendMailOptions {
     ...(message.replyTo === undefined ? {} : { replyTo: message.replyTo }),
     subject: toHeaderText(message.subject),
     text: message.text,
-    headers: { 'Auto-Submitted': message.autoSubmitted },
+    headers: { 'Auto-Submitted': message.autoSubmitted, ...(message.list ? listHeaderFields(message.list) : {}) },
     // Our messages never reference files or URLs; refuse them should a value ever look like one.
     disableFileAccess: true,
     disableUrlAccess: true,
+  };
+}
+
+/** A value for a header that must stay one line: a URL or list id with any control character or angle bracket. */
+function isSafeListValue(value: string): boolean {
+  return /^[\x21-\x7e]+$/.test(value) && !/[<>]/.test(value);
+}
+
+/**
+ * The list headers (RFC 2919, RFC 2369, RFC 8058), handed over "prepared" so that nodemailer neither encodes nor
+ * folds them: a folded List-Unsubscribe breaks DKIM signatures at some relays.
+ */
+function listHeaderFields(list: MailList): Record<string, { prepared: true; value: string }> {
+  if (!isSafeListValue(list.id)) throw new UnsafeHeaderError('List-Id');
+  if (!isSafeListValue(list.unsubscribeUrl)) throw new UnsafeHeaderError('List-Unsubscribe');
+  return {
+    'List-Id': { prepared: true, value: `<${list.id}>` },
+    'List-Unsubscribe': { prepared: true, value: `<${list.unsubscribeUrl}>` },
+    'List-Unsubscribe-Post': { prepared: true, value: 'List-Unsubscribe=One-Click' },
   };
 }
 

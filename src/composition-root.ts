@@ -106,6 +106,7 @@ export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings
     forms: config.forms,
     from: mail.from,
     siteTitle: config.site?.title,
+    siteUrl: config.site?.base_url,
     mailServer: mail.transport === 'smtp' ? `${mail.smtp.host}:${mail.smtp.port}` : undefined,
   };
 }

@@ -5,11 +5,11 @@
 // owner address.
 import path from 'node:path';
 import type { DkimConfig } from './dkim.js';
-import { confirmPathOf } from './form-clashes.js';
+import { confirmPathOf, unsubscribePathOf } from './form-clashes.js';
 import type { ParsedConfig } from './schema.js';
 import type { WebhookConfig } from './webhook.js';
 
-export { confirmPathOf };
+export { confirmPathOf, unsubscribePathOf };
 
 type ParsedForm = ParsedConfig['forms'][number];
 type ParsedMail = NonNullable<ParsedConfig['mail']>;
@@ -46,6 +46,10 @@ export interface NewsletterForm extends FormCommon {
   confirm_ttl_hours: number;
   /** `<server.public_url><path>/confirm`: the confirmation link without its token. */
   confirm_url: string;
+  /** `"link"`: GET redeems; `"button"`: GET shows a button and only POST redeems (docs/newsletter.md). */
+  confirm: 'link' | 'button';
+  /** `<server.public_url><path>/unsubscribe`: the unsubscribe link without its token. */
+  unsubscribe_url: string;
 }
 
 export type FormConfig = MessageForm | NewsletterForm;
@@ -100,7 +104,7 @@ function resolveMail(mail: ParsedMail, dkim: DkimConfig | undefined): MailConfig
 }
 
 function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string): FormConfig {
-  const { type, archive, telegram, webhook, subscribers, confirm_ttl_hours: ttlHours, to, ...common } = form;
+  const { type, archive, telegram, webhook, subscribers, confirm_ttl_hours: ttlHours, confirm, to, ...common } = form;
   const owner = to ?? defaultOwner;
   if (type === 'newsletter') {
     return {
@@ -110,6 +114,8 @@ function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string):
       subscribers: subscribers as string,
       confirm_ttl_hours: ttlHours as number,
       confirm_url: `${publicUrl}${confirmPathOf(form.path)}`,
+      confirm: confirm ?? 'link',
+      unsubscribe_url: `${publicUrl}${unsubscribePathOf(form.path)}`,
     };
   }
   return { ...common, type, to: owner, archive, telegram, webhook };

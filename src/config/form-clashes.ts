@@ -8,6 +8,11 @@ export function confirmPathOf(formPath: string): string {
   return `${formPath.replace(/\/+$/, '')}/confirm`;
 }
 
+/** A newsletter form's unsubscribe path (`<path>/unsubscribe`, contract of docs/newsletter.md "Leaving the list"). */
+export function unsubscribePathOf(formPath: string): string {
+  return `${formPath.replace(/\/+$/, '')}/unsubscribe`;
+}
+
 /** One clash, reported on `forms[index].<key>`. */
 export interface FormClash {
   index: number;

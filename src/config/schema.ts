@@ -69,6 +69,7 @@ const form = z
       .min(CONFIRM_TTL_HOURS.min, `must be at least ${CONFIRM_TTL_HOURS.min} (a quarter of an hour: the link must outlive mail delivery)`)
       .max(CONFIRM_TTL_HOURS.max, atMost(CONFIRM_TTL_HOURS.max, 'one year'))
       .optional(),
+    confirm: z.enum(['link', 'button'], { error: 'must be "link" or "button"' }).optional(),
     telegram: telegram.optional(),
     webhook: webhookSchema.optional(),
   })
@@ -80,6 +81,7 @@ const form = z
     if (value.type !== 'newsletter') {
       if (value.subscribers !== undefined) issue('subscribers', 'is only for newsletter forms');
       if (value.confirm_ttl_hours !== undefined) issue('confirm_ttl_hours', 'is only for newsletter forms');
+      if (value.confirm !== undefined) issue('confirm', 'is only for newsletter forms');
     } else {
       if (value.archive !== undefined) issue('archive', 'is not used by newsletter forms (they keep a subscriber log, see "subscribers")');
       if (value.telegram !== undefined) issue('telegram', 'is not used by newsletter forms (the owner is told of new subscribers by mail)');
@@ -93,6 +95,7 @@ const form = z
         ? (value.subscribers ?? `${value.path.replace(/^\/+/, '').replace(/[^A-Za-z0-9._-]+/g, '-') || 'newsletter'}-subscribers.jsonl`)
         : undefined,
     confirm_ttl_hours: value.type === 'newsletter' ? (value.confirm_ttl_hours ?? 48) : undefined,
+    confirm: value.type === 'newsletter' ? (value.confirm ?? 'link') : undefined,
   }));
 
 const TRUSTED_HOPS_MESSAGE = `must be false, true (one proxy) or the number of proxies in front of the service, 1 to ${MAX_TRUSTED_PROXY_HOPS}`;

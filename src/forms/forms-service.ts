@@ -34,6 +34,8 @@ export interface FormsSettings {
   from: string;
   /** `[site] title`, when there is one: the name receipts and confirmation mails give the site. */
   siteTitle: string | undefined;
+  /** `[site] base_url`: where the newsletter pages link back to when a form has no allowed origin. */
+  siteUrl?: string;
   /** "host:port" of the SMTP server, named in the log line of a failed send; undefined with the file transport. */
   mailServer?: string;
 }
@@ -133,6 +135,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
     formCount: forms.length,
     queueCounts: queue && (() => queue.counts()),
     metricsToken: server.metrics_token,
+    siteOf: (form) => ({ name: siteNameFor(form), url: form.allowed_origins[0] ?? settings.siteUrl }),
     submitFlowOf: (form) =>
       createSubmitFlow(form, {
         metrics,

@@ -1,8 +1,7 @@
 // The forms service's route table (docs/forms-api.md "Endpoints"): per form POST and the OPTIONS preflight, on
 // newsletter forms GET <path>/confirm, and GET /health and /metrics. Other methods on these paths get 405 with
 // `Allow` and an empty body; unknown paths 404 {"error":"not_found"}.
-import { parse as parseQuery } from 'node:querystring';
-import { confirmPathOf, type FormConfig, type NewsletterForm } from '../../config/config.js';
+import type { FormConfig } from '../../config/config.js';
 import type { Answer } from '../../http/answer.js';
 import { BAD_PATH_MESSAGE, errorAnswer } from '../../http/error-catalogue.js';
 import type { DoorAnswers } from '../../http/front-door.js';
@@ -11,7 +10,8 @@ import type { Metrics } from '../metrics.js';
 import type { Newsletter } from '../newsletter/index.js';
 import { createCorsHeaders, isOriginAllowed } from '../rules/cors.js';
 import type { SubmitInput, SubmitOutcome } from '../submit-flow.js';
-import { confirmPage } from './confirm-pages.js';
+import { createNewsletterRoutes } from './newsletter-routes.js';
+import type { PageSite } from './newsletter-pages.js';
 import { createStatusRoutes, type StatusRoutesOptions } from './status-routes.js';
 import { createSubmitRoute } from './submit-route.js';
 
@@ -21,6 +21,8 @@ export interface FormRoutesOptions extends StatusRoutesOptions {
   newsletter: Newsletter;
   /** The submit flow of each form. */
   submitFlowOf(form: FormConfig): (input: SubmitInput) => Promise<SubmitOutcome>;
+  /** The site the newsletter pages of `form` name and link back to. */
+  siteOf(form: FormConfig): PageSite;
 }
 
 const FORM_METHODS = 'POST, OPTIONS';
@@ -30,8 +32,7 @@ export function createFormRoutes(options: FormRoutesOptions): Route[] {
   const routes: Route[] = createStatusRoutes(options);
   for (const form of options.forms) {
     routes.push({ path: form.path, methods: { POST: createSubmitRoute(form, options.submitFlowOf(form)), OPTIONS: createPreflight(form, options.metrics) } });
-    // No HEAD: a link checker's HEAD must not redeem a single-use token.
-    if (form.type === 'newsletter') routes.push({ path: confirmPathOf(form.path), methods: { GET: createConfirmRoute(form, options.newsletter) } });
+    if (form.type === 'newsletter') routes.push(...createNewsletterRoutes(form, options.newsletter, options.siteOf(form)));
   }
   return routes;
 }
@@ -56,19 +57,5 @@ function createPreflight(form: FormConfig, metrics: Metrics): Handler {
     const headers = origin === undefined ? {} : createCorsHeaders(origin);
     headers.allow = FORM_METHODS;
     return { status: 204, headers };
-  };
-}
-
-/** GET <path>/confirm?token=...: redeems the token and shows the page of its outcome (docs/newsletter.md "The flow"). */
-function createConfirmRoute(form: NewsletterForm, newsletter: Newsletter): Handler {
-  return async (request): Promise<Answer> => {
-    const token = parseQuery(request.query).token;
-    const outcome = await newsletter.confirm(form, typeof token === 'string' && token !== '' ? token : undefined);
-    const page = confirmPage(outcome, form.confirm_ttl_hours);
-    return {
-      status: page.status,
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
-      body: page.html,
-    };
   };
 }

@@ -9,7 +9,9 @@ import { addressKey, expiryOf, isExpired, type PendingRecord } from './pending.j
 import { PendingStore } from './pending-store.js';
 import { SubscriberLogs } from './subscriber-log.js';
 import { createToken, hashToken } from './token.js';
-import type { ConfirmOutcome, Newsletter, NewsletterDeps, SignupOutcome } from './types.js';
+import { loadNewsletterSecret } from './newsletter-secret.js';
+import { createUnsubscribing } from './unsubscribe.js';
+import type { ConfirmOutcome, ConfirmState, Newsletter, NewsletterDeps, SignupOutcome } from './types.js';
 
 /** How often expired pending records are purged from memory and from the journal. */
 const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
@@ -27,9 +29,11 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
   const signingUp = new Set<string>();
   const redeeming = new Map<string, Promise<unknown>>();
   let timer: NodeJS.Timeout | undefined;
+  let secret: Buffer = Buffer.alloc(0);
 
   if (forms.length > 0) {
     await mkdir(dataDir, { recursive: true }).catch(() => undefined);
+    secret = await loadNewsletterSecret(dataDir, randomBytes);
     for (const report of await subscribers.load(forms)) {
       logger.info({ event: 'subscribers_loaded', ...report }, 'subscriber log loaded');
     }
@@ -121,8 +125,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
       logger.warn({ event: 'subscriber_line_exists', form: form.path }, 'confirmation already on file');
     } else {
       try {
-        const line = { email: record.email, form: form.path, subscribed_at: new Date(now).toISOString(), signed_up_at: new Date(record.createdAt).toISOString() };
-        await subscribers.append(form, line);
+        const line = { email: record.email, subscribed_at: new Date(now).toISOString(), signed_up_at: new Date(record.createdAt).toISOString() };
+        await subscribers.subscribe(form, line);
       } catch (error) {
         metrics.count(form.path, 'persist_failed');
         logger.error({ event: 'subscriber_write_failed', form: form.path, reason: safeReason(error) }, 'could not save a confirmation');
@@ -167,11 +171,26 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     return 'confirmed';
   }
 
+  function confirmState(form: NewsletterForm, token: string | undefined): ConfirmState {
+    const record = token ? pending.get(hashToken(token)) : undefined;
+    return record && record.form === form.path && !isExpired(record, clock()) ? 'live' : 'gone';
+  }
+
   async function close(): Promise<void> {
     if (timer) clearInterval(timer);
     await Promise.all([...redeeming.values()]);
     await pending.settle();
   }
 
-  return { signup, confirm, close };
+  const unsubscribing = createUnsubscribing(secret, subscribers, clock, logger);
+  return {
+    signup,
+    confirm,
+    confirmState,
+    isUnsubscribeToken: unsubscribing.isValid,
+    unsubscribe: unsubscribing.unsubscribe,
+    unsubscribeLinkFor: unsubscribing.unsubscribeLinkFor,
+    listHeadersFor: unsubscribing.listHeadersFor,
+    close,
+  };
 }

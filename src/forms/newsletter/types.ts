@@ -4,7 +4,7 @@ import type { NewsletterForm } from '../../config/config.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../metrics.js';
 import type { MailKind } from '../../queue/outgoing.js';
-import type { AppendLine, Clock, MailMessage, RandomBytes } from '../../ports.js';
+import type { AppendLine, Clock, MailList, MailMessage, RandomBytes } from '../../ports.js';
 
 /** What a signup came to. `ok` and `duplicate` must be answered identically. */
 export type SignupOutcome = 'ok' | 'duplicate' | 'storage_failed' | 'send_failed';
@@ -12,11 +12,27 @@ export type SignupOutcome = 'ok' | 'duplicate' | 'storage_failed' | 'send_failed
 /** What a confirmation came to: on the list, a link unknown, used or expired, or a line that could not be saved. */
 export type ConfirmOutcome = 'confirmed' | 'gone' | 'not_saved';
 
+/** What an unsubscribe POST came to; `unsubscribed` also when the address was not (or no longer) on the list. */
+export type UnsubscribeOutcome = 'unsubscribed' | 'bad_token' | 'not_saved';
+
+/** Whether a confirmation link can still be redeemed (for the page with the button, which redeems nothing). */
+export type ConfirmState = 'live' | 'gone';
+
 export interface Newsletter {
   /** Records a pending signup for `email` (already validated) and mails the link; counts its own metrics. */
   signup(form: NewsletterForm, email: string): Promise<SignupOutcome>;
   /** Redeems `token` (undefined when the query had none); counts its own metrics. */
   confirm(form: NewsletterForm, token: string | undefined): Promise<ConfirmOutcome>;
+  /** Whether `token` is a live confirmation token of `form`; changes nothing. */
+  confirmState(form: NewsletterForm, token: string | undefined): ConfirmState;
+  /** Whether `token` is a valid unsubscribe token of `form`; changes nothing. */
+  isUnsubscribeToken(form: NewsletterForm, token: string | undefined): boolean;
+  /** Takes the address of `token` off the list of `form`. */
+  unsubscribe(form: NewsletterForm, token: string | undefined): Promise<UnsubscribeOutcome>;
+  /** The unsubscribe link for `email`, for the text of every mail to a subscriber. */
+  unsubscribeLinkFor(form: NewsletterForm, email: string): string;
+  /** The `list` field (List-Id, List-Unsubscribe) of every mail to a subscriber. */
+  listHeadersFor(form: NewsletterForm, email: string): MailList;
   /** Releases timers and files. */
   close(): Promise<void>;
 }

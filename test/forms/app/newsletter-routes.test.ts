@@ -29,6 +29,11 @@ function createFakeNewsletter(): FakeNewsletter {
       fake.confirms.push({ form: form.path, token });
       return fake.confirmOutcome;
     },
+    confirmState: () => 'live',
+    isUnsubscribeToken: () => false,
+    unsubscribe: async () => 'bad_token',
+    unsubscribeLinkFor: () => '',
+    listHeadersFor: () => ({ id: '', unsubscribeUrl: '' }),
     async close() {
       fake.closed = true;
     },

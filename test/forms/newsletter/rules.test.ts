@@ -5,7 +5,11 @@ import { describe, it } from 'node:test';
 import { createToken, hashToken, TOKEN_BYTES } from '../../../src/forms/newsletter/token.js';
 import { addressKey, expiryOf, isExpired, pendingEvent, replayJournal, type PendingRecord } from '../../../src/forms/newsletter/pending.js';
 import { confirmationLink, confirmationMail, formatUtc, ownerNotice } from '../../../src/forms/newsletter/mails.js';
-import { confirmPage } from '../../../src/forms/http/confirm-pages.js';
+import { confirmedPage, confirmNotSavedPage, goneConfirmPage } from '../../../src/forms/http/newsletter-pages.js';
+
+const SITE = { name: 'example.com' };
+const confirmPage = (kind: 'confirmed' | 'gone' | 'not_saved', ttlHours: number) =>
+  kind === 'confirmed' ? confirmedPage(SITE) : kind === 'gone' ? goneConfirmPage(SITE, ttlHours) : confirmNotSavedPage(SITE);
 import { HOUR_MS, TEST_EPOCH_MS } from '../../support/clock.js';
 import { loadNewsletterConfig, newsletterFormsOf } from '../../support/newsletter.js';
 
@@ -144,7 +148,7 @@ describe('confirmation pages', () => {
     assert.deepEqual(pages.map((page) => page.status), [200, 410, 500]);
     for (const page of pages) {
       assert.match(page.html, /^<!doctype html>\n<html lang="en">/);
-      assert.match(page.html, /<meta charset="utf-8">/);
+      assert.match(page.html, /<meta charset="utf-8"\/?>/);
       assert.match(page.html, /<title>[^<]+<\/title>/);
       assert.doesNotMatch(page.html, /\b(src|href)=|@import|url\(/);
     }

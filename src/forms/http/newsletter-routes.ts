@@ -1,0 +1,58 @@
+// A newsletter form's own pages (docs/newsletter.md): `<path>/confirm` and `<path>/unsubscribe`. No HEAD and no
+// GET that changes anything: link checkers and mail scanners fetch links. Only the token in the query counts;
+// the one-click POST (RFC 8058: body `List-Unsubscribe=One-Click`, from any origin) needs no CSRF token because
+// the HMAC token is the capability.
+import { parse as parseQuery } from 'node:querystring';
+import { confirmPathOf, unsubscribePathOf, type NewsletterForm } from '../../config/config.js';
+import type { Answer } from '../../http/answer.js';
+import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
+import type { Newsletter } from '../newsletter/index.js';
+import * as pages from './newsletter-pages.js';
+
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  // The pages run no script and load nothing; their one form posts back to the same origin.
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+};
+
+/** The confirmation and unsubscribe routes of `form`; `site` names the site on the pages. */
+export function createNewsletterRoutes(form: NewsletterForm, newsletter: Newsletter, site: pages.PageSite): Route[] {
+  const redeem: Handler = async (request) => {
+    const outcome = await newsletter.confirm(form, tokenOf(request));
+    if (outcome === 'confirmed') return answer(pages.confirmedPage(site));
+    if (outcome === 'gone') return answer(pages.goneConfirmPage(site, form.confirm_ttl_hours));
+    return answer(pages.confirmNotSavedPage(site));
+  };
+  const showConfirmButton: Handler = (request) => {
+    const token = tokenOf(request);
+    if (!token || newsletter.confirmState(form, token) === 'gone') return answer(pages.goneConfirmPage(site, form.confirm_ttl_hours));
+    return answer(pages.confirmButtonPage(site, token));
+  };
+  const showUnsubscribeButton: Handler = (request) => {
+    const token = tokenOf(request);
+    if (!token || !newsletter.isUnsubscribeToken(form, token)) return answer(pages.badUnsubscribeLinkPage(site));
+    return answer(pages.unsubscribeButtonPage(site, token));
+  };
+  const unsubscribe: Handler = async (request) => {
+    const outcome = await newsletter.unsubscribe(form, tokenOf(request));
+    if (outcome === 'unsubscribed') return answer(pages.unsubscribedPage(site));
+    if (outcome === 'bad_token') return answer(pages.badUnsubscribeLinkPage(site));
+    return answer(pages.unsubscribeNotSavedPage(site));
+  };
+  const confirmMethods: Record<string, Handler> = form.confirm === 'button' ? { GET: showConfirmButton, POST: redeem } : { GET: redeem };
+  return [
+    { path: confirmPathOf(form.path), methods: confirmMethods },
+    { path: unsubscribePathOf(form.path), methods: { GET: showUnsubscribeButton, POST: unsubscribe } },
+  ];
+}
+
+function tokenOf(request: RoutedRequest): string | undefined {
+  const token = parseQuery(request.query).token;
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
+function answer(page: pages.NewsletterPage): Answer {
+  return { status: page.status, headers: { ...PAGE_HEADERS }, body: page.html };
+}

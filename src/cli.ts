@@ -12,6 +12,7 @@ import { createLogger, createStdoutLogOutput } from './log.js';
 import { sendTestMail } from './mail/test-mail.js';
 import { failureSite, safeReason } from './safe-reason.js';
 import { QUEUE_USAGE, runQueueCommand } from './queue-command.js';
+import { runSubscribersCommand, SUBSCRIBERS_USAGE } from './subscribers-command.js';
 import { runHashPassword } from './hash-password-command.js';
 import { startServices, type RunningServices } from './start-services.js';
 import { VERSION } from './version.js';
@@ -21,7 +22,7 @@ const USAGE = `Usage:
   postbox check [--config FILE]   validate the configuration and print a summary
   postbox check --send-test-mail [--to ADDRESS] [--config FILE]
                                   also send one test mail now, to ADDRESS or to mail.to
-${QUEUE_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
+${QUEUE_USAGE}${SUBSCRIBERS_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
                                   password_hash for [admin] users
   postbox version                 print the version
 
@@ -47,6 +48,8 @@ async function main(argv: string[]): Promise<number> {
         'send-test-mail': { type: 'boolean', default: false },
         to: { type: 'string' },
         'all-failed': { type: 'boolean', default: false },
+        form: { type: 'string' },
+        format: { type: 'string' },
       },
     });
   } catch (error) {
@@ -65,7 +68,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'hash-password' && rest.length === 0) {
     return runHashPassword({ input: process.stdin, out: (text) => process.stdout.write(text), error: (text) => process.stderr.write(text) });
   }
-  if ((command !== 'serve' && command !== 'check' && command !== 'queue') || (command !== 'queue' && rest.length > 0)) {
+  const takesArguments = command === 'queue' || command === 'subscribers';
+  if ((command !== 'serve' && command !== 'check' && !takesArguments) || (!takesArguments && rest.length > 0)) {
     process.stderr.write(`${command ? `postbox: unknown command "${[command, ...rest].join(' ')}"\n\n` : ''}${USAGE}`);
     return 2;
   }
@@ -85,6 +89,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'queue') {
     const io = { out: (text: string) => process.stdout.write(text), error: (text: string) => process.stderr.write(text), now: Date.now };
     return runQueueCommand(rest, { allFailed: parsed.values['all-failed'] as boolean }, loaded.config, io);
+  }
+  if (command === 'subscribers') {
+    const io = { out: (text: string) => process.stdout.write(text), error: (text: string) => process.stderr.write(text) };
+    return runSubscribersCommand(rest, { form: parsed.values.form as string | undefined, format: parsed.values.format as string | undefined }, loaded.config, io);
   }
   if (command === 'check') {
     process.stdout.write(`${file}: OK\n${describeConfig(loaded.config)}`);

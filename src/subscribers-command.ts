@@ -1,0 +1,53 @@
+// `postbox subscribers export --form PATH [--format csv|json]` (docs/newsletter.md "Exporting the list"): the
+// confirmed subscribers of one newsletter form, the subscriber log folded (unsubscribed addresses left out), on
+// stdout for another tool.
+import type { Config } from './config/config.js';
+import { readSubscribers } from './forms/newsletter/index.js';
+import type { Subscriber } from './forms/newsletter/subscriber-events.js';
+
+export const SUBSCRIBERS_USAGE = `  postbox subscribers export --form PATH [--format csv|json] [--config FILE]
+                                  the confirmed subscribers of a newsletter form
+`;
+
+export interface SubscribersCommandIo {
+  out(text: string): void;
+  error(text: string): void;
+}
+
+/** Runs `subscribers <args>`; the exit code: 0 done, 1 no such newsletter form, 2 a usage error. */
+export async function runSubscribersCommand(
+  args: readonly string[],
+  options: { form: string | undefined; format: string | undefined },
+  config: Config,
+  io: SubscribersCommandIo,
+): Promise<number> {
+  const format = options.format ?? 'csv';
+  if (args.length !== 1 || args[0] !== 'export' || options.form === undefined || (format !== 'csv' && format !== 'json')) {
+    io.error(`Usage:\n${SUBSCRIBERS_USAGE}`);
+    return 2;
+  }
+  const form = config.forms.find((entry) => entry.path === options.form);
+  if (!form || form.type !== 'newsletter') {
+    const newsletters = config.forms.filter((entry) => entry.type === 'newsletter').map((entry) => entry.path);
+    io.error(`postbox: no newsletter form at ${options.form} (newsletter forms: ${newsletters.join(', ') || 'none'})\n`);
+    return 1;
+  }
+  const subscribers = await readSubscribers(config.data_dir, form);
+  io.out(format === 'json' ? `${JSON.stringify(subscribers, null, 2)}\n` : toCsv(subscribers));
+  return 0;
+}
+
+/** RFC 4180: CRLF line ends, a header row, fields quoted when they hold a comma, quote or line break. */
+export function toCsv(subscribers: readonly Subscriber[]): string {
+  const rows = [['email', 'subscribed_at'], ...subscribers.map((subscriber) => [subscriber.email, subscriber.subscribed_at])];
+  return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+/**
+ * One field. A cell a spreadsheet would read as a formula (starting with =, +, -, @, tab or CR) is prefixed
+ * with ' (OWASP "CSV injection"); an address may legally start with most of those.
+ */
+export function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}

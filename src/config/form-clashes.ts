@@ -51,10 +51,15 @@ export function findFormClashes(forms: readonly unknown[]): FormClash[] {
       byConfirmPath.set(confirmPath, form);
     }
   }
+  const byUnsubscribePath = new Map(outlines.filter((form) => form.newsletter).map((form) => [unsubscribePathOf(form.path), form]));
   for (const form of outlines) {
     const newsletter = byConfirmPath.get(form.path);
     if (newsletter) {
       clashes.push({ index: form.index, key: 'path', message: `is the confirmation path of the newsletter form forms[${newsletter.index}] ("${newsletter.path}")` });
+    }
+    const unsubscribing = byUnsubscribePath.get(form.path);
+    if (unsubscribing) {
+      clashes.push({ index: form.index, key: 'path', message: `is the unsubscribe path of the newsletter form forms[${unsubscribing.index}] ("${unsubscribing.path}")` });
     }
     if (form.newsletter || typeof form.archive !== 'string') continue;
     const log = outlines.find((other) => other.newsletter && other.subscribers === form.archive);

@@ -284,6 +284,9 @@ describe('values that would break the service are refused at their key path', ()
     const result = loadWith('forms[0].path', '/news/confirm');
     assert.ok(!result.ok);
     assert.deepEqual(result.problems, [{ path: 'forms[0].path', message: 'is the confirmation path of the newsletter form forms[1] ("/news")' }]);
+    const unsubscribe = loadWith('forms[0].path', '/news/unsubscribe');
+    assert.ok(!unsubscribe.ok);
+    assert.deepEqual(unsubscribe.problems, [{ path: 'forms[0].path', message: 'is the unsubscribe path of the newsletter form forms[1] ("/news")' }]);
   });
 
   it('gives the bound and its reason', () => {

@@ -29,7 +29,7 @@ export function describeConfig(config: Config): string {
   if (config.admin) {
     const { host, port } = adminListenOf(config);
     const names = config.admin.users.map((user) => user.name).join(', ');
-    lines.push(`admin at ${host.includes(':') ? `[${host}]` : host}:${port}/admin for ${names}; ${config.admin.secure_cookies ? 'secure cookies' : 'cookies also over plain http'}`);
+    lines.push(`admin at ${host.includes(':') ? `[${host}]` : host}:${port}/admin, users: ${names}; ${config.admin.secure_cookies ? 'secure cookies' : 'cookies also over plain http'}`);
     for (const warning of adminWarnings(config)) lines.push(`warning: ${warning}`);
   }
   return `${lines.join('\n')}\n`;

@@ -31,6 +31,9 @@ Options:
       --send-test-mail
                       (check) send a test mail through the configured transport; exit 1 if it fails
       --to ADDRESS    (check --send-test-mail) where the test mail goes (default mail.to)
+      --all-failed    (queue retry) every failed message
+      --form PATH     (subscribers export) the newsletter form
+      --format F      (subscribers export) csv (default) or json
   -h, --help          show this help
       --version       print the version
 `;

@@ -6,10 +6,12 @@ import { describeOutgoing } from './queue/outgoing.js';
 import type { FailedMessage, PendingMessage, QueueStore } from './queue/store.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
-export const QUEUE_USAGE = `  postbox queue list [--config FILE]              pending and failed messages
-  postbox queue retry ID [--config FILE]          put a failed message back (or try a pending one now)
-  postbox queue retry --all-failed [--config FILE]
-  postbox queue drop ID [--config FILE]           remove a pending or failed message for good
+export const QUEUE_USAGE = `  postbox queue list [--config FILE]
+                                  the mail queue's pending and failed messages
+  postbox queue retry ID|--all-failed [--config FILE]
+                                  put failed messages back (a pending one: try it now)
+  postbox queue drop ID [--config FILE]
+                                  remove a pending or failed message for good
 `;
 
 export interface QueueCommandIo {

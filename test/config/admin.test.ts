@@ -58,7 +58,7 @@ describe('[admin]', () => {
     const result = parse(forms + admin());
     assert.ok(result.ok);
     assert.equal(result.config.admin?.secure_cookies, false);
-    assert.match(describeConfig(result.config), /admin at 127\.0\.0\.1:8080\/admin for jane/);
+    assert.match(describeConfig(result.config), /admin at 127\.0\.0\.1:8080\/admin, users: jane/);
   });
 
   it('needs at least one user, each with a hash from hash-password, names listed once', () => {

@@ -155,8 +155,19 @@ describe('the posts pages', () => {
     assert.doesNotMatch(response.body.replace(frame, ''), /<script>alert/, 'no live script outside the frame');
   });
 
+  it('never inlines an image from outside content_dir into a preview', async () => {
+    await mkdir(path.join(dir, 'index-dir'));
+    await writeFile(path.join(dir, 'outside.png'), PNG);
+    const response = await post('/admin/posts/preview', { file: '../index.md', title: 'x', date: '2024-05-01', body: '![](outside.png)' });
+    assert.equal(response.statusCode, 200);
+    assert.doesNotMatch(response.body, /data:image\/png/);
+  });
+
   it('answers 404 for a file outside content_dir, and moves a deleted post to the trash', async () => {
-    assert.equal((await get('/admin/posts/edit?file=..%2Fsecret.md')).statusCode, 404);
+    await writeFile(path.join(dir, 'secret.md'), '+++\ntitle = "Secret"\ndate = 2024-05-01\n+++\nThe secret text.\n');
+    const outside = await get('/admin/posts/edit?file=..%2Fsecret.md');
+    assert.equal(outside.statusCode, 404);
+    assert.doesNotMatch(outside.body, /secret text/);
     const removed = await post('/admin/posts/delete', { file: 'hello.md' });
     assert.equal(removed.statusCode, 303);
     assert.deepEqual(await readdir(contentDir), []);

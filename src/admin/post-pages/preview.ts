@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { detectImageType } from '../../image-type.js';
+import { isInsideContentDir } from '../posts/post-path.js';
 
 export interface PreviewOptions {
   contentDir: string;
@@ -17,7 +18,8 @@ export interface PreviewOptions {
 
 /** A post file in a folder of its own (`<slug>/index.md`, `<slug>/index.<lang>.md`) has files beside it. */
 function folderOf(file: string | undefined): string | undefined {
-  return file !== undefined && /^[^/]+\/index(?:\.[^/.]+)?\.md$/.test(file) ? file.slice(0, file.indexOf('/')) : undefined;
+  // The file comes from the form: a hidden folder, "." or ".." is never a post's.
+  return file !== undefined && /^[^/.][^/]*\/index(?:\.[^/.]+)?\.md$/.test(file) ? file.slice(0, file.indexOf('/')) : undefined;
 }
 
 export function createPreviewRenderer(options: PreviewOptions): (body: string, file: string | undefined) => Promise<string> {
@@ -46,6 +48,8 @@ async function imageDataUrl(options: PreviewOptions, folder: string, encodedName
   if (name === '' || name.startsWith('.') || /[/\\]/.test(name)) return '#';
   try {
     const root = await realpath(path.join(options.contentDir, folder));
+    // A symlinked folder pointing out of content_dir shows nothing.
+    if (!(await isInsideContentDir(options.contentDir, root, true))) return '#';
     const file = await realpath(path.join(root, name));
     if (path.dirname(file) !== root) return '#';
     const bytes = await readFile(file);

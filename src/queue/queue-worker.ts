@@ -65,6 +65,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
   let draining = false;
   let timer: NodeJS.Timeout | undefined;
   let rescanTimer: NodeJS.Timeout | undefined;
+  let rescanning: Promise<void> | undefined;
 
   function scheduleRetry(entry: Entry): void {
     let low = 0;
@@ -197,7 +198,10 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
       }
       failedCount = await store.countFailed();
       await store.takeRetryRequest();
-      rescanTimer = setInterval(() => void rescan(), deps.rescanIntervalMs ?? 2000);
+      // One rescan at a time: two reading the same new segment would both hand its messages over.
+      rescanTimer = setInterval(() => {
+        rescanning ??= rescan().finally(() => (rescanning = undefined));
+      }, deps.rescanIntervalMs ?? 2000);
       rescanTimer.unref();
       pump();
     },
@@ -231,6 +235,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
       }
       stopped = true;
       if (graceTimer) clearTimeout(graceTimer);
+      await rescanning;
       await store.close().catch((error: unknown) => report.storageFailed('close', error));
     },
   };

@@ -8,11 +8,11 @@
 // Segments are group commits: every message queued while one write runs goes into the next, so an accepted
 // submission costs a share of two fsyncs, not two per message. A segment goes when all its messages are done.
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutgoingMessage } from '../queue/outgoing.js';
 import type { AttemptRecord, FailedMessage, PendingMessage, QueueStore, StoredMessage } from '../queue/store.js';
-import { syncFolder } from './atomic-file.js';
+import { writeFileAtomically } from './atomic-file.js';
 import { createDoneJournal } from './done-journal.js';
 
 const SEGMENT_SUFFIX = '.jsonl';
@@ -80,25 +80,12 @@ export function createQueueFiles(queueDir: string): QueueStore {
   const stateFile = (slot: string) => path.join(stateDir, `${slot}.json`);
   const failedFile = (id: string) => path.join(failedDir, `${safeId(id)}.json`);
 
+  /** writeFileAtomically, counted: its two fsyncs (the file, then the folder) are the queue's disk cost. */
   async function writeDurably(folder: string, name: string, content: string): Promise<void> {
-    const temporary = path.join(folder, `.tmp-${name}`);
-    try {
-      const handle = await open(temporary, 'wx', 0o600);
-      try {
-        await handle.writeFile(content);
-        await handle.sync();
-        fsyncs += 1;
-      } finally {
-        await handle.close();
-      }
-      await rename(temporary, path.join(folder, name));
-    } catch (error) {
-      await rm(temporary, { force: true }).catch(() => undefined);
-      throw error;
-    }
-    await syncFolder(folder);
-    fsyncs += 1;
+    await writeFileAtomically(path.join(folder, name), content);
+    fsyncs += 2;
   }
+
 
   async function writeSegment(lines: SegmentLine[], segment: string): Promise<void> {
     await ensureFolders();
@@ -188,6 +175,8 @@ export function createQueueFiles(queueDir: string): QueueStore {
   async function readPending(onlyNew: boolean): Promise<PendingMessage[]> {
     await ensureFolders();
     const names = (await readdir(queueDir)).filter((name) => name.endsWith(SEGMENT_SUFFIX) && !name.startsWith('.')).sort();
+    // A rescan with nothing new to read reads nothing else either (failed/ may hold thousands of files).
+    if (onlyNew && swept && names.every((name) => segmentSizes.has(name.slice(0, -SEGMENT_SUFFIX.length)))) return [];
     const failedBySlot = new Map((await readFailed()).map((file) => [file.slot, file]));
     const failedIds = new Set([...failedBySlot.values()].map((file) => file.id));
     // Segments read again by a running store (a rescan) are new ones, which only a drop marker can mark done.
@@ -242,7 +231,7 @@ export function createQueueFiles(queueDir: string): QueueStore {
       }
     }
     for (const folder of [queueDir, failedDir]) {
-      for (const name of (await readdir(folder).catch(() => [] as string[])).filter((entry) => entry.startsWith('.tmp-'))) {
+      for (const name of (await readdir(folder).catch(() => [] as string[])).filter((entry) => entry.startsWith('.') && entry.endsWith('.tmp'))) {
         const file = path.join(folder, name);
         const info = await stat(file).catch(() => undefined);
         if (info && Date.now() - info.mtimeMs > STALE_TEMP_MS) await rm(file, { force: true });
@@ -286,7 +275,8 @@ export function createQueueFiles(queueDir: string): QueueStore {
         message: message.message,
       };
       await writeDurably(failedDir, `${safeId(message.id)}.json`, JSON.stringify(record));
-      await markDone(message.slot);
+      // The failed file is the durable record now: a start finishes the move if the journal line is lost.
+      await markDone(message.slot).catch(() => undefined);
     },
     async takeRetryRequest() {
       try {
@@ -323,7 +313,8 @@ export function createQueueFiles(queueDir: string): QueueStore {
       await writeFile(path.join(queueDir, RETRY_REQUEST), '');
     },
     async drop(id) {
-      if (await exists(failedFile(id))) {
+      // The file name is the id made safe, so look inside: another id may map to the same name.
+      if ((await readJson<FailedFile>(failedFile(id)))?.id === id) {
         await rm(failedFile(id), { force: true });
         return 'failed';
       }

@@ -32,6 +32,10 @@ import { writeFileAtomically } from './storage/atomic-file.js';
 import { createJsonlAppender } from './storage/jsonl.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
+/** The admin's files in data_dir (config/data-files.ts reserves their names). */
+export const ADMIN_SESSIONS_FILE = 'admin-sessions.json';
+export const TRASH_FOLDER = 'trash';
+
 export interface RootDeps {
   logger: Logger;
   requestLog: RequestLog;
@@ -43,7 +47,7 @@ export interface RootDeps {
 
 /** data_dir/admin-sessions.json: read at start, replaced atomically on every change (docs/admin.md "Sessions"). */
 export function createSessionFile(dataDir: string): SessionFile {
-  const file = path.join(dataDir, 'admin-sessions.json');
+  const file = path.join(dataDir, ADMIN_SESSIONS_FILE);
   return {
     read: () =>
       readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -65,7 +69,7 @@ function adminPagesOf(config: Config, deps: RootDeps, clock: Clock, blog: BlogRe
   if (!config.blog || !config.admin) return createPlaceholderPages();
   const contentDir = config.blog.content_dir;
   return createPostPages({
-    posts: createPostFiles({ contentDir, trashDir: path.join(config.data_dir, 'trash'), clock }),
+    posts: createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock }),
     listVersions: () => blog.current?.listAllVersions() ?? [],
     renderPreview: createPreviewRenderer({ contentDir, render: createMarkdownTools().render, maxImageBytes: config.admin.max_upload_bytes }),
     maxUploadBytes: config.admin.max_upload_bytes,

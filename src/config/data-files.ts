@@ -3,10 +3,19 @@ import { z } from 'zod';
 
 /**
  * What data_dir holds for the service itself: the rate-limit snapshot (src/forms/rate-limits.ts), the pending
- * signups journal (src/forms/newsletter/pending-store.ts) and the mail outbox (src/mail/create-mailer.ts).
- * A form writing to one of them would overwrite it or fail on every submission.
+ * signups journal (src/forms/newsletter/pending-store.ts), the newsletter secret (newsletter-secret.ts), the mail
+ * outbox (src/mail/outbox-dir.ts), the mail queue (src/storage/queue-files.ts), and the admin's sessions and
+ * trash (src/composition-root.ts). A form writing to one of them would overwrite it or fail on every submission.
  */
-export const RESERVED_DATA_NAMES: readonly string[] = ['ratelimit-snapshot.json', 'newsletter-pending.jsonl', 'outbox'];
+export const RESERVED_DATA_NAMES: readonly string[] = [
+  'ratelimit-snapshot.json',
+  'newsletter-pending.jsonl',
+  'newsletter-secret',
+  'outbox',
+  'queue',
+  'admin-sessions.json',
+  'trash',
+];
 
 /** A plain file name inside data_dir, none of the reserved ones (compared without case, as macOS does). */
 export const dataFileName = z

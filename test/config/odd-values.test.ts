@@ -1,6 +1,9 @@
 // Values at the edges of every key: the odd ones that must still load, and the ones that would break the
 // service at run time, which must be refused with their key path.
 import assert from 'node:assert/strict';
+import { ADMIN_SESSIONS_FILE, TRASH_FOLDER } from '../../src/composition-root.js';
+import { NEWSLETTER_SECRET_FILE } from '../../src/forms/newsletter/newsletter-secret.js';
+import { queueDirOf } from '../../src/storage/queue-files.js';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { stringify } from 'smol-toml';
@@ -321,7 +324,15 @@ describe('the bounds hold at run time', () => {
   });
 
   it('the reserved names are the files the service keeps in data_dir', () => {
-    const ownFiles = [RATE_LIMIT_SNAPSHOT_FILE, PENDING_JOURNAL_FILE, path.basename(outboxDirOf('/data'))];
+    const ownFiles = [
+      RATE_LIMIT_SNAPSHOT_FILE,
+      PENDING_JOURNAL_FILE,
+      NEWSLETTER_SECRET_FILE,
+      path.basename(outboxDirOf('/data')),
+      path.basename(queueDirOf('/data')),
+      ADMIN_SESSIONS_FILE,
+      TRASH_FOLDER,
+    ];
     assert.deepEqual([...RESERVED_DATA_NAMES].sort(), ownFiles.sort());
   });
 });

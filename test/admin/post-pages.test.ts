@@ -163,6 +163,13 @@ describe('the posts pages', () => {
     assert.doesNotMatch(response.body, /data:image\/png/);
   });
 
+  it('shows in a notice only an image name an upload could have given', async () => {
+    const spoofed = await get('/admin/posts/edit?file=hello.md&notice=image&image=Your%20account%20is%20locked');
+    assert.equal(spoofed.statusCode, 200);
+    assert.doesNotMatch(spoofed.body, /account is locked/);
+    assert.match((await get('/admin/posts/edit?file=hello.md&notice=image&image=boat.png')).body, /!\[\]\(boat\.png\)/);
+  });
+
   it('answers 404 for a file outside content_dir, and moves a deleted post to the trash', async () => {
     await writeFile(path.join(dir, 'secret.md'), '+++\ntitle = "Secret"\ndate = 2024-05-01\n+++\nThe secret text.\n');
     const outside = await get('/admin/posts/edit?file=..%2Fsecret.md');

@@ -5,7 +5,7 @@
 import type { Answer } from '../../http/answer.js';
 import type { Logger } from '../../log.js';
 import type { AdminPage, AdminRequest, AdminRoute } from '../admin-pages.js';
-import type { PostFiles, SaveOutcome } from '../posts/post-files.js';
+import type { PostFiles } from '../posts/post-files.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import type { AdminSession } from '../sessions.js';
 import { MessagePage } from '../views/message-page.js';
@@ -77,27 +77,30 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     if (!outcome.ok) return outcome.kind === 'unreadable' ? message(422, session, 'The post cannot be read', outcome.reason) : notFound(session);
     const { post } = outcome;
     const noticeKey = query.get('notice') ?? '';
+    // Only a name the upload could have given (image-name.ts) is shown: no other query text reaches the page.
     const image = noticeKey === 'image' ? query.get('image') : null;
-    const notice = NOTICES[noticeKey] && (image ? `${NOTICES[noticeKey]} ![](${image})` : NOTICES[noticeKey]);
+    const shownImage = image !== null && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(image) ? image : null;
+    const notice = NOTICES[noticeKey] && (shownImage ? `${NOTICES[noticeKey]} ![](${shownImage})` : NOTICES[noticeKey]);
     return htmlAnswer(
       200,
       <PostEditorPage session={session} file={post.file} fields={post.fields} body={post.body} version={post.version} baseText={post.text} notice={notice} />,
     );
   };
 
-  const answerSave = (outcome: SaveOutcome, request: AdminRequest, session: AdminSession, file: string, savedNotice: string): Answer => {
+  const save: AdminPage = async (request, session) => {
     const form = formOf(request);
+    const file = form.get('file') ?? '';
+    const version = form.get('version') ?? '';
+    const baseText = form.get('base_text') ?? undefined;
     const { fields, body } = fieldsOfForm(form);
+    const outcome = await posts.save({ file, version, fields, body, baseText });
     if (outcome.ok) {
-      if (outcome.changed) log(savedNotice === 'saved' ? 'saved' : savedNotice, session, outcome.file);
-      return redirectAnswer(editPath(outcome.file, outcome.changed ? savedNotice : 'unchanged'));
+      if (outcome.changed) log('saved', session, outcome.file);
+      return redirectAnswer(editPath(outcome.file, outcome.changed ? 'saved' : 'unchanged'));
     }
     switch (outcome.kind) {
       case 'invalid':
-        return htmlAnswer(
-          422,
-          <PostEditorPage session={session} file={file} fields={fields} body={body} version={form.get('version') ?? undefined} baseText={form.get('base_text') ?? undefined} problems={outcome.problems} />,
-        );
+        return htmlAnswer(422, <PostEditorPage session={session} file={file} fields={fields} body={body} version={version} baseText={baseText} problems={outcome.problems} />);
       case 'conflict':
         return htmlAnswer(
           409,
@@ -108,14 +111,6 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
       default:
         return notFound(session);
     }
-  };
-
-  const save: AdminPage = async (request, session) => {
-    const form = formOf(request);
-    const file = form.get('file') ?? '';
-    const { fields, body } = fieldsOfForm(form);
-    const outcome = await posts.save({ file, version: form.get('version') ?? '', fields, body, baseText: form.get('base_text') ?? undefined });
-    return answerSave(outcome, request, session, file, 'saved');
   };
 
   const preview: AdminPage = async (request, session) => {

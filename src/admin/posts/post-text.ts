@@ -60,11 +60,6 @@ export function withNewlines(body: string, newline: string): string {
   return newline === '\n' ? unix : unix.replace(/\n/g, newline);
 }
 
-/** The front matter of a new post or of an edited one: raw lines ending in a line end, or nothing. */
-export function closeLines(frontMatter: string, newline: string): string {
-  return frontMatter === '' || frontMatter.endsWith('\n') ? frontMatter : frontMatter + newline;
-}
-
 function nextLineStart(text: string, from: number): number {
   const index = text.indexOf('\n', from);
   return index === -1 ? text.length : index + 1;

@@ -78,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const wantsTestMail = parsed.values['send-test-mail'] === true;
   const to = parsed.values.to;
-  const misuse = usageProblem(command, wantsTestMail, to);
+  const misuse = optionProblem(command, parsed.values) ?? usageProblem(command, wantsTestMail, to);
   if (misuse) {
     process.stderr.write(`postbox: ${misuse}\n`);
     return 2;
@@ -102,6 +102,17 @@ async function main(argv: string[]): Promise<number> {
     return wantsTestMail ? checkMail(loaded.config, to) : 0;
   }
   return serve(loaded.config);
+}
+
+/** The options only one command takes; given to another, they would be silently ignored. */
+const COMMAND_OPTIONS: Record<string, string> = { 'all-failed': 'queue', form: 'subscribers', format: 'subscribers' };
+
+/** An option given to a command that does not take it. */
+function optionProblem(command: string, values: Record<string, unknown>): string | undefined {
+  for (const [option, owner] of Object.entries(COMMAND_OPTIONS)) {
+    if (values[option] !== undefined && values[option] !== false && command !== owner) return `--${option} goes with ${owner}: postbox ${owner} ...`;
+  }
+  return undefined;
 }
 
 /** What is wrong with the test-mail options, before any file is read. */

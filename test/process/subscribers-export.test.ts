@@ -57,4 +57,10 @@ describe('postbox subscribers export', () => {
     assert.equal(format.code, 2);
     assert.match(format.stderr, /postbox subscribers export --form PATH/);
   });
+
+  it('refuses its options on another command instead of ignoring them', async () => {
+    const misplaced = await runPostbox(['serve', '--format', 'json', '--config', configFile]);
+    assert.equal(misplaced.code, 2);
+    assert.equal(misplaced.stderr, 'postbox: --format goes with subscribers: postbox subscribers ...\n');
+  });
 });

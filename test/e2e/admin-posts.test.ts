@@ -5,57 +5,38 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { seriousViolations } from './support/axe.js';
-import { launchChromium } from './support/browser.js';
-import { startPostboxServe, type ServeProcess } from '../support/postbox-process.js';
-import { writeConfigFile } from '../support/config.js';
-import { createTempDir } from '../support/temp-dir.js';
+import { useServedBrowser } from './support/served-browser.js';
 import { waitFor } from '../support/wait.js';
 import { PASSWORD, testHash } from '../admin/admin-app.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d8f5b10000000049454e44ae426082', 'hex');
 
-let browser: Browser;
-let postbox: ServeProcess;
-let blogUrl: string;
-let removeDir: () => Promise<void>;
-let contentDir: string;
+const served = useServedBrowser(
+  'e2e-admin-posts',
+  async (dir) => {
+    await mkdir(path.join(dir, 'posts'));
+    return {
+      data_dir: path.join(dir, 'data'),
+      site: { title: 'Example', base_url: 'https://blog.example' },
+      blog: { listen: '127.0.0.1:0', content_dir: path.join(dir, 'posts') },
+      admin: { users: [{ name: 'jane', password_hash: await testHash() }], secure_cookies: false },
+    };
+  },
+  ['blog'],
+);
 
-before(async () => {
-  const { dir, remove } = await createTempDir('e2e-admin-posts');
-  removeDir = remove;
-  contentDir = path.join(dir, 'posts');
-  await mkdir(path.join(dir, 'posts'));
-  const config = await writeConfigFile(dir, {
-    data_dir: path.join(dir, 'data'),
-    site: { title: 'Example', base_url: 'https://blog.example' },
-    blog: { listen: '127.0.0.1:0', content_dir: path.join(dir, 'posts') },
-    admin: { users: [{ name: 'jane', password_hash: await testHash() }], secure_cookies: false },
-  });
-  postbox = await startPostboxServe(config, ['blog']);
-  blogUrl = postbox.addresses.blog as string;
-  browser = await launchChromium();
-}, { timeout: 120_000 });
-
-after(async () => {
-  await browser?.close();
-  await postbox?.stop();
-  await removeDir?.();
-});
-
-
-async function apiSlugs(): Promise<string[]> {
-  const body = (await (await fetch(`${blogUrl}/api/blog/posts`)).json()) as { posts?: Array<{ slug: string }>; items?: Array<{ slug: string }> };
-  return (body.posts ?? body.items ?? []).map((post) => post.slug);
+async function apiSlugs(blogUrl: string): Promise<string[]> {
+  const body = (await (await fetch(`${blogUrl}/api/blog/posts`)).json()) as { posts: Array<{ slug: string }> };
+  return body.posts.map((post) => post.slug);
 }
 
 test('a person writes a post with an image, previews it, schedules and publishes it; it appears at its date', { timeout: 120_000 }, async (t) => {
-  const context = await browser.newContext();
-  t.after(() => context.close());
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
+  const { dir, postbox, newPage } = served();
+  const blogUrl = postbox.addresses.blog as string;
+  const contentDir = path.join(dir, 'posts');
+  const page = await newPage(t);
   const cspProblems: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) cspProblems.push(message.text());
@@ -104,9 +85,9 @@ test('a person writes a post with an image, previews it, schedules and publishes
   await page.getByRole('button', { name: 'Publish' }).scrollIntoViewIfNeeded();
   await Promise.all([page.waitForURL(/notice=published/), page.getByRole('button', { name: 'Publish' }).click()]);
   await checkPage('editor after publishing');
-  if (Date.now() < dateMs - 1000) assert.ok(!(await apiSlugs()).includes('harbour'), 'not listed before its date');
+  if (Date.now() < dateMs - 1000) assert.ok(!(await apiSlugs(blogUrl)).includes('harbour'), 'not listed before its date');
 
-  const listedAt = await waitFor('the post in /api/blog/posts', async () => ((await apiSlugs()).includes('harbour') ? Date.now() : undefined), 30_000, 50);
+  const listedAt = await waitFor('the post in /api/blog/posts', async () => ((await apiSlugs(blogUrl)).includes('harbour') ? Date.now() : undefined), 30_000, 50);
   assert.ok(listedAt - dateMs <= 2000, `listed ${listedAt - dateMs} ms after its date`);
   const detail = (await (await fetch(`${blogUrl}/api/blog/posts/harbour`)).json()) as { html: string };
   assert.match(detail.html, /src="https:\/\/blog\.example\/api\/blog\/media\/harbour\/boat\.png"/);

@@ -2,48 +2,28 @@
 // no CSP violation, and axe-core on the sign-in and Posts pages with no serious or critical violation.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { seriousViolations } from './support/axe.js';
-import { launchChromium } from './support/browser.js';
-import { startPostboxServe, type ServeProcess } from '../support/postbox-process.js';
-import { writeConfigFile } from '../support/config.js';
-import { createTempDir } from '../support/temp-dir.js';
+import { useServedBrowser } from './support/served-browser.js';
 import { PASSWORD, testHash } from '../admin/admin-app.js';
 import { POSTS_FIXTURE } from './support/environment.js';
 
-
-let browser: Browser;
-let postbox: ServeProcess;
-let blogUrl: string;
-let removeDir: () => Promise<void>;
-
-before(async () => {
-  const { dir, remove } = await createTempDir('e2e-admin');
-  removeDir = remove;
-  const config = await writeConfigFile(dir, {
+const served = useServedBrowser(
+  'e2e-admin',
+  async (dir) => ({
     data_dir: path.join(dir, 'data'),
     site: { title: 'Example', base_url: 'http://127.0.0.1' },
     blog: { listen: '127.0.0.1:0', content_dir: POSTS_FIXTURE },
     admin: { users: [{ name: 'jane', password_hash: await testHash() }] },
-  });
-  postbox = await startPostboxServe(config, ['blog']);
-  blogUrl = postbox.addresses.blog as string;
-  browser = await launchChromium();
-}, { timeout: 120_000 });
-
-after(async () => {
-  await browser?.close();
-  await postbox?.stop();
-  await removeDir?.();
-});
-
+  }),
+  ['blog'],
+);
 
 test('a person signs in with the keyboard only, lands on Posts, and signs out; both pages pass axe-core', { timeout: 90_000 }, async (t) => {
-  const context = await browser.newContext();
-  t.after(() => context.close());
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
+  const { postbox, newPage } = served();
+  const blogUrl = postbox.addresses.blog as string;
+  const page = await newPage(t);
+  const context = page.context();
   const cspProblems: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) cspProblems.push(message.text());

@@ -5,53 +5,36 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { simpleParser } from 'mailparser';
-import type { Browser } from 'playwright-core';
 import { createUnsubscribeToken } from '../../src/forms/newsletter/unsubscribe-token.js';
-import { writeConfigFile } from '../support/config.js';
-import { startPostboxServe, type ServeProcess } from '../support/postbox-process.js';
-import { createTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import { seriousViolations } from './support/axe.js';
-import { launchChromium } from './support/browser.js';
+import { useServedBrowser } from './support/served-browser.js';
 
 const READER = 'grace@example.org';
-let browser: Browser;
-let postbox: ServeProcess;
-let formsUrl: string;
-let dataDir: string;
-let removeDir: () => Promise<void>;
-
-before(async () => {
-  const { dir, remove } = await createTempDir('e2e-newsletter-buttons');
-  removeDir = remove;
-  dataDir = path.join(dir, 'data');
-  const config = await writeConfigFile(dir, {
-    data_dir: dataDir,
+const served = useServedBrowser(
+  'e2e-newsletter-buttons',
+  (dir) => ({
+    data_dir: path.join(dir, 'data'),
     server: { listen: '127.0.0.1:0', public_url: 'https://forms.example.com' },
     mail: { from: 'News <news@example.com>', to: 'owner@example.com' },
     forms: [{ path: '/newsletter', type: 'newsletter', allowed_origins: ['https://example.com'], confirm: 'button' }],
-  });
-  postbox = await startPostboxServe(config, ['forms']);
-  formsUrl = postbox.addresses.forms as string;
-  browser = await launchChromium();
-}, { timeout: 120_000 });
+  }),
+  ['forms'],
+);
 
-after(async () => {
-  await browser?.close();
-  await postbox?.stop();
-  await removeDir?.();
-});
-
-const subscriberLog = () => readFile(path.join(dataDir, 'newsletter-subscribers.jsonl'), 'utf8').catch(() => '');
+const dataDir = () => path.join(served().dir, 'data');
+const subscriberLog = () => readFile(path.join(dataDir(), 'newsletter-subscribers.jsonl'), 'utf8').catch(() => '');
 
 test('a person confirms with the button and unsubscribes with the button; scanners change nothing', { timeout: 90_000 }, async (t) => {
+  const { postbox, newPage } = served();
+  const formsUrl = postbox.addresses.forms as string;
   const signup = await fetch(`${formsUrl}/newsletter`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: READER }) });
   assert.equal(signup.status, 200);
   const mailText = await waitFor('the confirmation mail in the outbox', async () => {
-    const names = (await readdir(path.join(dataDir, 'outbox')).catch(() => [] as string[])).filter((name) => name.endsWith('.eml'));
-    return names[0] && (await simpleParser(await readFile(path.join(dataDir, 'outbox', names[0])))).text;
+    const names = (await readdir(path.join(dataDir(), 'outbox')).catch(() => [] as string[])).filter((name) => name.endsWith('.eml'));
+    return names[0] && (await simpleParser(await readFile(path.join(dataDir(), 'outbox', names[0])))).text;
   });
   const token = /\/newsletter\/confirm\?token=([A-Za-z0-9_-]+)/.exec(mailText ?? '')?.[1];
   assert.ok(token, mailText);
@@ -63,10 +46,7 @@ test('a person confirms with the button and unsubscribes with the button; scanne
   assert.equal((await fetch(confirmUrl)).status, 200);
   assert.equal(await subscriberLog(), '');
 
-  const context = await browser.newContext();
-  t.after(() => context.close());
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
+  const page = await newPage(t);
   await page.goto(confirmUrl);
   assert.equal(await page.locator('h1').textContent(), 'Confirm your subscription');
   assert.deepEqual(await seriousViolations(page), [], 'axe-core on the confirm button page');
@@ -75,7 +55,7 @@ test('a person confirms with the button and unsubscribes with the button; scanne
   assert.deepEqual(await seriousViolations(page), [], 'axe-core on the confirmed page');
   assert.match(await subscriberLog(), /"event":"subscribed".*grace@example\.org/);
 
-  const secret = await readFile(path.join(dataDir, 'newsletter-secret'));
+  const secret = await readFile(path.join(dataDir(), 'newsletter-secret'));
   const unsubscribeUrl = `${formsUrl}/newsletter/unsubscribe?token=${createUnsubscribeToken(secret, '/newsletter', READER)}`;
   assert.ok([200, 405].includes((await fetch(unsubscribeUrl, { method: 'HEAD' })).status));
   assert.equal((await fetch(unsubscribeUrl)).status, 200);

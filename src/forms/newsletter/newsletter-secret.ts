@@ -1,8 +1,10 @@
 // The newsletter's HMAC key (docs/newsletter.md "Leaving the list"): 32 random bytes in data_dir/newsletter-secret,
 // written once with mode 0600 at the first start and read at every start, so unsubscribe links outlive restarts.
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { RandomBytes } from '../../ports.js';
+import { syncFolder } from '../../storage/atomic-file.js';
 
 /** The secret's file name inside data_dir. */
 export const NEWSLETTER_SECRET_FILE = 'newsletter-secret';
@@ -11,12 +13,37 @@ const SECRET_BYTES = 32;
 /** Reads the secret, creating it first when there is none; a file of another length is an error, never replaced. */
 export async function loadNewsletterSecret(dataDir: string, randomBytes: RandomBytes): Promise<Buffer> {
   const file = path.join(dataDir, NEWSLETTER_SECRET_FILE);
-  try {
-    await writeFile(file, randomBytes(SECRET_BYTES), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  const secret = await readFile(file);
+  const existing = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  const secret = existing ?? (await createSecret(file, randomBytes(SECRET_BYTES)));
   if (secret.length !== SECRET_BYTES) throw new Error(`the newsletter secret ${file} is not ${SECRET_BYTES} bytes; move it away to make a new one (old unsubscribe links then stop working)`);
   return secret;
+}
+
+/**
+ * Writes `secret` whole and flushed to a temp file, then links it in place: the file appears complete or not at
+ * all (a crash mid-write would otherwise leave a short secret that stops every later start), and a secret another
+ * process made first wins (link fails with EEXIST) and is the one returned.
+ */
+async function createSecret(file: string, secret: Buffer): Promise<Buffer> {
+  const temporary = `${file}.${randomUUID()}.tmp`;
+  try {
+    const handle = await open(temporary, 'wx', 0o600);
+    try {
+      await handle.writeFile(secret);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await link(temporary, file);
+    await syncFolder(path.dirname(file));
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFile(file);
+    throw error;
+  } finally {
+    await rm(temporary, { force: true }).catch(() => undefined);
+  }
 }

@@ -9,26 +9,67 @@ export type FrontMatterResult =
 
 const fences = { '+++': 'TOML', '---': 'YAML' } as const;
 
+export type FrontMatterFormat = 'toml' | 'yaml';
+
+/**
+ * A post file cut into pieces that join back into it byte for byte (the admin's saves edit one piece): what
+ * precedes the front matter (a byte-order mark and the opening fence line), the raw front matter, the closing
+ * fence line with the blank lines after it, and the Markdown body.
+ */
+export interface PostText {
+  format: FrontMatterFormat;
+  /** Byte-order mark (if any) and the opening fence line with its line end. */
+  head: string;
+  /** The front matter between the fences, as written. */
+  frontMatter: string;
+  /** The closing fence line with its line end, then the blank lines before the body. */
+  separator: string;
+  /** The Markdown body, as the blog reads it. */
+  body: string;
+  /** `\r\n` when the opening fence line ends so, else `\n`: new lines follow the file's own style. */
+  newline: string;
+}
+
+/**
+ * Cuts `text` at its fences: it starts with a `+++` (TOML) or `---` (YAML) line, and the front matter ends at
+ * the next line that is exactly that fence. Null when there is no opening fence or no closing one.
+ */
+export function splitFrontMatter(text: string): PostText | null {
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const source = text.slice(bom.length);
+  const firstEnd = nextLineStart(source, 0);
+  const fence = source.slice(0, firstEnd).trimEnd();
+  if (fence !== '+++' && fence !== '---') return null;
+  let position = firstEnd;
+  while (position < source.length) {
+    const end = nextLineStart(source, position);
+    if (source.slice(position, end).trimEnd() === fence) {
+      const blank = /^(?:[ \t]*\r?\n)*/.exec(source.slice(end))![0];
+      return {
+        format: fence === '+++' ? 'toml' : 'yaml',
+        head: bom + source.slice(0, firstEnd),
+        frontMatter: source.slice(firstEnd, position),
+        separator: source.slice(position, end + blank.length),
+        body: source.slice(end + blank.length),
+        newline: source.slice(0, firstEnd).endsWith('\r\n') ? '\r\n' : '\n',
+      };
+    }
+    position = end;
+  }
+  return null;
+}
+
 /** Parses `text` (a whole post file); the body is everything after the closing fence line. */
 export function parseFrontMatter(text: string): FrontMatterResult {
-  const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const firstLineEnd = lineEnd(source, 0);
-  const fence = source.slice(0, firstLineEnd).trimEnd();
-  if (fence !== '+++' && fence !== '---') {
-    return { ok: false, reason: 'no front matter: the file must start with a "+++" (TOML) or "---" (YAML) line' };
-  }
-  const format = fences[fence];
-  let position = nextLine(source, firstLineEnd);
-  while (position < source.length) {
-    const end = lineEnd(source, position);
-    if (source.slice(position, end).trimEnd() === fence) {
-      const raw = source.slice(nextLine(source, firstLineEnd), position);
-      const body = source.slice(nextLine(source, end)).replace(/^(?:[ \t]*\r?\n)+/, '');
-      return parseData(raw, format, body);
+  const parts = splitFrontMatter(text);
+  if (parts === null) {
+    const firstLine = text.replace(/^\uFEFF/, '').split('\n', 1)[0]!.trimEnd();
+    if (firstLine !== '+++' && firstLine !== '---') {
+      return { ok: false, reason: 'no front matter: the file must start with a "+++" (TOML) or "---" (YAML) line' };
     }
-    position = nextLine(source, end);
+    return { ok: false, reason: `${fences[firstLine]} front matter is not closed by a "${firstLine}" line` };
   }
-  return { ok: false, reason: `${format} front matter is not closed by a "${fence}" line` };
+  return parseData(parts.frontMatter, parts.format === 'toml' ? 'TOML' : 'YAML', parts.body);
 }
 
 function parseData(raw: string, format: 'TOML' | 'YAML', body: string): FrontMatterResult {
@@ -64,11 +105,7 @@ function describeSyntaxError(error: unknown, format: 'TOML' | 'YAML'): string {
   return `invalid ${format} front matter${where}: ${message}`;
 }
 
-function lineEnd(text: string, from: number): number {
+function nextLineStart(text: string, from: number): number {
   const index = text.indexOf('\n', from);
-  return index === -1 ? text.length : index;
-}
-
-function nextLine(text: string, end: number): number {
-  return Math.min(text.length, end + 1);
+  return index === -1 ? text.length : index + 1;
 }

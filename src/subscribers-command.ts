@@ -38,7 +38,7 @@ export async function runSubscribersCommand(
 }
 
 /** RFC 4180: CRLF line ends, a header row, fields quoted when they hold a comma, quote or line break. */
-export function toCsv(subscribers: readonly Subscriber[]): string {
+function toCsv(subscribers: readonly Subscriber[]): string {
   const rows = [['email', 'subscribed_at'], ...subscribers.map((subscriber) => [subscriber.email, subscriber.subscribed_at])];
   return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }

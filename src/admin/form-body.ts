@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 
 /** A file of a multipart body, as sent: its name and type are claims to check, not facts. */
-export interface UploadedFile {
+interface UploadedFile {
   field: string;
   fileName: string;
   declaredType: string;
@@ -17,7 +17,7 @@ export interface AdminForm {
   files: UploadedFile[];
 }
 
-export type FormBodyOutcome = { ok: true; form: AdminForm } | { ok: false; problem: 'too_large' | 'invalid' };
+type FormBodyOutcome = { ok: true; form: AdminForm } | { ok: false; problem: 'too_large' | 'invalid' };
 
 /** Reads `request`'s body, refusing more than `maxBytes` in all (a multipart body's files included). */
 export async function readAdminForm(request: IncomingMessage, maxBytes: number): Promise<FormBodyOutcome> {

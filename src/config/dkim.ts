@@ -10,13 +10,13 @@ import { z } from 'zod';
 import { isHost } from './hosts.js';
 
 /** RFC 8301 section 3.2: signers must use RSA keys of at least 1024 bits (2048 recommended). */
-export const MIN_DKIM_KEY_BITS = 1024;
+const MIN_DKIM_KEY_BITS = 1024;
 
 const KEY_FORM_MESSAGE =
   'must be an unencrypted RSA private key in PEM form ("-----BEGIN PRIVATE KEY-----" or "-----BEGIN RSA PRIVATE KEY-----")';
 
 /** Why `pem` cannot sign rsa-sha256 DKIM signatures, or undefined when it can. Never quotes the key. */
-export function dkimKeyProblem(pem: string): string | undefined {
+function dkimKeyProblem(pem: string): string | undefined {
   let key: KeyObject;
   try {
     key = createPrivateKey(pem);

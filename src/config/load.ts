@@ -88,7 +88,7 @@ function tomlSyntaxProblem(error: unknown): ConfigProblem {
 }
 
 /** The first line of a TOML parse error, e.g. `invalid TOML: control characters are not allowed in strings`. */
-export function describeTomlError(error: unknown): string {
+function describeTomlError(error: unknown): string {
   const first = (error as Error).message.split('\n')[0]?.replace(/^Invalid TOML document:\s*/, '').trim();
   return `invalid TOML: ${first || 'syntax error'}`;
 }

@@ -3,14 +3,14 @@
 import { z } from 'zod';
 import { httpUrl } from './urls.js';
 
-export const WEBHOOK_FORMATS = ['json', 'slack', 'discord'] as const;
+const WEBHOOK_FORMATS = ['json', 'slack', 'discord'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /**
  * The Standard Webhooks specification ("Symmetric signatures") asks for keys of 24 to 64 random bytes; fewer
  * make the HMAC easier to guess. Longer ones are accepted: HMAC takes any length.
  */
-export const MIN_WEBHOOK_SECRET_BYTES = 24;
+const MIN_WEBHOOK_SECRET_BYTES = 24;
 
 const SECRET_MESSAGE = `must be "whsec_" followed by at least ${MIN_WEBHOOK_SECRET_BYTES} random bytes in base64, as \`echo "whsec_$(openssl rand -base64 32)"\` prints`;
 

@@ -16,7 +16,7 @@ export interface PostFilesContext {
 /** An outcome that names no file: the path was refused, or there is no such post file. */
 export type PathRefusal = { ok: false; kind: 'refused'; reason: string } | { ok: false; kind: 'not_found' };
 
-export interface FoundPost {
+interface FoundPost {
   path: PostPath;
   text: string;
   bytes: Buffer;

@@ -13,7 +13,7 @@ export interface PostPath {
   absolute: string;
 }
 
-export type PostPathOutcome = { ok: true; path: PostPath } | { ok: false; reason: string };
+type PostPathOutcome = { ok: true; path: PostPath } | { ok: false; reason: string };
 
 /** Checks the name alone (no I/O): no absolute path, `..`, `.`, backslash or empty segment; a post file name. */
 export function checkPostPath(contentDir: string, relative: string, names: Intl.DisplayNames): PostPathOutcome {

@@ -33,7 +33,7 @@ export async function removeVersion(context: PostFilesContext, file: string, ver
 }
 
 /** `2024-05-01T12-00-00-000Z`: sorts by time and is a valid file name everywhere. */
-export function trashStamp(now: number): string {
+function trashStamp(now: number): string {
   return new Date(now).toISOString().replace(/[:.]/g, '-');
 }
 

@@ -16,7 +16,7 @@ import { createLru } from './lru.js';
 import { contentTypes, type PreparedResponse, type ResponseFactory } from './prepared-response.js';
 
 /** Distinct /posts queries kept per content version. */
-export const QUERY_CACHE_SIZE = 1000;
+const QUERY_CACHE_SIZE = 1000;
 
 export interface BlogSnapshot {
   catalog: Catalog;

@@ -9,7 +9,7 @@ export function unsubscribeLink(form: NewsletterForm, token: string): string {
 }
 
 /** The list's identifier (RFC 2919): the form path's words, then the host of public_url, e.g. `newsletter.forms.example.com`. */
-export function listIdOf(form: NewsletterForm): string {
+function listIdOf(form: NewsletterForm): string {
   const label = form.path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'newsletter';
   return `${label}.${new URL(form.unsubscribe_url).hostname}`;
 }

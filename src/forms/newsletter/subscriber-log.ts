@@ -18,7 +18,7 @@ export interface SubscriberLogReport {
 }
 
 /** The log file of `form` inside `dataDir` (the configuration names one for every newsletter form). */
-export function subscriberLogFileOf(dataDir: string, form: NewsletterForm): string {
+function subscriberLogFileOf(dataDir: string, form: NewsletterForm): string {
   return path.join(dataDir, form.subscribers);
 }
 

@@ -1,6 +1,6 @@
 // Images beside a post (docs/blog.md "Images beside a post"): content sniffing, the path rule, and GET /api/blog/media/<slug>/<file> through the service's front door.
 import assert from 'node:assert/strict';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { detectImageType } from '../../src/image-type.js';
@@ -128,6 +128,20 @@ describe('GET /api/blog/media/<slug>/<file>', () => {
       assert.equal(response.headers['access-control-allow-origin'], '*');
       assert.equal(response.headers['x-content-type-options'], 'nosniff');
     }
+  });
+
+  it('serves a replaced image at once, with its new bytes and ETag', async () => {
+    const url = '/api/blog/media/trip/swap.png';
+    await writeFile(path.join(dir, 'trip', 'swap.png'), IMAGES.png);
+    const first = await blog.app.inject({ method: 'GET', url });
+    assert.deepEqual((await blog.app.inject({ method: 'GET', url })).headers.etag, first.headers.etag, 'the same answer while unchanged');
+    // A new file in its place (as an upload or an editor saves it: a new inode), then an edit in place.
+    await rm(path.join(dir, 'trip', 'swap.png'));
+    await writeFile(path.join(dir, 'trip', 'swap.png'), IMAGES.gif);
+    const second = await blog.app.inject({ method: 'GET', url });
+    assert.equal(second.headers['content-type'], 'image/gif');
+    assert.deepEqual(second.rawPayload, IMAGES.gif);
+    assert.notEqual(second.headers.etag, first.headers.etag);
   });
 
   it('answers 304 to a matching If-None-Match, HEAD without a body, OPTIONS as a preflight, 405 otherwise', async () => {

@@ -4,7 +4,7 @@
 import type { Answer } from '../../http/answer.js';
 import type { Handler, RoutedRequest } from '../../http/route-table.js';
 import { mediaFoldersOf, parseMediaPath } from '../media/media-path.js';
-import type { MediaReader } from '../media/media-files.js';
+import type { MediaImage, MediaReader } from '../media/media-files.js';
 import { matchesIfNoneMatch, type PreparedResponse, type ResponseFactory } from './prepared-response.js';
 import type { BlogSnapshot } from './snapshot.js';
 
@@ -17,6 +17,8 @@ export interface MediaRouteOptions {
 
 /** The handler of the media prefix. */
 export function createMediaHandler({ current, readMedia, respond, notFound }: MediaRouteOptions): Handler {
+  // The answer of an image the reader gives again unchanged (the same object) is not hashed again.
+  const prepared = new WeakMap<MediaImage, PreparedResponse>();
   return async (request: RoutedRequest): Promise<Answer> => {
     const mark = request.url.indexOf('?');
     const target = parseMediaPath(mark === -1 ? request.url : request.url.slice(0, mark));
@@ -25,8 +27,12 @@ export function createMediaHandler({ current, readMedia, respond, notFound }: Me
       const image = await readMedia(folder, target.name);
       if (!image) continue;
       // nosniff: a browser must take the bytes for the image type they were checked to be, nothing else.
-      const prepared = respond.content(image.body, image.contentType, { 'x-content-type-options': 'nosniff' });
-      return matchesIfNoneMatch(request.raw.headers['if-none-match'], prepared.etag!) ? prepared.notModified : prepared.answer;
+      let answer = prepared.get(image);
+      if (!answer) {
+        answer = respond.content(image.body, image.contentType, { 'x-content-type-options': 'nosniff' });
+        prepared.set(image, answer);
+      }
+      return matchesIfNoneMatch(request.raw.headers['if-none-match'], answer.etag!) ? answer.notModified : answer.answer;
     }
     return notFound.answer;
   };

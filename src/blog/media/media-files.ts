@@ -1,8 +1,10 @@
 // Reads an image beside a post from content_dir (the file-system side of docs/blog.md "Images beside a
-// post"). Only regular files (no symbolic links, no folders) whose first bytes are a known image are read whole.
+// post"). Only regular files (no symbolic links, no folders) whose first bytes are a known image are read whole,
+// and kept while the file is unchanged.
 import { lstat, open } from 'node:fs/promises';
 import path from 'node:path';
 import { detectImageType, IMAGE_HEAD_BYTES } from '../../image-type.js';
+import { createLru } from '../http/lru.js';
 
 export interface MediaImage {
   body: Buffer;
@@ -12,26 +14,29 @@ export interface MediaImage {
 /** `name` in `folder` (relative to content_dir), or null when it is missing or not an image. */
 export type MediaReader = (folder: string, name: string) => Promise<MediaImage | null>;
 
+/** Images kept in memory: a page's handful of pictures, asked again and again, is read once while unchanged. */
+const CACHED_IMAGES = 64;
+
 export function createMediaReader(contentDir: string): MediaReader {
+  const cache = createLru<string, { stamp: string; image: MediaImage }>(CACHED_IMAGES);
   return async (folder, name) => {
     const file = path.join(contentDir, folder, name);
     try {
-      if (!(await lstat(file)).isFile()) return null;
+      const info = await lstat(file);
+      if (!info.isFile()) return null;
+      // Same inode, size and modification time: the same bytes (a replaced file gets a new inode or time).
+      const stamp = `${info.ino}:${info.size}:${info.mtimeMs}`;
+      const cached = cache.get(file);
+      if (cached?.stamp === stamp) return cached.image;
       const handle = await open(file, 'r');
       try {
         const head = Buffer.alloc(IMAGE_HEAD_BYTES);
         const { bytesRead } = await handle.read(head, 0, head.length, 0);
         const contentType = detectImageType(head.subarray(0, bytesRead))?.mediaType ?? null;
         if (contentType === null) return null;
-        const { size } = await handle.stat();
-        const body = Buffer.alloc(size);
-        let filled = 0;
-        while (filled < size) {
-          const { bytesRead: read } = await handle.read(body, filled, size - filled, filled);
-          if (read === 0) break;
-          filled += read;
-        }
-        return { body: body.subarray(0, filled), contentType };
+        const image = { body: await handle.readFile(), contentType };
+        cache.set(file, { stamp, image });
+        return image;
       } finally {
         await handle.close();
       }

@@ -33,6 +33,9 @@ test('a person signs in with the keyboard only, lands on Posts, and signs out; b
   assert.equal(new URL(page.url()).pathname, '/admin/login');
   assert.equal(await page.title(), 'Sign in · Postbox admin');
   assert.deepEqual(await seriousViolations(page), []);
+  // autofocus is applied once the page has settled and has the window's focus: wait for it (bounded), then check.
+  await page.bringToFront();
+  await page.waitForFunction(() => document.activeElement?.id === 'name', undefined, { timeout: 5000 }).catch(() => undefined);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'name', 'the Name field has the focus');
 
   await page.keyboard.type('jane');

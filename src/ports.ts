@@ -19,19 +19,27 @@ export interface MailList {
 }
 
 /**
- * One plain-text mail, as plain data (it may be stored as JSON and sent later). Header values must already be
- * free of CR and LF.
+ * One mail, as plain data (it may be stored as JSON and sent later): plain text, with an optional HTML
+ * alternative. Header values must already be free of CR and LF.
  */
 export interface MailMessage {
   from: string;
   to: string;
   replyTo?: string;
   subject: string;
+  /** Always there: the part every client can show, and the one spam filters expect beside HTML. */
   text: string;
+  /** An HTML alternative of `text` (multipart/alternative, RFC 2046 section 5.1.4); a campaign sets it. */
+  html?: string;
   /** Required, so that no mail Postbox writes goes out without it. */
   autoSubmitted: AutoSubmitted;
   /** Set on every mail to newsletter subscribers. */
   list?: MailList;
+  /**
+   * `Precedence: bulk` on a mail sent to many (a campaign): not in any RFC, but vacation responders and
+   * some providers read it to skip auto-replies and sort the mail as bulk.
+   */
+  precedence?: 'bulk';
 }
 
 /** Sends mail; rejects when the message was not accepted for delivery. */

@@ -74,7 +74,10 @@ export function renderCampaignContent(post: PublishedPost, site: { title: string
   const body = absolutizeUrls(`<h1>${escapeHtml(title)}</h1>\n${post.html}`, post.url);
   // The masthead is chrome, not content: the text part begins with the title.
   const masthead = `<p class="postbox-masthead"><a href="${escapeHtml(site.baseUrl)}">${escapeHtml(site.title)}</a></p>\n`;
-  const html = juice(`<div class="postbox-campaign">\n${masthead}${body}\n</div>`, {
+  // juice sets aside `{{ ... }}` as a Handlebars block and styles nothing inside it; a post about templates would
+  // lose its styles, so a `{` before another `{` goes in as a character reference (the same text on screen).
+  const wrapped = `<div class="postbox-campaign">\n${masthead}${body}\n</div>`.replace(/\{(?=\{)/g, '&#123;');
+  const html = juice(wrapped, {
     extraCss: CONTENT_CSS,
     // `height="auto"` and `width` attributes copied from CSS would fight max-width on images.
     applyHeightAttributes: false,

@@ -70,6 +70,15 @@ describe('renderCampaignContent', () => {
     assert.ok(content.html.includes('const near = 1 &lt; 2;'), 'code stays escaped');
   });
 
+  it('styles a post about templates too: `{{ ... }}` is text, not a block juice sets aside', () => {
+    const templated = renderCampaignContent({ ...POST, html: '<p>Write {{ name <a href="x">here</a></p>\n<p>and }} there {{{raw}}}</p>' }, SITE);
+    const $templated = load(templated.html, null, false);
+    assert.match($templated('a').last().attr('style') ?? '', /color/);
+    assert.match($templated('p').last().attr('style') ?? '', /margin/);
+    assert.equal($templated('p').last().text(), 'and }} there {{{raw}}}');
+    assert.ok(templated.text.includes('Write {{ name'));
+  });
+
   it('gives a text part that begins with the title, with links as text [url] and images as their alt text', () => {
     assert.ok(content.text.startsWith('A trip to the hills\n'), content.text);
     assert.match(content.text, /the next one\s+\[https:\/\/blog\.example\.com\/blog\/next\]/);

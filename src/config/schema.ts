@@ -13,6 +13,7 @@ import {
   MAX_MESSAGE_LENGTH,
   MAX_NAME_LENGTH,
   MAX_QUEUE_HOURS,
+  MAX_SEND_PER_MINUTE,
   MAX_RATE_LIMIT_PER_HOUR,
   MAX_TRUSTED_PROXY_HOPS,
 } from './limits.js';
@@ -141,6 +142,13 @@ const mail = z
       .positive('must be more than 0 (how long a message is retried before it is given up)')
       .max(MAX_QUEUE_HOURS, atMost(MAX_QUEUE_HOURS, 'one year'))
       .default(72),
+    // docs/newsletter.md "Sending a post": campaign mails handed to the queue per minute; 0 lifts the limit.
+    send_per_minute: z
+      .number()
+      .int('must be a whole number of mails')
+      .min(0, 'must be 0 (no limit) or more')
+      .max(MAX_SEND_PER_MINUTE, atMost(MAX_SEND_PER_MINUTE, 'a thousand a second'))
+      .default(60),
     smtp: z
       .strictObject({
         host: z.string().refine(isHost, 'must be a host name or an IP address'),

@@ -30,6 +30,7 @@ import { createDispatch } from './queue/dispatch.js';
 import { retryPolicyOf } from './queue/retry-policy.js';
 import { writeFileAtomically } from './storage/atomic-file.js';
 import { createJsonlAppender } from './storage/jsonl.js';
+import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
 /** The admin's files in data_dir (config/data-files.ts reserves their names). */
@@ -112,6 +113,7 @@ export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings
     siteTitle: config.site?.title,
     siteUrl: config.site?.base_url,
     mailServer: mail.transport === 'smtp' ? `${mail.smtp.host}:${mail.smtp.port}` : undefined,
+    sendPerMinute: mail.send_per_minute,
   };
 }
 
@@ -162,6 +164,7 @@ export function createFormsAdapters(
           random: Math.random,
         }
       : undefined,
+    campaigns: mail?.queue ? createCampaignFiles(campaignsDirOf(config.data_dir)) : undefined,
     appendLine: createJsonlAppender(),
     clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
     rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { ADMIN_SESSIONS_FILE, TRASH_FOLDER } from '../../src/composition-root.js';
 import { NEWSLETTER_SECRET_FILE } from '../../src/forms/newsletter/newsletter-secret.js';
+import { campaignsDirOf } from '../../src/storage/campaign-files.js';
 import { queueDirOf } from '../../src/storage/queue-files.js';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -330,6 +331,7 @@ describe('the bounds hold at run time', () => {
       NEWSLETTER_SECRET_FILE,
       path.basename(outboxDirOf('/data')),
       path.basename(queueDirOf('/data')),
+      path.basename(campaignsDirOf('/data')),
       ADMIN_SESSIONS_FILE,
       TRASH_FOLDER,
     ];

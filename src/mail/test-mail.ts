@@ -27,17 +27,22 @@ export function createTestMail(from: string, to: string, sentAt: Date): MailMess
 }
 
 /** Sends the test mail to `to` through `mail`'s transport now, and closes the mailer. */
-export async function sendTestMail(mail: MailConfig, dataDir: string, to: string, clock: Clock): Promise<TestMailOutcome> {
+export function sendTestMail(mail: MailConfig, dataDir: string, to: string, clock: Clock): Promise<TestMailOutcome> {
+  return sendOneMail(mail, dataDir, createTestMail(mail.from, to, new Date(clock())), clock, 'test mail');
+}
+
+/** Sends `message` through `mail`'s transport now (no queue), and closes the mailer; `what` names it in the report. */
+export async function sendOneMail(mail: MailConfig, dataDir: string, message: MailMessage, clock: Clock, what: string): Promise<TestMailOutcome> {
   const mailer = createMailer(mail, dataDir, clock);
   try {
-    await mailer.send(createTestMail(mail.from, to, new Date(clock())));
+    await mailer.send(message);
   } catch (error) {
-    return { ok: false, report: `test mail to ${to} not sent: ${describeSendFailure(error, mail)}` };
+    return { ok: false, report: `${what} to ${message.to} not sent: ${describeSendFailure(error, mail)}` };
   } finally {
     await mailer.close().catch(() => undefined);
   }
-  if (mail.transport === 'file') return { ok: true, report: `test mail to ${to} ${fileTransportNotice(dataDir)}` };
-  return { ok: true, report: `test mail to ${to} sent: ${serverName(mail)} accepted it` };
+  if (mail.transport === 'file') return { ok: true, report: `${what} to ${message.to} ${fileTransportNotice(dataDir)}` };
+  return { ok: true, report: `${what} to ${message.to} sent: ${serverName(mail)} accepted it` };
 }
 
 /**

@@ -92,4 +92,36 @@ describe('the campaign runner', () => {
     const text = await readFile(path.join(campaignsDirOf(dataDir), ID, 'journal.jsonl'), 'utf8');
     assert.match(text, /"finished_at"/);
   });
+
+  it('skips a mail whose address left the list while it waited in the queue for a retry', async () => {
+    const temp = await createTempDir('campaign');
+    cleanups.push(temp.remove);
+    const addresses = ['a@example.org', 'b@example.org'];
+    await appendFile(path.join(temp.dir, 'subscribers.jsonl'), addresses.map(subscribedLine).join(''));
+    const forms = await start({ forms: [FORM], extra: withQueue, dataDir: temp.dir });
+    let tries = 0;
+    forms.mailer.beforeSend = async (message) => {
+      if (message.to !== 'a@example.org') return;
+      tries += 1;
+      // The first try: the subscriber leaves by one-click POST while the server answers "try again later".
+      const token = new URL(message.list!.unsubscribeUrl).searchParams.get('token')!;
+      const response = await forms.app.inject({
+        method: 'POST',
+        url: `/newsletter/unsubscribe?token=${encodeURIComponent(token)}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
+      assert.equal(response.statusCode, 200);
+      throw Object.assign(new Error('try again later'), { responseCode: 421 });
+    };
+    await createCampaignFiles(campaignsDirOf(temp.dir)).create(requestFor(2), BODY, addresses);
+    await finished(temp.dir);
+    assert.equal(tries, 1, 'not tried again after the unsubscribe');
+    assert.deepEqual(forms.mailer.sent.map((mail) => mail.to), ['b@example.org']);
+    const outcomes = (await journalOf(temp.dir)).flatMap((line) => ('r' in line ? [line] : [])).sort((x, y) => x.r - y.r);
+    assert.deepEqual(outcomes, [
+      { r: 0, s: 'skipped' },
+      { r: 1, s: 'sent' },
+    ]);
+  });
 });

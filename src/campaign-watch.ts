@@ -1,6 +1,7 @@
 // `postbox newsletter send` after the campaign is created: its progress as the running `serve` sends it, read
-// from the campaign's journal once a second. On a terminal a progress bar (cli-progress); otherwise (a log, a
-// pipe) one line a second while something changes. Ends with the counts of sent, failed and skipped.
+// from the campaign's journal once a second. On a terminal a progress bar (cli-progress, on standard error);
+// otherwise (a log, a pipe) one line a second while something changes. Ends with the counts of sent, failed and
+// skipped.
 import cliProgress from 'cli-progress';
 import { progressOf, type CampaignProgress, type CampaignRequest } from './campaigns/campaign.js';
 import type { CampaignStore } from './campaigns/campaign-store.js';
@@ -8,8 +9,8 @@ import type { CampaignStore } from './campaigns/campaign-store.js';
 export interface WatchIo {
   out(text: string): void;
   error(text: string): void;
-  /** Whether standard output is a terminal (a bar) or not (lines). */
-  isTerminal: boolean;
+  /** The terminal the bar is drawn on (standard error when it is one); without it, lines on `out`. */
+  terminal?: NodeJS.WritableStream;
   sleep(ms: number): Promise<void>;
   /** Milliseconds since start, for the note shown when no `serve` picks the campaign up. */
   now(): number;
@@ -23,8 +24,11 @@ export async function watchCampaign(store: CampaignStore, request: CampaignReque
   const startedAt = io.now();
   let noted = false;
   let lastLine = '';
-  const bar = io.isTerminal
-    ? new cliProgress.SingleBar({ format: ' {bar} {percentage}% | {value}/{total} | sent {sent} · failed {failed} · skipped {skipped}', hideCursor: true }, cliProgress.Presets.shades_classic)
+  const bar = io.terminal
+    ? new cliProgress.SingleBar(
+        { stream: io.terminal, format: ' {bar} {percentage}% | {value}/{total} | sent {sent} · failed {failed} · skipped {skipped}', hideCursor: true },
+        cliProgress.Presets.shades_classic,
+      )
     : undefined;
   bar?.start(request.recipients, 0, { sent: 0, failed: 0, skipped: 0 });
   try {

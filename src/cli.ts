@@ -114,7 +114,7 @@ async function main(argv: string[]): Promise<number> {
     return runNewsletterCommand(rest, options, loaded.config, {
       out: (text) => process.stdout.write(text),
       error: (text) => process.stderr.write(text),
-      isTerminal: process.stdout.isTTY === true,
+      terminal: process.stderr.isTTY ? process.stderr : undefined,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       now: () => performance.now(),
       clock: Date.now,

@@ -11,6 +11,14 @@ import { createPlaceholderPages } from './admin/views/placeholder-pages.js';
 import { createPostPages } from './admin/post-pages/post-pages.js';
 import { createPreviewRenderer } from './admin/post-pages/preview.js';
 import { createPostFiles } from './admin/posts/post-files.js';
+import { createCampaignPages } from './admin/campaign-pages/campaign-pages.js';
+import { createSendPages } from './admin/campaign-pages/send-pages.js';
+import type { NewsletterSending } from './admin/post-pages/post-list-page.js';
+import type { CampaignRunner } from './campaigns/campaign-runner.js';
+import { sendCampaignTest } from './campaigns/test-send.js';
+import { readSubscribers } from './forms/newsletter/index.js';
+import { loadNewsletterSecret } from './forms/newsletter/newsletter-secret.js';
+import { sendOneMail } from './mail/test-mail.js';
 import { createMarkdownTools } from './blog/content/markdown.js';
 import { adminWarnings } from './check-summary.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from './config/config.js';
@@ -64,29 +72,79 @@ interface BlogReference {
   current?: BlogService;
 }
 
-/** The posts pages over blog.content_dir, or the placeholder when there is no blog to write for. */
-function adminPagesOf(config: Config, deps: RootDeps, clock: Clock, blog: BlogReference): readonly AdminRoute[] {
+/** The forms service's campaign runner once it is built: /admin wakes it when it created a campaign. */
+interface RunnerReference {
+  current?: CampaignRunner;
+}
+
+/** What /admin's pages reach that is built after them. */
+interface LateParts {
+  blog: BlogReference;
+  runner: RunnerReference;
+}
+
+/** Whether posts can be sent from /admin: a newsletter form, and campaigns go through the mail queue. */
+function newsletterSendingOf(config: Config): NewsletterSending | undefined {
+  if (!config.mail || !config.forms.some((form) => form.type === 'newsletter')) return undefined;
+  return config.mail.queue ? 'ready' : 'needs_queue';
+}
+
+/** The posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages and campaigns. */
+function adminPagesOf(config: Config, deps: RootDeps, clock: Clock, late: LateParts): readonly AdminRoute[] {
   if (deps.adminPages) return deps.adminPages;
-  if (!config.blog || !config.admin) return createPlaceholderPages();
+  const store = createCampaignFiles(campaignsDirOf(config.data_dir));
+  const campaignPages = createCampaignPages({ store });
+  if (!config.blog || !config.site || !config.admin) return [...createPlaceholderPages(), ...campaignPages];
   const contentDir = config.blog.content_dir;
-  return createPostPages({
+  const sending = newsletterSendingOf(config);
+  const postPages = createPostPages({
     posts: createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock }),
-    listVersions: () => blog.current?.listAllVersions() ?? [],
+    listVersions: () => late.blog.current?.listAllVersions() ?? [],
     renderPreview: createPreviewRenderer({ contentDir, render: createMarkdownTools().render, maxImageBytes: config.admin.max_upload_bytes }),
     maxUploadBytes: config.admin.max_upload_bytes,
+    sending,
     logger: deps.logger,
   });
+  const mail = config.mail;
+  if (sending !== 'ready' || !mail) return [...postPages, ...campaignPages];
+  const site = config.site;
+  const sendPages = createSendPages({
+    sources: {
+      forms: config.forms,
+      findPost: (slug, lang) => late.blog.current?.findPublishedPost(slug, lang),
+      readSubscribers: (form) => readSubscribers(config.data_dir, form),
+      store,
+      site: { title: site.title, baseUrl: site.base_url },
+    },
+    sendTest: (plan, address) =>
+      sendCampaignTest(
+        {
+          from: mail.from,
+          publicUrl: config.server.public_url,
+          siteTitle: site.title,
+          loadSecret: () => loadNewsletterSecret(config.data_dir, randomBytes),
+          sendNow: (message) => sendOneMail(mail, config.data_dir, message, clock, 'test of the campaign'),
+        },
+        plan,
+        address,
+      ),
+    wakeRunner: () => late.runner.current?.wake(),
+    clock,
+    randomHex: () => randomBytes(2).toString('hex'),
+    logger: deps.logger,
+  });
+  return [...postPages, ...sendPages, ...campaignPages];
 }
 
 /** /admin when the configuration has [admin]: its routes go to the service adminServiceOf names. */
-async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, blog: BlogReference): Promise<Admin | undefined> {
+async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: LateParts): Promise<Admin | undefined> {
   if (!config.admin) return undefined;
   await mkdir(config.data_dir, { recursive: true });
   for (const warning of adminWarnings(config)) deps.logger.warn({ event: 'admin_example_password' }, warning);
   return createAdmin(
     { admin: config.admin },
     { logger: deps.logger, clock, randomBytes, sessionFile: createSessionFile(config.data_dir) },
-    adminPagesOf(config, deps, clock, blog),
+    adminPagesOf(config, deps, clock, late),
   );
 }
 
@@ -199,8 +257,8 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     for (const closeAdapter of closers.splice(0).reverse()) await closeAdapter();
   };
   try {
-    const blogReference: BlogReference = {};
-    const admin = await composeAdmin(config, deps, clock, blogReference);
+    const late: LateParts = { blog: {}, runner: {} };
+    const admin = await composeAdmin(config, deps, clock, late);
     if (admin) closers.push(() => admin.close());
     const adminOn = adminServiceOf(config);
     if (config.mail && config.forms.length > 0) {
@@ -209,7 +267,12 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
       if (config.mail.transport === 'file') {
         logger.warn({ event: 'mail_not_sent', outbox: outboxDirOf(config.data_dir) }, `mail is ${fileTransportNotice(config.data_dir)}`);
       }
-      const adapters = createFormsAdapters(config, { logger, requestLog, clock, mailer });
+      const adapters: FormsAdapters = {
+        ...createFormsAdapters(config, { logger, requestLog, clock, mailer }),
+        onCampaignRunner: (runner) => {
+          late.runner.current = runner;
+        },
+      };
       const forms = await createFormsService(formsSettingsOf(config, config.mail), adminOn === 'forms' && admin ? { ...adapters, extraRoutes: admin.routes } : adapters);
       services.push(adminOn === 'forms' && admin ? withAdminBodies(forms, admin) : forms);
     }
@@ -227,7 +290,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
           extraRoutes: withAdmin ? admin.routes : undefined,
         },
       );
-      blogReference.current = blog;
+      late.blog.current = blog;
       services.push(withAdmin ? withAdminBodies(blog, admin) : blog);
     }
     return { services, close };

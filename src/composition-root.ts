@@ -7,24 +7,12 @@ import path from 'node:path';
 import { createAdmin, type Admin } from './admin/admin.js';
 import type { AdminRoute } from './admin/admin-pages.js';
 import type { SessionFile } from './admin/sessions.js';
-import { createPlaceholderPages } from './admin/views/placeholder-pages.js';
-import { createPostPages } from './admin/post-pages/post-pages.js';
-import { createPreviewRenderer } from './admin/post-pages/preview.js';
-import { createPostFiles } from './admin/posts/post-files.js';
-import { createCampaignPages } from './admin/campaign-pages/campaign-pages.js';
-import { createSendPages } from './admin/campaign-pages/send-pages.js';
-import type { NewsletterSending } from './admin/post-pages/post-list-page.js';
-import type { CampaignRunner } from './campaigns/campaign-runner.js';
-import { sendCampaignTest } from './campaigns/test-send.js';
-import { readSubscribers } from './forms/newsletter/index.js';
-import { loadNewsletterSecret } from './forms/newsletter/newsletter-secret.js';
-import { sendOneMail } from './mail/test-mail.js';
-import { createMarkdownTools } from './blog/content/markdown.js';
+import { adminPagesOf, type LateParts } from './admin-composition.js';
 import { adminWarnings } from './check-summary.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from './config/config.js';
 import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.js';
 import { createWebhookNotifier } from './chat/webhook.js';
-import { createBlogService, type BlogService } from './blog/blog-service.js';
+import { createBlogService } from './blog/blog-service.js';
 import { createFormsService, type FormsAdapters, type FormsSettings } from './forms/forms-service.js';
 import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from './ports.js';
 import { createRateLimitKey } from './forms/rules/rate-limit-key.js';
@@ -43,7 +31,7 @@ import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
 /** The admin's files in data_dir (config/data-files.ts reserves their names). */
 export const ADMIN_SESSIONS_FILE = 'admin-sessions.json';
-export const TRASH_FOLDER = 'trash';
+export { TRASH_FOLDER } from './admin-composition.js';
 
 export interface RootDeps {
   logger: Logger;
@@ -67,75 +55,6 @@ export function createSessionFile(dataDir: string): SessionFile {
   };
 }
 
-/** The blog service once it is built: the posts pages list its versions, and they are built before it. */
-interface BlogReference {
-  current?: BlogService;
-}
-
-/** The forms service's campaign runner once it is built: /admin wakes it when it created a campaign. */
-interface RunnerReference {
-  current?: CampaignRunner;
-}
-
-/** What /admin's pages reach that is built after them. */
-interface LateParts {
-  blog: BlogReference;
-  runner: RunnerReference;
-}
-
-/** Whether posts can be sent from /admin: a newsletter form, and campaigns go through the mail queue. */
-function newsletterSendingOf(config: Config): NewsletterSending | undefined {
-  if (!config.mail || !config.forms.some((form) => form.type === 'newsletter')) return undefined;
-  return config.mail.queue ? 'ready' : 'needs_queue';
-}
-
-/** The posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages and campaigns. */
-function adminPagesOf(config: Config, deps: RootDeps, clock: Clock, late: LateParts): readonly AdminRoute[] {
-  if (deps.adminPages) return deps.adminPages;
-  const store = createCampaignFiles(campaignsDirOf(config.data_dir));
-  const campaignPages = createCampaignPages({ store });
-  if (!config.blog || !config.site || !config.admin) return [...createPlaceholderPages(), ...campaignPages];
-  const contentDir = config.blog.content_dir;
-  const sending = newsletterSendingOf(config);
-  const postPages = createPostPages({
-    posts: createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock }),
-    listVersions: () => late.blog.current?.listAllVersions() ?? [],
-    renderPreview: createPreviewRenderer({ contentDir, render: createMarkdownTools().render, maxImageBytes: config.admin.max_upload_bytes }),
-    maxUploadBytes: config.admin.max_upload_bytes,
-    sending,
-    logger: deps.logger,
-  });
-  const mail = config.mail;
-  if (sending !== 'ready' || !mail) return [...postPages, ...campaignPages];
-  const site = config.site;
-  const sendPages = createSendPages({
-    sources: {
-      forms: config.forms,
-      findPost: (slug, lang) => late.blog.current?.findPublishedPost(slug, lang),
-      readSubscribers: (form) => readSubscribers(config.data_dir, form),
-      store,
-      site: { title: site.title, baseUrl: site.base_url },
-    },
-    sendTest: (plan, address) =>
-      sendCampaignTest(
-        {
-          from: mail.from,
-          publicUrl: config.server.public_url,
-          siteTitle: site.title,
-          loadSecret: () => loadNewsletterSecret(config.data_dir, randomBytes),
-          sendNow: (message) => sendOneMail(mail, config.data_dir, message, clock, 'test of the campaign'),
-        },
-        plan,
-        address,
-      ),
-    wakeRunner: () => late.runner.current?.wake(),
-    clock,
-    randomHex: () => randomBytes(2).toString('hex'),
-    logger: deps.logger,
-  });
-  return [...postPages, ...sendPages, ...campaignPages];
-}
-
 /** /admin when the configuration has [admin]: its routes go to the service adminServiceOf names. */
 async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: LateParts): Promise<Admin | undefined> {
   if (!config.admin) return undefined;
@@ -144,7 +63,7 @@ async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: 
   return createAdmin(
     { admin: config.admin },
     { logger: deps.logger, clock, randomBytes, sessionFile: createSessionFile(config.data_dir) },
-    adminPagesOf(config, deps, clock, late),
+    deps.adminPages ?? adminPagesOf(config, { logger: deps.logger, clock, late }),
   );
 }
 

@@ -5,14 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { planCampaign, startCampaign, type CampaignPlan, type CampaignSources } from './campaigns/campaign-plan.js';
 import { progressOf } from './campaigns/campaign.js';
-import { createRecipientMail } from './campaigns/recipient-mail.js';
+import { sendCampaignTest } from './campaigns/test-send.js';
 import { loadCampaignSources } from './campaign-sources.js';
 import { describeProgress, watchCampaign, type WatchIo } from './campaign-watch.js';
 import type { Config, MailConfig } from './config/config.js';
-import { listHeaders } from './forms/newsletter/list-headers.js';
 import { loadNewsletterSecret } from './forms/newsletter/newsletter-secret.js';
-import { createUnsubscribeToken } from './forms/newsletter/unsubscribe-token.js';
-import { resolveSiteName } from './forms/notifications.js';
 import { sendOneMail } from './mail/test-mail.js';
 import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
 
@@ -74,16 +71,17 @@ export async function runNewsletterCommand(args: readonly string[], options: New
 
 /** `--test ADDRESS`: the mail a subscriber would get, with an unsubscribe link for ADDRESS, sent now without the queue. */
 async function sendTest(config: Config, mail: MailConfig, sources: CampaignSources, plan: CampaignPlan, address: string, io: NewsletterCommandIo): Promise<number> {
-  const secret = await loadNewsletterSecret(config.data_dir, randomBytes);
-  const message = createRecipientMail({
-    from: mail.from,
-    to: address,
-    body: plan.body,
-    siteTitle: resolveSiteName(sources.site.title, plan.form, config.server.public_url),
-    postUrl: plan.post.url,
-    list: listHeaders(plan.form, createUnsubscribeToken(secret, plan.form.path, address)),
-  });
-  const outcome = await sendOneMail(mail, config.data_dir, message, io.clock, 'test of the campaign');
+  const outcome = await sendCampaignTest(
+    {
+      from: mail.from,
+      publicUrl: config.server.public_url,
+      siteTitle: sources.site.title,
+      loadSecret: () => loadNewsletterSecret(config.data_dir, randomBytes),
+      sendNow: (message) => sendOneMail(mail, config.data_dir, message, io.clock, 'test of the campaign'),
+    },
+    plan,
+    address,
+  );
   if (outcome.ok) io.out(`${outcome.report}\n`);
   else io.error(`postbox: ${outcome.report}\n`);
   return outcome.ok ? 0 : 1;

@@ -5,9 +5,12 @@ import type { AdminSession } from '../sessions.js';
 import { CsrfField } from './csrf-field.js';
 
 /** The sections of the navigation; the inbox and the dashboard join them later (issue 12 part 2). */
-export type AdminSection = 'posts';
+export type AdminSection = 'posts' | 'campaigns';
 
-const NAVIGATION: ReadonlyArray<{ section: AdminSection; label: string; href: string }> = [{ section: 'posts', label: 'Posts', href: '/admin/posts' }];
+const NAVIGATION: ReadonlyArray<{ section: AdminSection; label: string; href: string }> = [
+  { section: 'posts', label: 'Posts', href: '/admin/posts' },
+  { section: 'campaigns', label: 'Campaigns', href: '/admin/campaigns' },
+];
 
 export interface LayoutProps {
   /** The page's own title; " · Postbox admin" is added. */
@@ -16,16 +19,19 @@ export interface LayoutProps {
   session?: AdminSession;
   /** The section the page belongs to, marked in the navigation. */
   section?: AdminSection;
+  /** Reload the page after this many seconds (a meta refresh: the CSP allows no script, and governs no refresh). */
+  refreshSeconds?: number;
   children?: ComponentChildren;
 }
 
-export function Layout({ title, session, section, children }: LayoutProps) {
+export function Layout({ title, session, section, refreshSeconds, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="same-origin" />
+        {refreshSeconds !== undefined && <meta http-equiv="refresh" content={String(refreshSeconds)} />}
         <title>{`${title} · Postbox admin`}</title>
         <link rel="stylesheet" href="/admin/assets/admin.css" />
       </head>

@@ -23,6 +23,7 @@ import type { Logger } from './log.js';
 import { sendOneMail } from './mail/test-mail.js';
 import type { Clock } from './ports.js';
 import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
+import type { FileExclusive } from './storage/jsonl.js';
 
 /** data_dir/trash: where deleted posts go (config/data-files.ts reserves the name). */
 export const TRASH_FOLDER = 'trash';
@@ -50,7 +51,7 @@ function newsletterSendingOf(config: Config): NewsletterSending | undefined {
 }
 
 /** The posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages and campaigns. */
-export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clock; late: LateParts }): readonly AdminRoute[] {
+export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive }): readonly AdminRoute[] {
   const { logger, clock, late } = parts;
   const store = createCampaignFiles(campaignsDirOf(config.data_dir));
   const campaignPages = createCampaignPages({ store });

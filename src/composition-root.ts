@@ -25,7 +25,7 @@ import { fileTransportNotice, outboxDirOf } from './mail/outbox-dir.js';
 import { createDispatch } from './queue/dispatch.js';
 import { retryPolicyOf } from './queue/retry-policy.js';
 import { writeFileAtomically } from './storage/atomic-file.js';
-import { createJsonlAppender } from './storage/jsonl.js';
+import { createJsonlAppender, createJsonlFiles, type FileExclusive, type JsonlAppend } from './storage/jsonl.js';
 import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
@@ -56,14 +56,14 @@ export function createSessionFile(dataDir: string): SessionFile {
 }
 
 /** /admin when the configuration has [admin]: its routes go to the service adminServiceOf names. */
-async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: LateParts): Promise<Admin | undefined> {
+async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: LateParts, exclusive: FileExclusive): Promise<Admin | undefined> {
   if (!config.admin) return undefined;
   await mkdir(config.data_dir, { recursive: true });
   for (const warning of adminWarnings(config)) deps.logger.warn({ event: 'admin_example_password' }, warning);
   return createAdmin(
     { admin: config.admin },
     { logger: deps.logger, clock, randomBytes, sessionFile: createSessionFile(config.data_dir) },
-    deps.adminPages ?? adminPagesOf(config, { logger: deps.logger, clock, late }),
+    deps.adminPages ?? adminPagesOf(config, { logger: deps.logger, clock, late, exclusive }),
   );
 }
 
@@ -109,9 +109,10 @@ export interface NotifierFactories {
  */
 export function createFormsAdapters(
   config: Config,
-  parts: Pick<FormsAdapters, 'logger' | 'requestLog' | 'clock' | 'mailer'> & NotifierFactories,
+  parts: Pick<FormsAdapters, 'logger' | 'requestLog' | 'clock' | 'mailer'> & NotifierFactories & { appendLine?: JsonlAppend },
 ): FormsAdapters {
   const {
+    appendLine = createJsonlAppender(),
     createChatNotifier = createTelegramNotifier,
     createWebhookNotifier: makeWebhookNotifier = (settings) => createWebhookNotifier(settings, { clock: parts.clock }),
     ...given
@@ -142,7 +143,7 @@ export function createFormsAdapters(
         }
       : undefined,
     campaigns: mail?.queue ? createCampaignFiles(campaignsDirOf(config.data_dir)) : undefined,
-    appendLine: createJsonlAppender(),
+    appendLine,
     clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
     rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
   };
@@ -177,7 +178,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
   };
   try {
     const late: LateParts = { blog: {}, runner: {} };
-    const admin = await composeAdmin(config, deps, clock, late);
+    // One per process: the archive's appends and the inbox's rewrites of it take turns (src/storage/jsonl.ts).
+    const jsonl = createJsonlFiles();
+    const admin = await composeAdmin(config, deps, clock, late, jsonl.exclusive);
     if (admin) closers.push(() => admin.close());
     const adminOn = adminServiceOf(config);
     if (config.mail && config.forms.length > 0) {
@@ -187,7 +190,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         logger.warn({ event: 'mail_not_sent', outbox: outboxDirOf(config.data_dir) }, `mail is ${fileTransportNotice(config.data_dir)}`);
       }
       const adapters: FormsAdapters = {
-        ...createFormsAdapters(config, { logger, requestLog, clock, mailer }),
+        ...createFormsAdapters(config, { logger, requestLog, clock, mailer, appendLine: jsonl.append }),
         onCampaignRunner: (runner) => {
           late.runner.current = runner;
         },

@@ -27,6 +27,7 @@ import { retryPolicyOf } from './queue/retry-policy.js';
 import { writeFileAtomically } from './storage/atomic-file.js';
 import { createJsonlAppender, createJsonlFiles, type FileExclusive, type JsonlAppend } from './storage/jsonl.js';
 import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
+import { createRedisRateLimits } from './storage/redis-rate-limits.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
 /** The admin's files in data_dir (config/data-files.ts reserves their names). */
@@ -143,6 +144,7 @@ export function createFormsAdapters(
         }
       : undefined,
     campaigns: mail?.queue ? createCampaignFiles(campaignsDirOf(config.data_dir)) : undefined,
+    rateLimits: config.rate_limit.backend === 'redis' ? createRedisRateLimits(config.rate_limit.url!, config.forms, given.logger) : undefined,
     appendLine,
     clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
     rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),

@@ -197,6 +197,21 @@ const blog = z.strictObject({
 });
 
 /** The whole file. Cross-section rules live in the superRefine below. */
+// docs/configuration.md "[rate_limit]": the buckets in this process (and its snapshot file), or shared in Redis by
+// every replica (contract section 8).
+const rateLimit = z
+  .strictObject({
+    backend: z.enum(['memory', 'redis']).default('memory'),
+    url: z
+      .string()
+      .refine((value) => /^rediss?:\/\/[^\s]+$/.test(value) && URL.canParse(value), 'must be a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379"')
+      .optional(),
+  })
+  .superRefine((value, context) => {
+    if (value.backend === 'redis' && value.url === undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is required when backend = "redis"' });
+    if (value.backend === 'memory' && value.url !== undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is only for backend = "redis"' });
+  });
+
 export const configSchema = z
   .strictObject({
     data_dir: folderPath.default('./data'),
@@ -206,6 +221,7 @@ export const configSchema = z
     site: site.optional(),
     blog: blog.optional(),
     admin: adminSchema.optional(),
+    rate_limit: rateLimit.default({ backend: 'memory' }),
   })
   .superRefine((value, context) => {
     // Runs even when other keys are invalid (see reportAlongsideOtherProblems), so nothing here may assume

@@ -18,7 +18,7 @@ import { resolveSiteName } from './notifications.js';
 import type { AppendLine, ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from '../ports.js';
 import { createQueuedDelivery } from './queued-delivery.js';
 import { createQueueReport } from './queue-report.js';
-import { loadFormRateLimits } from './rate-limits.js';
+import { loadFormRateLimits, type FormRateLimits } from './rate-limits.js';
 import { createSubmitFlow } from './submit-flow.js';
 import type { Dispatch } from '../queue/outgoing.js';
 import { createQueueWorker } from '../queue/queue-worker.js';
@@ -85,6 +85,8 @@ export interface FormsAdapters {
   queue?: QueueAdapters;
   /** The campaigns in data_dir/campaigns, sent through the queue (so only with it). */
   campaigns?: CampaignStore;
+  /** Rate limits shared by replicas (Redis, `[rate_limit] backend = "redis"`); in memory with a snapshot file unless given. */
+  rateLimits?: FormRateLimits;
   /** Told once the campaign runner exists: /admin wakes it when it made a campaign. */
   onCampaignRunner?(runner: CampaignRunner): void;
   /** The client address of a request (docs/configuration.md "trust_proxy_headers"). */
@@ -150,7 +152,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
   }
   await queue?.start();
   runner?.start();
-  const rateLimits = await loadFormRateLimits(forms, dataDir, clock(), logger);
+  const rateLimits = adapters.rateLimits ?? (await loadFormRateLimits(forms, dataDir, clock(), logger));
   const deliver = queue
     ? createQueuedDelivery({ enqueue: (messages) => queue.enqueue(messages), metrics, logger, from: settings.from, siteNameFor })
     : createDelivery({
@@ -170,6 +172,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
     newsletter,
     formCount: forms.length,
     queueCounts: queue && (() => queue.counts()),
+    unavailableParts: rateLimits.unavailableParts && (() => rateLimits.unavailableParts!()),
     metricsToken: server.metrics_token,
     siteOf: (form) => ({ name: siteNameFor(form), url: form.allowed_origins[0] ?? settings.siteUrl }),
     submitFlowOf: (form) =>
@@ -199,6 +202,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
       } catch (error) {
         logger.error({ event: 'ratelimit_snapshot_failed', reason: safeReason(error) }, 'rate-limit snapshot not saved');
       }
+      await rateLimits.close?.();
       await runner?.stop();
       await newsletter.close();
       await queue?.stop(QUEUE_STOP_GRACE_MS);

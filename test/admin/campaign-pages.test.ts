@@ -212,7 +212,7 @@ describe('the send and campaign pages', () => {
     }
   });
 
-  it('shows a campaign with the counts of its journal, reloading until it is finished; an unknown id is 404', async () => {
+  it('shows a campaign with the counts of its journal, a Refresh link and the script until it is finished; an unknown id is 404', async () => {
     const store = createCampaignFiles(campaignsDirOf(dataDir));
     const request: CampaignRequest = {
       id: '20240502T100000Z-beef',
@@ -225,35 +225,77 @@ describe('the send and campaign pages', () => {
       recipients: 5,
       resend: false,
     };
+    const pageUrl = `/admin/campaigns/${request.id}`;
+    const script = '<script src="/admin/assets/campaign-progress.js" defer></script>';
     await store.create(request, { subject: 'Hello', html: '<p>x</p>', text: 'x' } as never, ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org', 'e@x.org']);
-    const waiting = await get(`/admin/campaigns/${request.id}`);
+    const waiting = await get(pageUrl);
     assert.match(text(waiting.body), /Waiting for the service to start it/);
+    assert.ok(waiting.body.includes(script));
+    assert.deepEqual(JSON.parse((await get(`${pageUrl}/progress`)).body), { state: 'waiting', sent: 0, failed: 0, skipped: 0, total: 5 });
 
     for (const line of [{ started_at: '2024-05-02T10:00:01Z' }, { r: 0, s: 'sent' }, { r: 1, s: 'failed' }, { r: 2, s: 'skipped' }, { r: 3, s: 'sent' }] as const) {
       await store.append(request.id, line);
     }
-    const sending = await get(`/admin/campaigns/${request.id}`);
+    const sending = await get(pageUrl);
     assert.equal(sending.statusCode, 200);
-    assert.match(sending.body, /<meta http-equiv="refresh" content="3"\/?>/);
+    assert.doesNotMatch(sending.body, /http-equiv/);
     assert.match(sending.body, /<label for="campaign-progress">Progress<\/label>/);
-    assert.match(sending.body, /<progress id="campaign-progress" max="5" value="4">/);
-    assert.match(sending.body, /<tr><td>2<\/td><td>1<\/td><td>1<\/td><td>5<\/td><\/tr>/);
-    const still = await get(`/admin/campaigns/${request.id}?refresh=off`);
-    assert.doesNotMatch(still.body, /http-equiv/);
+    assert.match(sending.body, /<progress id="campaign-progress" max="5" value="4" data-progress="bar">/);
+    assert.match(text(sending.body), /2\s*1\s*1\s*5/);
+    assert.match(sending.body, /data-progress-url="\/admin\/campaigns\/20240502T100000Z-beef\/progress"/);
+    assert.match(sending.body, /<p role="status" aria-live="polite" aria-atomic="true" data-progress="summary">Sending: 4 of 5 done \(2 sent, 1 failed, 1 skipped\)\.<\/p>/);
+    assert.match(sending.body, new RegExp(`<a href="${pageUrl}">Refresh</a>`));
+    assert.ok(sending.body.includes(script));
+    assert.equal((sending.body.match(/<script/g) ?? []).length, 1);
+    assert.doesNotMatch(sending.body, /<script(?![^>]*\ssrc=)/, 'no inline script');
+
+    const progress = await get(`${pageUrl}/progress`);
+    assert.equal(progress.statusCode, 200);
+    assert.equal(progress.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(progress.headers['cache-control'], 'no-store');
+    assert.deepEqual(JSON.parse(progress.body), { state: 'sending', sent: 2, failed: 1, skipped: 1, total: 5 });
+    const head = await app.inject({ method: 'HEAD', url: `${pageUrl}/progress`, headers: { cookie: session.cookie } });
+    assert.equal(head.statusCode, 200);
+    const signedOut = await app.inject({ method: 'GET', url: `${pageUrl}/progress` });
+    assert.equal(signedOut.statusCode, 303, 'behind the same guard as the page');
+    assert.match(signedOut.headers.location as string, /^\/admin\/login\?next=/);
 
     const list = await get('/admin/campaigns');
     assert.match(list.body, /aria-current="page"[^>]*>Campaigns<\/a>/);
     assert.match(text(list.body), /Hello\s*en\s*\/newsletter\s*2024-05-02T10:00:00.000Z\s*Sending\s*2\s*1\s*1\s*5/);
+    assert.doesNotMatch(list.body, /<script/);
 
     await store.append(request.id, { r: 4, s: 'sent' });
     await store.append(request.id, { finished_at: '2024-05-02T10:00:09Z' });
-    const finished = await get(`/admin/campaigns/${request.id}`);
-    assert.doesNotMatch(finished.body, /http-equiv/);
+    const finished = await get(pageUrl);
+    assert.doesNotMatch(finished.body, /http-equiv|<script|data-progress-url|>Refresh</);
     assert.match(finished.body, /<tr><td>3<\/td><td>1<\/td><td>1<\/td><td>5<\/td><\/tr>/);
     assert.match(text(finished.body), /Finished/);
+    assert.deepEqual(JSON.parse((await get(`${pageUrl}/progress`)).body), { state: 'finished', sent: 3, failed: 1, skipped: 1, total: 5 });
 
     for (const url of ['/admin/campaigns/20991231T000000Z-0000', '/admin/campaigns/..%2F..%2Fetc', '/admin/campaigns/nope']) {
+      for (const address of [url, `${url}/progress`]) {
+        const answer = await get(address);
+        assert.equal(answer.statusCode, 404, address);
+        assert.match(answer.headers['content-type'] as string, /^text\/html/, address);
+      }
+    }
+    for (const url of [`${pageUrl}/progress/`, `${pageUrl}/other`, `${pageUrl}/progress/progress`, '/admin/campaigns//progress', '/admin/campaigns/progress']) {
       assert.equal((await get(url)).statusCode, 404, url);
     }
+  });
+
+  it('serves the progress script like the stylesheet', async () => {
+    const script = await app.inject({ method: 'GET', url: '/admin/assets/campaign-progress.js' });
+    assert.equal(script.statusCode, 200);
+    assert.equal(script.headers['content-type'], 'text/javascript; charset=utf-8');
+    assert.equal(script.headers['cache-control'], 'no-store');
+    assert.equal(script.headers['x-content-type-options'], 'nosniff');
+    assert.match(script.body, /data-progress-url/);
+    assert.doesNotThrow(() => new Function(script.body), 'the script parses');
+    assert.equal((await app.inject({ method: 'POST', url: '/admin/assets/campaign-progress.js' })).statusCode, 405);
+    const stylesheet = await app.inject({ method: 'GET', url: '/admin/assets/admin.css' });
+    assert.equal(stylesheet.headers['cache-control'], script.headers['cache-control']);
+    assert.equal(stylesheet.headers.etag, script.headers.etag);
   });
 });

@@ -15,7 +15,7 @@ import { createPlaceholderPages } from './admin/views/placeholder-pages.js';
 import type { BlogService } from './blog/blog-service.js';
 import { createMarkdownTools } from './blog/content/markdown.js';
 import type { CampaignRunner } from './campaigns/campaign-runner.js';
-import { sendCampaignTest } from './campaigns/test-send.js';
+import { sendCampaignTest } from './campaign-test-send.js';
 import type { Config } from './config/config.js';
 import { readSubscribers } from './forms/newsletter/index.js';
 import { loadNewsletterSecret } from './forms/newsletter/newsletter-secret.js';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { planCampaign, startCampaign, type CampaignPlan, type CampaignSources } from './campaigns/campaign-plan.js';
 import { progressOf } from './campaigns/campaign.js';
-import { sendCampaignTest } from './campaigns/test-send.js';
+import { sendCampaignTest } from './campaign-test-send.js';
 import { loadCampaignSources } from './campaign-sources.js';
 import { describeProgress, watchCampaign, type WatchIo } from './campaign-watch.js';
 import type { Config, MailConfig } from './config/config.js';

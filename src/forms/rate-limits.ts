@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FormConfig } from '../config/config.js';
 import type { Logger } from '../log.js';
+import type { FormRateLimits } from '../ports.js';
 import { writeFileAtomically } from '../storage/atomic-file.js';
 import {
   createRateLimiter,
@@ -12,35 +13,12 @@ import {
   encodeRateLimitFile,
   type RateLimiter,
   type RateLimiterSnapshot,
-  type TakeResult,
 } from './rules/rate-limiter.js';
 
+export type { FormLimiter, FormRateLimits } from '../ports.js';
+export { UnavailableError } from '../unavailable-error.js';
+
 export const RATE_LIMIT_SNAPSHOT_FILE = 'ratelimit-snapshot.json';
-
-/** The buckets of one form: in this process (answering at once) or shared in Redis (src/storage/redis-rate-limits.ts). */
-export interface FormLimiter {
-  /** Takes a token for `key`; a shared limiter rejects with UnavailableError when its store cannot be reached. */
-  take(key: string, nowMs: number): TakeResult | Promise<TakeResult>;
-}
-
-/** A part the service needs could not be reached (answered `503 {"error":"unavailable"}`, never bypassed). */
-export class UnavailableError extends Error {
-  constructor(readonly part: string) {
-    super(`${part} is unavailable`);
-    this.name = 'UnavailableError';
-  }
-}
-
-export interface FormRateLimits {
-  /** The limiter of the form at `formPath`; undefined when its rate_limit_per_hour is 0. */
-  limiterFor(formPath: string): FormLimiter | undefined;
-  /** Writes every limiter's state to the snapshot file (nothing for a shared store). */
-  save(nowMs: number): Promise<void>;
-  /** The parts that cannot be reached now, for /health ("redis"); none for limiters in memory. */
-  unavailableParts?(): string[];
-  /** Releases a connection. */
-  close?(): Promise<void>;
-}
 
 /** One limiter per form with rate_limit_per_hour > 0; a missing or corrupt snapshot is logged and ignored. */
 export async function loadFormRateLimits(

@@ -3,11 +3,11 @@
 // port and its reply, or the network error (contract section 5).
 import { getSystemErrorName } from 'node:util';
 import type { MailConfig } from '../config/config.js';
-import type { Clock, MailMessage } from '../ports.js';
+import type { Clock, MailMessage, SendOutcome } from '../ports.js';
 import { createMailer } from './create-mailer.js';
 import { fileTransportNotice } from './outbox-dir.js';
 
-export type TestMailOutcome = { ok: true; report: string } | { ok: false; report: string };
+export type TestMailOutcome = SendOutcome;
 
 /** The test mail: fixed text, so that it says what it is and where it came from. */
 export function createTestMail(from: string, to: string, sentAt: Date): MailMessage {

@@ -5,11 +5,10 @@
 // answered 503, never let through unlimited) and /health names "redis"; ioredis reconnects by itself.
 import { Redis } from 'ioredis';
 import type { FormConfig } from '../config/config.js';
-import type { FormLimiter, FormRateLimits } from '../forms/rate-limits.js';
-import { UnavailableError } from '../forms/rate-limits.js';
-import type { TakeResult } from '../forms/rules/rate-limiter.js';
 import type { Logger } from '../log.js';
+import type { FormLimiter, FormRateLimits, TakeResult } from '../ports.js';
 import { safeReason } from '../safe-reason.js';
+import { UnavailableError } from '../unavailable-error.js';
 
 /**
  * KEYS[1]: the bucket; ARGV[1]: tokens per hour. Times in whole microseconds (exact in Lua's doubles until

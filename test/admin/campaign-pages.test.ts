@@ -12,7 +12,7 @@ import { createPostPages } from '../../src/admin/post-pages/post-pages.js';
 import { createPostFiles } from '../../src/admin/posts/post-files.js';
 import type { PublishedPost } from '../../src/blog/published-post.js';
 import type { CampaignRequest } from '../../src/campaigns/campaign.js';
-import { sendCampaignTest } from '../../src/campaigns/test-send.js';
+import { sendCampaignTest } from '../../src/campaign-test-send.js';
 import { readSubscribers } from '../../src/forms/newsletter/index.js';
 import { campaignsDirOf, createCampaignFiles } from '../../src/storage/campaign-files.js';
 import { captureLogs } from '../support/log-capture.js';

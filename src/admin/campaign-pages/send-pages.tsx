@@ -4,7 +4,7 @@
 // starts at once. Refusals (no such post or form, sent already, still sending, no subscribers) are pages, not 500s.
 // Logged: {"event":"admin_campaign_test"|"admin_campaign_started","user","form","slug","lang"[,"campaign"]}.
 import { planCampaign, startCampaign, type CampaignPlan, type CampaignSources } from '../../campaigns/campaign-plan.js';
-import type { TestSendOutcome } from '../../campaigns/test-send.js';
+import type { SendOutcome as TestSendOutcome } from '../../ports.js';
 import type { NewsletterForm } from '../../config/config.js';
 import { isEmailAddress } from '../../email-address.js';
 import type { Answer } from '../../http/answer.js';

@@ -1,7 +1,7 @@
 // What the last test sends came to, kept in memory for the page the POST redirects to: the redirect carries only a
 // random key, so no text of the query (a link someone else made) is ever shown as a message. Only the person who
 // sent the test sees its outcome; the oldest are forgotten past a few dozen.
-import type { TestSendOutcome } from '../../campaigns/test-send.js';
+import type { SendOutcome as TestSendOutcome } from '../../ports.js';
 
 const KEPT = 64;
 

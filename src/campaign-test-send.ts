@@ -1,16 +1,16 @@
 // A campaign's test send (docs/newsletter.md "Sending a post"): the mail a subscriber would get, with an
 // unsubscribe link for the test address, sent now without the queue. `postbox newsletter send --test` and
 // /admin's "Send a test" both go through here; how the mail leaves (a one-off mailer) is handed in.
-import type { NewsletterForm } from '../config/config.js';
-import { listHeaders } from '../forms/newsletter/list-headers.js';
-import { createUnsubscribeToken } from '../forms/newsletter/unsubscribe-token.js';
-import { resolveSiteName } from '../forms/notifications.js';
-import type { MailMessage } from '../ports.js';
-import type { CampaignPlan } from './campaign-plan.js';
-import { createRecipientMail } from './recipient-mail.js';
+import type { CampaignPlan } from './campaigns/campaign-plan.js';
+import { createRecipientMail } from './campaigns/recipient-mail.js';
+import type { NewsletterForm } from './config/config.js';
+import { listHeaders } from './forms/newsletter/list-headers.js';
+import { createUnsubscribeToken } from './forms/newsletter/unsubscribe-token.js';
+import { resolveSiteName } from './forms/notifications.js';
+import type { MailMessage, SendOutcome } from './ports.js';
 
-/** What a send came to, in words the owner can act on (the SMTP reply or network error on failure). */
-export type TestSendOutcome = { ok: true; report: string } | { ok: false; report: string };
+/** What a test send came to, in words the owner can act on (the SMTP reply or network error on failure). */
+export type TestSendOutcome = SendOutcome;
 
 export interface TestSendDeps {
   /** `mail.from`. */

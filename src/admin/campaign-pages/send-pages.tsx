@@ -19,7 +19,7 @@ import { createTestOutcomes } from './test-outcomes.js';
 
 export interface SendPagesDeps {
   sources: CampaignSources;
-  /** Sends the mail of `plan` to `address` now (src/campaigns/test-send.ts). */
+  /** Sends the mail of `plan` to `address` now (src/campaign-test-send.ts). */
   sendTest(plan: CampaignPlan, address: string): Promise<TestSendOutcome>;
   /** Tells the running service's campaign runner to look now (it looks every 2 s anyway). */
   wakeRunner(): void;

@@ -49,5 +49,6 @@ progress { width: 16rem; max-width: 100%; vertical-align: middle; }
 .admin-chart-label, .admin-chart-value { fill: currentColor; font-size: 12px; }
 .admin-chart-value { font-size: 10px; }
 .admin-chart-empty { padding: 1.5rem 1rem; border: 1px dashed #8888; text-align: center; }
-.admin-counters td { text-align: right; font-variant-numeric: tabular-nums; }
+.admin-counters td, .admin-counters thead th + th { text-align: right; font-variant-numeric: tabular-nums; }
+.admin-inline-form button { padding: 0.1rem 0.6rem; }
 `;

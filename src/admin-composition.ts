@@ -1,7 +1,7 @@
-// The pages /admin serves for a configuration (docs/admin.md): the posts pages over blog.content_dir (or the
-// placeholder without a blog), "Send to subscribers" when a newsletter form can send through the queue, and the
-// campaigns. The composition root calls this before the services exist, so the blog and the campaign runner
-// are reached through references it fills in later.
+// The pages /admin serves for a configuration (docs/admin.md): the dashboard, subscribers and failed mail; the
+// posts pages over blog.content_dir (or the placeholder without a blog), "Send to subscribers" when a newsletter
+// form can send through the queue, and the campaigns. The composition root calls this before the services exist,
+// so the blog, the campaign runner, the newsletter and the counters are reached through references it fills in later.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { AdminRoute } from './admin/admin-pages.js';
@@ -16,8 +16,13 @@ import type { BlogService } from './blog/blog-service.js';
 import { createMarkdownTools } from './blog/content/markdown.js';
 import type { CampaignRunner } from './campaigns/campaign-runner.js';
 import { sendCampaignTest } from './campaign-test-send.js';
+import type { CampaignStore } from './campaigns/campaign-store.js';
 import type { Config } from './config/config.js';
-import { readSubscribers } from './forms/newsletter/index.js';
+import { readSubscribers, type Newsletter } from './forms/newsletter/index.js';
+import type { FormsReadings } from './forms/forms-service.js';
+import { createDashboardPages } from './admin/dashboard-pages/dashboard-pages.js';
+import { createFileSources } from './admin/dashboard-pages/dashboard-sources.js';
+import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 import { loadNewsletterSecret } from './forms/newsletter/newsletter-secret.js';
 import type { Logger } from './log.js';
 import { sendOneMail } from './mail/test-mail.js';
@@ -38,10 +43,22 @@ export interface RunnerReference {
   current?: CampaignRunner;
 }
 
+/** The forms service's newsletter once it runs: "Remove" goes through it, so its list in memory stays right. */
+export interface NewsletterReference {
+  current?: Newsletter;
+}
+
+/** The forms service's counters once it runs: the dashboard shows them. */
+export interface ReadingsReference {
+  current?: FormsReadings;
+}
+
 /** What /admin's pages reach that is built after them. */
 export interface LateParts {
   blog: BlogReference;
   runner: RunnerReference;
+  newsletter: NewsletterReference;
+  readings: ReadingsReference;
 }
 
 /** Whether posts can be sent from /admin: a newsletter form, and campaigns go through the mail queue. */
@@ -50,12 +67,32 @@ function newsletterSendingOf(config: Config): NewsletterSending | undefined {
   return config.mail.queue ? 'ready' : 'needs_queue';
 }
 
+/** The dashboard, subscribers and failed-mail pages over data_dir and the running services. */
+function dashboardPagesOf(config: Config, campaigns: CampaignStore, parts: { logger: Logger; clock: Clock; late: LateParts }): readonly AdminRoute[] {
+  const { late } = parts;
+  return createDashboardPages(
+    {
+      ...createFileSources(config.data_dir),
+      forms: config.forms,
+      clock: parts.clock,
+      listVersions: () => (config.blog ? (late.blog.current?.listAllVersions() ?? []) : undefined),
+      readings: () => late.readings.current,
+      newsletter: () => late.newsletter.current,
+      queue: config.mail?.queue ? createQueueFiles(queueDirOf(config.data_dir)) : undefined,
+      campaigns,
+    },
+    { readSubscribers: (form) => readSubscribers(config.data_dir, form), logger: parts.logger },
+  );
+}
+
 /** The posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages and campaigns. */
 export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive }): readonly AdminRoute[] {
   const { logger, clock, late } = parts;
   const store = createCampaignFiles(campaignsDirOf(config.data_dir));
+  // Listed first: the first page listed for an exact path answers it, and the dashboard answers /admin.
+  const dashboardPages = dashboardPagesOf(config, store, parts);
   const campaignPages = createCampaignPages({ store });
-  if (!config.blog || !config.site || !config.admin) return [...createPlaceholderPages(), ...campaignPages];
+  if (!config.blog || !config.site || !config.admin) return [...dashboardPages, ...createPlaceholderPages(), ...campaignPages];
   const contentDir = config.blog.content_dir;
   const sending = newsletterSendingOf(config);
   const postPages = createPostPages({
@@ -67,7 +104,7 @@ export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clo
     logger,
   });
   const mail = config.mail;
-  if (sending !== 'ready' || !mail) return [...postPages, ...campaignPages];
+  if (sending !== 'ready' || !mail) return [...dashboardPages, ...postPages, ...campaignPages];
   const site = config.site;
   const sendPages = createSendPages({
     sources: {
@@ -94,5 +131,5 @@ export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clo
     randomHex: () => randomBytes(2).toString('hex'),
     logger,
   });
-  return [...postPages, ...sendPages, ...campaignPages];
+  return [...dashboardPages, ...postPages, ...sendPages, ...campaignPages];
 }

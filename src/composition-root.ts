@@ -179,7 +179,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     for (const closeAdapter of closers.splice(0).reverse()) await closeAdapter();
   };
   try {
-    const late: LateParts = { blog: {}, runner: {} };
+    const late: LateParts = { blog: {}, runner: {}, newsletter: {}, readings: {} };
     // One per process: the archive's appends and the inbox's rewrites of it take turns (src/storage/jsonl.ts).
     const jsonl = createJsonlFiles();
     const admin = await composeAdmin(config, deps, clock, late, jsonl.exclusive);
@@ -195,6 +195,12 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         ...createFormsAdapters(config, { logger, requestLog, clock, mailer, appendLine: jsonl.append }),
         onCampaignRunner: (runner) => {
           late.runner.current = runner;
+        },
+        onNewsletter: (newsletter) => {
+          late.newsletter.current = newsletter;
+        },
+        onMetrics: (readings) => {
+          late.readings.current = readings;
         },
       };
       const forms = await createFormsService(formsSettingsOf(config, config.mail), adminOn === 'forms' && admin ? { ...adapters, extraRoutes: admin.routes } : adapters);

@@ -4,6 +4,7 @@
 import type { Config } from './config/config.js';
 import { readSubscribers } from './forms/newsletter/index.js';
 import type { Subscriber } from './forms/newsletter/subscriber-events.js';
+import { csvField } from './csv.js';
 
 export const SUBSCRIBERS_USAGE = `  postbox subscribers export --form PATH [--format csv|json] [--config FILE]
                                   the confirmed subscribers of a newsletter form
@@ -41,13 +42,4 @@ export async function runSubscribersCommand(
 function toCsv(subscribers: readonly Subscriber[]): string {
   const rows = [['email', 'subscribed_at'], ...subscribers.map((subscriber) => [subscriber.email, subscriber.subscribed_at])];
   return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
-
-/**
- * One field. A cell a spreadsheet would read as a formula (starting with =, +, -, @, tab or CR) is prefixed
- * with ' (OWASP "CSV injection"); an address may legally start with most of those.
- */
-export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

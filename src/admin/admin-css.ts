@@ -1,7 +1,8 @@
 // The admin's one stylesheet, served at /admin/assets/admin.css (the CSP allows styles from /admin only, so no
 // page carries inline styles). Plain, readable, with visible focus for keyboard use.
 
-export const ADMIN_CSS = `:root { color-scheme: light dark; --accent: #1f5fbf; --problem: #a61b1b; }
+export const ADMIN_CSS = `:root { color-scheme: light dark; --accent: #1f5fbf; --problem: #a61b1b; --chart-mark: #1f5fbf; --chart-grid: #767676; }
+@media (prefers-color-scheme: dark) { :root { --chart-mark: #7fb0ff; --chart-grid: #9a9a9a; } }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
 .admin-header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; padding: 0.5rem 1rem; border-bottom: 1px solid #8884; }
@@ -30,4 +31,24 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .admin-facts dd { margin: 0 0 0.5rem 0; }
 .admin-form input[type="email"], .admin-form select { width: 100%; max-width: 24rem; padding: 0.4rem; font: inherit; }
 progress { width: 16rem; max-width: 100%; vertical-align: middle; }
+.admin-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.admin-inline-form { margin: 0; }
+.admin-pager { display: flex; gap: 1rem; margin: 1rem 0; }
+.admin-tiles { display: flex; flex-wrap: wrap; gap: 0.75rem; margin: 1rem 0; padding: 0; list-style: none; }
+.admin-tile { min-width: 9rem; padding: 0.6rem 0.9rem; border: 1px solid #8886; border-radius: 4px; }
+.admin-tile a { display: block; }
+.admin-tile-value { display: block; font-size: 2rem; font-weight: 700; line-height: 1.1; }
+.admin-tile-alarm { border: 2px solid var(--problem); }
+.admin-chart { margin: 1rem 0 2rem; }
+.admin-chart-title { font-weight: 600; margin-bottom: 0.25rem; }
+.admin-chart-svg { display: block; width: 100%; max-width: 40rem; height: auto; }
+.admin-chart-bar { fill: var(--chart-mark); }
+.admin-chart-line { fill: none; stroke: var(--chart-mark); stroke-width: 3; }
+.admin-chart-grid { stroke: var(--chart-grid); stroke-width: 1; stroke-dasharray: 3 3; }
+.admin-chart-axis { stroke: currentColor; stroke-width: 1.5; }
+.admin-chart-label, .admin-chart-value { fill: currentColor; font-size: 12px; }
+.admin-chart-value { font-size: 10px; }
+.admin-chart-empty { padding: 1.5rem 1rem; border: 1px dashed #8888; text-align: center; }
+.admin-counters td, .admin-counters thead th + th { text-align: right; font-variant-numeric: tabular-nums; }
+.admin-inline-form button { padding: 0.1rem 0.6rem; }
 `;

@@ -12,7 +12,7 @@ import type { Logger } from '../log.js';
 import { safeReason } from '../safe-reason.js';
 import { createDelivery } from './delivery.js';
 import { createFormRoutes, formsDoorAnswers } from './http/form-routes.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { createMetrics, type Metrics, type MetricsSnapshot } from './metrics.js';
 import { createNewsletter, type Newsletter, type NewsletterDeps } from './newsletter/index.js';
 import { resolveSiteName } from './notifications.js';
 import type { AppendLine, ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from '../ports.js';
@@ -69,6 +69,13 @@ export function sendMailNow(mailer: Mailer): NewsletterDeps['sendMail'] {
   };
 }
 
+/** What the running forms service counts, read in the same process (the dashboard of /admin). */
+export interface FormsReadings {
+  snapshot(): MetricsSnapshot;
+  /** The mail queue's pending and failed messages; undefined without `[mail] queue`. */
+  queueCounts?(): { pending: number; failed: number };
+}
+
 /** What the forms service works through. */
 export interface FormsAdapters {
   logger: Logger;
@@ -89,6 +96,10 @@ export interface FormsAdapters {
   rateLimits?: FormRateLimits;
   /** Told once the campaign runner exists: /admin wakes it when it made a campaign. */
   onCampaignRunner?(runner: CampaignRunner): void;
+  /** Told once the newsletter runs: /admin's "Remove" goes through it, so its list in memory stays right. */
+  onNewsletter?(newsletter: Newsletter): void;
+  /** Told once the counters exist: /admin's dashboard shows what /metrics shows, and the queue's sizes. */
+  onMetrics?(readings: FormsReadings): void;
   /** The client address of a request (docs/configuration.md "trust_proxy_headers"). */
   clientAddressOf(request: IncomingMessage): string;
   /** The bucket a client address counts against. */
@@ -134,6 +145,8 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
     clock,
     randomBytes: adapters.randomBytes,
   });
+  adapters.onNewsletter?.(newsletter);
+  adapters.onMetrics?.({ snapshot: () => metrics.snapshot(), queueCounts: queue && (() => queue.counts()) });
   if (queue && adapters.campaigns) {
     const newsletterForms = new Map(forms.flatMap((form) => (form.type === 'newsletter' ? [[form.path, form] as const] : [])));
     runner = createCampaignRunner({

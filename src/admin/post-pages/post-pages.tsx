@@ -193,7 +193,6 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
   };
 
   return [
-    { path: '/admin', methods: { GET: () => redirectAnswer('/admin/posts') } },
     { path: '/admin/posts', methods: { GET: list } },
     { path: '/admin/posts/new', methods: { GET: newForm, POST: create } },
     { path: '/admin/posts/edit', methods: { GET: edit } },

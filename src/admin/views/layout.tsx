@@ -4,13 +4,16 @@ import type { ComponentChildren } from 'preact';
 import type { AdminSession } from '../sessions.js';
 import { CsrfField } from './csrf-field.js';
 
-/** The sections of the navigation; the inbox and the dashboard join them later (issue 12 part 2). */
-export type AdminSection = 'posts' | 'campaigns';
+/** The sections of the navigation. */
+export type AdminSection = (typeof NAVIGATION)[number]['section'];
 
-const NAVIGATION: ReadonlyArray<{ section: AdminSection; label: string; href: string }> = [
+const NAVIGATION = [
+  { section: 'dashboard', label: 'Dashboard', href: '/admin' },
   { section: 'posts', label: 'Posts', href: '/admin/posts' },
   { section: 'campaigns', label: 'Campaigns', href: '/admin/campaigns' },
-];
+  { section: 'subscribers', label: 'Subscribers', href: '/admin/subscribers' },
+  { section: 'failed', label: 'Failed mail', href: '/admin/failed' },
+] as const;
 
 export interface LayoutProps {
   /** The page's own title; " · Postbox admin" is added. */

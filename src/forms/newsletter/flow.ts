@@ -189,6 +189,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     confirmState,
     isUnsubscribeToken: unsubscribing.isValid,
     unsubscribe: unsubscribing.unsubscribe,
+    remove: unsubscribing.remove,
     unsubscribeLinkFor: unsubscribing.unsubscribeLinkFor,
     listHeadersFor: unsubscribing.listHeadersFor,
     isSubscribed: (form, email) => subscribers.has(form, email),

@@ -29,7 +29,7 @@ export interface Subscriber {
 }
 
 /** Turns one parsed line into an event of `formPath`, or undefined for a foreign, other-form or unreadable line. */
-function toSubscriberEvent(line: unknown, formPath: string): SubscriberEvent | undefined {
+export function toSubscriberEvent(line: unknown, formPath: string): SubscriberEvent | undefined {
   if (typeof line !== 'object' || line === null) return undefined;
   const value = line as Record<string, unknown>;
   if (typeof value.email !== 'string') return undefined;

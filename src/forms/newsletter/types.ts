@@ -15,6 +15,9 @@ export type ConfirmOutcome = 'confirmed' | 'gone' | 'not_saved';
 /** What an unsubscribe POST came to; `unsubscribed` also when the address was not (or no longer) on the list. */
 export type UnsubscribeOutcome = 'unsubscribed' | 'bad_token' | 'not_saved';
 
+/** What an admin's "Remove" came to; `not_subscribed` when the address was not (or no longer) on the list. */
+export type RemoveOutcome = 'removed' | 'not_subscribed' | 'not_saved';
+
 /** Whether a confirmation link can still be redeemed (for the page with the button, which redeems nothing). */
 export type ConfirmState = 'live' | 'gone';
 
@@ -29,6 +32,8 @@ export interface Newsletter {
   isUnsubscribeToken(form: NewsletterForm, token: string | undefined): boolean;
   /** Takes the address of `token` off the list of `form`. */
   unsubscribe(form: NewsletterForm, token: string | undefined): Promise<UnsubscribeOutcome>;
+  /** Takes `email` off the list of `form` for the owner (/admin "Remove"): the same `unsubscribed` line as a link. */
+  remove(form: NewsletterForm, email: string): Promise<RemoveOutcome>;
   /** The unsubscribe link for `email`, for the text of every mail to a subscriber. */
   unsubscribeLinkFor(form: NewsletterForm, email: string): string;
   /** The `list` field (List-Id, List-Unsubscribe) of every mail to a subscriber. */

@@ -32,6 +32,7 @@ function createFakeNewsletter(): FakeNewsletter {
     confirmState: () => 'live',
     isUnsubscribeToken: () => false,
     unsubscribe: async () => 'bad_token',
+    remove: async () => 'not_subscribed',
     unsubscribeLinkFor: () => '',
     listHeadersFor: () => ({ id: '', unsubscribeUrl: '' }),
     isSubscribed: () => false,

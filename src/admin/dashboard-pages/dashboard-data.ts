@@ -1,0 +1,63 @@
+// What /admin shows, gathered from the sources (docs/admin.md "Dashboard"): per archived form its submissions per
+// day, per newsletter form its list's size per day, the running service's counters, the posts, the queue's sizes.
+import type { NewsletterForm } from '../../config/config.js';
+import type { MetricsSnapshot } from '../../forms/metrics.js';
+import type { DayValue } from './chart-scale.js';
+import { isArchived, type DashboardSources } from './dashboard-sources.js';
+import { subscriberHistory } from './subscriber-history.js';
+
+/** How many days the charts cover. */
+export const CHART_DAYS = 30;
+
+export interface Dashboard {
+  submissions: Array<{ form: string; days: DayValue[] }>;
+  /** Message forms without an archive: they have no chart, and the page says how to get one. */
+  unarchived: string[];
+  subscribers: Array<{ form: string; days: DayValue[] }>;
+  /** Undefined when no forms service runs in this process. */
+  counters?: MetricsSnapshot;
+  /** Undefined without a blog. */
+  posts?: { total: number; published: number; drafts: number; scheduled: number; broken: number };
+  /** Undefined without `[mail] queue`. */
+  queue?: { pending: number; failed: number };
+}
+
+export async function gatherDashboard(sources: DashboardSources): Promise<Dashboard> {
+  const now = sources.clock();
+  const submissions = await Promise.all(
+    sources.forms.filter(isArchived).map(async (form) => ({
+      form: form.path,
+      days: (await sources.countSubmissions(form, CHART_DAYS, now)).map(({ day, count }) => ({ day, value: count })),
+    })),
+  );
+  const newsletters = sources.forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
+  const subscribers = await Promise.all(
+    newsletters.map(async (form) => ({ form: form.path, days: subscriberHistory(await sources.readSubscriberLines(form), form.path, CHART_DAYS, now).sizes })),
+  );
+  const versions = sources.listVersions();
+  const readings = sources.readings();
+  return {
+    submissions,
+    unarchived: sources.forms.filter((form) => form.type !== 'newsletter' && !isArchived(form)).map((form) => form.path),
+    subscribers,
+    counters: readings?.snapshot(),
+    posts: versions && {
+      total: versions.length,
+      published: versions.filter((version) => version.state === 'published').length,
+      drafts: versions.filter((version) => version.state === 'draft').length,
+      scheduled: versions.filter((version) => version.state === 'scheduled').length,
+      broken: versions.filter((version) => version.state === 'broken').length,
+    },
+    queue: await queueSizesOf(sources),
+  };
+}
+
+/**
+ * Pending: the running queue's own count when it runs here, else what the files hold (a serve elsewhere). Failed:
+ * always the files, so that a retry from /admin shows at once (the worker recounts them only on its next rescan).
+ */
+async function queueSizesOf(sources: DashboardSources): Promise<Dashboard['queue']> {
+  if (!sources.queue) return undefined;
+  const running = sources.readings()?.queueCounts?.();
+  return { pending: running ? running.pending : (await sources.queue.listPending()).length, failed: await sources.queue.countFailed() };
+}

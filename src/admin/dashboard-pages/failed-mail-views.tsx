@@ -1,0 +1,117 @@
+// The failed-mail page: one row per message, no address. The last error is a code (safe-reason.ts), and anything
+// shaped like an address in it is blanked all the same, since a failed file may have been edited by hand.
+import { describeOutgoing } from '../../queue/outgoing.js';
+import type { FailedMessage } from '../../queue/store.js';
+import type { AdminSession } from '../sessions.js';
+import { CsrfField } from '../views/csrf-field.js';
+import { Layout } from '../views/layout.js';
+
+export interface FailedRow {
+  id: string;
+  kind: string;
+  form: string;
+  failedAt: string;
+  age: string;
+  tries: number;
+  lastError: string;
+}
+
+/** What the page shows of `message`: nothing that names a person. */
+export function toFailedRow(message: FailedMessage, now: number): FailedRow {
+  return {
+    id: message.id,
+    kind: describeOutgoing(message.message),
+    form: message.message.form || '-',
+    failedAt: new Date(message.failedAt).toISOString(),
+    age: ageOf(now - message.failedAt),
+    tries: message.attempts,
+    lastError: withoutAddresses(message.lastError),
+  };
+}
+
+/** `text` with every address-shaped word replaced. */
+export function withoutAddresses(text: string): string {
+  return text.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, '[address]');
+}
+
+/** "40 s", "12 min", "5 h", "3 days". */
+export function ageOf(milliseconds: number): string {
+  const seconds = Math.max(0, Math.round(milliseconds / 1000));
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86_400)} days`;
+}
+
+export function FailedMailPage({ session, rows, notice }: { session: AdminSession; rows: FailedRow[] | undefined; notice?: string }) {
+  return (
+    <Layout title="Failed mail" session={session} section="failed">
+      <h1>Failed mail</h1>
+      {notice && (
+        <p class="admin-notice" role="status">
+          {notice}
+        </p>
+      )}
+      {rows === undefined ? (
+        <p>The mail queue is off ([mail] queue = false): a message that cannot be sent fails at once and is not kept, so there is nothing to retry.</p>
+      ) : rows.length === 0 ? (
+        <p>No failed mail: every message was sent or is still being tried.</p>
+      ) : (
+        <>
+          <p>
+            {rows.length} {rows.length === 1 ? 'message was' : 'messages were'} given up after every retry. Once the cause is fixed (the mail server's settings, a chat token), put them back in
+            the queue.
+          </p>
+          <form method="post" action="/admin/failed" class="admin-actions">
+            <CsrfField session={session} />
+            <input type="hidden" name="all" value="yes" />
+            <button type="submit">Retry all</button>
+          </form>
+          <table class="admin-table">
+            <caption>Newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Message</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Form</th>
+                <th scope="col">Given up</th>
+                <th scope="col">Tries</th>
+                <th scope="col">Last error</th>
+                <th scope="col">
+                  <span class="admin-visually-hidden">Action</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr>
+                  <td>
+                    <code>{row.id}</code>
+                  </td>
+                  <td>{row.kind}</td>
+                  <td>{row.form}</td>
+                  <td>
+                    <time datetime={row.failedAt}>{row.age} ago</time>
+                  </td>
+                  <td>{row.tries}</td>
+                  <td>
+                    <code>{row.lastError}</code>
+                  </td>
+                  <td>
+                    <form method="post" action="/admin/failed" class="admin-inline-form">
+                      <CsrfField session={session} />
+                      <input type="hidden" name="id" value={row.id} />
+                      <button type="submit">
+                        Retry<span class="admin-visually-hidden"> {row.id}</span>
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,158 @@
+// The subscribers pages (docs/admin.md "Subscribers"). Addresses are shown here, to the signed-in owner only;
+// preact escapes them like every other text.
+import type { CampaignProgress, CampaignRequest } from '../../campaigns/campaign.js';
+import type { Subscriber } from '../../forms/newsletter/index.js';
+import type { AdminSession } from '../sessions.js';
+import { CsrfField } from '../views/csrf-field.js';
+import { Layout } from '../views/layout.js';
+import type { DayValue } from './chart-scale.js';
+import { DayChart } from './day-chart.js';
+import { subscribersPathOf } from './subscriber-paths.js';
+
+export function SubscribersOverviewPage({ session, lists }: { session: AdminSession; lists: Array<{ form: string; subscribers: number; pending: number }> }) {
+  return (
+    <Layout title="Subscribers" session={session} section="subscribers">
+      <h1>Subscribers</h1>
+      {lists.length === 0 ? (
+        <p>No form of this configuration is a newsletter form (type = "newsletter"), so there are no subscribers.</p>
+      ) : (
+        <table class="admin-table">
+          <caption>Newsletter forms</caption>
+          <thead>
+            <tr>
+              <th scope="col">Form</th>
+              <th scope="col">Subscribers</th>
+              <th scope="col">Pending</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lists.map((list) => (
+              <tr>
+                <td>
+                  <a href={subscribersPathOf(list.form)}>{list.form}</a>
+                </td>
+                <td>{list.subscribers}</td>
+                <td>{list.pending}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Layout>
+  );
+}
+
+export interface SubscriberListProps {
+  session: AdminSession;
+  form: string;
+  total: number;
+  pending: number;
+  /** This page's subscribers, newest subscription first. */
+  subscribers: readonly Subscriber[];
+  page: number;
+  pages: number;
+  unsubscribes: readonly DayValue[];
+  campaigns: ReadonlyArray<{ request: CampaignRequest; progress: CampaignProgress }>;
+  notice?: string;
+}
+
+export function SubscriberListPage(props: SubscriberListProps) {
+  const { session, form, total, pending, subscribers, page, pages } = props;
+  const base = subscribersPathOf(form);
+  return (
+    <Layout title={`Subscribers of ${form}`} session={session} section="subscribers">
+      <h1>Subscribers of {form}</h1>
+      {props.notice && (
+        <p class="admin-notice" role="status">
+          {props.notice}
+        </p>
+      )}
+      <ul class="admin-tiles" aria-label="The list now">
+        <li class="admin-tile">
+          <span class="admin-tile-value">{total}</span> <span class="admin-tile-label">{total === 1 ? 'subscriber' : 'subscribers'}</span>
+        </li>
+        <li class="admin-tile">
+          <span class="admin-tile-value">{pending}</span> <span class="admin-tile-label">pending (not confirmed yet)</span>
+        </li>
+      </ul>
+      <p>
+        <a class="admin-button-link" href={`${base}?export=csv`} download>
+          Export CSV
+        </a>
+      </p>
+      <DayChart id="unsubscribes" title={`Unsubscribes per day from ${form}`} days={props.unsubscribes} kind="bars" noun={{ one: 'unsubscribe', many: 'unsubscribes' }} valueLabel="Unsubscribes" />
+      <h2>Current subscribers</h2>
+      {total === 0 ? (
+        <p>Nobody is on this list yet.</p>
+      ) : (
+        <table class="admin-table">
+          <caption>{pages > 1 ? `Page ${page} of ${pages}, newest first` : 'Newest first'}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Address</th>
+              <th scope="col">Subscribed</th>
+              <th scope="col">
+                <span class="admin-visually-hidden">Action</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {subscribers.map((subscriber) => (
+              <tr>
+                <td>{subscriber.email}</td>
+                <td>{subscriber.subscribed_at.slice(0, 10)}</td>
+                <td>
+                  <form method="post" action={base} class="admin-inline-form">
+                    <CsrfField session={session} />
+                    <input type="hidden" name="email" value={subscriber.email} />
+                    <button type="submit">
+                      Remove<span class="admin-visually-hidden"> {subscriber.email}</span>
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {pages > 1 && (
+        <nav aria-label="Pages of subscribers" class="admin-pager">
+          {page > 1 && <a href={`${base}?page=${page - 1}`}>Newer</a>}
+          {page < pages && <a href={`${base}?page=${page + 1}`}>Older</a>}
+        </nav>
+      )}
+      <h2>Campaigns sent to this list</h2>
+      {props.campaigns.length === 0 ? (
+        <p>No post was sent to this list yet.</p>
+      ) : (
+        <table class="admin-table">
+          <caption>Newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Subject</th>
+              <th scope="col">Created</th>
+              <th scope="col">Recipients</th>
+              <th scope="col">Sent</th>
+              <th scope="col">Failed</th>
+              <th scope="col">Skipped</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.campaigns.map(({ request, progress }) => (
+              <tr>
+                <td>
+                  <a href={`/admin/campaigns/${request.id}`}>{request.subject}</a>
+                </td>
+                <td>{request.created_at.slice(0, 10)}</td>
+                <td>{progress.total}</td>
+                <td>{progress.sent}</td>
+                <td>{progress.failed}</td>
+                <td>{progress.skipped}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Layout>
+  );
+}

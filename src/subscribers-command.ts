@@ -2,6 +2,7 @@
 // confirmed subscribers of one newsletter form, the subscriber log folded (unsubscribed addresses left out), on
 // stdout for another tool.
 import type { Config } from './config/config.js';
+import { csvRow } from './csv.js';
 import { readSubscribers } from './forms/newsletter/index.js';
 import type { Subscriber } from './forms/newsletter/subscriber-events.js';
 
@@ -40,14 +41,5 @@ export async function runSubscribersCommand(
 /** RFC 4180: CRLF line ends, a header row, fields quoted when they hold a comma, quote or line break. */
 function toCsv(subscribers: readonly Subscriber[]): string {
   const rows = [['email', 'subscribed_at'], ...subscribers.map((subscriber) => [subscriber.email, subscriber.subscribed_at])];
-  return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
-
-/**
- * One field. A cell a spreadsheet would read as a formula (starting with =, +, -, @, tab or CR) is prefixed
- * with ' (OWASP "CSV injection"); an address may legally start with most of those.
- */
-export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return rows.map(csvRow).join('');
 }

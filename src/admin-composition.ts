@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { AdminRoute } from './admin/admin-pages.js';
 import { createCampaignPages } from './admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from './admin/campaign-pages/send-pages.js';
+import { createInboxPages } from './admin/inbox-pages/inbox-pages.js';
 import type { NewsletterSending } from './admin/post-pages/post-list-page.js';
 import { createPostPages } from './admin/post-pages/post-pages.js';
 import { createPreviewRenderer } from './admin/post-pages/preview.js';
@@ -50,12 +51,15 @@ function newsletterSendingOf(config: Config): NewsletterSending | undefined {
   return config.mail.queue ? 'ready' : 'needs_queue';
 }
 
-/** The posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages and campaigns. */
+/** The posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages, campaigns and the inbox. */
 export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive }): readonly AdminRoute[] {
-  const { logger, clock, late } = parts;
+  const { logger, clock, late, exclusive } = parts;
   const store = createCampaignFiles(campaignsDirOf(config.data_dir));
-  const campaignPages = createCampaignPages({ store });
-  if (!config.blog || !config.site || !config.admin) return [...createPlaceholderPages(), ...campaignPages];
+  // The inbox only with the process's appender hold: a deletion must make the forms service's appends wait.
+  const inboxPages = exclusive ? createInboxPages({ forms: config.forms, dataDir: config.data_dir, exclusive, logger }) : [];
+  /** With or without a blog. */
+  const sharedPages = [...createCampaignPages({ store }), ...inboxPages];
+  if (!config.blog || !config.site || !config.admin) return [...createPlaceholderPages(), ...sharedPages];
   const contentDir = config.blog.content_dir;
   const sending = newsletterSendingOf(config);
   const postPages = createPostPages({
@@ -67,7 +71,7 @@ export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clo
     logger,
   });
   const mail = config.mail;
-  if (sending !== 'ready' || !mail) return [...postPages, ...campaignPages];
+  if (sending !== 'ready' || !mail) return [...postPages, ...sharedPages];
   const site = config.site;
   const sendPages = createSendPages({
     sources: {
@@ -94,5 +98,5 @@ export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clo
     randomHex: () => randomBytes(2).toString('hex'),
     logger,
   });
-  return [...postPages, ...sendPages, ...campaignPages];
+  return [...postPages, ...sendPages, ...sharedPages];
 }

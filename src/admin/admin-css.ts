@@ -30,4 +30,5 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .admin-facts dd { margin: 0 0 0.5rem 0; }
 .admin-form input[type="email"], .admin-form select { width: 100%; max-width: 24rem; padding: 0.4rem; font: inherit; }
 progress { width: 16rem; max-width: 100%; vertical-align: middle; }
+.admin-message { white-space: pre-wrap; overflow-wrap: anywhere; }
 `;

@@ -5,11 +5,12 @@ import type { AdminSession } from '../sessions.js';
 import { CsrfField } from './csrf-field.js';
 
 /** The sections of the navigation; the inbox and the dashboard join them later (issue 12 part 2). */
-export type AdminSection = 'posts' | 'campaigns';
+export type AdminSection = 'posts' | 'campaigns' | 'inbox';
 
 const NAVIGATION: ReadonlyArray<{ section: AdminSection; label: string; href: string }> = [
   { section: 'posts', label: 'Posts', href: '/admin/posts' },
   { section: 'campaigns', label: 'Campaigns', href: '/admin/campaigns' },
+  { section: 'inbox', label: 'Inbox', href: '/admin/inbox' },
 ];
 
 export interface LayoutProps {

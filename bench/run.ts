@@ -8,6 +8,7 @@ import { benchBlog1k } from './blog-1k.js';
 import { benchBlog10k } from './blog-10k.js';
 import { benchCampaign10k } from './campaign-10k.js';
 import { benchFormsHttp } from './forms-http.js';
+import { benchInbox100k } from './inbox-100k.js';
 import { benchRateLimiterMemory } from './rate-limiter-memory.js';
 import type { BenchContext } from './lib/context.js';
 import { chooseLoadTool } from './lib/load.js';
@@ -21,9 +22,10 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'forms-http', group: 'forms', run: benchFormsHttp },
   { name: 'rate-limiter', group: 'forms', run: benchRateLimiterMemory },
   { name: 'campaign-10k', group: 'newsletter', run: benchCampaign10k },
+  { name: 'inbox-100k', group: 'admin', run: benchInbox100k },
 ];
 
-const USAGE = `Usage: npm run bench [-- [options] [blog|forms|newsletter|${PARTS.map((part) => part.name).join('|')} ...]]
+const USAGE = `Usage: npm run bench [-- [options] [blog|forms|newsletter|admin|${PARTS.map((part) => part.name).join('|')} ...]]
 
 Options:
   --rounds N        alternating rounds per URL (default 5)

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { AdminRoute } from './admin/admin-pages.js';
 import { createCampaignPages } from './admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from './admin/campaign-pages/send-pages.js';
+import { createInboxPages } from './admin/inbox-pages/inbox-pages.js';
 import type { NewsletterSending } from './admin/post-pages/post-list-page.js';
 import { createPostPages } from './admin/post-pages/post-pages.js';
 import { createPreviewRenderer } from './admin/post-pages/preview.js';
@@ -85,14 +86,17 @@ function dashboardPagesOf(config: Config, campaigns: CampaignStore, parts: { log
   );
 }
 
-/** The posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages and campaigns. */
+/** The dashboard, the posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages, campaigns and the inbox. */
 export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive }): readonly AdminRoute[] {
-  const { logger, clock, late } = parts;
+  const { logger, clock, late, exclusive } = parts;
   const store = createCampaignFiles(campaignsDirOf(config.data_dir));
   // Listed first: the first page listed for an exact path answers it, and the dashboard answers /admin.
   const dashboardPages = dashboardPagesOf(config, store, parts);
-  const campaignPages = createCampaignPages({ store });
-  if (!config.blog || !config.site || !config.admin) return [...dashboardPages, ...createPlaceholderPages(), ...campaignPages];
+  // The inbox only with the process's appender hold: a deletion must make the forms service's appends wait.
+  const inboxPages = exclusive ? createInboxPages({ forms: config.forms, dataDir: config.data_dir, exclusive, logger }) : [];
+  /** With or without a blog. */
+  const sharedPages = [...createCampaignPages({ store }), ...inboxPages];
+  if (!config.blog || !config.site || !config.admin) return [...dashboardPages, ...createPlaceholderPages(), ...sharedPages];
   const contentDir = config.blog.content_dir;
   const sending = newsletterSendingOf(config);
   const postPages = createPostPages({
@@ -104,7 +108,7 @@ export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clo
     logger,
   });
   const mail = config.mail;
-  if (sending !== 'ready' || !mail) return [...dashboardPages, ...postPages, ...campaignPages];
+  if (sending !== 'ready' || !mail) return [...dashboardPages, ...postPages, ...sharedPages];
   const site = config.site;
   const sendPages = createSendPages({
     sources: {
@@ -131,5 +135,5 @@ export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clo
     randomHex: () => randomBytes(2).toString('hex'),
     logger,
   });
-  return [...dashboardPages, ...postPages, ...sendPages, ...campaignPages];
+  return [...dashboardPages, ...postPages, ...sendPages, ...sharedPages];
 }

@@ -2,9 +2,9 @@
 // confirmed subscribers of one newsletter form, the subscriber log folded (unsubscribed addresses left out), on
 // stdout for another tool.
 import type { Config } from './config/config.js';
+import { csvRow } from './csv.js';
 import { readSubscribers } from './forms/newsletter/index.js';
 import type { Subscriber } from './forms/newsletter/subscriber-events.js';
-import { csvField } from './csv.js';
 
 export const SUBSCRIBERS_USAGE = `  postbox subscribers export --form PATH [--format csv|json] [--config FILE]
                                   the confirmed subscribers of a newsletter form
@@ -41,5 +41,5 @@ export async function runSubscribersCommand(
 /** RFC 4180: CRLF line ends, a header row, fields quoted when they hold a comma, quote or line break. */
 function toCsv(subscribers: readonly Subscriber[]): string {
   const rows = [['email', 'subscribed_at'], ...subscribers.map((subscriber) => [subscriber.email, subscriber.subscribed_at])];
-  return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+  return rows.map(csvRow).join('');
 }

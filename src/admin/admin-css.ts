@@ -51,4 +51,5 @@ progress { width: 16rem; max-width: 100%; vertical-align: middle; }
 .admin-chart-empty { padding: 1.5rem 1rem; border: 1px dashed #8888; text-align: center; }
 .admin-counters td, .admin-counters thead th + th { text-align: right; font-variant-numeric: tabular-nums; }
 .admin-inline-form button { padding: 0.1rem 0.6rem; }
+.admin-message { white-space: pre-wrap; overflow-wrap: anywhere; }
 `;

@@ -25,6 +25,8 @@ export function testHash(): Promise<string> {
 
 export interface TestAdmin {
   inject(options: inject.InjectOptions): Promise<inject.Response>;
+  /** The front door as a Node request listener, for a test that needs a real socket (a streamed answer). */
+  listener: RequestListener;
   clock: TestClock;
   logs: LogCapture;
   dataDir: string;
@@ -77,6 +79,7 @@ export async function startTestAdmin(options: TestAdminOptions): Promise<TestAdm
   await build();
   return {
     inject: (injected) => inject((request, response) => handle(request, response), injected),
+    listener: (request, response) => handle(request, response),
     clock,
     logs,
     dataDir: options.dataDir,

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { progressOf, type CampaignProgress, type CampaignRequest } from '../../campaigns/campaign.js';
 import type { NewsletterForm } from '../../config/config.js';
-import { csvField } from '../../csv.js';
+import { csvRow } from '../../csv.js';
 import type { Subscriber } from '../../forms/newsletter/index.js';
 import type { Logger } from '../../log.js';
 import type { AdminPage, AdminRoute } from '../admin-pages.js';
@@ -100,7 +100,7 @@ async function campaignsOf(sources: DashboardSources, formPath: string): Promise
 function csvAnswer(form: NewsletterForm, subscribers: readonly Subscriber[]) {
   function* rows() {
     yield 'email,subscribed_at\r\n';
-    for (const subscriber of subscribers) yield `${csvField(subscriber.email)},${csvField(subscriber.subscribed_at)}\r\n`;
+    for (const subscriber of subscribers) yield csvRow([subscriber.email, subscriber.subscribed_at]);
   }
   const name = `subscribers${form.path.replace(/[^A-Za-z0-9]+/g, '-')}.csv`;
   return {

@@ -11,6 +11,7 @@ const NAVIGATION = [
   { section: 'dashboard', label: 'Dashboard', href: '/admin' },
   { section: 'posts', label: 'Posts', href: '/admin/posts' },
   { section: 'campaigns', label: 'Campaigns', href: '/admin/campaigns' },
+  { section: 'inbox', label: 'Inbox', href: '/admin/inbox' },
   { section: 'subscribers', label: 'Subscribers', href: '/admin/subscribers' },
   { section: 'failed', label: 'Failed mail', href: '/admin/failed' },
 ] as const;

@@ -1,4 +1,4 @@
-// CSV fields of `postbox subscribers export` (src/subscribers-command.ts): RFC 4180 quoting and defused formulas.
+// CSV fields of the exports (src/csv.ts): RFC 4180 quoting and defused formulas.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { csvField } from '../src/csv.js';

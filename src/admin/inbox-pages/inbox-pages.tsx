@@ -1,0 +1,124 @@
+// /admin/inbox (docs/admin.md "Inbox"): the forms, each archived form's submissions (newest first, read from the
+// end of the archive, 50 a page, searched), one submission in full, its deletion, and the CSV export, streamed.
+//
+//   GET  /admin/inbox                       the forms
+//   GET  /admin/inbox/<form>?q=&page=       a page of submissions
+//   GET  /admin/inbox/<form>/export.csv     every submission, oldest first
+//   GET  /admin/inbox/<form>/<id>           one submission
+//   POST /admin/inbox/<form>/<id>/delete    removes its line, then 303 to the list with a notice
+//
+// <form> is inboxKeyOf(form.path); <id> is the entry's id (src/inbox/inbox-entry.ts). Unknown ones are 404.
+import path from 'node:path';
+import type { FormConfig } from '../../config/config.js';
+import { searchTermsOf } from '../../inbox/inbox-entry.js';
+import type { Logger } from '../../log.js';
+import { readArchiveEntries, readArchiveEntry, readArchivePage, removeArchiveLine } from '../../storage/archive-files.js';
+import type { FileExclusive } from '../../storage/jsonl.js';
+import type { AdminPage, AdminRoute, AdminSession } from '../admin-pages.js';
+import { htmlAnswer, redirectAnswer } from '../render.js';
+import { MessagePage } from '../views/message-page.js';
+import { createInboxCsv } from './inbox-export.js';
+import { exportFileNameOf, findArchivedForm, inboxKeyOf, isArchivedForm, PAGE_SIZE, pageNumberOf, type ArchivedForm } from './inbox-forms.js';
+import { InboxFormsPage, SubmissionListPage, SubmissionPage, type InboxNotice } from './inbox-views.js';
+
+const INBOX = '/admin/inbox';
+const PREFIX = `${INBOX}/`;
+const EXPORT = 'export.csv';
+
+export interface InboxDeps {
+  forms: readonly FormConfig[];
+  dataDir: string;
+  /** The process's hold on a JSONL file (src/storage/jsonl.ts): the forms service's appends wait while a line is removed. */
+  exclusive: FileExclusive;
+  logger: Logger;
+}
+
+/** What an inbox address names: a form, and then the export, a submission, or a submission's deletion. */
+type InboxTarget = { form: ArchivedForm; key: string; rest: string[] };
+
+export function createInboxPages(deps: InboxDeps): AdminRoute[] {
+  const { forms, dataDir, exclusive, logger } = deps;
+  const archiveOf = (form: ArchivedForm) => path.join(dataDir, form.archive);
+
+  const targetOf = (requestPath: string): InboxTarget | undefined => {
+    const [key = '', ...rest] = requestPath.slice(PREFIX.length).split('/');
+    const form = findArchivedForm(forms, key);
+    return form ? { form, key, rest } : undefined;
+  };
+
+  const notFound = (session: AdminSession, what: 'form' | 'submission', back = INBOX) =>
+    htmlAnswer(
+      404,
+      <MessagePage
+        title={what === 'form' ? 'No such inbox' : 'No such submission'}
+        message={what === 'form' ? 'No form with an archive has this address.' : 'This submission is not in the archive: it may have been deleted.'}
+        session={session}
+        link={{ href: back, label: 'Back to the inbox' }}
+      />,
+    );
+
+  const listForms: AdminPage = (_request, session) => {
+    const listing = forms
+      .filter((form) => form.type !== 'newsletter')
+      .map((form) => ({ path: form.path, type: form.type, key: isArchivedForm(form) ? inboxKeyOf(form.path) : undefined }));
+    return htmlAnswer(200, <InboxFormsPage session={session} forms={listing} />);
+  };
+
+  const showList = async (target: InboxTarget, query: URLSearchParams, session: AdminSession) => {
+    const search = query.get('q') ?? '';
+    const page = pageNumberOf(query.get('page'));
+    const notice = query.get('notice');
+    const result = await readArchivePage(archiveOf(target.form), { page, size: PAGE_SIZE, terms: searchTermsOf(search) });
+    return htmlAnswer(
+      200,
+      <SubmissionListPage
+        session={session}
+        formPath={target.form.path}
+        formKey={target.key}
+        entries={result.entries}
+        query={search}
+        page={page}
+        hasNext={result.hasNext}
+        notice={notice === 'deleted' || notice === 'missing' ? (notice as InboxNotice) : undefined}
+      />,
+    );
+  };
+
+  const exportCsv = (target: InboxTarget) => ({
+    status: 200,
+    headers: {
+      'content-type': 'text/csv; charset=utf-8; header=present',
+      'content-disposition': `attachment; filename="${exportFileNameOf(target.key)}"`,
+    },
+    body: createInboxCsv(readArchiveEntries(archiveOf(target.form))),
+  });
+
+  const show: AdminPage = async (request, session) => {
+    const target = targetOf(request.path);
+    if (!target) return notFound(session, 'form');
+    const { rest } = target;
+    if (rest.length === 0 || (rest.length === 1 && rest[0] === '')) return showList(target, new URLSearchParams(request.query), session);
+    if (rest.length === 1 && rest[0] === EXPORT) return exportCsv(target);
+    const entry = rest.length === 1 ? await readArchiveEntry(archiveOf(target.form), rest[0]!) : undefined;
+    if (!entry) return notFound(session, 'submission', `${INBOX}/${target.key}`);
+    return htmlAnswer(200, <SubmissionPage session={session} formPath={target.form.path} formKey={target.key} entry={entry} />);
+  };
+
+  const remove: AdminPage = async (request, session) => {
+    const target = targetOf(request.path);
+    if (!target) return notFound(session, 'form');
+    const [id, action] = target.rest;
+    if (target.rest.length !== 2 || action !== 'delete' || id === undefined) return notFound(session, 'submission', `${INBOX}/${target.key}`);
+    const outcome = await removeArchiveLine(archiveOf(target.form), id, exclusive);
+    if (outcome === 'removed') {
+      // The form and the line's id only: nothing of what the person submitted (contract section 6).
+      logger.info({ event: 'admin_submission_deleted', user: session.user, form: target.form.path, id }, 'admin: submission deleted');
+    }
+    return redirectAnswer(`${INBOX}/${target.key}?notice=${outcome === 'removed' ? 'deleted' : 'missing'}`);
+  };
+
+  return [
+    { path: INBOX, methods: { GET: listForms } },
+    { path: PREFIX, prefix: true, methods: { GET: show, POST: remove } },
+  ];
+}

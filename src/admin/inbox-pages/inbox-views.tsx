@@ -1,0 +1,169 @@
+// The inbox's pages (docs/admin.md "Inbox"): the forms, one form's submissions, one submission in full. Every value
+// of a submission is rendered as text by preact, which escapes it: a submitted "<script>" shows as those characters.
+import { Fragment } from 'preact';
+import type { InboxEntry } from '../../inbox/inbox-entry.js';
+import type { AdminSession } from '../sessions.js';
+import { CsrfField } from '../views/csrf-field.js';
+import { Layout } from '../views/layout.js';
+import { excerptOf, listQueryOf } from './inbox-forms.js';
+
+/** A form as the forms page lists it; `key` only for a form with an archive. */
+export interface InboxFormListing {
+  path: string;
+  type: string;
+  key?: string;
+}
+
+/** What a list page says above the submissions after a deletion. */
+export type InboxNotice = 'deleted' | 'missing';
+
+const NOTICES: Record<InboxNotice, string> = {
+  deleted: 'The submission was deleted.',
+  missing: 'That submission was already deleted.',
+};
+
+/** /admin/inbox: every message form, linking to those with an archive. */
+export function InboxFormsPage({ session, forms }: { session: AdminSession; forms: readonly InboxFormListing[] }) {
+  const archived = forms.filter((form) => form.key !== undefined);
+  const others = forms.filter((form) => form.key === undefined);
+  return (
+    <Layout title="Inbox" session={session} section="inbox">
+      <h1>Inbox</h1>
+      {archived.length === 0 ? (
+        <p>No form keeps an archive of its submissions, so there is nothing to show here yet.</p>
+      ) : (
+        <ul>
+          {archived.map((form) => (
+            <li key={form.path}>
+              <a href={`/admin/inbox/${form.key}`}>{form.path}</a> ({form.type})
+            </li>
+          ))}
+        </ul>
+      )}
+      {others.length > 0 && (
+        <>
+          <h2>Forms without an archive</h2>
+          <p>
+            These forms send their submissions on without keeping them: {others.map((form) => form.path).join(', ')}. To see them here, set{' '}
+            <code>archive = "&lt;file&gt;.jsonl"</code> on the form in the configuration (a file in <code>data_dir</code>) and restart: submissions
+            from then on are kept and listed.
+          </p>
+        </>
+      )}
+    </Layout>
+  );
+}
+
+export interface SubmissionListProps {
+  session: AdminSession;
+  formPath: string;
+  formKey: string;
+  entries: readonly InboxEntry[];
+  query: string;
+  page: number;
+  hasNext: boolean;
+  notice?: InboxNotice;
+}
+
+/** /admin/inbox/<form>: a page of submissions, newest first, with the search box and the export. */
+export function SubmissionListPage({ session, formPath, formKey, entries, query, page, hasNext, notice }: SubmissionListProps) {
+  const base = `/admin/inbox/${formKey}`;
+  const searching = query.trim() !== '';
+  return (
+    <Layout title={searching ? `Search in ${formPath}` : `Inbox of ${formPath}`} session={session} section="inbox">
+      <h1>Inbox of {formPath}</h1>
+      {notice && (
+        <p role="status" class="admin-notice">
+          {NOTICES[notice]}
+        </p>
+      )}
+      <form method="get" action={base} class="admin-form admin-actions" role="search">
+        <div>
+          <label for="inbox-search">Search</label>
+          <input type="text" id="inbox-search" name="q" value={query} />
+        </div>
+        <button type="submit">Search</button>
+        <a href={`${base}/export.csv`} class="admin-button-link" download>
+          Export CSV
+        </a>
+      </form>
+      {entries.length === 0 ? (
+        <p>{searching ? `No submission matches "${query}".` : page > 1 ? 'No submissions on this page.' : 'No submissions yet.'}</p>
+      ) : (
+        <table class="admin-table">
+          <caption>{searching ? `Submissions matching "${query}", newest first` : 'Submissions, newest first'}{page > 1 ? `, page ${page}` : ''}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Received</th>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <td>
+                  <a href={`${base}/${entry.id}`}>
+                    <time dateTime={entry.received_at}>{entry.received_at || 'unknown time'}</time>
+                  </a>
+                </td>
+                <td>{entry.fields.name ?? ''}</td>
+                <td>{entry.fields.email ?? ''}</td>
+                <td>{excerptOf(entry.fields.message)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {(page > 1 || hasNext) && (
+        <nav aria-label="Pages" class="admin-actions">
+          {page > 1 && (
+            <a href={`${base}${listQueryOf(query, page - 1)}`} rel="prev">
+              Newer submissions
+            </a>
+          )}
+          {hasNext && (
+            <a href={`${base}${listQueryOf(query, page + 1)}`} rel="next">
+              Older submissions
+            </a>
+          )}
+        </nav>
+      )}
+    </Layout>
+  );
+}
+
+/** /admin/inbox/<form>/<id>: every field of one submission, and "Delete". */
+export function SubmissionPage({ session, formPath, formKey, entry }: { session: AdminSession; formPath: string; formKey: string; entry: InboxEntry }) {
+  const base = `/admin/inbox/${formKey}`;
+  const { received_at: receivedAt, message, ...others } = entry.fields;
+  return (
+    <Layout title={`Submission to ${formPath}`} session={session} section="inbox">
+      <h1>Submission to {formPath}</h1>
+      <dl class="admin-facts">
+        <dt>Received</dt>
+        <dd>
+          <time dateTime={receivedAt}>{receivedAt ?? 'unknown time'}</time>
+        </dd>
+        {Object.entries(others).map(([name, value]) => (
+          <Fragment key={name}>
+            <dt>{name}</dt>
+            <dd>{value}</dd>
+          </Fragment>
+        ))}
+        {message !== undefined && (
+          <>
+            <dt>message</dt>
+            <dd class="admin-message">{message}</dd>
+          </>
+        )}
+      </dl>
+      <form method="post" action={`${base}/${entry.id}/delete`} class="admin-actions">
+        <CsrfField session={session} />
+        <button type="submit">Delete</button>
+        <a href={base}>Back to the inbox</a>
+      </form>
+    </Layout>
+  );
+}

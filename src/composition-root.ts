@@ -203,6 +203,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
           late.readings.current = readings;
         },
       };
+      // Closed by the forms service when it stops; here too, for a start that fails after the connection was made.
+      const { rateLimits } = adapters;
+      if (rateLimits?.close) closers.push(() => rateLimits.close!());
       const forms = await createFormsService(formsSettingsOf(config, config.mail), adminOn === 'forms' && admin ? { ...adapters, extraRoutes: admin.routes } : adapters);
       services.push(adminOn === 'forms' && admin ? withAdminBodies(forms, admin) : forms);
     }

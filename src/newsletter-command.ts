@@ -57,6 +57,7 @@ export async function runNewsletterCommand(args: readonly string[], options: New
     const outcome = await startCampaign(sources.store, plan, { resend: options.resend, now: io.clock(), randomHex: randomBytes(2).toString('hex') });
     if ('refused' in outcome) {
       if (outcome.refused === 'no_subscribers') return fail(io, `${plan.form.path} has no confirmed subscribers`);
+      if (outcome.refused === 'taken') return fail(io, `another send of this post to ${plan.form.path} in ${plan.post.lang} started at the same moment; see postbox newsletter list`);
       if (outcome.refused === 'still_sending') return fail(io, `campaign ${outcome.earlier!.id} is still sending this post to ${plan.form.path}`);
       return fail(io, `this post was sent to ${plan.form.path} in ${plan.post.lang} already (campaign ${outcome.earlier!.id}); pass --resend to send it again`);
     }

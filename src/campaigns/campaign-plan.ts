@@ -29,7 +29,8 @@ export interface CampaignPlan {
 
 export type PlanProblem = { problem: 'no_form'; newsletters: string[] } | { problem: 'no_post' };
 
-export type StartOutcome = { started: CampaignRequest } | { refused: 'already_sent' | 'still_sending' | 'no_subscribers'; earlier?: CampaignRequest };
+/** `taken`: another send of the same post to the same form and language started at the same moment. */
+export type StartOutcome = { started: CampaignRequest } | { refused: 'already_sent' | 'still_sending' | 'no_subscribers' | 'taken'; earlier?: CampaignRequest };
 
 export async function planCampaign(sources: CampaignSources, wanted: { form: string; slug: string; lang?: string }): Promise<CampaignPlan | PlanProblem> {
   const form = sources.forms.find((entry): entry is NewsletterForm => entry.path === wanted.form && entry.type === 'newsletter');
@@ -58,6 +59,8 @@ export async function startCampaign(store: CampaignStore, plan: CampaignPlan, op
   const last = plan.earlier.at(-1);
   if (last && !options.resend) return { refused: 'already_sent', earlier: last.request };
   if (plan.recipients.length === 0) return { refused: 'no_subscribers' };
+  const after = plan.earlier.map((entry) => entry.request.id);
+  if (!(await store.claim(plan.form.path, plan.post.slug, plan.post.lang, after))) return { refused: 'taken' };
   const request: CampaignRequest = {
     id: createCampaignId(options.now, options.randomHex),
     form: plan.form.path,

@@ -47,6 +47,8 @@ export interface CampaignRunner {
 
 /** Campaign mails in the queue at once, at most: a mail server that is down holds up a campaign, not floods the queue. */
 const WINDOW = 16;
+/** Tries of a journal line before its failure is reported (the queue logs it and goes on). */
+const JOURNAL_ATTEMPTS = 3;
 /** After a failed write to the queue, the next try waits this long. */
 const WRITE_RETRY_MS = 5_000;
 
@@ -69,6 +71,8 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
   let pause: NodeJS.Timeout | undefined;
   /** Campaigns seen finished: their journals are not read again. */
   const finished = new Set<string>();
+  /** Campaigns that cannot go on in this process (their form is gone, a file is unreadable). */
+  const setAsideIds = new Set<string>();
 
   /** Resolves at the next outcome, wake or stop, or after `ms`. */
   const waitForChange = (ms: number) =>
@@ -107,13 +111,27 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
     campaign.queued = states.reduce((count, state) => count + (state === RecipientState.queued ? 1 : 0), 0);
     for (const { index, outcome } of campaign.early.splice(0)) apply(campaign, index, outcome);
     const form = deps.formOf(request.form);
+    if (!form) {
+      // The form left the configuration: the campaign waits for it (a restart with the form back) instead of
+      // skipping everyone still to be mailed.
+      setAside(request, 'form_missing');
+      return;
+    }
     let next = resumePoint(states);
+    // Below the resume point, a recipient neither journaled nor queued was dropped from the queue while the
+    // service was stopped (`postbox queue drop`): it was not mailed.
+    for (let index = 0; index < next; index += 1) {
+      if (states[index] !== RecipientState.none) continue;
+      states[index] = RecipientState.failed;
+      await store.append(request.id, { r: index, s: 'failed' });
+    }
     await store.append(request.id, { started_at: new Date(deps.clock()).toISOString() });
     logger.info({ event: 'campaign_started', campaign: request.id, form: request.form, post: request.slug, lang: request.lang, from: next, total: recipients.length }, 'campaign sending');
     let due = deps.clock();
     while (next < recipients.length && !stopping) {
       if (campaign.queued >= WINDOW) {
-        await waitForChange(60_000);
+        await waitForChange(2_000);
+        await reconcile(campaign);
         continue;
       }
       const wait = due - deps.clock();
@@ -129,7 +147,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
         const email = recipients[end]!;
         const index = end;
         end += 1;
-        if (!form || !deps.isSubscribed(form, email)) {
+        if (!deps.isSubscribed(form, email)) {
           states[index] = RecipientState.skipped;
           await store.append(request.id, { r: index, s: 'skipped' });
           continue;
@@ -160,20 +178,35 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
     logger.info({ event: 'campaign_finished', campaign: request.id, form: request.form, sent: counts.sent, failed: counts.failed, skipped: counts.skipped }, 'campaign finished');
   }
 
-  /** Waits until every mail of `campaign` left the queue; one removed by `postbox queue drop` counts as failed. */
+  /** Waits until every mail of `campaign` left the queue. */
   async function awaitQueued(campaign: Active): Promise<void> {
-    const states = campaign.states!;
     while (campaign.queued > 0 && !stopping) {
       await waitForChange(2_000);
-      const inQueue = new Set(
-        deps.pendingMessages().flatMap(({ message }) => (message.channel === 'mail' && message.recipient?.campaign === campaign.request.id ? [message.recipient.index] : [])),
-      );
-      for (let index = 0; index < states.length; index += 1) {
-        if (states[index] !== RecipientState.queued || inQueue.has(index)) continue;
-        await store.append(campaign.request.id, { r: index, s: 'failed' });
-        apply(campaign, index, 'failed');
-      }
+      await reconcile(campaign);
     }
+  }
+
+  /** A mail the runner handed over that the queue no longer holds and nobody reported (removed): failed. */
+  async function reconcile(campaign: Active): Promise<void> {
+    const states = campaign.states!;
+    const inQueue = new Set(
+      deps.pendingMessages().flatMap(({ message }) => (message.channel === 'mail' && message.recipient?.campaign === campaign.request.id ? [message.recipient.index] : [])),
+    );
+    for (let index = 0; index < states.length; index += 1) {
+      if (states[index] !== RecipientState.queued || inQueue.has(index)) continue;
+      apply(campaign, index, 'failed');
+      await store.append(campaign.request.id, { r: index, s: 'failed' });
+    }
+  }
+
+  /** Leaves `request` alone until the next start, saying why once. */
+  function setAside(request: CampaignRequest, reason: 'form_missing' | 'unreadable', error?: unknown): void {
+    if (setAsideIds.has(request.id)) return;
+    setAsideIds.add(request.id);
+    logger.error(
+      { event: 'campaign_set_aside', campaign: request.id, form: request.form, reason, ...(error === undefined ? {} : { detail: safeReason(error) }) },
+      reason === 'form_missing' ? 'the campaign waits: its newsletter form is not in the configuration' : 'the campaign cannot be read; it is left as it is',
+    );
   }
 
   /** Runs the oldest unfinished campaign, then looks again; one run at a time. */
@@ -183,7 +216,12 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
       for (;;) {
         const request = await nextUnfinished();
         if (!request || stopping) return;
-        await run(request);
+        try {
+          await run(request);
+        } catch (error) {
+          // One unreadable campaign (a file edited or lost) must not hold up the others.
+          setAside(request, 'unreadable', error);
+        }
         active = undefined;
       }
     })()
@@ -196,7 +234,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
 
   async function nextUnfinished(): Promise<CampaignRequest | undefined> {
     for (const request of await store.list()) {
-      if (finished.has(request.id)) continue;
+      if (finished.has(request.id) || setAsideIds.has(request.id)) continue;
       const lines = await store.readJournal(request.id);
       if (!lines.some((line) => 'finished_at' in line)) return request;
       finished.add(request.id);
@@ -215,10 +253,20 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
       const { message } = queued;
       if (message.channel !== 'mail' || !message.recipient) return;
       const { campaign: id, index } = message.recipient;
-      await store.append(id, { r: index, s: outcome });
-      if (active?.request.id !== id) return;
-      if (active.states) apply(active, index, outcome);
-      else active.early.push({ index, outcome });
+      if (active?.request.id === id) {
+        if (active.states) apply(active, index, outcome);
+        else active.early.push({ index, outcome });
+      }
+      // The line must be on disk before the queue forgets the mail: a short disk hiccup is tried again.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await store.append(id, { r: index, s: outcome });
+          return;
+        } catch (error) {
+          if (attempt === JOURNAL_ATTEMPTS) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+        }
+      }
     },
     isWanted(message) {
       if (message.channel !== 'mail' || !message.recipient) return true;

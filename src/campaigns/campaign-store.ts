@@ -18,4 +18,9 @@ export interface CampaignStore {
   readJournal(id: string): Promise<JournalLine[]>;
   /** Appends `line`; resolves once it is written (a killed process keeps it; see done-journal.ts for the power-cut case). */
   append(id: string, line: JournalLine): Promise<void>;
+  /**
+   * Takes, for the caller, the campaign of (form, slug, lang) that follows the campaigns `after` (their ids):
+   * false when another caller took it first.
+   */
+  claim(form: string, slug: string, lang: string, after: readonly string[]): Promise<boolean>;
 }

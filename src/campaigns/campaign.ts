@@ -46,6 +46,8 @@ export function foldJournal(lines: readonly JournalLine[], total: number): { sta
   let started = false;
   let finished = false;
   for (const line of lines) {
+    // A line that is JSON but not an object (edited by hand) says nothing.
+    if (typeof line !== 'object' || line === null) continue;
     if ('r' in line) {
       if (Number.isInteger(line.r) && line.r >= 0 && line.r < total && line.s in OUTCOME_STATE) states[line.r] = OUTCOME_STATE[line.s];
     } else if ('started_at' in line) started = true;
@@ -93,4 +95,16 @@ export function createCampaignId(now: number, random: string): string {
 /** Whether `id` has the shape createCampaignId gives (a folder name under data_dir/campaigns). */
 export function isCampaignId(id: string): boolean {
   return /^\d{8}T\d{6}Z-[0-9a-f]{4,}$/.test(id);
+}
+
+/** Whether `value` (a parsed campaign.json in the folder `id`) has every field a campaign needs. */
+export function isCampaignRequest(value: unknown, id: string): value is CampaignRequest {
+  if (typeof value !== 'object' || value === null) return false;
+  const request = value as Record<string, unknown>;
+  return (
+    request.id === id &&
+    ['form', 'slug', 'lang', 'subject', 'post_url', 'created_at'].every((key) => typeof request[key] === 'string') &&
+    Number.isInteger(request.recipients) &&
+    (request.recipients as number) >= 0
+  );
 }

@@ -126,6 +126,8 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
       // A campaign mail to an address that left the list while it waited is not sent (contract section 7).
       dispatch: async (queued) => (runner && !runner.isWanted(queued.message) ? 'skipped' : adapters.queue!.dispatch(queued)),
       settled: async (queued, outcome) => runner?.settled(queued, outcome),
+      // A campaign's mails go one at a time: a crash finds at most one of them in flight (contract section 7).
+      laneOf: ({ message }) => (message.channel === 'mail' && message.recipient ? `campaign:${message.recipient.campaign}` : undefined),
       report: createQueueReport(metrics, logger, settings.mailServer),
     });
   const newsletter = await (adapters.createNewsletter ?? createNewsletter)({

@@ -35,6 +35,11 @@ export interface QueueWorkerDeps {
    * before the message can be forgotten (a campaign's journal, src/campaigns/campaign-runner.ts).
    */
   settled?(message: QueuedMessage, outcome: QueueOutcome): Promise<void>;
+  /**
+   * Messages of one lane are sent one at a time: a campaign's, so that a crash can find at most one of its mails
+   * in flight (contract section 7). Undefined: no lane.
+   */
+  laneOf?(message: QueuedMessage): string | undefined;
 }
 
 export interface MailQueue {
@@ -65,6 +70,12 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
   /** Waiting retries, soonest first. */
   const retries: Entry[] = [];
   const inFlight = new Set<Promise<void>>();
+  /** Lanes with a message being sent now. */
+  const busyLanes = new Set<string>();
+  const laneFree = (entry: Entry) => {
+    const lane = deps.laneOf?.(entry.stored);
+    return lane === undefined || !busyLanes.has(lane);
+  };
   let retriesInFlight = 0;
   let failedCount = 0;
   let stopped = false;
@@ -89,14 +100,16 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
     if (stopped) return;
     const now = clock();
     while (inFlight.size < concurrency) {
-      const next = fresh.shift();
-      if (next) {
-        run(next, false);
+      const freshIndex = fresh.findIndex(laneFree);
+      if (freshIndex >= 0) {
+        run(fresh.splice(freshIndex, 1)[0]!, false);
         continue;
       }
-      const due = retries[0];
-      if (!draining && due && due.nextAttemptAt <= now && retriesInFlight < retryShare) {
-        retries.shift();
+      // Retries are in time order: the first due one whose lane is free.
+      const dueIndex = draining || retriesInFlight >= retryShare ? -1 : retries.findIndex((entry) => entry.nextAttemptAt > now || laneFree(entry));
+      const due = dueIndex >= 0 ? retries[dueIndex] : undefined;
+      if (due && due.nextAttemptAt <= now) {
+        retries.splice(dueIndex, 1);
         run(due, true);
         continue;
       }
@@ -118,11 +131,14 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
 
   function run(entry: Entry, isRetry: boolean): void {
     if (isRetry) retriesInFlight += 1;
+    const lane = deps.laneOf?.(entry.stored);
+    if (lane !== undefined) busyLanes.add(lane);
     const task = attempt(entry, isRetry)
       .catch((error: unknown) => report.storageFailed('attempt', error))
       .finally(() => {
         inFlight.delete(task);
         if (isRetry) retriesInFlight -= 1;
+        if (lane !== undefined) busyLanes.delete(lane);
         pump();
       });
     inFlight.add(task);
@@ -132,7 +148,8 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
     const { stored } = entry;
     // Only a message that waited can have been dropped by `postbox queue drop` (a new one is tried at once).
     if ((isRetry || entry.attempts > 0) && (await store.isDone(stored.slot))) {
-      // `postbox queue drop` removed it while it waited.
+      // `postbox queue drop` removed it while it waited: it never left, and whoever waits for it is told so.
+      await settle(stored, 'failed');
       entries.delete(stored.slot);
       await store.forget(stored.slot);
       return;

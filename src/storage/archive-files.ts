@@ -71,10 +71,15 @@ export async function* readArchiveEntries(file: string): AsyncGenerator<InboxEnt
   });
   if (!opened) return;
   let offset = 0;
-  for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
-    const entry = parseEntry(offset, text);
-    offset += Buffer.byteLength(text) + 1;
-    if (entry) yield entry;
+  try {
+    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+      const entry = parseEntry(offset, text);
+      offset += Buffer.byteLength(text) + 1;
+      if (entry) yield entry;
+    }
+  } finally {
+    // An export the client left midway ends this generator early: the file must be closed all the same.
+    stream.destroy();
   }
 }
 
@@ -86,11 +91,18 @@ export async function removeArchiveLine(file: string, id: string, exclusive: Fil
   const wanted = parseEntryId(id);
   if (!wanted) return 'missing';
   return exclusive(file, async () => {
+    // Before any temp file is made: a missing archive has no line to remove.
+    let atOffset: boolean;
+    try {
+      atOffset = await hasLineAt(file, wanted.offset, wanted.digest);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+      throw error;
+    }
     const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
     const output = await open(temporary, 'wx', 0o600);
     let removed = false;
-    // Two identical lines (the same submission twice in one second): the one at the id's offset goes.
-    const atOffset = await hasLineAt(file, wanted.offset, wanted.digest);
+    // Two identical lines (the same submission twice in one second): the one at the id's offset goes (atOffset).
     try {
       let offset = 0;
       const input = createReadStream(file);

@@ -3,11 +3,14 @@
 //   body.json        the mail as rendered when the campaign was created
 //   recipients.txt   the confirmed addresses then, one per line, in the order they are sent to
 //   journal.jsonl    started/finished lines, and one line per recipient whose mail left the queue or who was skipped
+// and data_dir/campaigns/claims/<key>: the campaign of one form, post and language that follows a given set of
+// earlier ones, made with O_EXCL, so that two sends started at the same moment (a double click, the CLI and
+// /admin) make one campaign.
 // A campaign is written in a hidden folder and renamed into place, so a reader sees all of it or nothing.
-import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFile, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { isCampaignId, type CampaignRequest, type JournalLine } from '../campaigns/campaign.js';
+import { isCampaignId, isCampaignRequest, type CampaignRequest, type JournalLine } from '../campaigns/campaign.js';
 import type { CampaignBody, CampaignStore } from '../campaigns/campaign-store.js';
 import { syncFolder, writeFileAtomically } from './atomic-file.js';
 
@@ -27,8 +30,13 @@ export function createCampaignFiles(campaignsDir: string): CampaignStore {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
-    return text === undefined ? undefined : (JSON.parse(text) as CampaignRequest);
+    if (text === undefined) return undefined;
+    const value: unknown = JSON.parse(text);
+    if (!isCampaignRequest(value, id)) throw new Error(`campaign ${id}: campaign.json lacks a field`);
+    return value;
   };
+  /** Campaigns whose journal this process appended to: checked once for a torn last line. */
+  const journalsChecked = new Set<string>();
 
   return {
     async create(request, body, recipients) {
@@ -83,8 +91,39 @@ export function createCampaignFiles(campaignsDir: string): CampaignStore {
       return lines;
     },
     async append(id, line) {
+      const file = path.join(folderOf(id), 'journal.jsonl');
+      // A line torn by a crash must not swallow the next one: the first append of this process starts on a new line.
+      const torn = !journalsChecked.has(id) && (await endsWithoutNewline(file));
+      journalsChecked.add(id);
       // One write of one whole line, with O_APPEND: lines of concurrent appends never interleave.
-      await appendFile(path.join(folderOf(id), 'journal.jsonl'), `${JSON.stringify(line)}\n`, { mode: 0o600 });
+      await appendFile(file, `${torn ? '\n' : ''}${JSON.stringify(line)}\n`, { mode: 0o600 });
+    },
+    async claim(form, slug, lang, after) {
+      const claims = path.join(campaignsDir, 'claims');
+      await mkdir(claims, { recursive: true });
+      const key = createHash('sha256').update([form, slug, lang, ...after].join('\n')).digest('hex').slice(0, 32);
+      try {
+        await (await open(path.join(claims, key), 'wx', 0o600)).close();
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw error;
+      }
     },
   };
+}
+
+/** Whether `file` exists and its last byte is not a newline (a write cut short). */
+async function endsWithoutNewline(file: string): Promise<boolean> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return false;
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    await handle.close();
+  }
 }

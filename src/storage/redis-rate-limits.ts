@@ -14,9 +14,11 @@ import { UnavailableError } from '../unavailable-error.js';
  * KEYS[1]: the bucket; ARGV[1]: tokens per hour. Times in whole microseconds (exact in Lua's doubles until
  * the year 2255). The stored value is the moment the bucket is full again; a take is allowed while that lies
  * at most (perHour - 1) token intervals ahead, as in src/forms/rules/rate-limiter.ts. Returns {1, 0} for a
- * token taken, {0, seconds} with the Retry-After otherwise.
+ * token taken, {0, seconds} with the Retry-After otherwise. Redis before 5 needs replicate_commands() to write
+ * after TIME; later versions always replicate effects and keep the call as a no-op.
  */
 const TAKE_SCRIPT = `
+if redis.replicate_commands then redis.replicate_commands() end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local perHour = tonumber(ARGV[1])
@@ -83,8 +85,10 @@ export function createRedisRateLimits(url: string, forms: readonly FormConfig[],
     limiterFor: (formPath) => limiters.get(formPath),
     // The buckets live in Redis: nothing to write at shutdown.
     save: async () => undefined,
-    unavailableParts: () => (redis.status === 'ready' ? [] : ['redis']),
+    // Only forms with a rate limit need Redis: without one, its absence harms nothing.
+    unavailableParts: () => (limiters.size === 0 || redis.status === 'ready' ? [] : ['redis']),
     async close() {
+      if (redis.status === 'end') return;
       await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -2,11 +2,12 @@
 // mail with their own unsubscribe link and the list headers, an address that left the list is skipped, and a
 // campaign found half done goes on after the last recipient its journal or the queue knows of.
 import assert from 'node:assert/strict';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import type { CampaignRequest, JournalLine } from '../../src/campaigns/campaign.js';
 import { campaignsDirOf, createCampaignFiles } from '../../src/storage/campaign-files.js';
+import { createQueueFiles, queueDirOf } from '../../src/storage/queue-files.js';
 import { useTestFormsService } from '../support/forms-app.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
@@ -123,5 +124,46 @@ describe('the campaign runner', () => {
       { r: 0, s: 'skipped' },
       { r: 1, s: 'sent' },
     ]);
+  });
+
+  it('counts a campaign mail removed from the queue as failed and goes on', async () => {
+    const temp = await createTempDir('campaign');
+    cleanups.push(temp.remove);
+    const addresses = ['a@example.org', 'b@example.org', 'c@example.org'];
+    await appendFile(path.join(temp.dir, 'subscribers.jsonl'), addresses.map(subscribedLine).join(''));
+    const forms = await start({ forms: [FORM], extra: withQueue, dataDir: temp.dir });
+    forms.mailer.beforeSend = async (message) => {
+      if (message.to !== 'a@example.org') return;
+      // `postbox queue drop` from another process while the server answers "try again later".
+      const queue = createQueueFiles(queueDirOf(temp.dir));
+      const [waiting] = (await queue.listPending()).filter((pending) => pending.message.channel === 'mail' && pending.message.mail.to === 'a@example.org');
+      assert.equal(await queue.drop(waiting!.id), 'pending');
+      throw Object.assign(new Error('try again later'), { responseCode: 421 });
+    };
+    await createCampaignFiles(campaignsDirOf(temp.dir)).create(requestFor(3), BODY, addresses);
+    await finished(temp.dir);
+    assert.deepEqual(forms.mailer.sent.map((mail) => mail.to).sort(), ['b@example.org', 'c@example.org']);
+    const outcomes = (await journalOf(temp.dir)).flatMap((line) => ('r' in line ? [line] : [])).sort((x, y) => x.r - y.r);
+    assert.deepEqual(outcomes, [
+      { r: 0, s: 'failed' },
+      { r: 1, s: 'sent' },
+      { r: 2, s: 'sent' },
+    ]);
+  });
+
+  it('leaves an unreadable campaign aside and sends the next one', async () => {
+    const temp = await createTempDir('campaign');
+    cleanups.push(temp.remove);
+    await appendFile(path.join(temp.dir, 'subscribers.jsonl'), subscribedLine('a@example.org'));
+    const store = createCampaignFiles(campaignsDirOf(temp.dir));
+    await store.create(requestFor(1), BODY, ['a@example.org']);
+    await writeFile(path.join(campaignsDirOf(temp.dir), ID, 'body.json'), '{"subject":');
+    const later = { ...requestFor(1), id: '20261123T130000Z-beef' };
+    await store.create(later, BODY, ['a@example.org']);
+    const forms = await start({ forms: [FORM], extra: withQueue, dataDir: temp.dir });
+    await waitFor('the later campaign to finish', async () => ((await store.readJournal(later.id)).some((line) => 'finished_at' in line) ? true : undefined));
+    assert.deepEqual(forms.mailer.sent.map((mail) => mail.to), ['a@example.org']);
+    const aside = forms.logs.lines().filter((line) => line.event === 'campaign_set_aside');
+    assert.deepEqual(aside.map((line) => [line.campaign, line.reason]), [[ID, 'unreadable']]);
   });
 });

@@ -1,7 +1,7 @@
 // The inbox's view of an archive: pages newest first read from the end, search, one entry, counts per day, the
 // CSV walk, and the removal of a line while submissions keep arriving (no line lost, none doubled).
 import assert from 'node:assert/strict';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -114,5 +114,13 @@ describe('an archive in the inbox', () => {
     assert.equal(await removeArchiveLine(file, newestCopy.id, createJsonlFiles().exclusive), 'removed');
     const names = (await readFile(file, 'utf8')).trimEnd().split('\n').map((text) => (JSON.parse(text) as Record<string, string>).name);
     assert.deepEqual(names, ['Sender 5', 'Sender 6']);
+  });
+
+  it('answers missing for a line of an archive that is gone, leaving no temp file behind', async () => {
+    const file = await archiveOf([line(1)]);
+    const [entry] = (await readArchivePage(file, { page: 1, size: 1, terms: [] })).entries;
+    await rm(file);
+    assert.equal(await removeArchiveLine(file, entry!.id, createJsonlFiles().exclusive), 'missing');
+    assert.deepEqual(await readdir(path.dirname(file)), []);
   });
 });

@@ -103,6 +103,11 @@ export function createSendPages(deps: SendPagesDeps): AdminRoute[] {
       switch (outcome.refused) {
         case 'no_subscribers':
           return message(422, session, 'Nothing to send', `${target.form} has no confirmed subscribers.`, back);
+        case 'taken':
+          return message(409, session, 'Already started', `Another send of this post to ${target.form} in ${target.lang} started at the same moment: it is in the campaigns.`, {
+            href: '/admin/campaigns',
+            label: 'See the campaigns',
+          });
         case 'still_sending':
           return message(409, session, 'Still sending', `Campaign ${earlier?.id ?? ''} is still sending this post to ${target.form}. Wait until it has finished.`, {
             href: `/admin/campaigns/${earlier?.id ?? ''}`,

@@ -15,7 +15,7 @@ function run(raw: Record<string, unknown>) {
   assert.ok(parsed.ok, parsed.ok ? '' : parsed.message);
   const { query } = parsed;
   const candidates = query.lang === undefined ? catalog.primaries : listForLanguage(catalog, query.lang);
-  const page = selectPage(candidates, query);
+  const page = selectPage(candidates, query, catalog.searchIndex);
   return { ...page, slugs: page.entries.map((entry) => (entry.primary ? entry.post.slug : `${entry.post.slug}:${entry.post.lang}`)) };
 }
 

@@ -3,7 +3,8 @@
 import { languageKey } from '../content/language.js';
 import { foldCase } from '../text/fold-case.js';
 import { compareEntries, type Catalog, type CatalogEntry } from './catalog.js';
-import { matchesAllTerms, prepareTerm, searchTerms } from './search.js';
+import { findPositions, type SearchIndex } from './search-index.js';
+import { searchTerms } from './search.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -89,16 +90,21 @@ export function listForLanguage(catalog: Catalog, lang: string): CatalogEntry[] 
   return entries.sort(compareEntries);
 }
 
-/** Filters `candidates` (already ordered) by tag and terms and cuts out the requested page. */
-export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuery): PostsPage {
-  const terms = query.terms.map(prepareTerm);
+/** Filters `candidates` (already ordered, each a version `index` holds) by tag and terms and cuts out the requested page. */
+export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuery, index: SearchIndex): PostsPage {
+  let matched: Uint8Array | undefined;
+  if (query.terms.length > 0) {
+    matched = new Uint8Array(index.posts.length);
+    const positions = findPositions(index, query.terms);
+    for (let at = 0; at < positions.length; at += 1) matched[positions[at]!] = 1;
+  }
   const filtered =
-    query.tag === undefined && query.terms.length === 0
+    query.tag === undefined && matched === undefined
       ? candidates
       : candidates.filter(
           (entry) =>
             (query.tag === undefined || entry.tagKeys.includes(query.tag)) &&
-            (terms.length === 0 || matchesAllTerms(entry.post.searchText, entry.post.searchFilter, terms)),
+            (matched === undefined || matched[index.positionOf.get(entry.post)!] === 1),
         );
   const start = (query.page - 1) * query.limit;
   return {

@@ -100,7 +100,7 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
     const key = isDefault ? '' : queryKey(query);
     let response = isDefault ? defaultPages.get(query.page) : cache.get(key);
     if (!response) {
-      response = renderPage(selectPage(candidatesFor(query.lang), query));
+      response = renderPage(selectPage(candidatesFor(query.lang), query, catalog.searchIndex));
       if (isDefault) defaultPages.set(query.page, response);
       else cache.set(key, response);
     }

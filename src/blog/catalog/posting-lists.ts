@@ -1,0 +1,31 @@
+// Posting lists laid out in one typed array (compressed sparse rows), the form both `q` indexes keep them in:
+// a few large arrays instead of one small array per key.
+
+/** The items holding key k are postings[offsets[k] .. offsets[k + 1]), as ascending positions. */
+export interface PostingLists {
+  offsets: Uint32Array;
+  /** 16-bit positions while there are at most 65,536 items, which halves the lists' size. */
+  postings: Uint16Array | Uint32Array;
+}
+
+/** Inverts `keysOf` (the distinct keys, below `keyCount`, of each item by position) by a counting sort. */
+export function layOutPostings(keysOf: ReadonlyArray<Uint16Array | Uint32Array>, keyCount: number): PostingLists {
+  const offsets = new Uint32Array(keyCount + 1);
+  for (const keys of keysOf) for (let index = 0; index < keys.length; index += 1) offsets[keys[index]! + 1]! += 1;
+  for (let key = 0; key < keyCount; key += 1) offsets[key + 1]! += offsets[key]!;
+  const postings = keysOf.length <= 65_536 ? new Uint16Array(offsets[keyCount]!) : new Uint32Array(offsets[keyCount]!);
+  const cursor = offsets.slice(0, keyCount);
+  keysOf.forEach((keys, position) => {
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index]!;
+      postings[cursor[key]!] = position;
+      cursor[key]! += 1;
+    }
+  });
+  return { offsets, postings };
+}
+
+/** The list of `key`, a view into the shared array. */
+export function postingsOf(lists: PostingLists, key: number): Uint16Array | Uint32Array {
+  return lists.postings.subarray(lists.offsets[key]!, lists.offsets[key + 1]!);
+}

@@ -116,11 +116,13 @@ describe('the q index answers exactly what the plain scan answers', () => {
         const next = [...kept.map((at) => first[at % first.length]!), ...added.map(post)];
         const reused = buildSearchIndex(next, previous);
         const fresh = buildSearchIndex(next);
-        for (const query of [...queries, ...added]) {
+        for (const query of [...queries, ...added, ...before]) {
           const terms = searchTerms(query);
           const expected = plainSearch(next, terms);
           assert.deepEqual([...findPositions(reused, terms)], expected);
           assert.deepEqual([...findPositions(fresh, terms)], expected);
+          // The older index still answers for its own posts (a snapshot may be serving it).
+          assert.deepEqual([...findPositions(previous, terms)], plainSearch(first, terms));
         }
       }),
       { numRuns: 200 },

@@ -24,7 +24,8 @@ export function buildGramIndex(texts: readonly string[], dictionary: GramDiction
 /** Positions (ascending) of the texts that contain the folded term, as String.prototype.includes finds it. */
 export function findTexts(index: GramIndex, term: string): ArrayLike<number> {
   const grams = gramsOfTerm(index.dictionary, term);
-  if (grams === null) return [];
+  // The dictionary is shared with later indexes: a gram numbered after this index was built is in none of its texts.
+  if (grams === null || grams.some((gram) => gram + 1 >= index.offsets.length)) return [];
   const lists = grams.map((gram) => postingsOf(index, gram)).sort((a, b) => a.length - b.length);
   let found: ArrayLike<number> = lists[0]!;
   for (let list = 1; list < lists.length && found.length > 0; list += 1) found = intersect(found, lists[list]!);
@@ -34,10 +35,21 @@ export function findTexts(index: GramIndex, term: string): ArrayLike<number> {
   return verified;
 }
 
-/** The values of ascending `small` that ascending `large` holds: a binary search from the last hit onwards. */
+/**
+ * The values of ascending `small` that ascending `large` holds: a walk through both when they are of a size,
+ * else a binary search in `large` for each value of `small`, from the last hit onwards.
+ */
 function intersect(small: ArrayLike<number>, large: ArrayLike<number>): number[] {
   const result: number[] = [];
   let low = 0;
+  if (large.length < small.length * 16) {
+    for (let at = 0; at < small.length && low < large.length; at += 1) {
+      const value = small[at]!;
+      while (low < large.length && large[low]! < value) low += 1;
+      if (large[low] === value) result.push(value);
+    }
+    return result;
+  }
   for (let at = 0; at < small.length; at += 1) {
     const value = small[at]!;
     let high = large.length;

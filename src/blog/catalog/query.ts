@@ -75,6 +75,23 @@ export function queryKey(query: PostsQuery): string {
   return JSON.stringify([query.lang ?? null, query.tag ?? null, query.terms, query.page, query.limit]);
 }
 
+/**
+ * Each indexed post's place in `candidates` (-1 when absent), kept per candidate list: a snapshot asks with the
+ * same few lists (the primaries, one per language) for its lifetime.
+ */
+function candidateRanks(index: SearchIndex, candidates: readonly CatalogEntry[]): Int32Array {
+  let ranks = index.memo.get(candidates);
+  if (!ranks) {
+    ranks = new Int32Array(index.posts.length).fill(-1);
+    candidates.forEach((entry, rank) => {
+      const position = index.positionOf.get(entry.post);
+      if (position !== undefined) ranks![position] = rank;
+    });
+    index.memo.set(candidates, ranks);
+  }
+  return ranks;
+}
+
 /** Whether `query` is one of the unfiltered default pages that are prepared ahead. */
 export function isDefaultListing(query: PostsQuery): boolean {
   return query.lang === undefined && query.tag === undefined && query.terms.length === 0 && query.limit === DEFAULT_PAGE_SIZE;
@@ -92,20 +109,17 @@ export function listForLanguage(catalog: Catalog, lang: string): CatalogEntry[] 
 
 /** Filters `candidates` (already ordered, each a version `index` holds) by tag and terms and cuts out the requested page. */
 export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuery, index: SearchIndex): PostsPage {
-  let matched: Uint8Array | undefined;
+  const byTag = (entry: CatalogEntry) => query.tag === undefined || entry.tagKeys.includes(query.tag);
+  let filtered: readonly CatalogEntry[] = candidates;
   if (query.terms.length > 0) {
-    matched = new Uint8Array(index.posts.length);
-    const positions = findPositions(index, query.terms);
-    for (let at = 0; at < positions.length; at += 1) matched[positions[at]!] = 1;
+    // Only the posts found are looked at: a rare term costs its few hits, not a pass over every candidate.
+    const rankOf = candidateRanks(index, candidates);
+    const ranks: number[] = [];
+    for (const position of findPositions(index, query.terms)) if (rankOf[position]! >= 0) ranks.push(rankOf[position]!);
+    filtered = ranks.sort((a, b) => a - b).map((rank) => candidates[rank]!).filter(byTag);
+  } else if (query.tag !== undefined) {
+    filtered = candidates.filter(byTag);
   }
-  const filtered =
-    query.tag === undefined && matched === undefined
-      ? candidates
-      : candidates.filter(
-          (entry) =>
-            (query.tag === undefined || entry.tagKeys.includes(query.tag)) &&
-            (matched === undefined || matched[index.positionOf.get(entry.post)!] === 1),
-        );
   const start = (query.page - 1) * query.limit;
   return {
     page: query.page,

@@ -9,7 +9,7 @@
 import { createGramDictionary, type GramDictionary } from '../text/grams.js';
 import { collectWords, createWordTable, type WordTable } from '../text/words.js';
 import { buildGramIndex, findTexts, type GramIndex } from './gram-index.js';
-import { layOutPostings, postingsOf, type PostingLists } from './posting-lists.js';
+import { layOutPostings, type PostingLists } from './posting-lists.js';
 
 /** What the index reads of a post version (tests index plain objects). */
 export interface Searchable {
@@ -31,10 +31,15 @@ export interface SearchIndex extends PostingLists {
   positionOf: Map<Searchable, number>;
   vocabulary: GramIndex;
   store: WordStore;
+  /** What callers derive from the index once (catalog/query.ts: each candidate list's order), by list. */
+  memo: WeakMap<object, Int32Array>;
 }
 
 /** A term whose words' lists hold more entries than this many per post still in the running is looked for in the posts' text. */
 const SCAN_RATIO = 32;
+
+/** New words searched one by one, before the words' trigram index is built again. */
+const MAX_UNINDEXED_WORDS = 4096;
 
 /** The distinct words of a post's folded text, by number, read once per post version object. */
 function wordsOfPost(store: WordStore, post: Searchable): Uint16Array | Uint32Array {
@@ -56,8 +61,10 @@ export function buildSearchIndex(posts: readonly Searchable[], previous?: Search
   const store = previous?.store ?? { table: createWordTable(), wordsOf: new WeakMap(), grams: createGramDictionary() };
   const lists = layOutPostings(posts.map((post) => wordsOfPost(store, post)), store.table.words.length);
   const words = store.table.words;
-  const vocabulary = previous && previous.vocabulary.texts.length === words.length ? previous.vocabulary : buildGramIndex(words.slice(), store.grams);
-  return { posts, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, store };
+  // Words new since the trigram index was built are searched one by one until they are many.
+  const kept = previous?.vocabulary;
+  const vocabulary = kept && words.length - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8) ? kept : buildGramIndex(words.slice(), store.grams);
+  return { posts, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, store, memo: new WeakMap() };
 }
 
 /** Positions (ascending) of the posts whose folded text contains every folded term, as String.prototype.includes finds them. */
@@ -68,7 +75,7 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
   let alive = index.posts.length;
   for (let round = 0; round < unique.length && alive > 0; round += 1) {
     const term = unique[round]!;
-    const words = findTexts(index.vocabulary, term);
+    const words = findWords(index, term);
     let entries = 0;
     for (let at = 0; at < words.length; at += 1) entries += index.offsets[words[at]! + 1]! - index.offsets[words[at]!]!;
     const scan = entries > SCAN_RATIO * alive;
@@ -79,9 +86,11 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
         if (hits[position] === round && index.posts[position]!.searchText.includes(term)) hits[position] = round + 1;
       }
     } else {
+      const { offsets, postings } = index;
       for (let at = 0; at < words.length; at += 1) {
-        const posts = postingsOf(index, words[at]!);
-        for (let next = 0; next < posts.length; next += 1) if (hits[posts[next]!] === round) hits[posts[next]!] = round + 1;
+        for (let next = offsets[words[at]!]!, end = offsets[words[at]! + 1]!; next < end; next += 1) {
+          if (hits[postings[next]!] === round) hits[postings[next]!] = round + 1;
+        }
       }
     }
     for (let position = 0; position < hits.length; position += 1) if (hits[position] === round + 1) alive += 1;
@@ -89,6 +98,17 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
   const positions: number[] = [];
   for (let position = 0; position < hits.length; position += 1) if (hits[position] === unique.length) positions.push(position);
   return positions;
+}
+
+/** Numbers of the words that contain `term`: from the trigram index, and from the words added since it was built. */
+function findWords(index: SearchIndex, term: string): ArrayLike<number> {
+  const indexed = findTexts(index.vocabulary, term);
+  const words = index.store.table.words;
+  const newest = Math.min(words.length, index.offsets.length - 1);
+  if (newest === index.vocabulary.texts.length) return indexed;
+  const found = Array.from(indexed);
+  for (let number = index.vocabulary.texts.length; number < newest; number += 1) if (words[number]!.includes(term)) found.push(number);
+  return found;
 }
 
 /** Bytes of the posts' lists and word lists, and the words' characters (at most two bytes each). */

@@ -76,26 +76,32 @@ function numberOf(dictionary: GramDictionary, length: 1 | 2 | 3, a: number, b: n
 export function collectGrams(dictionary: GramDictionary, folded: string): Uint32Array {
   dictionary.texts += 1;
   const text = dictionary.texts;
+  const { unigrams, bigrams, trigrams } = dictionary;
   let count = 0;
-  const add = (id: number) => {
-    if (dictionary.seenIn[id] === text) return;
-    dictionary.seenIn[id] = text;
-    if (count === dictionary.buffer.length) {
-      const grown = new Uint32Array(count * 2);
-      grown.set(dictionary.buffer);
-      dictionary.buffer = grown;
-    }
-    dictionary.buffer[count] = id;
-    count += 1;
-  };
   const length = folded.length;
+  // The ASCII tables are read inline (the common case); anything else goes through numberOf.
   for (let index = 0; index < length; index += 1) {
     const a = folded.charCodeAt(index);
-    add(numberOf(dictionary, 1, a, 0, 0));
-    if (index + 1 < length) {
-      const b = folded.charCodeAt(index + 1);
-      add(numberOf(dictionary, 2, a, b, 0));
-      if (index + 2 < length) add(numberOf(dictionary, 3, a, b, folded.charCodeAt(index + 2)));
+    const b = index + 1 < length ? folded.charCodeAt(index + 1) : -1;
+    const c = index + 2 < length ? folded.charCodeAt(index + 2) : -1;
+    for (let size = 1; size <= 3; size += 1) {
+      if ((size === 2 && b === -1) || (size === 3 && c === -1)) break;
+      const second = size >= 2 ? b : 0;
+      const third = size === 3 ? c : 0;
+      let id = -1;
+      if ((a | second | third) < 128) {
+        id = (size === 1 ? unigrams[a]! : size === 2 ? bigrams[(a << 7) | second]! : trigrams[(a << 14) | (second << 7) | third]!) - 1;
+      }
+      if (id === -1) id = numberOf(dictionary, size as 1 | 2 | 3, a, second, third);
+      if (dictionary.seenIn[id] === text) continue;
+      dictionary.seenIn[id] = text;
+      if (count === dictionary.buffer.length) {
+        const grown = new Uint32Array(count * 2);
+        grown.set(dictionary.buffer);
+        dictionary.buffer = grown;
+      }
+      dictionary.buffer[count] = id;
+      count += 1;
     }
   }
   return dictionary.buffer.slice(0, count);

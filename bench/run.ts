@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { benchBlog1k } from './blog-1k.js';
 import { benchBlog10k } from './blog-10k.js';
 import { benchFormsHttp } from './forms-http.js';
+import { benchSearch10k } from './search-10k.js';
 import { benchRateLimiterMemory } from './rate-limiter-memory.js';
 import type { BenchContext } from './lib/context.js';
 import { chooseLoadTool } from './lib/load.js';
@@ -17,6 +18,7 @@ import { createReport } from './lib/report.js';
 const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) => Promise<void> }> = [
   { name: 'blog-1k', group: 'blog', run: benchBlog1k },
   { name: 'blog-10k', group: 'blog', run: benchBlog10k },
+  { name: 'search-10k', group: 'blog', run: benchSearch10k },
   { name: 'forms-http', group: 'forms', run: benchFormsHttp },
   { name: 'rate-limiter', group: 'forms', run: benchRateLimiterMemory },
 ];

@@ -6,7 +6,7 @@
 // finds the words containing a term through a trigram index over the words (gram-index.ts), as the pg_trgm
 // documentation suggests for substring search over a table of unique words. A common term then costs a few
 // words' lists, not a read of every post that has its trigrams: "matrix" in 3,000 posts is one or a few words.
-import { createGramDictionary, type GramDictionary } from '../text/grams.js';
+import { collectGrams, createGramDictionary, gramsOfTerm, type GramDictionary } from '../text/grams.js';
 import { collectWords, createWordTable, type WordTable } from '../text/words.js';
 import { buildGramIndex, findTexts, type GramIndex } from './gram-index.js';
 import { layOutPostings, type PostingLists } from './posting-lists.js';
@@ -23,6 +23,9 @@ export interface WordStore {
   table: WordTable;
   wordsOf: WeakMap<Searchable, Uint16Array | Uint32Array>;
   grams: GramDictionary;
+  /** Unigrams and bigrams of the posts themselves, and each post's. */
+  shortGrams: GramDictionary;
+  shortGramsOf: WeakMap<Searchable, Uint16Array | Uint32Array>;
 }
 
 /** The posts holding each word (by the word's number, as positions in `posts`), and the words' trigram index. */
@@ -30,6 +33,11 @@ export interface SearchIndex extends PostingLists {
   posts: readonly Searchable[];
   positionOf: Map<Searchable, number>;
   vocabulary: GramIndex;
+  /**
+   * The posts holding each unigram and bigram: the exact answer to a term of one or two units, which the words
+   * would give only as the union of tens of thousands of lists ("a" is in most words).
+   */
+  short: PostingLists;
   store: WordStore;
   /** What callers derive from the index once (catalog/query.ts: each candidate list's order), by list. */
   memo: WeakMap<object, Int32Array>;
@@ -40,6 +48,17 @@ const SCAN_RATIO = 32;
 
 /** New words searched one by one, before the words' trigram index is built again. */
 const MAX_UNINDEXED_WORDS = 4096;
+
+/** The distinct unigrams and bigrams of a post's folded text, read once per post version object. */
+function shortGramsOfPost(store: WordStore, post: Searchable): Uint16Array | Uint32Array {
+  let numbers = store.shortGramsOf.get(post);
+  if (!numbers) {
+    const grams = collectGrams(store.shortGrams, post.searchText, 2);
+    numbers = store.shortGrams.size <= 65_536 ? Uint16Array.from(grams) : grams;
+    store.shortGramsOf.set(post, numbers);
+  }
+  return numbers;
+}
 
 /** The distinct words of a post's folded text, by number, read once per post version object. */
 function wordsOfPost(store: WordStore, post: Searchable): Uint16Array | Uint32Array {
@@ -58,13 +77,20 @@ function wordsOfPost(store: WordStore, post: Searchable): Uint16Array | Uint32Ar
  * reads one file's text, then the lists are laid out again (a counting sort over typed arrays).
  */
 export function buildSearchIndex(posts: readonly Searchable[], previous?: SearchIndex): SearchIndex {
-  const store = previous?.store ?? { table: createWordTable(), wordsOf: new WeakMap(), grams: createGramDictionary() };
+  const store = previous?.store ?? {
+    table: createWordTable(),
+    wordsOf: new WeakMap(),
+    grams: createGramDictionary(),
+    shortGrams: createGramDictionary(),
+    shortGramsOf: new WeakMap(),
+  };
   const lists = layOutPostings(posts.map((post) => wordsOfPost(store, post)), store.table.words.length);
+  const short = layOutPostings(posts.map((post) => shortGramsOfPost(store, post)), store.shortGrams.size);
   const words = store.table.words;
   // Words new since the trigram index was built are searched one by one until they are many.
   const kept = previous?.vocabulary;
   const vocabulary = kept && words.length - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8) ? kept : buildGramIndex(words.slice(), store.grams);
-  return { posts, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, store, memo: new WeakMap() };
+  return { posts, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, short, store, memo: new WeakMap() };
 }
 
 /** Positions (ascending) of the posts whose folded text contains every folded term, as String.prototype.includes finds them. */
@@ -75,29 +101,37 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
   let alive = index.posts.length;
   for (let round = 0; round < unique.length && alive > 0; round += 1) {
     const term = unique[round]!;
-    const words = findWords(index, term);
-    let entries = 0;
-    for (let at = 0; at < words.length; at += 1) entries += index.offsets[words[at]! + 1]! - index.offsets[words[at]!]!;
-    const scan = entries > SCAN_RATIO * alive;
-    alive = 0;
-    if (scan) {
-      // A term in most posts (one letter, a common pair): reading the text finds it within the first lines.
-      for (let position = 0; position < hits.length; position += 1) {
-        if (hits[position] === round && index.posts[position]!.searchText.includes(term)) hits[position] = round + 1;
-      }
+    if (term.length <= 2) {
+      const grams = gramsOfTerm(index.store.shortGrams, term);
+      // A gram numbered after this index was built (the dictionary is shared with later ones) is in none of its posts.
+      if (grams !== null && grams[0]! + 1 < index.short.offsets.length) advance(hits, index.short, grams[0]!, round);
     } else {
-      const { offsets, postings } = index;
-      for (let at = 0; at < words.length; at += 1) {
-        for (let next = offsets[words[at]!]!, end = offsets[words[at]! + 1]!; next < end; next += 1) {
-          if (hits[postings[next]!] === round) hits[postings[next]!] = round + 1;
+      const words = findWords(index, term);
+      let entries = 0;
+      for (let at = 0; at < words.length; at += 1) entries += index.offsets[words[at]! + 1]! - index.offsets[words[at]!]!;
+      if (entries > SCAN_RATIO * alive) {
+        // A term in most posts ("the", "ing"): reading the text finds it within the first lines.
+        for (let position = 0; position < hits.length; position += 1) {
+          if (hits[position] === round && index.posts[position]!.searchText.includes(term)) hits[position] = round + 1;
         }
+      } else {
+        for (let at = 0; at < words.length; at += 1) advance(hits, index, words[at]!, round);
       }
     }
+    alive = 0;
     for (let position = 0; position < hits.length; position += 1) if (hits[position] === round + 1) alive += 1;
   }
   const positions: number[] = [];
   for (let position = 0; position < hits.length; position += 1) if (hits[position] === unique.length) positions.push(position);
   return positions;
+}
+
+/** Moves the posts of `key`'s list that hold every earlier term on to the next round. */
+function advance(hits: Uint32Array, lists: PostingLists, key: number, round: number): void {
+  const { offsets, postings } = lists;
+  for (let next = offsets[key]!, end = offsets[key + 1]!; next < end; next += 1) {
+    if (hits[postings[next]!] === round) hits[postings[next]!] = round + 1;
+  }
 }
 
 /** Numbers of the words that contain `term`: from the trigram index, and from the words added since it was built. */
@@ -112,10 +146,14 @@ function findWords(index: SearchIndex, term: string): ArrayLike<number> {
 }
 
 /** Bytes of the posts' lists and word lists, and the words' characters (at most two bytes each). */
-export function measureSearchIndex(index: SearchIndex): { postings: number; wordLists: number; words: number; wordCount: number } {
+export function measureSearchIndex(index: SearchIndex): { postings: number; wordLists: number; shortGrams: number; words: number; wordCount: number } {
   let wordLists = 0;
-  for (const post of index.posts) wordLists += index.store.wordsOf.get(post)?.byteLength ?? 0;
+  let shortGrams = index.short.postings.byteLength + index.short.offsets.byteLength;
+  for (const post of index.posts) {
+    wordLists += index.store.wordsOf.get(post)?.byteLength ?? 0;
+    shortGrams += index.store.shortGramsOf.get(post)?.byteLength ?? 0;
+  }
   let characters = 0;
   for (const word of index.store.table.words) characters += word.length;
-  return { postings: index.postings.byteLength + index.offsets.byteLength, wordLists, words: characters, wordCount: index.store.table.words.length };
+  return { postings: index.postings.byteLength + index.offsets.byteLength, wordLists, shortGrams, words: characters, wordCount: index.store.table.words.length };
 }

@@ -72,8 +72,8 @@ function numberOf(dictionary: GramDictionary, length: 1 | 2 | 3, a: number, b: n
   return id;
 }
 
-/** The distinct grams of a folded text (every unigram, bigram and trigram), numbering new ones. */
-export function collectGrams(dictionary: GramDictionary, folded: string): Uint32Array {
+/** The distinct grams of a folded text (every unigram, bigram and, unless `longest` is 2, trigram), numbering new ones. */
+export function collectGrams(dictionary: GramDictionary, folded: string, longest: 2 | 3 = 3): Uint32Array {
   dictionary.texts += 1;
   const text = dictionary.texts;
   const { unigrams, bigrams, trigrams } = dictionary;
@@ -84,7 +84,7 @@ export function collectGrams(dictionary: GramDictionary, folded: string): Uint32
     const a = folded.charCodeAt(index);
     const b = index + 1 < length ? folded.charCodeAt(index + 1) : -1;
     const c = index + 2 < length ? folded.charCodeAt(index + 2) : -1;
-    for (let size = 1; size <= 3; size += 1) {
+    for (let size = 1; size <= longest; size += 1) {
       if ((size === 2 && b === -1) || (size === 3 && c === -1)) break;
       const second = size >= 2 ? b : 0;
       const third = size === 3 ? c : 0;

@@ -11,6 +11,7 @@ import { BENCH_ORIGIN, FORM_PATH, writeFormsConfig } from './lib/config-files.js
 import { delay, startHelper, startPostbox, type RunningChild, type RunningPostbox } from './lib/processes.js';
 import { replayableHeaders } from './lib/http-client.js';
 import { formatCount } from './lib/report.js';
+import { sinkCounts, type SinkCounts } from './lib/sink-counts.js';
 import { runSideBySide, type Contender } from './lib/side-by-side.js';
 import { addThroughputFigure, runProblems } from './lib/throughput-figure.js';
 
@@ -218,19 +219,6 @@ async function postboxCompleted(base: string): Promise<Completed> {
 
 async function referenceCompleted(base: string): Promise<Completed> {
   return (await (await fetch(`${base}/stats`)).json()) as Completed;
-}
-
-interface SinkCounts {
-  messages: number;
-  bytes: number;
-}
-
-/** The sink's counts of mail from `sender` (each contender has its own envelope sender). */
-function sinkCounts(child: ChildProcess, sender: string): Promise<SinkCounts> {
-  return new Promise((resolve) => {
-    child.once('message', (message) => resolve((message as { bySender: Record<string, SinkCounts> }).bySender[sender] ?? { messages: 0, bytes: 0 }));
-    child.send('counts');
-  });
 }
 
 /** Whether postbox's queue is empty (docs/delivery.md "/metrics"). */

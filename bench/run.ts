@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchBlog1k } from './blog-1k.js';
 import { benchBlog10k } from './blog-10k.js';
+import { benchCampaign10k } from './campaign-10k.js';
 import { benchFormsHttp } from './forms-http.js';
 import { benchSearch10k } from './search-10k.js';
 import { benchRateLimiterMemory } from './rate-limiter-memory.js';
@@ -21,9 +22,10 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'search-10k', group: 'blog', run: benchSearch10k },
   { name: 'forms-http', group: 'forms', run: benchFormsHttp },
   { name: 'rate-limiter', group: 'forms', run: benchRateLimiterMemory },
+  { name: 'campaign-10k', group: 'newsletter', run: benchCampaign10k },
 ];
 
-const USAGE = `Usage: npm run bench [-- [options] [blog|forms|${PARTS.map((part) => part.name).join('|')} ...]]
+const USAGE = `Usage: npm run bench [-- [options] [blog|forms|newsletter|${PARTS.map((part) => part.name).join('|')} ...]]
 
 Options:
   --rounds N        alternating rounds per URL (default 5)

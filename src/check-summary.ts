@@ -10,6 +10,8 @@ export function describeConfig(config: Config): string {
     const { host, port } = config.server.listen;
     if (config.mail) lines.push(`mail: ${describeMail(config.mail, config.data_dir)}`);
     lines.push(`forms service on ${host}:${port}:`);
+    // The URL may carry a password: only where the buckets live is shown.
+    if (config.rate_limit.backend === 'redis') lines.push(`rate limits: shared in Redis at ${redisHostOf(config.rate_limit.url!)}`);
     for (const form of config.forms) {
       const extras = [
         form.rate_limit_per_hour === 0 ? 'no rate limit' : `${form.rate_limit_per_hour}/hour`,
@@ -33,6 +35,11 @@ export function describeConfig(config: Config): string {
     for (const warning of adminWarnings(config)) lines.push(`warning: ${warning}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function redisHostOf(url: string): string {
+  const { hostname, port } = new URL(url);
+  return `${hostname}:${port || '6379'}`;
 }
 
 function describeMail(mail: MailConfig, dataDir: string): string {

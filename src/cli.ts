@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `postbox serve`, `postbox check [--send-test-mail]`, `postbox hash-password` and `postbox --version` (README.md "Running it for your
-// site"): the only code that reads argv and the environment.
+// `postbox serve`, `check [--send-test-mail]`, `queue`, `subscribers`, `newsletter`, `hash-password` and `--version`
+// (README.md "Running it for your site"): the only code that reads argv and the environment.
 import { parseArgs } from 'node:util';
 import type { Config } from './config/config.js';
 import { describeConfig } from './check-summary.js';
@@ -13,6 +13,7 @@ import { sendTestMail } from './mail/test-mail.js';
 import { failureSite, safeReason } from './safe-reason.js';
 import { QUEUE_USAGE, runQueueCommand } from './queue-command.js';
 import { runSubscribersCommand, SUBSCRIBERS_USAGE } from './subscribers-command.js';
+import { NEWSLETTER_USAGE, runNewsletterCommand } from './newsletter-command.js';
 import { runHashPassword } from './hash-password-command.js';
 import { startServices, type RunningServices } from './start-services.js';
 import { VERSION } from './version.js';
@@ -22,7 +23,7 @@ const USAGE = `Usage:
   postbox check [--config FILE]   validate the configuration and print a summary
   postbox check --send-test-mail [--to ADDRESS] [--config FILE]
                                   also send one test mail now, to ADDRESS or to mail.to
-${QUEUE_USAGE}${SUBSCRIBERS_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
+${QUEUE_USAGE}${SUBSCRIBERS_USAGE}${NEWSLETTER_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
                                   password_hash for [admin] users
   postbox version                 print the version
 
@@ -32,8 +33,13 @@ Options:
                       (check) send a test mail through the configured transport; exit 1 if it fails
       --to ADDRESS    (check --send-test-mail) where the test mail goes (default mail.to)
       --all-failed    (queue retry) every failed message
-      --form PATH     (subscribers export) the newsletter form
+      --form PATH     (subscribers export, newsletter send) the newsletter form
       --format F      (subscribers export) csv (default) or json
+      --post SLUG     (newsletter send) the published post to send
+      --lang LANG     (newsletter send) its language version (default: the primary one)
+      --test ADDRESS  (newsletter send) send one mail to ADDRESS now instead, to see it
+      --dry-run       (newsletter send) say what would be sent, send nothing
+      --resend        (newsletter send) send a post that was sent to the form before
   -h, --help          show this help
       --version       print the version
 `;
@@ -53,6 +59,11 @@ async function main(argv: string[]): Promise<number> {
         'all-failed': { type: 'boolean', default: false },
         form: { type: 'string' },
         format: { type: 'string' },
+        post: { type: 'string' },
+        lang: { type: 'string' },
+        test: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
+        resend: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -71,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'hash-password' && rest.length === 0) {
     return runHashPassword({ input: process.stdin, out: (text) => process.stdout.write(text), error: (text) => process.stderr.write(text) });
   }
-  const takesArguments = command === 'queue' || command === 'subscribers';
+  const takesArguments = command === 'queue' || command === 'subscribers' || command === 'newsletter';
   if ((command !== 'serve' && command !== 'check' && !takesArguments) || (!takesArguments && rest.length > 0)) {
     process.stderr.write(`${command ? `postbox: unknown command "${[command, ...rest].join(' ')}"\n\n` : ''}${USAGE}`);
     return 2;
@@ -97,6 +108,18 @@ async function main(argv: string[]): Promise<number> {
     const io = { out: (text: string) => process.stdout.write(text), error: (text: string) => process.stderr.write(text) };
     return runSubscribersCommand(rest, { form: parsed.values.form as string | undefined, format: parsed.values.format as string | undefined }, loaded.config, io);
   }
+  if (command === 'newsletter') {
+    const { values } = parsed;
+    const options = { form: values.form, post: values.post, lang: values.lang, test: values.test, dryRun: values['dry-run'] === true, resend: values.resend === true };
+    return runNewsletterCommand(rest, options, loaded.config, {
+      out: (text) => process.stdout.write(text),
+      error: (text) => process.stderr.write(text),
+      terminal: process.stderr.isTTY ? process.stderr : undefined,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      now: () => performance.now(),
+      clock: Date.now,
+    });
+  }
   if (command === 'check') {
     process.stdout.write(`${file}: OK\n${describeConfig(loaded.config)}`);
     return wantsTestMail ? checkMail(loaded.config, to) : 0;
@@ -104,13 +127,24 @@ async function main(argv: string[]): Promise<number> {
   return serve(loaded.config);
 }
 
-/** The options only one command takes; given to another, they would be silently ignored. */
-const COMMAND_OPTIONS: Record<string, string> = { 'all-failed': 'queue', form: 'subscribers', format: 'subscribers' };
+/** The options only some commands take; given to another, they would be silently ignored. */
+const COMMAND_OPTIONS: Record<string, readonly string[]> = {
+  'all-failed': ['queue'],
+  form: ['subscribers', 'newsletter'],
+  format: ['subscribers'],
+  post: ['newsletter'],
+  lang: ['newsletter'],
+  test: ['newsletter'],
+  'dry-run': ['newsletter'],
+  resend: ['newsletter'],
+};
 
 /** An option given to a command that does not take it. */
 function optionProblem(command: string, values: Record<string, unknown>): string | undefined {
-  for (const [option, owner] of Object.entries(COMMAND_OPTIONS)) {
-    if (values[option] !== undefined && values[option] !== false && command !== owner) return `--${option} goes with ${owner}: postbox ${owner} ...`;
+  for (const [option, owners] of Object.entries(COMMAND_OPTIONS)) {
+    if (values[option] !== undefined && values[option] !== false && !owners.includes(command)) {
+      return `--${option} goes with ${owners.join(' or ')}: ${owners.map((owner) => `postbox ${owner} ...`).join(', ')}`;
+    }
   }
   return undefined;
 }

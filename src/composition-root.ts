@@ -7,16 +7,12 @@ import path from 'node:path';
 import { createAdmin, type Admin } from './admin/admin.js';
 import type { AdminRoute } from './admin/admin-pages.js';
 import type { SessionFile } from './admin/sessions.js';
-import { createPlaceholderPages } from './admin/views/placeholder-pages.js';
-import { createPostPages } from './admin/post-pages/post-pages.js';
-import { createPreviewRenderer } from './admin/post-pages/preview.js';
-import { createPostFiles } from './admin/posts/post-files.js';
-import { createMarkdownTools } from './blog/content/markdown.js';
+import { adminPagesOf, type LateParts } from './admin-composition.js';
 import { adminWarnings } from './check-summary.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from './config/config.js';
 import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.js';
 import { createWebhookNotifier } from './chat/webhook.js';
-import { createBlogService, type BlogService } from './blog/blog-service.js';
+import { createBlogService } from './blog/blog-service.js';
 import { createFormsService, type FormsAdapters, type FormsSettings } from './forms/forms-service.js';
 import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from './ports.js';
 import { createRateLimitKey } from './forms/rules/rate-limit-key.js';
@@ -29,12 +25,14 @@ import { fileTransportNotice, outboxDirOf } from './mail/outbox-dir.js';
 import { createDispatch } from './queue/dispatch.js';
 import { retryPolicyOf } from './queue/retry-policy.js';
 import { writeFileAtomically } from './storage/atomic-file.js';
-import { createJsonlAppender } from './storage/jsonl.js';
+import { createJsonlAppender, createJsonlFiles, type FileExclusive, type JsonlAppend } from './storage/jsonl.js';
+import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
+import { createRedisRateLimits } from './storage/redis-rate-limits.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
 /** The admin's files in data_dir (config/data-files.ts reserves their names). */
 export const ADMIN_SESSIONS_FILE = 'admin-sessions.json';
-export const TRASH_FOLDER = 'trash';
+export { TRASH_FOLDER } from './admin-composition.js';
 
 export interface RootDeps {
   logger: Logger;
@@ -58,34 +56,15 @@ export function createSessionFile(dataDir: string): SessionFile {
   };
 }
 
-/** The blog service once it is built: the posts pages list its versions, and they are built before it. */
-interface BlogReference {
-  current?: BlogService;
-}
-
-/** The posts pages over blog.content_dir, or the placeholder when there is no blog to write for. */
-function adminPagesOf(config: Config, deps: RootDeps, clock: Clock, blog: BlogReference): readonly AdminRoute[] {
-  if (deps.adminPages) return deps.adminPages;
-  if (!config.blog || !config.admin) return createPlaceholderPages();
-  const contentDir = config.blog.content_dir;
-  return createPostPages({
-    posts: createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock }),
-    listVersions: () => blog.current?.listAllVersions() ?? [],
-    renderPreview: createPreviewRenderer({ contentDir, render: createMarkdownTools().render, maxImageBytes: config.admin.max_upload_bytes }),
-    maxUploadBytes: config.admin.max_upload_bytes,
-    logger: deps.logger,
-  });
-}
-
 /** /admin when the configuration has [admin]: its routes go to the service adminServiceOf names. */
-async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, blog: BlogReference): Promise<Admin | undefined> {
+async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: LateParts, exclusive: FileExclusive): Promise<Admin | undefined> {
   if (!config.admin) return undefined;
   await mkdir(config.data_dir, { recursive: true });
   for (const warning of adminWarnings(config)) deps.logger.warn({ event: 'admin_example_password' }, warning);
   return createAdmin(
     { admin: config.admin },
     { logger: deps.logger, clock, randomBytes, sessionFile: createSessionFile(config.data_dir) },
-    adminPagesOf(config, deps, clock, blog),
+    deps.adminPages ?? adminPagesOf(config, { logger: deps.logger, clock, late, exclusive }),
   );
 }
 
@@ -112,6 +91,7 @@ export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings
     siteTitle: config.site?.title,
     siteUrl: config.site?.base_url,
     mailServer: mail.transport === 'smtp' ? `${mail.smtp.host}:${mail.smtp.port}` : undefined,
+    sendPerMinute: mail.send_per_minute,
   };
 }
 
@@ -130,9 +110,10 @@ export interface NotifierFactories {
  */
 export function createFormsAdapters(
   config: Config,
-  parts: Pick<FormsAdapters, 'logger' | 'requestLog' | 'clock' | 'mailer'> & NotifierFactories,
+  parts: Pick<FormsAdapters, 'logger' | 'requestLog' | 'clock' | 'mailer'> & NotifierFactories & { appendLine?: JsonlAppend },
 ): FormsAdapters {
   const {
+    appendLine = createJsonlAppender(),
     createChatNotifier = createTelegramNotifier,
     createWebhookNotifier: makeWebhookNotifier = (settings) => createWebhookNotifier(settings, { clock: parts.clock }),
     ...given
@@ -162,7 +143,9 @@ export function createFormsAdapters(
           random: Math.random,
         }
       : undefined,
-    appendLine: createJsonlAppender(),
+    campaigns: mail?.queue ? createCampaignFiles(campaignsDirOf(config.data_dir)) : undefined,
+    rateLimits: config.rate_limit.backend === 'redis' ? createRedisRateLimits(config.rate_limit.url!, config.forms, given.logger) : undefined,
+    appendLine,
     clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
     rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
   };
@@ -196,8 +179,10 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     for (const closeAdapter of closers.splice(0).reverse()) await closeAdapter();
   };
   try {
-    const blogReference: BlogReference = {};
-    const admin = await composeAdmin(config, deps, clock, blogReference);
+    const late: LateParts = { blog: {}, runner: {} };
+    // One per process: the archive's appends and the inbox's rewrites of it take turns (src/storage/jsonl.ts).
+    const jsonl = createJsonlFiles();
+    const admin = await composeAdmin(config, deps, clock, late, jsonl.exclusive);
     if (admin) closers.push(() => admin.close());
     const adminOn = adminServiceOf(config);
     if (config.mail && config.forms.length > 0) {
@@ -206,7 +191,12 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
       if (config.mail.transport === 'file') {
         logger.warn({ event: 'mail_not_sent', outbox: outboxDirOf(config.data_dir) }, `mail is ${fileTransportNotice(config.data_dir)}`);
       }
-      const adapters = createFormsAdapters(config, { logger, requestLog, clock, mailer });
+      const adapters: FormsAdapters = {
+        ...createFormsAdapters(config, { logger, requestLog, clock, mailer, appendLine: jsonl.append }),
+        onCampaignRunner: (runner) => {
+          late.runner.current = runner;
+        },
+      };
       const forms = await createFormsService(formsSettingsOf(config, config.mail), adminOn === 'forms' && admin ? { ...adapters, extraRoutes: admin.routes } : adapters);
       services.push(adminOn === 'forms' && admin ? withAdminBodies(forms, admin) : forms);
     }
@@ -224,7 +214,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
           extraRoutes: withAdmin ? admin.routes : undefined,
         },
       );
-      blogReference.current = blog;
+      late.blog.current = blog;
       services.push(withAdmin ? withAdminBodies(blog, admin) : blog);
     }
     return { services, close };

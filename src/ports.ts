@@ -19,20 +19,31 @@ export interface MailList {
 }
 
 /**
- * One plain-text mail, as plain data (it may be stored as JSON and sent later). Header values must already be
- * free of CR and LF.
+ * One mail, as plain data (it may be stored as JSON and sent later): plain text, with an optional HTML
+ * alternative. Header values must already be free of CR and LF.
  */
 export interface MailMessage {
   from: string;
   to: string;
   replyTo?: string;
   subject: string;
+  /** Always there: the part every client can show, and the one spam filters expect beside HTML. */
   text: string;
+  /** An HTML alternative of `text` (multipart/alternative, RFC 2046 section 5.1.4); a campaign sets it. */
+  html?: string;
   /** Required, so that no mail Postbox writes goes out without it. */
   autoSubmitted: AutoSubmitted;
   /** Set on every mail to newsletter subscribers. */
   list?: MailList;
+  /**
+   * `Precedence: bulk` on a mail sent to many (a campaign): not in any RFC, but vacation responders and
+   * some providers read it to skip auto-replies and sort the mail as bulk.
+   */
+  precedence?: 'bulk';
 }
+
+/** What sending one mail now came to, in words the owner can act on (the SMTP reply or network error on failure). */
+export type SendOutcome = { ok: true; report: string } | { ok: false; report: string };
 
 /** Sends mail; rejects when the message was not accepted for delivery. */
 export interface Mailer {
@@ -76,3 +87,24 @@ export type RandomBytes = (count: number) => Buffer;
 
 /** Appends `record` as one line to `file` and makes it durable; rejects when that failed. */
 export type AppendLine = (file: string, record: object) => Promise<void>;
+
+/** Answer to one rate-limit take: allowed, or the whole seconds until a token is back (the `Retry-After` value). */
+export type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** The buckets of one form: in this process (answering at once) or shared in Redis (src/storage/redis-rate-limits.ts). */
+export interface FormLimiter {
+  /** Takes a token for `key`; a shared limiter rejects with UnavailableError when its store cannot be reached. */
+  take(key: string, nowMs: number): TakeResult | Promise<TakeResult>;
+}
+
+/** The rate limiters of every form (docs/submission-rules.md "Rate limit"). */
+export interface FormRateLimits {
+  /** The limiter of the form at `formPath`; undefined when its rate_limit_per_hour is 0. */
+  limiterFor(formPath: string): FormLimiter | undefined;
+  /** Writes every limiter's state to the snapshot file (nothing for a shared store). */
+  save(nowMs: number): Promise<void>;
+  /** The parts that cannot be reached now, for /health ("redis"); none for limiters in memory. */
+  unavailableParts?(): string[];
+  /** Releases a connection. */
+  close?(): Promise<void>;
+}

@@ -45,3 +45,27 @@ export function writeFormsConfig(dir: string, smtpPort: number): string {
     ],
   });
 }
+
+/** The newsletter form a campaign bench sends to, and the envelope sender of its mails (mail.from). */
+export const NEWSLETTER_PATH = '/newsletter';
+export const CAMPAIGN_SENDER = 'news@bench.example';
+
+/**
+ * Forms and blog for a campaign: a newsletter form whose subscribers are `data/subscribers.jsonl`, mail over SMTP
+ * to 127.0.0.1:`smtpPort` with the sending rate limit lifted, the blog over `contentDir`; returns the file's path.
+ */
+export function writeCampaignConfig(dir: string, smtpPort: number, contentDir: string): string {
+  return writeConfig(dir, 'campaign.toml', {
+    server: { listen: '127.0.0.1:0', public_url: 'https://forms.bench.example' },
+    mail: {
+      transport: 'smtp',
+      from: `Bench News <${CAMPAIGN_SENDER}>`,
+      to: 'owner@bench.example',
+      send_per_minute: 0,
+      smtp: { host: '127.0.0.1', port: smtpPort, secure: false },
+    },
+    forms: [{ path: NEWSLETTER_PATH, type: 'newsletter', allowed_origins: [BENCH_ORIGIN], subscribers: 'subscribers.jsonl' }],
+    site: { title: 'Bench Blog', base_url: BENCH_ORIGIN },
+    blog: { listen: '127.0.0.1:0', content_dir: contentDir },
+  });
+}

@@ -14,7 +14,7 @@ main { max-width: 60rem; padding: 1rem; }
 .admin-form input[type="text"], .admin-form input[type="password"] { width: 100%; max-width: 24rem; padding: 0.4rem; font: inherit; }
 button { padding: 0.4rem 0.9rem; font: inherit; cursor: pointer; }
 .admin-problem { padding: 0.5rem 0.75rem; border-left: 4px solid var(--problem); }
-a:focus-visible, button:focus-visible, input:focus-visible, textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .admin-notice { padding: 0.5rem 0.75rem; border-left: 4px solid var(--accent); }
 .admin-table { border-collapse: collapse; width: 100%; }
 .admin-table caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
@@ -26,4 +26,8 @@ a:focus-visible, button:focus-visible, input:focus-visible, textarea:focus-visib
 .admin-actions, .admin-version-actions form { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: end; margin: 1rem 0; }
 .admin-preview-frame { width: 100%; min-height: 24rem; border: 1px solid #8886; }
 .admin-button-link { display: inline-block; padding: 0.4rem 0.9rem; border: 1px solid currentColor; }
+.admin-facts dt { font-weight: 600; }
+.admin-facts dd { margin: 0 0 0.5rem 0; }
+.admin-form input[type="email"], .admin-form select { width: 100%; max-width: 24rem; padding: 0.4rem; font: inherit; }
+progress { width: 16rem; max-width: 100%; vertical-align: middle; }
 `;

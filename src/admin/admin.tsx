@@ -10,6 +10,7 @@ import type { Clock, RandomBytes } from '../ports.js';
 import { safeReason } from '../safe-reason.js';
 import { ADMIN_CSS } from './admin-css.js';
 import { ADMIN_HEADERS } from './admin-headers.js';
+import { CAMPAIGN_PROGRESS_JS } from './campaign-progress-js.js';
 import type { AdminPage, AdminRoute } from './admin-pages.js';
 import { readAdminForm, type AdminForm } from './form-body.js';
 import { loginPathFor } from './next-path.js';
@@ -22,6 +23,12 @@ import { createSignIn } from './sign-in.js';
 import { createSignInThrottle } from './sign-in-throttle.js';
 import { CSRF_FIELD } from './views/csrf-field.js';
 import { MessagePage } from './views/message-page.js';
+
+/** The admin's static files, served to anyone (they hold nothing private) with the admin's headers. */
+const ASSETS: ReadonlyMap<string, { type: string; body: string }> = new Map([
+  ['/admin/assets/admin.css', { type: 'text/css; charset=utf-8', body: ADMIN_CSS }],
+  ['/admin/assets/campaign-progress.js', { type: 'text/javascript; charset=utf-8', body: CAMPAIGN_PROGRESS_JS }],
+]);
 
 /** Room for a POST's fields beside its largest upload. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
@@ -82,9 +89,8 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
   async function route(request: RoutedRequest): Promise<Answer> {
     const { method, path } = request;
     const isRead = method === 'GET' || method === 'HEAD';
-    if (path === '/admin/assets/admin.css') {
-      return isRead ? { status: 200, headers: { 'content-type': 'text/css; charset=utf-8' }, body: ADMIN_CSS } : notAllowed('GET, HEAD');
-    }
+    const asset = ASSETS.get(path);
+    if (asset) return isRead ? { status: 200, headers: { 'content-type': asset.type }, body: asset.body } : notAllowed('GET, HEAD');
     if (!isRead && method !== 'POST') return notAllowed(path === '/admin/logout' ? 'POST' : 'GET, HEAD, POST');
     if (method === 'POST' && isFromAnotherSite(request.raw.headers)) {
       request.raw.resume();

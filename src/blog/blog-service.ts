@@ -24,6 +24,7 @@ import { createBlogResolver } from './http/resolve.js';
 import { createMediaReader } from './media/media-files.js';
 import { buildSnapshot, createSnapshotMemo, type BlogSnapshot, type SnapshotTools } from './http/snapshot.js';
 import type { PostVersionState } from './post-version-state.js';
+import { findPublishedPost, type PublishedPost } from './published-post.js';
 
 /** What the blog service is configured with. */
 export interface BlogSettings {
@@ -58,6 +59,11 @@ export interface BlogService extends HttpService {
    * published, draft, scheduled, or broken with the reason it is skipped. Read-only; in path order.
    */
   listAllVersions(): PostVersionState[];
+  /**
+   * A published version as the content is now, for a campaign: the slug's primary version without `lang`, else
+   * the version in `lang`. Drafts, scheduled versions and unknown slugs or languages give undefined.
+   */
+  findPublishedPost(slug: string, lang?: string): PublishedPost | undefined;
 }
 
 /** Loads the content, then serves it; the first load runs before the service answers anything. */
@@ -135,6 +141,7 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
         parseFileName: (file) => parsePostFileName(file, languageNames),
         defaultLanguage: site.language,
       }),
+    findPublishedPost: (slug, lang) => findPublishedPost(current().catalog, current().html, slug, lang),
     close: async () => {
       stopped = true;
       rescans.close();

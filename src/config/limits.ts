@@ -31,6 +31,9 @@ export const MAX_CACHE_MAX_AGE = 2_147_483_648;
 /** The longest `queue_max_hours`: a message older than a year is not worth sending. */
 export const MAX_QUEUE_HOURS = 8760;
 
+/** The highest `send_per_minute` other than 0 (no limit). */
+export const MAX_SEND_PER_MINUTE = 60_000;
+
 /** The longest idle time-out of an admin session: its absolute limit, 7 days. */
 export const MAX_SESSION_HOURS = 168;
 

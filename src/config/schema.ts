@@ -13,6 +13,7 @@ import {
   MAX_MESSAGE_LENGTH,
   MAX_NAME_LENGTH,
   MAX_QUEUE_HOURS,
+  MAX_SEND_PER_MINUTE,
   MAX_RATE_LIMIT_PER_HOUR,
   MAX_TRUSTED_PROXY_HOPS,
 } from './limits.js';
@@ -141,6 +142,13 @@ const mail = z
       .positive('must be more than 0 (how long a message is retried before it is given up)')
       .max(MAX_QUEUE_HOURS, atMost(MAX_QUEUE_HOURS, 'one year'))
       .default(72),
+    // docs/newsletter.md "Sending a post": campaign mails handed to the queue per minute; 0 lifts the limit.
+    send_per_minute: z
+      .number()
+      .int('must be a whole number of mails')
+      .min(0, 'must be 0 (no limit) or more')
+      .max(MAX_SEND_PER_MINUTE, atMost(MAX_SEND_PER_MINUTE, 'a thousand a second'))
+      .default(60),
     smtp: z
       .strictObject({
         host: z.string().refine(isHost, 'must be a host name or an IP address'),
@@ -189,6 +197,21 @@ const blog = z.strictObject({
 });
 
 /** The whole file. Cross-section rules live in the superRefine below. */
+// docs/configuration.md "[rate_limit]": the buckets in this process (and its snapshot file), or shared in Redis by
+// every replica (contract section 8).
+const rateLimit = z
+  .strictObject({
+    backend: z.enum(['memory', 'redis']).default('memory'),
+    url: z
+      .string()
+      .refine((value) => /^rediss?:\/\/[^\s]+$/.test(value) && URL.canParse(value), 'must be a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379"')
+      .optional(),
+  })
+  .superRefine((value, context) => {
+    if (value.backend === 'redis' && value.url === undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is required when backend = "redis"' });
+    if (value.backend === 'memory' && value.url !== undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is only for backend = "redis"' });
+  });
+
 export const configSchema = z
   .strictObject({
     data_dir: folderPath.default('./data'),
@@ -198,6 +221,7 @@ export const configSchema = z
     site: site.optional(),
     blog: blog.optional(),
     admin: adminSchema.optional(),
+    rate_limit: rateLimit.default({ backend: 'memory' }),
   })
   .superRefine((value, context) => {
     // Runs even when other keys are invalid (see reportAlongsideOtherProblems), so nothing here may assume

@@ -18,10 +18,13 @@ import { resolveSiteName } from './notifications.js';
 import type { AppendLine, ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from '../ports.js';
 import { createQueuedDelivery } from './queued-delivery.js';
 import { createQueueReport } from './queue-report.js';
-import { loadFormRateLimits } from './rate-limits.js';
+import { loadFormRateLimits, type FormRateLimits } from './rate-limits.js';
 import { createSubmitFlow } from './submit-flow.js';
 import type { Dispatch } from '../queue/outgoing.js';
-import { createQueueWorker, type MailQueue } from '../queue/queue-worker.js';
+import { createQueueWorker } from '../queue/queue-worker.js';
+import { createCampaignRunner, type CampaignRunner } from '../campaigns/campaign-runner.js';
+import type { CampaignStore } from '../campaigns/campaign-store.js';
+import { createRecipientMail } from '../campaigns/recipient-mail.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
 import type { QueueStore } from '../queue/store.js';
 
@@ -38,6 +41,8 @@ export interface FormsSettings {
   siteUrl?: string;
   /** "host:port" of the SMTP server, named in the log line of a failed send; undefined with the file transport. */
   mailServer?: string;
+  /** `[mail] send_per_minute`: campaign mails handed to the queue per minute, 0 for no limit. */
+  sendPerMinute?: number;
 }
 
 /** The mail queue's parts (docs/delivery.md); absent with `[mail] queue = false`. */
@@ -78,6 +83,12 @@ export interface FormsAdapters {
   appendLine: AppendLine;
   /** The mail queue, when `[mail] queue` is on. */
   queue?: QueueAdapters;
+  /** The campaigns in data_dir/campaigns, sent through the queue (so only with it). */
+  campaigns?: CampaignStore;
+  /** Rate limits shared by replicas (Redis, `[rate_limit] backend = "redis"`); in memory with a snapshot file unless given. */
+  rateLimits?: FormRateLimits;
+  /** Told once the campaign runner exists: /admin wakes it when it made a campaign. */
+  onCampaignRunner?(runner: CampaignRunner): void;
   /** The client address of a request (docs/configuration.md "trust_proxy_headers"). */
   clientAddressOf(request: IncomingMessage): string;
   /** The bucket a client address counts against. */
@@ -96,7 +107,16 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
   await mkdir(dataDir, { recursive: true });
   const metrics = createMetrics(forms.map((form) => form.path));
   const siteNameFor = (form: FormConfig) => resolveSiteName(settings.siteTitle, form, server.public_url);
-  const queue = adapters.queue && (await startQueue(adapters.queue, metrics, adapters, settings.mailServer));
+  let runner: CampaignRunner | undefined;
+  const queue =
+    adapters.queue &&
+    createQueueWorker({
+      ...adapters.queue,
+      // A campaign mail to an address that left the list while it waited is not sent (contract section 7).
+      dispatch: async (queued) => (runner && !runner.isWanted(queued.message) ? 'skipped' : adapters.queue!.dispatch(queued)),
+      settled: async (queued, outcome) => runner?.settled(queued, outcome),
+      report: createQueueReport(metrics, logger, settings.mailServer),
+    });
   const newsletter = await (adapters.createNewsletter ?? createNewsletter)({
     dataDir,
     forms: forms.filter((form): form is NewsletterForm => form.type === 'newsletter'),
@@ -114,7 +134,25 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
     clock,
     randomBytes: adapters.randomBytes,
   });
-  const rateLimits = await loadFormRateLimits(forms, dataDir, clock(), logger);
+  if (queue && adapters.campaigns) {
+    const newsletterForms = new Map(forms.flatMap((form) => (form.type === 'newsletter' ? [[form.path, form] as const] : [])));
+    runner = createCampaignRunner({
+      store: adapters.campaigns,
+      enqueue: (messages) => queue.enqueue(messages),
+      pendingMessages: () => queue.pendingMessages(),
+      formOf: (path) => newsletterForms.get(path),
+      isSubscribed: (form, email) => newsletter.isSubscribed(form, email),
+      mailFor: (form, email, body, request) =>
+        createRecipientMail({ from: settings.from, to: email, body, siteTitle: siteNameFor(form), postUrl: request.post_url, list: newsletter.listHeadersFor(form, email) }),
+      sendPerMinute: settings.sendPerMinute ?? 60,
+      clock,
+      logger,
+    });
+    adapters.onCampaignRunner?.(runner);
+  }
+  await queue?.start();
+  runner?.start();
+  const rateLimits = adapters.rateLimits ?? (await loadFormRateLimits(forms, dataDir, clock(), logger));
   const deliver = queue
     ? createQueuedDelivery({ enqueue: (messages) => queue.enqueue(messages), metrics, logger, from: settings.from, siteNameFor })
     : createDelivery({
@@ -134,6 +172,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
     newsletter,
     formCount: forms.length,
     queueCounts: queue && (() => queue.counts()),
+    unavailableParts: rateLimits.unavailableParts && (() => rateLimits.unavailableParts!()),
     metricsToken: server.metrics_token,
     siteOf: (form) => ({ name: siteNameFor(form), url: form.allowed_origins[0] ?? settings.siteUrl }),
     submitFlowOf: (form) =>
@@ -163,15 +202,10 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
       } catch (error) {
         logger.error({ event: 'ratelimit_snapshot_failed', reason: safeReason(error) }, 'rate-limit snapshot not saved');
       }
+      await rateLimits.close?.();
+      await runner?.stop();
       await newsletter.close();
       await queue?.stop(QUEUE_STOP_GRACE_MS);
     },
   };
-}
-
-/** Builds the queue worker over what is on disk and starts sending. */
-async function startQueue(parts: QueueAdapters, metrics: Metrics, adapters: FormsAdapters, mailServer: string | undefined): Promise<MailQueue> {
-  const queue = createQueueWorker({ ...parts, report: createQueueReport(metrics, adapters.logger, mailServer) });
-  await queue.start();
-  return queue;
 }

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FormConfig } from '../config/config.js';
 import type { Logger } from '../log.js';
+import type { FormRateLimits } from '../ports.js';
 import { writeFileAtomically } from '../storage/atomic-file.js';
 import {
   createRateLimiter,
@@ -14,14 +15,10 @@ import {
   type RateLimiterSnapshot,
 } from './rules/rate-limiter.js';
 
-export const RATE_LIMIT_SNAPSHOT_FILE = 'ratelimit-snapshot.json';
+export type { FormLimiter, FormRateLimits } from '../ports.js';
+export { UnavailableError } from '../unavailable-error.js';
 
-export interface FormRateLimits {
-  /** The limiter of the form at `formPath`; undefined when its rate_limit_per_hour is 0. */
-  limiterFor(formPath: string): RateLimiter | undefined;
-  /** Writes every limiter's state to the snapshot file. */
-  save(nowMs: number): Promise<void>;
-}
+export const RATE_LIMIT_SNAPSHOT_FILE = 'ratelimit-snapshot.json';
 
 /** One limiter per form with rate_limit_per_hour > 0; a missing or corrupt snapshot is logged and ignored. */
 export async function loadFormRateLimits(

@@ -14,7 +14,7 @@ import type { SubmissionNotice } from './notifications.js';
 import type { AppendLine, Clock } from '../ports.js';
 import { readFormBody } from './request-body.js';
 import { isOriginAllowed } from './rules/cors.js';
-import type { RateLimiter } from './rules/rate-limiter.js';
+import { UnavailableError, type FormLimiter } from './rate-limits.js';
 import { createSubmissionCheck, type FieldError, type Submission } from './rules/submission.js';
 
 /** What the flow needs of a request, whatever received it. */
@@ -28,7 +28,7 @@ export interface SubmitInput {
 }
 
 /** Why a submission was refused, with the message to show where the catalogue's text is too general. */
-export type RefusalCode = 'origin_not_allowed' | 'rate_limited' | 'body_too_large' | 'invalid_body' | 'storage_failed' | 'send_failed';
+export type RefusalCode = 'origin_not_allowed' | 'rate_limited' | 'body_too_large' | 'invalid_body' | 'storage_failed' | 'send_failed' | 'unavailable';
 
 export type SubmitOutcome =
   /** Delivered, signed up (or already on the list), or a honeypot hit: all look the same to the client. */
@@ -41,7 +41,7 @@ export interface SubmitFlowDeps {
   logger: Logger;
   clock: Clock;
   /** The form's rate limiter; undefined when its rate_limit_per_hour is 0. */
-  limiter: RateLimiter | undefined;
+  limiter: FormLimiter | undefined;
   /** The bucket a client address counts against (an IPv6 address counts for its network). */
   rateLimitKey(address: string): string;
   maxBodyBytes: number;
@@ -66,7 +66,17 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
       return refused('origin_not_allowed');
     }
     count('received');
-    const token = limiter?.take(deps.rateLimitKey(input.clientAddress), clock());
+    let token = limiter?.take(deps.rateLimitKey(input.clientAddress), clock());
+    if (token instanceof Promise) {
+      try {
+        token = await token;
+      } catch (error) {
+        if (!(error instanceof UnavailableError)) throw error;
+        // Fail closed: without the shared buckets nobody's limit can be checked, so nobody gets past it.
+        logger.warn({ event: 'rate_limit_unavailable', form: form.path, part: error.part }, 'rate limit store unreachable: submission refused');
+        return refused('unavailable');
+      }
+    }
     if (token && !token.allowed) {
       count('rate_limited');
       return { kind: 'refused', code: 'rate_limited', retryAfterSeconds: token.retryAfterSeconds };

@@ -1,5 +1,6 @@
 // The one shape every route answers with, and the one writer that puts an answer on the wire.
 import type { ServerResponse } from 'node:http';
+import { pipeline, Readable } from 'node:stream';
 
 /**
  * Header names in lower case. A record belongs to its answer: the writer adds `content-length` to it when it
@@ -11,8 +12,12 @@ export type AnswerHeaders = Record<string, string> | readonly string[];
 export interface Answer {
   status: number;
   headers: AnswerHeaders;
-  /** JSON or HTML text, or prepared bytes; none for 204, 303, 304 and 405 on form paths. */
-  body?: string | Buffer;
+  /**
+   * JSON or HTML text, or prepared bytes; none for 204, 303, 304 and 405 on form paths. A stream (an export that
+   * must not be held in memory whole) is sent chunked, without Content-Length; when it fails midway the
+   * connection is cut, so that a client never takes half a file for all of it.
+   */
+  body?: string | Buffer | Readable;
   /**
    * The Origin header a `403 origin_not_allowed` refused, for the request line (docs/forms-api.md "Logs"): an
    * origin names a site, not a person, and it is what a developer needs to see to fix allowed_origins.
@@ -29,6 +34,18 @@ const BODILESS = new Set([204, 304]);
  */
 export function writeAnswer(response: ServerResponse, answer: Answer, withBody: boolean): void {
   const { headers, body } = answer;
+  if (body instanceof Readable) {
+    response.writeHead(answer.status, headers as Record<string, string>);
+    if (!withBody) {
+      body.destroy();
+      response.end();
+      return;
+    }
+    pipeline(body, response, (error) => {
+      if (error) response.destroy();
+    });
+    return;
+  }
   if (!Array.isArray(headers) && !BODILESS.has(answer.status)) {
     const record = headers as Record<string, string>;
     // Added to the answer's own record, never to a spread copy: Node's writeHead costs several microseconds

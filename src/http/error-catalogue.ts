@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   internal_error: { status: 500, message: 'The server could not handle this request. Please try again later.' },
   send_failed: { status: 500, message: 'Your submission could not be delivered. Please try again later.' },
   storage_failed: { status: 500, message: 'Your submission could not be saved. Please try again later.' },
+  unavailable: { status: 503, message: 'The service is briefly unavailable. Please try again in a moment.' },
 } as const satisfies Record<string, { status: number; message: string | undefined }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

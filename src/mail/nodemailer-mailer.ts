@@ -27,8 +27,14 @@ export function toNodemailerMessage(message: MailMessage): SendMailOptions {
     ...(message.replyTo === undefined ? {} : { replyTo: message.replyTo }),
     subject: toHeaderText(message.subject),
     text: message.text,
-    headers: { 'Auto-Submitted': message.autoSubmitted, ...(message.list ? listHeaderFields(message.list) : {}) },
-    // Our messages never reference files or URLs; refuse them should a value ever look like one.
+    ...(message.html === undefined ? {} : { html: message.html }),
+    headers: {
+      'Auto-Submitted': message.autoSubmitted,
+      ...(message.precedence === 'bulk' ? { Precedence: 'bulk' } : {}),
+      ...(message.list ? listHeaderFields(message.list) : {}),
+    },
+    // Our messages never reference files or URLs (an HTML part links to images, it never embeds them); refuse
+    // them should a value ever look like one.
     disableFileAccess: true,
     disableUrlAccess: true,
   };

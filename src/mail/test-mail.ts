@@ -3,11 +3,11 @@
 // port and its reply, or the network error (contract section 5).
 import { getSystemErrorName } from 'node:util';
 import type { MailConfig } from '../config/config.js';
-import type { Clock, MailMessage } from '../ports.js';
+import type { Clock, MailMessage, SendOutcome } from '../ports.js';
 import { createMailer } from './create-mailer.js';
 import { fileTransportNotice } from './outbox-dir.js';
 
-export type TestMailOutcome = { ok: true; report: string } | { ok: false; report: string };
+export type TestMailOutcome = SendOutcome;
 
 /** The test mail: fixed text, so that it says what it is and where it came from. */
 export function createTestMail(from: string, to: string, sentAt: Date): MailMessage {
@@ -27,17 +27,22 @@ export function createTestMail(from: string, to: string, sentAt: Date): MailMess
 }
 
 /** Sends the test mail to `to` through `mail`'s transport now, and closes the mailer. */
-export async function sendTestMail(mail: MailConfig, dataDir: string, to: string, clock: Clock): Promise<TestMailOutcome> {
+export function sendTestMail(mail: MailConfig, dataDir: string, to: string, clock: Clock): Promise<TestMailOutcome> {
+  return sendOneMail(mail, dataDir, createTestMail(mail.from, to, new Date(clock())), clock, 'test mail');
+}
+
+/** Sends `message` through `mail`'s transport now (no queue), and closes the mailer; `what` names it in the report. */
+export async function sendOneMail(mail: MailConfig, dataDir: string, message: MailMessage, clock: Clock, what: string): Promise<TestMailOutcome> {
   const mailer = createMailer(mail, dataDir, clock);
   try {
-    await mailer.send(createTestMail(mail.from, to, new Date(clock())));
+    await mailer.send(message);
   } catch (error) {
-    return { ok: false, report: `test mail to ${to} not sent: ${describeSendFailure(error, mail)}` };
+    return { ok: false, report: `${what} to ${message.to} not sent: ${describeSendFailure(error, mail)}` };
   } finally {
     await mailer.close().catch(() => undefined);
   }
-  if (mail.transport === 'file') return { ok: true, report: `test mail to ${to} ${fileTransportNotice(dataDir)}` };
-  return { ok: true, report: `test mail to ${to} sent: ${serverName(mail)} accepted it` };
+  if (mail.transport === 'file') return { ok: true, report: `${what} to ${message.to} ${fileTransportNotice(dataDir)}` };
+  return { ok: true, report: `${what} to ${message.to} sent: ${serverName(mail)} accepted it` };
 }
 
 /**

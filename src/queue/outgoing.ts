@@ -4,13 +4,20 @@
 import type { MailMessage, WebhookEvent } from '../ports.js';
 
 /** Why a mail is sent; the counters of /metrics follow it. */
-export type MailKind = 'owner' | 'receipt' | 'confirmation' | 'subscriber_notice' | 'test';
+export type MailKind = 'owner' | 'receipt' | 'confirmation' | 'subscriber_notice' | 'newsletter' | 'test';
+
+/** The recipient of a campaign a mail is for (docs/newsletter.md "Sending a post"): its journal records the outcome. */
+export interface CampaignRecipient {
+  campaign: string;
+  /** The recipient's place in the campaign's list, from 0. */
+  index: number;
+}
 
 /** The fields a webhook posts (docs/configuration.md "[forms.webhook]"); its id is the queued message's id. */
 export type WebhookFields = Omit<WebhookEvent, 'id'>;
 
 export type OutgoingMessage =
-  | { channel: 'mail'; form: string; kind: MailKind; mail: MailMessage }
+  | { channel: 'mail'; form: string; kind: MailKind; mail: MailMessage; recipient?: CampaignRecipient }
   | { channel: 'telegram'; form: string; text: string }
   | { channel: 'webhook'; form: string; fields: WebhookFields };
 
@@ -22,8 +29,14 @@ export interface QueuedMessage {
   message: OutgoingMessage;
 }
 
-/** Sends one message now; rejects when the server did not accept it. */
-export type Dispatch = (queued: QueuedMessage) => Promise<void>;
+/**
+ * Sends one message now; rejects when the server did not accept it. Resolves `skipped` when the message is no
+ * longer wanted (a campaign mail to an address that unsubscribed while it waited): it leaves the queue unsent.
+ */
+export type Dispatch = (queued: QueuedMessage) => Promise<void | 'skipped'>;
+
+/** How a message left the queue. */
+export type QueueOutcome = 'sent' | 'skipped' | 'failed';
 
 /** The label a log line or a listing gives a message: its channel and, for mail, its kind. */
 export function describeOutgoing(message: OutgoingMessage): string {

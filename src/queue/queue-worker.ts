@@ -4,7 +4,7 @@
 // retries and retries never take more than half of the sending slots, so a backlog never starves new mail.
 import type { Clock } from '../ports.js';
 import { classifyFailure, type DeliveryFailure } from './failure.js';
-import type { Dispatch, OutgoingMessage, QueuedMessage } from './outgoing.js';
+import type { Dispatch, OutgoingMessage, QueuedMessage, QueueOutcome } from './outgoing.js';
 import { nextAttemptAt, type RetryPolicy } from './retry-policy.js';
 import type { AttemptRecord, QueueStore, StoredMessage } from './store.js';
 
@@ -30,6 +30,11 @@ export interface QueueWorkerDeps {
   concurrency?: number;
   /** How often the folder is read for messages put back by `postbox queue retry`; 2 s unless given. */
   rescanIntervalMs?: number;
+  /**
+   * Told how a message left the queue, and awaited before the queue lets go of it: what it records is written
+   * before the message can be forgotten (a campaign's journal, src/campaigns/campaign-runner.ts).
+   */
+  settled?(message: QueuedMessage, outcome: QueueOutcome): Promise<void>;
 }
 
 export interface MailQueue {
@@ -37,6 +42,8 @@ export interface MailQueue {
   start(): Promise<void>;
   /** Resolves once every message is durably queued; rejects when they could not be written. */
   enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
+  /** The messages waiting or being sent now. */
+  pendingMessages(): QueuedMessage[];
   /** Pending and failed messages now, and the fsync calls the queue's writes made since start. */
   counts(): { pending: number; failed: number; fsyncs: number };
   /** Tries new messages once more and waits for sends in flight, for up to `graceMs`; what is pending stays on disk. */
@@ -131,14 +138,16 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
       return;
     }
     let error: unknown;
+    let skipped = false;
     try {
-      await dispatch(stored);
+      skipped = (await dispatch(stored)) === 'skipped';
     } catch (caught) {
       error = caught ?? new Error('send failed');
     }
     if (error === undefined) {
+      await settle(stored, skipped ? 'skipped' : 'sent');
       entries.delete(stored.slot);
-      report.delivered(stored);
+      if (!skipped) report.delivered(stored);
       await store.complete(stored.slot).catch((storeError: unknown) => report.storageFailed('complete', storeError));
       return;
     }
@@ -149,6 +158,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
     const record: AttemptRecord = { attempts, nextAttemptAt: next ?? now, lastError: describeFailure(failure) };
     if (next === undefined) {
       try {
+        await settle(stored, 'failed');
         await store.fail(stored, record, now);
       } catch (storeError) {
         report.storageFailed('fail', storeError);
@@ -166,6 +176,10 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
     await store.recordAttempt(stored.slot, record).catch((storeError: unknown) => report.storageFailed('record_attempt', storeError));
     // Last: once it is in the retry list any pump (a timer, a rescan) may start it, and this try must be over.
     scheduleRetry(entry);
+  }
+
+  async function settle(stored: StoredMessage, outcome: QueueOutcome): Promise<void> {
+    await deps.settled?.(stored, outcome).catch((error: unknown) => report.storageFailed('settle', error));
   }
 
   async function rescan(): Promise<void> {
@@ -215,6 +229,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
       }
       pump();
     },
+    pendingMessages: () => [...entries.values()].map((entry) => entry.stored),
     counts: () => ({ pending: entries.size, failed: failedCount, fsyncs: store.fsyncCount() }),
     async stop(graceMs) {
       draining = true;

@@ -6,19 +6,19 @@ import { open, readFile, type FileHandle } from 'node:fs/promises';
 /** Appends `record` as one JSON line to `file` and fsyncs it; appends to one file run one after another. */
 export type JsonlAppend = (file: string, record: unknown) => Promise<void>;
 
+/** Runs `task` when no append to `file` runs, and holds later appends back until it is done (a rewrite of the file). */
+export type FileExclusive = <T>(file: string, task: () => Promise<T>) => Promise<T>;
+
 /**
- * An appender: it keeps the queue of each file it writes, so that two appends to one file never interleave.
- * The composition root makes one for the whole process (two appenders on one file would not see each other).
+ * An appender, and a way to rewrite a file it appends to: it keeps the queue of each file, so that two appends
+ * to one file never interleave and no append runs while the file is being replaced. The composition root makes
+ * one for the whole process (two of them on one file would not see each other).
  */
-export function createJsonlAppender(): JsonlAppend {
+export function createJsonlFiles(): { append: JsonlAppend; exclusive: FileExclusive } {
   const queues = new Map<string, Promise<unknown>>();
-  return (file, record) => {
-    const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+  const inTurn = <T>(file: string, task: () => Promise<T>): Promise<T> => {
     const previous = queues.get(file) ?? Promise.resolve();
-    const next = previous.then(
-      () => appendNow(file, line),
-      () => appendNow(file, line),
-    );
+    const next = previous.then(task, task);
     queues.set(file, next);
     void next
       .finally(() => {
@@ -27,6 +27,18 @@ export function createJsonlAppender(): JsonlAppend {
       .catch(() => undefined);
     return next;
   };
+  return {
+    append: (file, record) => {
+      const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+      return inTurn(file, () => appendNow(file, line));
+    },
+    exclusive: inTurn,
+  };
+}
+
+/** The appender of createJsonlFiles alone. */
+export function createJsonlAppender(): JsonlAppend {
+  return createJsonlFiles().append;
 }
 
 async function appendNow(file: string, line: Buffer): Promise<void> {

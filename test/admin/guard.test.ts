@@ -146,7 +146,7 @@ describe('the admin guard', () => {
     assert.equal((await app.inject({ method: 'GET', url: '/admin/posts', headers: { cookie } })).statusCode, 200);
   });
 
-  it('puts the security headers on every answer: pages, sign-in, redirects, refusals, 404, 405, 413, 429, 500, the stylesheet', async () => {
+  it('puts the security headers on every answer: pages, sign-in, redirects, refusals, 404, 405, 413, 429, 500, the stylesheet and script', async () => {
     const { cookie, csrf } = await signIn(app);
     const answers = {
       login: await app.inject({ method: 'GET', url: '/admin/login' }),
@@ -158,13 +158,15 @@ describe('the admin guard', () => {
       tooLarge: await app.inject(formPost('/admin/things', { csrf_token: csrf, thing: 'x'.repeat(3 * 1024 * 1024) }, { cookie })),
       failed: await app.inject({ method: 'GET', url: '/admin/broken', headers: { cookie } }),
       stylesheet: await app.inject({ method: 'GET', url: '/admin/assets/admin.css' }),
+      script: await app.inject({ method: 'GET', url: '/admin/assets/campaign-progress.js' }),
     };
     const statuses = Object.fromEntries(Object.entries(answers).map(([name, response]) => [name, response.statusCode]));
-    assert.deepEqual(statuses, { login: 200, redirect: 303, page: 200, refused: 403, notFound: 404, notAllowed: 405, tooLarge: 413, failed: 500, stylesheet: 200 });
+    assert.deepEqual(statuses, { login: 200, redirect: 303, page: 200, refused: 403, notFound: 404, notAllowed: 405, tooLarge: 413, failed: 500, stylesheet: 200, script: 200 });
     for (const [name, response] of Object.entries(answers)) assertAdminHeaders(response, name);
     for (let attempt = 0; attempt < 6; attempt += 1) await app.inject(formPost('/admin/login', { name: 'x', password: 'y' }));
     assertAdminHeaders(await app.inject(formPost('/admin/login', { name: 'x', password: 'y' })), '429');
     assert.equal(answers.stylesheet.headers['content-type'], 'text/css; charset=utf-8');
+    assert.equal(answers.script.headers['content-type'], 'text/javascript; charset=utf-8');
     assert.ok(!answers.failed.body.includes('secret detail'));
     assert.equal(app.logs.lines().find((line) => line.event === 'internal_error')?.path, '/admin/broken');
     assert.deepEqual(changes, []);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { ADMIN_SESSIONS_FILE, TRASH_FOLDER } from '../../src/composition-root.js';
 import { NEWSLETTER_SECRET_FILE } from '../../src/forms/newsletter/newsletter-secret.js';
+import { campaignsDirOf } from '../../src/storage/campaign-files.js';
 import { queueDirOf } from '../../src/storage/queue-files.js';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -121,6 +122,8 @@ describe('odd but valid values load', () => {
     ['no caching', 'blog.cache_max_age', 0],
     ['the longest cache age', 'blog.cache_max_age', MAX_CACHE_MAX_AGE],
     ['a data folder with spaces', 'data_dir', './my data'],
+    ['rate limits in a Redis nobody listens at (503 until it is there)', 'rate_limit', { backend: 'redis', url: 'redis://127.0.0.1:1' }],
+    ['rate limits in Redis over TLS with a password and a database', 'rate_limit', { backend: 'redis', url: 'rediss://:secret@127.0.0.1:1/2' }],
   ];
   for (const [why, key, value] of cases) {
     it(`${why}: ${key} = ${JSON.stringify(value)}`, () => {
@@ -155,10 +158,11 @@ describe('odd but valid values load', () => {
               (await forms!.inject({ method: 'POST', url: form.path, headers, payload: { name: 'Ada Lovelace', email: 'ada@example.org', message: 'Hello, a website please.' } })).statusCode,
               (await forms!.inject({ method: 'OPTIONS', url: form.path, headers })).statusCode,
             ];
-            // 413 where the case is the smallest body; never a 500.
-            assert.ok(statuses.every((status) => [200, 204, 303, 413].includes(status)), `${why}: ${form.path} answered ${statuses}`);
+            // 413 where the case is the smallest body, 503 where the rate limits' Redis is not there; never a 500.
+            const expected = key === 'rate_limit' ? [200, 204, 303, 503] : [200, 204, 303, 413];
+            assert.ok(statuses.every((status) => expected.includes(status)), `${why}: ${form.path} answered ${statuses}`);
           }
-          assert.equal((await forms!.inject('/health')).statusCode, 200, why);
+          assert.equal((await forms!.inject('/health')).statusCode, key === 'rate_limit' ? 503 : 200, why);
           for (const url of ['/api/blog/posts', '/api/blog/feed.xml', '/api/blog/sitemap.xml', '/health']) {
             assert.equal((await blog!.inject(url)).statusCode, 200, `${why}: ${url}`);
           }
@@ -183,6 +187,10 @@ describe('values that would break the service are refused at their key path', ()
   const contactAt = (formPath: string) => ({ path: formPath, type: 'contact' });
   const cases: Array<[string, string, unknown, string]> = [
     ['zero proxies is written false', 'server.trust_proxy_headers', 0, 'server.trust_proxy_headers'],
+    ['Redis without its address', 'rate_limit', { backend: 'redis' }, 'rate_limit.url'],
+    ['a Redis address that is not redis://', 'rate_limit', { backend: 'redis', url: 'http://127.0.0.1:6379' }, 'rate_limit.url'],
+    ['an address for the buckets in memory', 'rate_limit', { url: 'redis://127.0.0.1:6379' }, 'rate_limit.url'],
+    ['an unknown place for the buckets', 'rate_limit', { backend: 'memcached' }, 'rate_limit.backend'],
     ['too many proxies', 'server.trust_proxy_headers', 11, 'server.trust_proxy_headers'],
     ['a fraction of a proxy', 'server.trust_proxy_headers', 1.5, 'server.trust_proxy_headers'],
     ['a word for a proxy count', 'server.trust_proxy_headers', 'yes', 'server.trust_proxy_headers'],
@@ -330,6 +338,7 @@ describe('the bounds hold at run time', () => {
       NEWSLETTER_SECRET_FILE,
       path.basename(outboxDirOf('/data')),
       path.basename(queueDirOf('/data')),
+      path.basename(campaignsDirOf('/data')),
       ADMIN_SESSIONS_FILE,
       TRASH_FOLDER,
     ];

@@ -1,6 +1,7 @@
 // The front door: routing from the table (404, 405 with Allow), the decoded path, and the error boundary that
 // turns every throw, rejection or refused header into the catalogue's 500 and one error line, never a crash.
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { Answer } from '../../src/http/answer.js';
 import { errorAnswer, ERROR_CATALOGUE } from '../../src/http/error-catalogue.js';
@@ -102,4 +103,44 @@ describe('front door error boundary', () => {
       assert.equal((await app.inject('/fine')).body, 'fine');
     });
   }
+});
+
+describe('front door streamed answers', () => {
+  it('sends a stream chunked, without Content-Length, and HEAD gets the headers only', async () => {
+    const { app } = doorFor([
+      {
+        path: '/export',
+        methods: {
+          GET: () => ({ status: 200, headers: { 'content-type': 'text/csv' }, body: Readable.from(['a,b\r\n', '1,2\r\n']) }),
+          HEAD: () => ({ status: 200, headers: { 'content-type': 'text/csv' }, body: Readable.from(['never read']) }),
+        },
+      },
+    ]);
+    const response = await app.inject({ method: 'GET', url: '/export' });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.body, 'a,b\r\n1,2\r\n');
+    assert.equal(response.headers['content-length'], undefined);
+    const head = await app.inject({ method: 'HEAD', url: '/export' });
+    assert.equal(head.body, '');
+  });
+
+  it('cuts the connection when the stream fails midway, so half a file is never taken for all of it', async () => {
+    const failing = () =>
+      Readable.from(
+        (async function* () {
+          yield 'a,b\r\n';
+          throw new Error('disk gone');
+        })(),
+      );
+    const { app } = doorFor([{ path: '/export', methods: { GET: () => ({ status: 200, headers: { 'content-type': 'text/csv' }, body: failing() }) } }]);
+    const server = await app.listen();
+    try {
+      await assert.rejects(async () => {
+        const response = await fetch(`${server.address}/export`);
+        await response.text();
+      });
+    } finally {
+      await server.close(0);
+    }
+  });
 });

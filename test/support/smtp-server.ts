@@ -24,6 +24,11 @@ export interface SmtpServerOptions {
   rejectData?: (envelope: { recipients: string[] }) => boolean;
   /** Listen on this port (a server started again where a stopped one was); an ephemeral one unless given. */
   port?: number;
+  /**
+   * Awaited after a message's data arrived and before the server answers: resolving false refuses it (451) and it
+   * is not recorded. A test holds messages here, to stop or kill the sender while one is in flight.
+   */
+  beforeAccept?: (envelope: { recipients: string[] }) => Promise<boolean>;
 }
 
 export interface TestSmtpServer {
@@ -68,14 +73,17 @@ export async function startSmtpServer(initial: SmtpServerOptions = {}): Promise<
           return;
         }
         const raw = Buffer.concat(chunks).toString('utf8');
-        simpleParser(raw).then(
-          (parsed) => {
-            const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-            received.push({ mailFrom, recipients, raw, parsed });
-            callback();
-          },
-          (error: Error) => callback(error),
-        );
+        const gate = state.options.beforeAccept?.({ recipients }) ?? Promise.resolve(true);
+        gate.then(async (accepted) => {
+          if (!accepted) {
+            callback(Object.assign(new Error('Message held back by test server'), { responseCode: 451 }));
+            return;
+          }
+          const parsed = await simpleParser(raw);
+          const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+          received.push({ mailFrom, recipients, raw, parsed });
+          callback();
+        }).catch((error: Error) => callback(error));
       });
     },
   });

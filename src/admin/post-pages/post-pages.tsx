@@ -12,7 +12,7 @@ import { MessagePage } from '../views/message-page.js';
 import { ConflictPage } from './conflict-page.js';
 import { fieldsOfForm } from './form-fields.js';
 import { PostEditorPage } from './post-editor-page.js';
-import { PostListPage } from './post-list-page.js';
+import { PostListPage, type NewsletterSending } from './post-list-page.js';
 import type { ListVersions } from './post-listing.js';
 
 export interface PostPagesDeps {
@@ -21,6 +21,8 @@ export interface PostPagesDeps {
   /** The post's HTML as the blog API renders it, for "Preview" (`file` is undefined for a new post). */
   renderPreview(body: string, file: string | undefined): string | Promise<string>;
   maxUploadBytes: number;
+  /** Whether the list offers "Send to subscribers" (src/admin/campaign-pages/send-pages.tsx). */
+  sending?: NewsletterSending;
   logger: Logger;
 }
 
@@ -50,7 +52,7 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
 
   const list: AdminPage = async (request, session) => {
     const notice = NOTICES[queryOf(request).get('notice') ?? ''];
-    return htmlAnswer(200, <PostListPage session={session} versions={await deps.listVersions()} notice={notice} />);
+    return htmlAnswer(200, <PostListPage session={session} versions={await deps.listVersions()} notice={notice} sending={deps.sending} />);
   };
 
   // A new post starts as a draft: "Create" writes the file, "Publish" puts it online.

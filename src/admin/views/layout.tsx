@@ -5,9 +5,12 @@ import type { AdminSession } from '../sessions.js';
 import { CsrfField } from './csrf-field.js';
 
 /** The sections of the navigation; the inbox and the dashboard join them later (issue 12 part 2). */
-export type AdminSection = 'posts';
+export type AdminSection = 'posts' | 'campaigns';
 
-const NAVIGATION: ReadonlyArray<{ section: AdminSection; label: string; href: string }> = [{ section: 'posts', label: 'Posts', href: '/admin/posts' }];
+const NAVIGATION: ReadonlyArray<{ section: AdminSection; label: string; href: string }> = [
+  { section: 'posts', label: 'Posts', href: '/admin/posts' },
+  { section: 'campaigns', label: 'Campaigns', href: '/admin/campaigns' },
+];
 
 export interface LayoutProps {
   /** The page's own title; " · Postbox admin" is added. */
@@ -16,10 +19,15 @@ export interface LayoutProps {
   session?: AdminSession;
   /** The section the page belongs to, marked in the navigation. */
   section?: AdminSection;
+  /**
+   * Scripts of /admin (paths such as "/admin/assets/campaign-progress.js") the page loads, deferred. The CSP runs
+   * no inline script, and every page works without them.
+   */
+  scripts?: readonly string[];
   children?: ComponentChildren;
 }
 
-export function Layout({ title, session, section, children }: LayoutProps) {
+export function Layout({ title, session, section, scripts, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -28,6 +36,7 @@ export function Layout({ title, session, section, children }: LayoutProps) {
         <meta name="referrer" content="same-origin" />
         <title>{`${title} · Postbox admin`}</title>
         <link rel="stylesheet" href="/admin/assets/admin.css" />
+        {scripts?.map((src) => <script key={src} src={src} defer />)}
       </head>
       <body>
         <header class="admin-header">

@@ -28,6 +28,8 @@ export interface BlogSnapshot {
   health: PreparedResponse;
   /** The detail answer of a published version. */
   detail(entry: CatalogEntry): PreparedResponse;
+  /** The rendered body of a published version, as in its detail and the feeds. */
+  html(entry: CatalogEntry): string;
   /** The answer to a valid /posts query. */
   posts(query: PostsQuery): PreparedResponse;
   /**
@@ -135,6 +137,7 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
       }
       return response;
     },
+    html,
     posts,
     async warmUp(stop) {
       const entries = catalog.published;

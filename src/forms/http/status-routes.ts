@@ -12,13 +12,21 @@ export interface StatusRoutesOptions {
   metricsToken: string | undefined;
   /** The mail queue's current counts, when the queue is on (docs/delivery.md "Watching the queue"). */
   queueCounts?: () => { pending: number; failed: number; fsyncs: number };
+  /** The parts the service needs that cannot be reached now (contract section 8): /health is 503 naming them. */
+  unavailableParts?: () => string[];
 }
 
 /** The two routes, answering GET and HEAD. */
 export function createStatusRoutes(options: StatusRoutesOptions): Route[] {
-  const { metrics, metricsToken, queueCounts } = options;
+  const { metrics, metricsToken, queueCounts, unavailableParts } = options;
   const healthBody = JSON.stringify({ status: 'ok', forms: options.formCount });
-  const health = (): Answer => ({ status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: healthBody });
+  const health = (): Answer => {
+    const unavailable = unavailableParts?.() ?? [];
+    if (unavailable.length > 0) {
+      return { status: 503, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: JSON.stringify({ status: 'unavailable', forms: options.formCount, unavailable }) };
+    }
+    return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: healthBody };
+  };
   const metricsRoute = (request: { raw: { headers: { authorization?: string } } }): Answer => {
     if (metricsToken !== undefined && !isBearerTokenValid(request.raw.headers.authorization, metricsToken)) {
       return errorAnswer('unauthorized', { 'www-authenticate': 'Bearer' });

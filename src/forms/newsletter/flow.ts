@@ -191,6 +191,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     unsubscribe: unsubscribing.unsubscribe,
     unsubscribeLinkFor: unsubscribing.unsubscribeLinkFor,
     listHeadersFor: unsubscribing.listHeadersFor,
+    isSubscribed: (form, email) => subscribers.has(form, email),
     close,
   };
 }

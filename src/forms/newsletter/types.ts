@@ -33,6 +33,8 @@ export interface Newsletter {
   unsubscribeLinkFor(form: NewsletterForm, email: string): string;
   /** The `list` field (List-Id, List-Unsubscribe) of every mail to a subscriber. */
   listHeadersFor(form: NewsletterForm, email: string): MailList;
+  /** Whether `email` is on the list of `form` now (a campaign skips an address that left it). */
+  isSubscribed(form: NewsletterForm, email: string): boolean;
   /** Releases timers and files. */
   close(): Promise<void>;
 }

@@ -11,12 +11,12 @@
 // order; each take first drops buckets from the old end while the oldest is full, so every bucket is
 // dropped at most once per update (amortized O(1)) and no bucket outlives an hour without a take.
 // The limiter's clock never runs backwards: an earlier `nowMs` than one already seen counts as no time.
+import type { TakeResult } from '../../ports.js';
 import { createBucketTable } from './bucket-table.js';
 
 const MS_PER_HOUR = 3_600_000;
 
-/** Answer to one request: allowed, or the whole seconds until a token is back (the `Retry-After` value). */
-export type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+export type { TakeResult };
 
 /** JSON-serializable state of the non-full buckets at `takenAtMs`: [key, tokens left] pairs. */
 export interface RateLimiterSnapshot {

@@ -34,6 +34,7 @@ function createFakeNewsletter(): FakeNewsletter {
     unsubscribe: async () => 'bad_token',
     unsubscribeLinkFor: () => '',
     listHeadersFor: () => ({ id: '', unsubscribeUrl: '' }),
+    isSubscribed: () => false,
     async close() {
       fake.closed = true;
     },

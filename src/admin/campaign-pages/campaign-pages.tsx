@@ -1,0 +1,42 @@
+// /admin/campaigns, /admin/campaigns/<id> and /admin/campaigns/<id>/progress (docs/admin.md "Sending a post"):
+// read-only views of the campaigns in data_dir/campaigns and their journals, the last as JSON for the campaign
+// page's script. An id that is not one createCampaignId gives, or names no campaign, is 404 on both.
+import { isCampaignId, progressOf } from '../../campaigns/campaign.js';
+import type { CampaignStore } from '../../campaigns/campaign-store.js';
+import type { AdminPage, AdminRoute } from '../admin-pages.js';
+import { JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
+import { htmlAnswer } from '../render.js';
+import { MessagePage } from '../views/message-page.js';
+import { CampaignListPage, CampaignPage, progressJsonOf } from './campaign-views.js';
+
+const PAGE_PREFIX = '/admin/campaigns/';
+const PROGRESS_SUFFIX = '/progress';
+
+export function createCampaignPages(deps: { store: CampaignStore }): AdminRoute[] {
+  const { store } = deps;
+  const progressOfRequest = async (request: { id: string; recipients: number }) => progressOf(await store.readJournal(request.id), request.recipients);
+
+  const list: AdminPage = async (_request, session) => {
+    const requests = (await store.list()).reverse();
+    const campaigns = await Promise.all(requests.map(async (request) => ({ request, progress: await progressOfRequest(request) })));
+    return htmlAnswer(200, <CampaignListPage session={session} campaigns={campaigns} />);
+  };
+
+  const show: AdminPage = async (request, session) => {
+    const rest = request.path.slice(PAGE_PREFIX.length);
+    const json = rest.endsWith(PROGRESS_SUFFIX);
+    const id = json ? rest.slice(0, -PROGRESS_SUFFIX.length) : rest;
+    const campaign = isCampaignId(id) ? await store.read(id) : undefined;
+    if (!campaign) {
+      return htmlAnswer(404, <MessagePage title="No such campaign" message="There is no campaign at this address." session={session} link={{ href: '/admin/campaigns', label: 'Every campaign' }} />);
+    }
+    const progress = await progressOfRequest(campaign);
+    if (json) return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: JSON.stringify(progressJsonOf(progress)) };
+    return htmlAnswer(200, <CampaignPage session={session} request={campaign} progress={progress} />);
+  };
+
+  return [
+    { path: '/admin/campaigns', methods: { GET: list } },
+    { path: PAGE_PREFIX, prefix: true, methods: { GET: show } },
+  ];
+}

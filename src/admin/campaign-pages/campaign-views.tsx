@@ -1,0 +1,186 @@
+// The campaigns list and one campaign's page (docs/admin.md "Sending a post"): the counts the journal gives, the
+// same ones `postbox newsletter list` prints. A campaign page that is not finished loads campaign-progress.js,
+// which follows /admin/campaigns/<id>/progress and updates the marked parts of the page in place; without script
+// the page shows the counts as of loading and a "Refresh" link.
+import type { CampaignProgress, CampaignRequest } from '../../campaigns/campaign.js';
+import type { AdminSession } from '../sessions.js';
+import { Layout } from '../views/layout.js';
+
+/** The script that updates a campaign page in place while the campaign is not finished. */
+export const PROGRESS_SCRIPT = '/admin/assets/campaign-progress.js';
+
+export interface CampaignListing {
+  request: CampaignRequest;
+  progress: CampaignProgress;
+}
+
+export type CampaignState = 'waiting' | 'sending' | 'finished';
+
+/** waiting: no `serve` has started it yet; sending: started, not finished; finished: every recipient done. */
+export function stateOf(progress: CampaignProgress): CampaignState {
+  return progress.finished ? 'finished' : progress.started ? 'sending' : 'waiting';
+}
+
+const STATE_LABELS: Record<CampaignState, string> = { waiting: 'Waiting', sending: 'Sending', finished: 'Finished' };
+/** The state as the campaign page says it; campaign-progress.js says the same. */
+const STATE_TEXTS: Record<CampaignState, string> = { waiting: 'Waiting for the service to start it', sending: 'Sending', finished: 'Finished' };
+
+/** What /admin/campaigns/<id>/progress answers, and campaign-progress.js reads. */
+export interface ProgressJson {
+  state: CampaignState;
+  sent: number;
+  failed: number;
+  skipped: number;
+  total: number;
+}
+
+export function progressJsonOf(progress: CampaignProgress): ProgressJson {
+  return { state: stateOf(progress), sent: progress.sent, failed: progress.failed, skipped: progress.skipped, total: progress.total };
+}
+
+/** The campaign page's live summary; campaign-progress.js writes the same sentence. */
+export function summaryOf(progress: CampaignProgress): string {
+  const done = progress.sent + progress.failed + progress.skipped;
+  return `${STATE_TEXTS[stateOf(progress)]}: ${done} of ${progress.total} done (${progress.sent} sent, ${progress.failed} failed, ${progress.skipped} skipped).`;
+}
+
+/** The four counts as cells; `marked` names them for campaign-progress.js. */
+function Counts({ progress, marked = false }: { progress: CampaignProgress; marked?: boolean }) {
+  const mark = (name: string) => (marked ? name : undefined);
+  return (
+    <>
+      <td data-progress={mark('sent')}>{progress.sent}</td>
+      <td data-progress={mark('failed')}>{progress.failed}</td>
+      <td data-progress={mark('skipped')}>{progress.skipped}</td>
+      <td data-progress={mark('total')}>{progress.total}</td>
+    </>
+  );
+}
+
+/** /admin/campaigns: every campaign, newest first. */
+export function CampaignListPage({ session, campaigns }: { session: AdminSession; campaigns: readonly CampaignListing[] }) {
+  return (
+    <Layout title="Campaigns" session={session} section="campaigns">
+      <h1>Campaigns</h1>
+      <p>A campaign sends a published post to the subscribers of a newsletter form: start one from a published post in the posts list.</p>
+      {campaigns.length === 0 ? (
+        <p>No campaigns yet.</p>
+      ) : (
+        <table class="admin-table">
+          <caption>Every campaign, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Post</th>
+              <th scope="col">Language</th>
+              <th scope="col">Form</th>
+              <th scope="col">Created</th>
+              <th scope="col">State</th>
+              <th scope="col">Sent</th>
+              <th scope="col">Failed</th>
+              <th scope="col">Skipped</th>
+              <th scope="col">Total</th>
+            </tr>
+          </thead>
+          <tbody>
+            {campaigns.map(({ request, progress }) => (
+              <tr key={request.id}>
+                <td>
+                  <a href={`/admin/campaigns/${request.id}`}>{request.subject}</a>
+                </td>
+                <td>{request.lang}</td>
+                <td>{request.form}</td>
+                <td>
+                  <time dateTime={request.created_at}>{request.created_at}</time>
+                </td>
+                <td>{STATE_LABELS[stateOf(progress)]}</td>
+                <Counts progress={progress} />
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Layout>
+  );
+}
+
+export interface CampaignPageProps {
+  session: AdminSession;
+  request: CampaignRequest;
+  progress: CampaignProgress;
+}
+
+/**
+ * /admin/campaigns/<id>: one campaign, its counts and a progress bar. The parts campaign-progress.js updates carry
+ * data-progress="<name>" inside the element with data-progress-url; only the summary sentence is a live region.
+ */
+export function CampaignPage({ session, request, progress }: CampaignPageProps) {
+  const state = stateOf(progress);
+  const finished = state === 'finished';
+  const done = progress.sent + progress.failed + progress.skipped;
+  const path = `/admin/campaigns/${request.id}`;
+  return (
+    <Layout title={`Campaign ${request.id}`} session={session} section="campaigns" scripts={finished ? undefined : [PROGRESS_SCRIPT]}>
+      <h1>Campaign: {request.subject}</h1>
+      <div data-progress-url={finished ? undefined : `${path}/progress`} data-progress-state={finished ? undefined : state}>
+        <dl class="admin-facts">
+          <dt>Post</dt>
+          <dd>
+            <a href={request.post_url}>{request.subject}</a> ({request.slug})
+          </dd>
+          <dt>Language</dt>
+          <dd>{request.lang}</dd>
+          <dt>Newsletter form</dt>
+          <dd>{request.form}</dd>
+          <dt>Created</dt>
+          <dd>
+            <time dateTime={request.created_at}>{request.created_at}</time>
+            {request.resend && ' (sent again on purpose)'}
+          </dd>
+          <dt>State</dt>
+          <dd data-progress="state">{STATE_TEXTS[state]}</dd>
+        </dl>
+        <p role="status" aria-live="polite" aria-atomic="true" data-progress="summary">
+          {summaryOf(progress)}
+        </p>
+        <p>
+          <label for="campaign-progress">Progress</label>{' '}
+          <progress id="campaign-progress" max={Math.max(progress.total, 1)} value={done} data-progress="bar">
+            {done} of {progress.total}
+          </progress>{' '}
+          <span data-progress="done">
+            {done} of {progress.total}
+          </span>
+        </p>
+        <table class="admin-table">
+          <caption>What became of the recipients</caption>
+          <thead>
+            <tr>
+              <th scope="col">Sent</th>
+              <th scope="col">Failed</th>
+              <th scope="col">Skipped</th>
+              <th scope="col">Total</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <Counts progress={progress} marked={!finished} />
+            </tr>
+          </tbody>
+        </table>
+        {!finished && (
+          <p data-progress="note">
+            <span data-progress="note-text">These are the counts as of loading this page.</span> <a href={path}>Refresh</a>
+          </p>
+        )}
+        {(progress.failed > 0 || !finished) && (
+          <p data-progress="failed-note" hidden={progress.failed === 0}>
+            Failed mails stay in the mail queue's failed list: <code>postbox queue retry</code> sends them again, and the counts follow.
+          </p>
+        )}
+      </div>
+      <p>
+        <a href="/admin/campaigns">Every campaign</a>
+      </p>
+    </Layout>
+  );
+}

@@ -1,0 +1,133 @@
+// "Send to subscribers" (contract section 7; docs/admin.md "Sending a post"): the send page of a published post,
+// its test send, the confirmation step, and the POST that creates the campaign through the same planCampaign and
+// startCampaign as `postbox newsletter send`. The running service's campaign runner is woken so that the send
+// starts at once. Refusals (no such post or form, sent already, still sending, no subscribers) are pages, not 500s.
+// Logged: {"event":"admin_campaign_test"|"admin_campaign_started","user","form","slug","lang"[,"campaign"]}.
+import { planCampaign, startCampaign, type CampaignPlan, type CampaignSources } from '../../campaigns/campaign-plan.js';
+import type { SendOutcome as TestSendOutcome } from '../../ports.js';
+import type { NewsletterForm } from '../../config/config.js';
+import { isEmailAddress } from '../../email-address.js';
+import type { Answer } from '../../http/answer.js';
+import type { Logger } from '../../log.js';
+import type { Clock } from '../../ports.js';
+import type { AdminPage, AdminRequest, AdminRoute } from '../admin-pages.js';
+import { htmlAnswer, redirectAnswer } from '../render.js';
+import type { AdminSession } from '../sessions.js';
+import { MessagePage } from '../views/message-page.js';
+import { ConfirmPage, SendPage, sendPath, type SendTarget } from './send-views.js';
+import { createTestOutcomes } from './test-outcomes.js';
+
+export interface SendPagesDeps {
+  sources: CampaignSources;
+  /** Sends the mail of `plan` to `address` now (src/campaigns/test-send.ts). */
+  sendTest(plan: CampaignPlan, address: string): Promise<TestSendOutcome>;
+  /** Tells the running service's campaign runner to look now (it looks every 2 s anyway). */
+  wakeRunner(): void;
+  clock: Clock;
+  /** Random hex digits for campaign ids and test-outcome keys. */
+  randomHex(): string;
+  logger: Logger;
+}
+
+type Wanted = { slug: string; lang?: string; form?: string };
+
+export function createSendPages(deps: SendPagesDeps): AdminRoute[] {
+  const { sources, logger } = deps;
+  const outcomes = createTestOutcomes(deps.randomHex);
+  const newsletters = sources.forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
+  const fromQuery = (request: AdminRequest): URLSearchParams => new URLSearchParams(request.query);
+  const fromForm = (request: AdminRequest): URLSearchParams => request.form?.fields ?? new URLSearchParams();
+  const wantedOf = (fields: URLSearchParams): Wanted => ({
+    slug: fields.get('post') ?? '',
+    lang: fields.get('lang') || undefined,
+    form: fields.get('form') || undefined,
+  });
+  const message = (status: number, session: AdminSession, title: string, text: string, link = { href: '/admin/posts', label: 'Back to the posts' }): Answer =>
+    htmlAnswer(status, <MessagePage title={title} message={text} session={session} link={link} />);
+
+  /** The plan for what the request names, or the page saying why there is none. */
+  async function planOf(wanted: Wanted, session: AdminSession): Promise<{ plan: CampaignPlan; target: SendTarget } | { answer: Answer }> {
+    const form = wanted.form ?? newsletters[0]?.path;
+    if (form === undefined) return { answer: message(404, session, 'No newsletter form', 'The configuration has no newsletter form to send posts to.') };
+    const plan = await planCampaign(sources, { form, slug: wanted.slug, lang: wanted.lang });
+    if ('problem' in plan) {
+      return plan.problem === 'no_form'
+        ? { answer: message(404, session, 'No such newsletter form', `There is no newsletter form at that path. Newsletter forms: ${plan.newsletters.join(', ') || 'none'}.`) }
+        : { answer: message(404, session, 'No such published post', 'There is no published post by that name in that language. Drafts and scheduled posts are not sent.') };
+    }
+    return { plan, target: { slug: plan.post.slug, lang: plan.post.lang, form: plan.form.path } };
+  }
+
+  const show: AdminPage = async (request, session) => {
+    const query = fromQuery(request);
+    const found = await planOf(wantedOf(query), session);
+    if ('answer' in found) return found.answer;
+    const { plan, target } = found;
+    const forms = await Promise.all(
+      newsletters.map(async (form) => ({ path: form.path, subscribers: form === plan.form ? plan.recipients.length : (await sources.readSubscribers(form)).length })),
+    );
+    const test = outcomes.find(session.user, query.get('test') ?? '');
+    return htmlAnswer(200, <SendPage session={session} title={plan.post.title} target={target} forms={forms} earlier={plan.earlier} test={test} />);
+  };
+
+  const test: AdminPage = async (request, session) => {
+    const fields = fromForm(request);
+    const found = await planOf(wantedOf(fields), session);
+    if ('answer' in found) return found.answer;
+    const { plan, target } = found;
+    const address = (fields.get('address') ?? '').trim();
+    if (!isEmailAddress(address)) {
+      return message(422, session, 'No test sent', 'That is not an email address. Give the address the test should go to.', { href: sendPath(target), label: 'Back to the send page' });
+    }
+    const outcome = await deps.sendTest(plan, address);
+    logger.info({ event: 'admin_campaign_test', user: session.user, form: target.form, slug: target.slug, lang: target.lang, ok: outcome.ok }, 'admin: campaign test sent');
+    return redirectAnswer(sendPath(target, { test: outcomes.keep(session.user, address, outcome) }));
+  };
+
+  const confirm: AdminPage = async (request, session) => {
+    const found = await planOf(wantedOf(fromQuery(request)), session);
+    if ('answer' in found) return found.answer;
+    const { plan, target } = found;
+    return htmlAnswer(200, <ConfirmPage session={session} title={plan.post.title} target={target} subscribers={plan.recipients.length} earlier={plan.earlier} />);
+  };
+
+  const start: AdminPage = async (request, session) => {
+    const fields = fromForm(request);
+    const found = await planOf(wantedOf(fields), session);
+    if ('answer' in found) return found.answer;
+    const { plan, target } = found;
+    const outcome = await startCampaign(sources.store, plan, { resend: fields.get('resend') === 'on', now: deps.clock(), randomHex: deps.randomHex() });
+    if ('refused' in outcome) {
+      const back = { href: sendPath(target), label: 'Back to the send page' };
+      const earlier = outcome.earlier;
+      switch (outcome.refused) {
+        case 'no_subscribers':
+          return message(422, session, 'Nothing to send', `${target.form} has no confirmed subscribers.`, back);
+        case 'still_sending':
+          return message(409, session, 'Still sending', `Campaign ${earlier?.id ?? ''} is still sending this post to ${target.form}. Wait until it has finished.`, {
+            href: `/admin/campaigns/${earlier?.id ?? ''}`,
+            label: 'Follow that campaign',
+          });
+        default:
+          return message(
+            409,
+            session,
+            'Already sent',
+            `This post was sent to ${target.form} in ${target.lang} already (campaign ${earlier?.id ?? ''}). To send it again, tick "Send again" on the confirmation step.`,
+            { href: sendPath(target, {}, '/admin/newsletter/confirm'), label: 'Back to the confirmation step' },
+          );
+      }
+    }
+    const { id } = outcome.started;
+    logger.info({ event: 'admin_campaign_started', user: session.user, campaign: id, form: target.form, slug: target.slug, lang: target.lang }, 'admin: campaign started');
+    deps.wakeRunner();
+    return redirectAnswer(`/admin/campaigns/${id}`);
+  };
+
+  return [
+    { path: '/admin/newsletter/send', methods: { GET: show } },
+    { path: '/admin/newsletter/test', methods: { POST: test } },
+    { path: '/admin/newsletter/confirm', methods: { GET: confirm } },
+    { path: '/admin/newsletter/start', methods: { POST: start } },
+  ];
+}

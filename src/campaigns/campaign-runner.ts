@@ -1,0 +1,235 @@
+// Sends campaigns (docs/newsletter.md "Sending a post"), inside `postbox serve`, one at a time, oldest first:
+// each recipient's mail goes into the mail queue at `send_per_minute`, and the queue tells the runner how it
+// left (sent, failed, or skipped because the address unsubscribed while it waited).
+//
+// Nobody is mailed twice after a crash: a recipient is handed to the queue only after every earlier one, and
+// the queue awaits the journal line of a message before it lets go of it (QueueWorkerDeps.settled). So on a
+// restart every recipient handed over is either still in the queue or in the journal, and the campaign goes on
+// after the last of them. At most the mail in flight at the crash is sent again (the queue is at least once).
+import type { NewsletterForm } from '../config/config.js';
+import type { Logger } from '../log.js';
+import type { Clock, MailMessage } from '../ports.js';
+import type { OutgoingMessage, QueuedMessage, QueueOutcome } from '../queue/outgoing.js';
+import { safeReason } from '../safe-reason.js';
+import { countStates, foldJournal, RecipientState, resumePoint, stateOf, type CampaignRequest } from './campaign.js';
+import type { CampaignBody, CampaignStore } from './campaign-store.js';
+
+export interface CampaignRunnerDeps {
+  store: CampaignStore;
+  /** Hands messages to the mail queue; resolves once they are durably queued. */
+  enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
+  /** The queue's pending messages now. */
+  pendingMessages(): readonly QueuedMessage[];
+  formOf(path: string): NewsletterForm | undefined;
+  isSubscribed(form: NewsletterForm, email: string): boolean;
+  /** The mail of one recipient: the body with their unsubscribe link and list headers. */
+  mailFor(form: NewsletterForm, email: string, body: CampaignBody, request: CampaignRequest): MailMessage;
+  /** Mails per minute handed to the queue; 0 for no limit. */
+  sendPerMinute: number;
+  clock: Clock;
+  logger: Logger;
+  /** How often data_dir/campaigns is looked at for a new campaign (one made by `postbox newsletter send`); 2 s unless given. */
+  pollIntervalMs?: number;
+}
+
+export interface CampaignRunner {
+  /** Resumes an unfinished campaign, if any, and looks for new ones from now on. */
+  start(): void;
+  /** Looks for a new campaign now (one /admin just made). */
+  wake(): void;
+  /** The queue's hook: records how a campaign mail left the queue, before the queue forgets it. */
+  settled(message: QueuedMessage, outcome: QueueOutcome): Promise<void>;
+  /** Whether a queued campaign mail is still wanted: its address has not left the list since it was queued. */
+  isWanted(message: OutgoingMessage): boolean;
+  /** Stops handing mails to the queue; what is queued stays there, and the campaign goes on at the next start. */
+  stop(): Promise<void>;
+}
+
+/** Campaign mails in the queue at once, at most: a mail server that is down holds up a campaign, not floods the queue. */
+const WINDOW = 16;
+/** After a failed write to the queue, the next try waits this long. */
+const WRITE_RETRY_MS = 5_000;
+
+interface Active {
+  request: CampaignRequest;
+  /** Recipient states once loaded; outcomes that arrive while loading wait in `early`. */
+  states?: Uint8Array;
+  early: Array<{ index: number; outcome: QueueOutcome }>;
+  queued: number;
+}
+
+export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
+  const { store, logger } = deps;
+  const intervalMs = deps.sendPerMinute > 0 ? 60_000 / deps.sendPerMinute : 0;
+  let active: Active | undefined;
+  let running: Promise<void> | undefined;
+  let stopping = false;
+  let poller: NodeJS.Timeout | undefined;
+  let signal: (() => void) | undefined;
+  let pause: NodeJS.Timeout | undefined;
+  /** Campaigns seen finished: their journals are not read again. */
+  const finished = new Set<string>();
+
+  /** Resolves at the next outcome, wake or stop, or after `ms`. */
+  const waitForChange = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(pause);
+        signal = undefined;
+        resolve();
+      };
+      signal = done;
+      pause = setTimeout(done, ms);
+    });
+  const notify = () => signal?.();
+
+  function apply(campaign: Active, index: number, outcome: QueueOutcome): void {
+    const states = campaign.states!;
+    if (index < 0 || index >= states.length) return;
+    if (states[index] === RecipientState.queued) campaign.queued -= 1;
+    states[index] = stateOf(outcome);
+    notify();
+  }
+
+  async function run(request: CampaignRequest): Promise<void> {
+    const campaign: Active = { request, early: [], queued: 0 };
+    active = campaign;
+    // The queue first, then the journal: a mail that leaves the queue in between is in the journal.
+    const inQueue = deps
+      .pendingMessages()
+      .flatMap(({ message }) => (message.channel === 'mail' && message.recipient?.campaign === request.id ? [message.recipient.index] : []));
+    const [recipients, body, lines] = await Promise.all([store.readRecipients(request.id), store.readBody(request.id), store.readJournal(request.id)]);
+    const { states } = foldJournal(lines, recipients.length);
+    for (const index of inQueue) {
+      if (index < states.length && states[index] === RecipientState.none) states[index] = RecipientState.queued;
+    }
+    campaign.states = states;
+    campaign.queued = states.reduce((count, state) => count + (state === RecipientState.queued ? 1 : 0), 0);
+    for (const { index, outcome } of campaign.early.splice(0)) apply(campaign, index, outcome);
+    const form = deps.formOf(request.form);
+    let next = resumePoint(states);
+    await store.append(request.id, { started_at: new Date(deps.clock()).toISOString() });
+    logger.info({ event: 'campaign_started', campaign: request.id, form: request.form, post: request.slug, lang: request.lang, from: next, total: recipients.length }, 'campaign sending');
+    let due = deps.clock();
+    while (next < recipients.length && !stopping) {
+      if (campaign.queued >= WINDOW) {
+        await waitForChange(60_000);
+        continue;
+      }
+      const wait = due - deps.clock();
+      if (wait > 0) {
+        await waitForChange(wait);
+        continue;
+      }
+      // Without a limit a batch fills the window in one queue write; with one, a mail at a time.
+      const room = intervalMs === 0 ? WINDOW - campaign.queued : 1;
+      const batch: OutgoingMessage[] = [];
+      let end = next;
+      while (end < recipients.length && batch.length < room) {
+        const email = recipients[end]!;
+        const index = end;
+        end += 1;
+        if (!form || !deps.isSubscribed(form, email)) {
+          states[index] = RecipientState.skipped;
+          await store.append(request.id, { r: index, s: 'skipped' });
+          continue;
+        }
+        batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail: deps.mailFor(form, email, body, request), recipient: { campaign: request.id, index } });
+      }
+      if (batch.length > 0) {
+        try {
+          for (const message of batch) if (message.channel === 'mail') states[message.recipient!.index] = RecipientState.queued;
+          campaign.queued += batch.length;
+          await deps.enqueue(batch);
+        } catch (error) {
+          for (const message of batch) if (message.channel === 'mail') states[message.recipient!.index] = RecipientState.none;
+          campaign.queued -= batch.length;
+          logger.error({ event: 'campaign_queue_failed', campaign: request.id, reason: safeReason(error) }, 'campaign mails could not be queued; trying again');
+          await waitForChange(WRITE_RETRY_MS);
+          continue;
+        }
+        due = Math.max(due, deps.clock() - intervalMs) + intervalMs * batch.length;
+      }
+      next = end;
+    }
+    await awaitQueued(campaign);
+    if (stopping) return;
+    await store.append(request.id, { finished_at: new Date(deps.clock()).toISOString() });
+    finished.add(request.id);
+    const counts = countStates(states, { started: true, finished: true });
+    logger.info({ event: 'campaign_finished', campaign: request.id, form: request.form, sent: counts.sent, failed: counts.failed, skipped: counts.skipped }, 'campaign finished');
+  }
+
+  /** Waits until every mail of `campaign` left the queue; one removed by `postbox queue drop` counts as failed. */
+  async function awaitQueued(campaign: Active): Promise<void> {
+    const states = campaign.states!;
+    while (campaign.queued > 0 && !stopping) {
+      await waitForChange(2_000);
+      const inQueue = new Set(
+        deps.pendingMessages().flatMap(({ message }) => (message.channel === 'mail' && message.recipient?.campaign === campaign.request.id ? [message.recipient.index] : [])),
+      );
+      for (let index = 0; index < states.length; index += 1) {
+        if (states[index] !== RecipientState.queued || inQueue.has(index)) continue;
+        await store.append(campaign.request.id, { r: index, s: 'failed' });
+        apply(campaign, index, 'failed');
+      }
+    }
+  }
+
+  /** Runs the oldest unfinished campaign, then looks again; one run at a time. */
+  function lookForWork(): void {
+    if (running || stopping) return;
+    running = (async () => {
+      for (;;) {
+        const request = await nextUnfinished();
+        if (!request || stopping) return;
+        await run(request);
+        active = undefined;
+      }
+    })()
+      .catch((error: unknown) => logger.error({ event: 'campaign_failed', reason: safeReason(error) }, 'a campaign could not be read or written; it is tried again'))
+      .finally(() => {
+        active = undefined;
+        running = undefined;
+      });
+  }
+
+  async function nextUnfinished(): Promise<CampaignRequest | undefined> {
+    for (const request of await store.list()) {
+      if (finished.has(request.id)) continue;
+      const lines = await store.readJournal(request.id);
+      if (!lines.some((line) => 'finished_at' in line)) return request;
+      finished.add(request.id);
+    }
+    return undefined;
+  }
+
+  return {
+    start() {
+      lookForWork();
+      poller = setInterval(lookForWork, deps.pollIntervalMs ?? 2_000);
+      poller.unref();
+    },
+    wake: lookForWork,
+    async settled(queued, outcome) {
+      const { message } = queued;
+      if (message.channel !== 'mail' || !message.recipient) return;
+      const { campaign: id, index } = message.recipient;
+      await store.append(id, { r: index, s: outcome });
+      if (active?.request.id !== id) return;
+      if (active.states) apply(active, index, outcome);
+      else active.early.push({ index, outcome });
+    },
+    isWanted(message) {
+      if (message.channel !== 'mail' || !message.recipient) return true;
+      const form = deps.formOf(message.form);
+      return form !== undefined && deps.isSubscribed(form, message.mail.to);
+    },
+    async stop() {
+      stopping = true;
+      if (poller) clearInterval(poller);
+      notify();
+      await running;
+    },
+  };
+}

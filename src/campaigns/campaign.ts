@@ -1,0 +1,96 @@
+// A campaign: one post sent to the subscribers of one newsletter form in one language (docs/newsletter.md
+// "Sending a post"), and its journal: one line per recipient whose mail left the queue or who was skipped.
+// Pure: the journal's lines come in, the counts go out.
+
+/** What a campaign was asked to send, fixed when it is created (campaign.json). */
+export interface CampaignRequest {
+  /** Sortable by creation: `<UTC date and time>-<random>`. */
+  id: string;
+  /** The newsletter form's path: its subscribers receive the post. */
+  form: string;
+  slug: string;
+  lang: string;
+  subject: string;
+  post_url: string;
+  /** RFC 3339 UTC. */
+  created_at: string;
+  /** How many addresses the list had when the campaign was created. */
+  recipients: number;
+  /** Set when the campaign sends a post that was sent to the same form in the same language before. */
+  resend: boolean;
+}
+
+/** What became of one recipient: a mail the server accepted, one given up, or an address no longer subscribed. */
+export type RecipientOutcome = 'sent' | 'failed' | 'skipped';
+
+/** A line of a campaign's journal.jsonl. */
+export type JournalLine = { r: number; s: RecipientOutcome } | { started_at: string } | { finished_at: string };
+
+/** The counts a campaign came to so far; `queued` are in the mail queue, `left` not reached yet. */
+export interface CampaignProgress {
+  total: number;
+  sent: number;
+  failed: number;
+  skipped: number;
+  started: boolean;
+  finished: boolean;
+}
+
+/** Per recipient: nothing yet, in the queue, or an outcome (the codes a Uint8Array keeps, one byte a recipient). */
+export const RecipientState = { none: 0, queued: 1, sent: 2, failed: 3, skipped: 4 } as const;
+const OUTCOME_STATE: Record<RecipientOutcome, number> = { sent: RecipientState.sent, failed: RecipientState.failed, skipped: RecipientState.skipped };
+
+/** The state of every recipient after `lines` (a later line about the same recipient wins). */
+export function foldJournal(lines: readonly JournalLine[], total: number): { states: Uint8Array; started: boolean; finished: boolean } {
+  const states = new Uint8Array(total);
+  let started = false;
+  let finished = false;
+  for (const line of lines) {
+    if ('r' in line) {
+      if (Number.isInteger(line.r) && line.r >= 0 && line.r < total && line.s in OUTCOME_STATE) states[line.r] = OUTCOME_STATE[line.s];
+    } else if ('started_at' in line) started = true;
+    else if ('finished_at' in line) finished = true;
+  }
+  return { states, started, finished };
+}
+
+/** The state code of an outcome. */
+export function stateOf(outcome: RecipientOutcome): number {
+  return OUTCOME_STATE[outcome];
+}
+
+/** The counts of `states`. */
+export function countStates(states: Uint8Array, flags: { started: boolean; finished: boolean }): CampaignProgress {
+  let sent = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const state of states) {
+    if (state === RecipientState.sent) sent += 1;
+    else if (state === RecipientState.failed) failed += 1;
+    else if (state === RecipientState.skipped) skipped += 1;
+  }
+  return { total: states.length, sent, failed, skipped, ...flags };
+}
+
+/** The progress `lines` record for a campaign of `total` recipients. */
+export function progressOf(lines: readonly JournalLine[], total: number): CampaignProgress {
+  const { states, started, finished } = foldJournal(lines, total);
+  return countStates(states, { started, finished });
+}
+
+/** The one place after the last recipient the journal or the queue knows of: where a resumed campaign goes on. */
+export function resumePoint(states: Uint8Array): number {
+  for (let index = states.length - 1; index >= 0; index -= 1) if (states[index] !== RecipientState.none) return index + 1;
+  return 0;
+}
+
+/** A new campaign id: the UTC time to the second, then 4 random hex digits (two campaigns in a second differ). */
+export function createCampaignId(now: number, random: string): string {
+  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${random}`;
+}
+
+/** Whether `id` has the shape createCampaignId gives (a folder name under data_dir/campaigns). */
+export function isCampaignId(id: string): boolean {
+  return /^\d{8}T\d{6}Z-[0-9a-f]{4,}$/.test(id);
+}

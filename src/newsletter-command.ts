@@ -1,0 +1,110 @@
+// `postbox newsletter send|list` (docs/newsletter.md "Sending a post"): a published post to the subscribers of a
+// newsletter form. `send` renders the mail and creates the campaign in data_dir/campaigns; the running `serve`
+// sends it through the mail queue, and the command shows the progress until it is done. `--test` sends one mail
+// now instead, `--dry-run` only says what would be sent.
+import { randomBytes } from 'node:crypto';
+import { planCampaign, startCampaign, type CampaignPlan, type CampaignSources } from './campaigns/campaign-plan.js';
+import { progressOf } from './campaigns/campaign.js';
+import { sendCampaignTest } from './campaign-test-send.js';
+import { loadCampaignSources } from './campaign-sources.js';
+import { describeProgress, watchCampaign, type WatchIo } from './campaign-watch.js';
+import type { Config, MailConfig } from './config/config.js';
+import { loadNewsletterSecret } from './forms/newsletter/newsletter-secret.js';
+import { sendOneMail } from './mail/test-mail.js';
+import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
+
+export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH --post SLUG [--lang LANG] [--test ADDRESS] [--dry-run] [--resend]
+                                  send a published post to a newsletter form's subscribers
+  postbox newsletter list [--config FILE]
+                                  the campaigns sent so far, with their counts
+`;
+
+export interface NewsletterOptions {
+  form?: string;
+  post?: string;
+  lang?: string;
+  test?: string;
+  dryRun: boolean;
+  resend: boolean;
+}
+
+export interface NewsletterCommandIo extends WatchIo {
+  clock(): number;
+}
+
+/** Runs `newsletter <args>`; the exit code: 0 done, 1 refused or failed, 2 a usage error. */
+export async function runNewsletterCommand(args: readonly string[], options: NewsletterOptions, config: Config, io: NewsletterCommandIo): Promise<number> {
+  const [action, ...rest] = args;
+  if (rest.length > 0) return usage(io);
+  if (action === 'list' && options.form === undefined && options.post === undefined && options.test === undefined && !options.dryRun && !options.resend) {
+    return listCampaigns(config, io);
+  }
+  if (action !== 'send' || options.form === undefined || options.post === undefined || (options.test !== undefined && options.dryRun)) return usage(io);
+  if (!config.mail) return fail(io, 'the file has no [mail] section to send with');
+  const sources = await loadCampaignSources(config);
+  if (!sources) return fail(io, 'posts are sent from the blog: the file needs [site] and [blog]');
+  try {
+    const plan = await planCampaign(sources, { form: options.form, slug: options.post, lang: options.lang });
+    if ('problem' in plan) {
+      if (plan.problem === 'no_form') return fail(io, `no newsletter form at ${options.form} (newsletter forms: ${plan.newsletters.join(', ') || 'none'})`);
+      return fail(io, `no published post "${options.post}"${options.lang ? ` in ${options.lang}` : ''} (drafts and scheduled posts are not sent)`);
+    }
+    if (options.test !== undefined) return sendTest(config, config.mail, sources, plan, options.test, io);
+    io.out(`"${plan.body.subject}" (${plan.post.lang}, ${plan.post.url}) to the ${plan.recipients.length} subscribers of ${plan.form.path}\n`);
+    for (const { request, finished } of plan.earlier) io.out(`  sent before as campaign ${request.id}${finished ? '' : ' (still sending)'}\n`);
+    if (options.dryRun) return 0;
+    if (!config.mail.queue) return fail(io, 'campaigns go through the mail queue: set [mail] queue = true');
+    const outcome = await startCampaign(sources.store, plan, { resend: options.resend, now: io.clock(), randomHex: randomBytes(2).toString('hex') });
+    if ('refused' in outcome) {
+      if (outcome.refused === 'no_subscribers') return fail(io, `${plan.form.path} has no confirmed subscribers`);
+      if (outcome.refused === 'still_sending') return fail(io, `campaign ${outcome.earlier!.id} is still sending this post to ${plan.form.path}`);
+      return fail(io, `this post was sent to ${plan.form.path} in ${plan.post.lang} already (campaign ${outcome.earlier!.id}); pass --resend to send it again`);
+    }
+    io.out(`campaign ${outcome.started.id} created; sending at [mail] send_per_minute = ${config.mail.send_per_minute || 'no limit'}\n`);
+    const final = await watchCampaign(sources.store, outcome.started, io);
+    io.out(`campaign ${outcome.started.id} finished: sent ${final.sent}, failed ${final.failed}, skipped ${final.skipped}\n`);
+    return 0;
+  } finally {
+    await sources.close();
+  }
+}
+
+/** `--test ADDRESS`: the mail a subscriber would get, with an unsubscribe link for ADDRESS, sent now without the queue. */
+async function sendTest(config: Config, mail: MailConfig, sources: CampaignSources, plan: CampaignPlan, address: string, io: NewsletterCommandIo): Promise<number> {
+  const outcome = await sendCampaignTest(
+    {
+      from: mail.from,
+      publicUrl: config.server.public_url,
+      siteTitle: sources.site.title,
+      loadSecret: () => loadNewsletterSecret(config.data_dir, randomBytes),
+      sendNow: (message) => sendOneMail(mail, config.data_dir, message, io.clock, 'test of the campaign'),
+    },
+    plan,
+    address,
+  );
+  if (outcome.ok) io.out(`${outcome.report}\n`);
+  else io.error(`postbox: ${outcome.report}\n`);
+  return outcome.ok ? 0 : 1;
+}
+
+async function listCampaigns(config: Config, io: NewsletterCommandIo): Promise<number> {
+  const store = createCampaignFiles(campaignsDirOf(config.data_dir));
+  const requests = await store.list();
+  if (requests.length === 0) io.out('no campaigns yet\n');
+  for (const request of requests) {
+    const progress = progressOf(await store.readJournal(request.id), request.recipients);
+    const state = progress.finished ? 'finished' : progress.started ? 'sending' : 'waiting for serve';
+    io.out(`${request.id}  ${request.form}  ${request.slug} (${request.lang})  ${state}: ${describeProgress(progress)}\n`);
+  }
+  return 0;
+}
+
+function fail(io: NewsletterCommandIo, message: string): number {
+  io.error(`postbox: ${message}\n`);
+  return 1;
+}
+
+function usage(io: NewsletterCommandIo): number {
+  io.error(`Usage:\n${NEWSLETTER_USAGE}`);
+  return 2;
+}

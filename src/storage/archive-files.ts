@@ -1,0 +1,148 @@
+// A form's archive (data_dir/<archive>, one JSON line per accepted submission) as the inbox reads and edits it
+// (docs/admin.md "Inbox"): pages newest first read from the end of the file, submissions per day, and the
+// removal of one line by rewriting the file atomically, while the appender of the forms service waits (the
+// `exclusive` of src/storage/jsonl.ts), so that a submission arriving at that moment is neither lost nor doubled.
+import { createReadStream } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { randomBytes } from 'node:crypto';
+import { entryMatches, lineDigest, parseEntry, parseEntryId, type InboxEntry } from '../inbox/inbox-entry.js';
+import { syncFolder } from './atomic-file.js';
+import type { FileExclusive } from './jsonl.js';
+import { readLinesBackward } from './lines-backward.js';
+
+export interface ArchivePage {
+  entries: InboxEntry[];
+  hasNext: boolean;
+}
+
+/** Page `page` (from 1) of `size` entries matching `terms`, newest first, reading no further back than it needs. */
+export async function readArchivePage(file: string, options: { page: number; size: number; terms: readonly string[] }): Promise<ArchivePage> {
+  const skip = (options.page - 1) * options.size;
+  const entries: InboxEntry[] = [];
+  let matched = 0;
+  for await (const line of readLinesBackward(file)) {
+    const entry = parseEntry(line.offset, line.text);
+    if (!entry || !entryMatches(entry, options.terms)) continue;
+    matched += 1;
+    if (matched <= skip) continue;
+    if (entries.length === options.size) return { entries, hasNext: true };
+    entries.push(entry);
+  }
+  return { entries, hasNext: false };
+}
+
+/** The entry with `id`, or undefined when the archive has no such line (any more). */
+export async function readArchiveEntry(file: string, id: string): Promise<InboxEntry | undefined> {
+  const wanted = parseEntryId(id);
+  if (!wanted) return undefined;
+  for await (const line of readLinesBackward(file)) {
+    if (lineDigest(line.text) === wanted.digest) return parseEntry(line.offset, line.text);
+  }
+  return undefined;
+}
+
+/**
+ * Submissions per UTC day for the `days` days up to `now` (oldest first), read from the end until a line is older:
+ * an archive is in arrival order, so a long history costs nothing.
+ */
+export async function countArchiveByDay(file: string, days: number, now: number): Promise<Array<{ day: string; count: number }>> {
+  const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
+  const first = today - (days - 1) * 86_400_000;
+  const counts = Array.from({ length: days }, (_, index) => ({ day: new Date(first + index * 86_400_000).toISOString().slice(0, 10), count: 0 }));
+  for await (const line of readLinesBackward(file)) {
+    const entry = parseEntry(line.offset, line.text);
+    const time = entry ? Date.parse(entry.received_at) : Number.NaN;
+    if (Number.isNaN(time)) continue;
+    if (time < first) break;
+    const index = Math.floor((time - first) / 86_400_000);
+    if (index < days) counts[index]!.count += 1;
+  }
+  return counts;
+}
+
+/** Every entry of the archive, oldest first, one line in memory at a time (the CSV export). */
+export async function* readArchiveEntries(file: string): AsyncGenerator<InboxEntry> {
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  const opened = await new Promise<boolean>((resolve, reject) => {
+    stream.once('open', () => resolve(true));
+    stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(error)));
+  });
+  if (!opened) return;
+  let offset = 0;
+  for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+    const entry = parseEntry(offset, text);
+    offset += Buffer.byteLength(text) + 1;
+    if (entry) yield entry;
+  }
+}
+
+/**
+ * Removes the line `id` names: the archive is copied without it to a temp file, fsynced and renamed over it,
+ * while `exclusive` holds the file's appends back. `missing` when no line has that id (removed already).
+ */
+export async function removeArchiveLine(file: string, id: string, exclusive: FileExclusive): Promise<'removed' | 'missing'> {
+  const wanted = parseEntryId(id);
+  if (!wanted) return 'missing';
+  return exclusive(file, async () => {
+    const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+    const output = await open(temporary, 'wx', 0o600);
+    let removed = false;
+    // Two identical lines (the same submission twice in one second): the one at the id's offset goes.
+    const atOffset = await hasLineAt(file, wanted.offset, wanted.digest);
+    try {
+      let offset = 0;
+      const input = createReadStream(file);
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      const flush = async () => {
+        if (pendingBytes === 0) return;
+        await output.write(Buffer.concat(pending));
+        pending = [];
+        pendingBytes = 0;
+      };
+      for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+        const bytes = Buffer.from(`${text}\n`, 'utf8');
+        if (!removed && lineDigest(text) === wanted.digest && (offset === wanted.offset || !atOffset)) {
+          removed = true;
+        } else {
+          pending.push(bytes);
+          pendingBytes += bytes.length;
+          if (pendingBytes >= 256 * 1024) await flush();
+        }
+        offset += bytes.length;
+      }
+      await flush();
+      await output.sync();
+    } finally {
+      await output.close();
+    }
+    if (!removed) {
+      await rm(temporary, { force: true });
+      return 'missing';
+    }
+    try {
+      await rename(temporary, file);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => undefined);
+      throw error;
+    }
+    await syncFolder(path.dirname(file));
+    return 'removed';
+  });
+}
+
+/** Whether the line starting at `offset` has `digest`. */
+async function hasLineAt(file: string, offset: number, digest: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
+    const end = buffer.subarray(0, bytesRead).indexOf(0x0a);
+    if (end < 0) return false;
+    return lineDigest(buffer.toString('utf8', 0, end)) === digest;
+  } finally {
+    await handle.close();
+  }
+}

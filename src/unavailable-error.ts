@@ -1,0 +1,9 @@
+// A part the service needs could not be reached (contract section 8): the request is answered
+// `503 {"error":"unavailable"}`, never let through as if the part had agreed.
+
+export class UnavailableError extends Error {
+  constructor(readonly part: string) {
+    super(`${part} is unavailable`);
+    this.name = 'UnavailableError';
+  }
+}

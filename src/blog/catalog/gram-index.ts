@@ -12,13 +12,29 @@ export interface GramIndex extends PostingLists {
   dictionary: GramDictionary;
 }
 
+/** Texts read between two pauses of gramIndexSteps. */
+const TEXTS_PER_STEP = 4000;
+
 /**
- * Indexes folded `texts`, numbering grams in `dictionary` (pass the previous index's to keep numbers and
- * tables). Every text is read on each build: they are words, a small share of the posts' text.
+ * Indexes folded `texts`, numbering grams in `dictionary` (pass the previous index's to keep numbers), pausing
+ * after each slice of texts. Every text is read on each build: they are words, a small share of the posts' text.
  */
-export function buildGramIndex(texts: readonly string[], dictionary: GramDictionary = createGramDictionary()): GramIndex {
-  const gramLists = texts.map((text) => collectGrams(dictionary, text));
+export function* gramIndexSteps(texts: readonly string[], dictionary: GramDictionary): Generator<void, GramIndex> {
+  const gramLists: Uint32Array[] = [];
+  for (let start = 0; start < texts.length; start += TEXTS_PER_STEP) {
+    for (let at = start; at < Math.min(texts.length, start + TEXTS_PER_STEP); at += 1) gramLists.push(collectGrams(dictionary, texts[at]!));
+    yield;
+  }
   return { texts, ...layOutPostings(gramLists, dictionary.size), dictionary };
+}
+
+/** gramIndexSteps run to the end at once. */
+export function buildGramIndex(texts: readonly string[], dictionary: GramDictionary = createGramDictionary()): GramIndex {
+  const steps = gramIndexSteps(texts, dictionary);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 /** Positions (ascending) of the texts that contain the folded term, as String.prototype.includes finds it. */
@@ -69,6 +85,6 @@ export function measureGramIndex(index: GramIndex): { postings: number; tables: 
   const { dictionary } = index;
   return {
     postings: index.postings.byteLength + index.offsets.byteLength,
-    tables: dictionary.unigrams.byteLength + dictionary.bigrams.byteLength + dictionary.trigrams.byteLength + dictionary.seenIn.byteLength + dictionary.wide.size * 16,
+    tables: dictionary.unigrams.byteLength + dictionary.bigrams.byteLength + dictionary.seenIn.byteLength + dictionary.wide.size * 16,
   };
 }

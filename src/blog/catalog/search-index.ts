@@ -6,9 +6,9 @@
 // finds the words containing a term through a trigram index over the words (gram-index.ts), as the pg_trgm
 // documentation suggests for substring search over a table of unique words. A common term then costs a few
 // words' lists, not a read of every post that has its trigrams: "matrix" in 3,000 posts is one or a few words.
-import { collectGrams, createGramDictionary, gramsOfTerm, type GramDictionary } from '../text/grams.js';
-import { collectWords, createWordTable, type WordTable } from '../text/words.js';
-import { buildGramIndex, findTexts, type GramIndex } from './gram-index.js';
+import { createGramDictionary, gramsOfTerm, type GramDictionary } from '../text/grams.js';
+import { createWordTable, readText, type WordTable } from '../text/words.js';
+import { gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
 import { layOutPostings, type PostingLists } from './posting-lists.js';
 
 /** What the index reads of a post version (tests index plain objects). */
@@ -17,15 +17,22 @@ export interface Searchable {
   readonly searchText: string;
 }
 
+/** A post's distinct words, and its distinct unigrams and bigrams, by number. */
+export interface PostTerms {
+  words: Uint16Array | Uint32Array;
+  shortGrams: Uint16Array | Uint32Array;
+}
+
 /** Word numbers and each post's words, kept from one index to the next so an edit reads only its file. */
 export interface WordStore {
   /** Words of removed posts stay (their lists are empty), so numbers stay valid. */
   table: WordTable;
-  wordsOf: WeakMap<Searchable, Uint16Array | Uint32Array>;
+  /** The words' grams, for the trigram index over the words. */
   grams: GramDictionary;
-  /** Unigrams and bigrams of the posts themselves, and each post's. */
+  /** Unigrams and bigrams of the posts themselves. */
   shortGrams: GramDictionary;
-  shortGramsOf: WeakMap<Searchable, Uint16Array | Uint32Array>;
+  /** What was read of each post version object. */
+  termsOf: WeakMap<Searchable, PostTerms>;
 }
 
 /** The posts holding each word (by the word's number, as positions in `posts`), and the words' trigram index. */
@@ -49,48 +56,69 @@ const SCAN_RATIO = 32;
 /** New words searched one by one, before the words' trigram index is built again. */
 const MAX_UNINDEXED_WORDS = 4096;
 
-/** The distinct unigrams and bigrams of a post's folded text, read once per post version object. */
-function shortGramsOfPost(store: WordStore, post: Searchable): Uint16Array | Uint32Array {
-  let numbers = store.shortGramsOf.get(post);
-  if (!numbers) {
-    const grams = collectGrams(store.shortGrams, post.searchText, 2);
-    numbers = store.shortGrams.size <= 65_536 ? Uint16Array.from(grams) : grams;
-    store.shortGramsOf.set(post, numbers);
-  }
-  return numbers;
+/** Posts read between two pauses of indexSteps (a few milliseconds of work). */
+const POSTS_PER_STEP = 200;
+
+export function createWordStore(): WordStore {
+  return { table: createWordTable(), grams: createGramDictionary(), shortGrams: createGramDictionary(), termsOf: new WeakMap() };
 }
 
-/** The distinct words of a post's folded text, by number, read once per post version object. */
-function wordsOfPost(store: WordStore, post: Searchable): Uint16Array | Uint32Array {
-  let numbers = store.wordsOf.get(post);
-  if (!numbers) {
-    const words = collectWords(store.table, post.searchText);
-    numbers = store.table.words.length <= 65_536 ? Uint16Array.from(words) : words;
-    store.wordsOf.set(post, numbers);
+/** The distinct words, unigrams and bigrams of a post's folded text, read once per post version object (one pass over the text). */
+function termsOfPost(store: WordStore, post: Searchable): PostTerms {
+  let terms = store.termsOf.get(post);
+  if (!terms) {
+    const read = readText(store.table, store.shortGrams, post.searchText);
+    terms = {
+      words: store.table.words.length <= 65_536 ? Uint16Array.from(read.words) : read.words,
+      shortGrams: store.shortGrams.size <= 65_536 ? Uint16Array.from(read.shortGrams) : read.shortGrams,
+    };
+    store.termsOf.set(post, terms);
   }
-  return numbers;
+  return terms;
 }
 
 /**
- * Indexes `posts` (folded texts, in the order answers should come in). With `previous`, posts that are the
- * same objects keep their word lists, and the words' trigram index is kept unless new words appeared: an edit
- * reads one file's text, then the lists are laid out again (a counting sort over typed arrays).
+ * Indexes `posts` (folded texts, in the order answers should come in) step by step: the generator pauses after
+ * each slice of posts read and each list laid out, so a caller can let other work run in between
+ * (catalog/search-indexer.ts). Posts that are the same objects as in an earlier index of `store` keep what was
+ * read of them, and `previous`'s trigram index over the words is kept unless many new words appeared: an edit
+ * reads one file's text, then the lists are laid out again (a counting sort over typed arrays). Nothing else may
+ * read texts into `store` while the generator runs.
  */
-export function buildSearchIndex(posts: readonly Searchable[], previous?: SearchIndex): SearchIndex {
-  const store = previous?.store ?? {
-    table: createWordTable(),
-    wordsOf: new WeakMap(),
-    grams: createGramDictionary(),
-    shortGrams: createGramDictionary(),
-    shortGramsOf: new WeakMap(),
-  };
-  const lists = layOutPostings(posts.map((post) => wordsOfPost(store, post)), store.table.words.length);
-  const short = layOutPostings(posts.map((post) => shortGramsOfPost(store, post)), store.shortGrams.size);
+export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex | undefined, store: WordStore): Generator<void, SearchIndex> {
+  for (let start = 0; start < posts.length; start += POSTS_PER_STEP) {
+    let read = false;
+    for (let position = start; position < Math.min(posts.length, start + POSTS_PER_STEP); position += 1) {
+      read ||= !store.termsOf.has(posts[position]!);
+      termsOfPost(store, posts[position]!);
+    }
+    if (read) yield;
+  }
+  const terms = posts.map((post) => termsOfPost(store, post));
+  const lists = layOutPostings(
+    terms.map((post) => post.words),
+    store.table.words.length,
+  );
+  yield;
+  const short = layOutPostings(
+    terms.map((post) => post.shortGrams),
+    store.shortGrams.size,
+  );
+  yield;
   const words = store.table.words;
   // Words new since the trigram index was built are searched one by one until they are many.
-  const kept = previous?.vocabulary;
-  const vocabulary = kept && words.length - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8) ? kept : buildGramIndex(words.slice(), store.grams);
+  const kept = previous?.store === store ? previous.vocabulary : undefined;
+  const vocabulary = kept && words.length - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8) ? kept : yield* gramIndexSteps(words.slice(), store.grams);
   return { posts, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, short, store, memo: new WeakMap() };
+}
+
+/** indexSteps run to the end at once (tests, benchmarks). */
+export function buildSearchIndex(posts: readonly Searchable[], previous?: SearchIndex, store: WordStore = previous?.store ?? createWordStore()): SearchIndex {
+  const steps = indexSteps(posts, previous, store);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 /** Positions (ascending) of the posts whose folded text contains every folded term, as String.prototype.includes finds them. */
@@ -150,8 +178,8 @@ export function measureSearchIndex(index: SearchIndex): { postings: number; word
   let wordLists = 0;
   let shortGrams = index.short.postings.byteLength + index.short.offsets.byteLength;
   for (const post of index.posts) {
-    wordLists += index.store.wordsOf.get(post)?.byteLength ?? 0;
-    shortGrams += index.store.shortGramsOf.get(post)?.byteLength ?? 0;
+    wordLists += index.store.termsOf.get(post)?.words.byteLength ?? 0;
+    shortGrams += index.store.termsOf.get(post)?.shortGrams.byteLength ?? 0;
   }
   let characters = 0;
   for (const word of index.store.table.words) characters += word.length;

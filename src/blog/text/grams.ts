@@ -4,35 +4,36 @@
 // String.prototype.includes on folded strings, which compares code units too: a term is a substring of a text
 // only if each of its unit grams occurs in the text, so the index never loses a match, surrogate pairs, emoji
 // and combining marks included. Each gram gets a small dense number: ASCII grams (nearly every gram of most
-// posts) through flat tables, the rest through a Map.
+// posts) through flat tables for unigrams and bigrams, the rest (trigrams, and grams with a non-ASCII unit) through
+// a Map: a flat table of every ASCII trigram would take 8 MB, nearly all of it never touched.
 
 /** Gram -> number, grown as texts are read; numbers are never reused, so posting lists can be keyed by them. */
 export interface GramDictionary {
-  /** Number + 1 of each ASCII gram (0: not seen yet): unigrams by unit, bigrams by a << 7 | b, trigrams by a << 14 | b << 7 | c. */
+  /** Number + 1 of each ASCII unigram and bigram (0: not seen yet): unigrams by unit, bigrams by a << 7 | b. */
   unigrams: Int32Array;
   bigrams: Int32Array;
-  trigrams: Int32Array;
-  /** Numbers of grams with a non-ASCII unit, by `wideKey`. */
+  /** Numbers of trigrams, and of grams with a non-ASCII unit, by `wideKey`. */
   wide: Map<number, number>;
   /** How many grams have a number. */
   size: number;
   /** Per gram, the last text that counted it (a text's grams are listed once each). */
   seenIn: Int32Array;
   texts: number;
-  /** Scratch space for the grams of one text. */
+  /** Scratch space for the grams of one text, `count` of them so far. */
   buffer: Uint32Array;
+  count: number;
 }
 
 export function createGramDictionary(): GramDictionary {
   return {
     unigrams: new Int32Array(1 << 7),
     bigrams: new Int32Array(1 << 14),
-    trigrams: new Int32Array(1 << 21),
     wide: new Map(),
     size: 0,
     seenIn: new Int32Array(1024),
     texts: 0,
     buffer: new Uint32Array(1024),
+    count: 0,
   };
 }
 
@@ -45,8 +46,7 @@ function wideKey(length: 1 | 2 | 3, a: number, b: number, c: number): number {
 
 /** The number of a gram, or -1 when no text read so far has it. */
 function lookup(dictionary: GramDictionary, length: 1 | 2 | 3, a: number, b: number, c: number): number {
-  if ((a | b | c) < 128) {
-    if (length === 3) return dictionary.trigrams[(a << 14) | (b << 7) | c]! - 1;
+  if (length < 3 && (a | b) < 128) {
     if (length === 2) return dictionary.bigrams[(a << 7) | b]! - 1;
     return dictionary.unigrams[a]! - 1;
   }
@@ -58,9 +58,9 @@ function numberOf(dictionary: GramDictionary, length: 1 | 2 | 3, a: number, b: n
   if (known !== -1) return known;
   const id = dictionary.size;
   dictionary.size += 1;
-  if ((a | b | c) < 128) {
-    const table = length === 3 ? dictionary.trigrams : length === 2 ? dictionary.bigrams : dictionary.unigrams;
-    table[length === 3 ? (a << 14) | (b << 7) | c : length === 2 ? (a << 7) | b : a] = id + 1;
+  if (length < 3 && (a | b) < 128) {
+    if (length === 2) dictionary.bigrams[(a << 7) | b] = id + 1;
+    else dictionary.unigrams[a] = id + 1;
   } else {
     dictionary.wide.set(wideKey(length, a, b, c), id);
   }
@@ -72,39 +72,49 @@ function numberOf(dictionary: GramDictionary, length: 1 | 2 | 3, a: number, b: n
   return id;
 }
 
-/** The distinct grams of a folded text (every unigram, bigram and, unless `longest` is 2, trigram), numbering new ones. */
-export function collectGrams(dictionary: GramDictionary, folded: string, longest: 2 | 3 = 3): Uint32Array {
+/** Starts listing the distinct grams of one more text (addGram, then endText). */
+export function startText(dictionary: GramDictionary): void {
   dictionary.texts += 1;
-  const text = dictionary.texts;
-  const { unigrams, bigrams, trigrams } = dictionary;
-  let count = 0;
+  dictionary.count = 0;
+}
+
+/** Lists gram `id` for the current text, unless it already is. */
+export function addGram(dictionary: GramDictionary, id: number): void {
+  if (dictionary.seenIn[id] === dictionary.texts) return;
+  dictionary.seenIn[id] = dictionary.texts;
+  if (dictionary.count === dictionary.buffer.length) {
+    const grown = new Uint32Array(dictionary.count * 2);
+    grown.set(dictionary.buffer);
+    dictionary.buffer = grown;
+  }
+  dictionary.buffer[dictionary.count] = id;
+  dictionary.count += 1;
+}
+
+/** The unigram of unit `a`, or the bigram of units `a` and `b` when `b` is not -1, numbering it when new. */
+export function shortGramNumber(dictionary: GramDictionary, a: number, b: number): number {
+  if (b === -1) return a < 128 && dictionary.unigrams[a]! !== 0 ? dictionary.unigrams[a]! - 1 : numberOf(dictionary, 1, a, 0, 0);
+  return (a | b) < 128 && dictionary.bigrams[(a << 7) | b]! !== 0 ? dictionary.bigrams[(a << 7) | b]! - 1 : numberOf(dictionary, 2, a, b, 0);
+}
+
+/** The grams listed since startText. */
+export function endText(dictionary: GramDictionary): Uint32Array {
+  return dictionary.buffer.slice(0, dictionary.count);
+}
+
+/** The distinct unigrams, bigrams and trigrams of a folded text (a word of the `q` index), numbering new ones. */
+export function collectGrams(dictionary: GramDictionary, folded: string): Uint32Array {
+  startText(dictionary);
   const length = folded.length;
-  // The ASCII tables are read inline (the common case); anything else goes through numberOf.
   for (let index = 0; index < length; index += 1) {
     const a = folded.charCodeAt(index);
-    const b = index + 1 < length ? folded.charCodeAt(index + 1) : -1;
-    const c = index + 2 < length ? folded.charCodeAt(index + 2) : -1;
-    for (let size = 1; size <= longest; size += 1) {
-      if ((size === 2 && b === -1) || (size === 3 && c === -1)) break;
-      const second = size >= 2 ? b : 0;
-      const third = size === 3 ? c : 0;
-      let id = -1;
-      if ((a | second | third) < 128) {
-        id = (size === 1 ? unigrams[a]! : size === 2 ? bigrams[(a << 7) | second]! : trigrams[(a << 14) | (second << 7) | third]!) - 1;
-      }
-      if (id === -1) id = numberOf(dictionary, size as 1 | 2 | 3, a, second, third);
-      if (dictionary.seenIn[id] === text) continue;
-      dictionary.seenIn[id] = text;
-      if (count === dictionary.buffer.length) {
-        const grown = new Uint32Array(count * 2);
-        grown.set(dictionary.buffer);
-        dictionary.buffer = grown;
-      }
-      dictionary.buffer[count] = id;
-      count += 1;
-    }
+    addGram(dictionary, shortGramNumber(dictionary, a, -1));
+    if (index + 1 === length) break;
+    const b = folded.charCodeAt(index + 1);
+    addGram(dictionary, shortGramNumber(dictionary, a, b));
+    if (index + 2 < length) addGram(dictionary, numberOf(dictionary, 3, a, b, folded.charCodeAt(index + 2)));
   }
-  return dictionary.buffer.slice(0, count);
+  return endText(dictionary);
 }
 
 /**

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { buildSearchIndex, findPositions, type Searchable } from '../../src/blog/catalog/search-index.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
 import { foldCase } from '../../src/blog/text/fold-case.js';
-import { plainSearch } from './plain-search.js';
+import { plainSearch } from '../../src/blog/catalog/plain-search.js';
 
 // As parse-post.ts folds a post: title and body in one fold.
 const post = (text: string): Searchable => ({ searchText: foldCase(text) });

@@ -5,7 +5,6 @@ import type { BlogConfig, SiteConfig } from '../../config/config.js';
 import { languageKey } from '../content/language.js';
 import type { PostVersion } from '../content/post.js';
 import { foldCase } from '../text/fold-case.js';
-import { buildSearchIndex, type SearchIndex } from './search-index.js';
 import { visibilityOf } from './visibility.js';
 
 export interface CatalogEntry {
@@ -47,8 +46,6 @@ export interface Catalog {
   /** Every published version in the same order. */
   published: CatalogEntry[];
   groups: Map<string, SlugGroup>;
-  /** The `q` index over the posts of `published`, in that order. */
-  searchIndex: SearchIndex;
   /**
    * The catalog is right for every moment in [shownSince, nextRelease): shownSince is the latest date of a
    * published version (-Infinity without one), nextRelease the earliest date of a scheduled one (Infinity
@@ -76,8 +73,8 @@ export function compareText(a: string, b: string): number {
  * Builds the catalog of `posts` (already free of duplicate slug/language pairs) as it is at `now`
  * (milliseconds since the epoch): scheduled versions are left out like drafts. A slug whose files are the
  * very same PostVersion objects as in `previous`, and whose versions are all on the same side of `now`, keeps
- * its entries, so that an edit to one post does not re-derive (and re-serialise) the other 9,999; the search
- * index likewise reads the text of new PostVersion objects only.
+ * its entries, so that an edit to one post does not re-derive (and re-serialise) the other 9,999. The `q`
+ * index is built afterwards, in the background (search-indexer.ts).
  */
 export function buildCatalog(posts: readonly PostVersion[], site: SiteConfig, blog: BlogConfig, now: number, previous?: Catalog): Catalog {
   const bySlug = new Map<string, PostVersion[]>();
@@ -102,11 +99,7 @@ export function buildCatalog(posts: readonly PostVersion[], site: SiteConfig, bl
     nextRelease = Math.min(nextRelease, group.nextRelease);
   }
   published.sort(compareEntries);
-  const searchIndex = buildSearchIndex(
-    published.map((entry) => entry.post),
-    previous?.searchIndex,
-  );
-  return { site, blog, primaries: published.filter((entry) => entry.primary), published, groups, searchIndex, shownSince, nextRelease };
+  return { site, blog, primaries: published.filter((entry) => entry.primary), published, groups, shownSince, nextRelease };
 }
 
 function sameVersions(a: readonly PostVersion[], b: readonly PostVersion[]): boolean {

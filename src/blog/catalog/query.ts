@@ -3,6 +3,7 @@
 import { languageKey } from '../content/language.js';
 import { foldCase } from '../text/fold-case.js';
 import { compareEntries, type Catalog, type CatalogEntry } from './catalog.js';
+import { containsEveryTerm } from './plain-search.js';
 import { findPositions, type SearchIndex } from './search-index.js';
 import { searchTerms } from './search.js';
 
@@ -107,15 +108,21 @@ export function listForLanguage(catalog: Catalog, lang: string): CatalogEntry[] 
   return entries.sort(compareEntries);
 }
 
-/** Filters `candidates` (already ordered, each a version `index` holds) by tag and terms and cuts out the requested page. */
-export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuery, index: SearchIndex): PostsPage {
+/**
+ * Filters `candidates` (already ordered) by tag and terms and cuts out the requested page. Terms are looked up
+ * in `index`, which must hold every candidate (the index of the catalog they come from); without one (it is
+ * still being built) every candidate's text is scanned, with the same result.
+ */
+export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuery, index: SearchIndex | null): PostsPage {
   const byTag = (entry: CatalogEntry) => query.tag === undefined || entry.tagKeys.includes(query.tag);
   let filtered: readonly CatalogEntry[] = candidates;
-  if (query.terms.length > 0) {
+  if (query.terms.length > 0 && index === null) {
+    filtered = candidates.filter((entry) => byTag(entry) && containsEveryTerm(entry.post, query.terms));
+  } else if (query.terms.length > 0) {
     // Only the posts found are looked at: a rare term costs its few hits, not a pass over every candidate.
-    const rankOf = candidateRanks(index, candidates);
+    const rankOf = candidateRanks(index!, candidates);
     const ranks: number[] = [];
-    for (const position of findPositions(index, query.terms)) if (rankOf[position]! >= 0) ranks.push(rankOf[position]!);
+    for (const position of findPositions(index!, query.terms)) if (rankOf[position]! >= 0) ranks.push(rankOf[position]!);
     filtered = ranks.sort((a, b) => a - b).map((rank) => candidates[rank]!).filter(byTag);
   } else if (query.tag !== undefined) {
     filtered = candidates.filter(byTag);

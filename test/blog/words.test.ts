@@ -5,7 +5,7 @@ import { createGramDictionary } from '../../src/blog/text/grams.js';
 import { createWordTable, readText } from '../../src/blog/text/words.js';
 
 const grams = createGramDictionary();
-const collectWords = (table: ReturnType<typeof createWordTable>, text: string) => readText(table, grams, text).words;
+const collectWords = (table: ReturnType<typeof createWordTable>, text: string) => readText(table, grams, text).words.slice();
 const wordsOf = (table: ReturnType<typeof createWordTable>, text: string) => [...collectWords(table, text)].map((number) => table.words[number]);
 
 describe('words of a folded text: the runs /\\s+/u leaves, each listed once', () => {

@@ -20,9 +20,12 @@ const TEXTS_PER_STEP = 4000;
  * after each slice of texts. Every text is read on each build: they are words, a small share of the posts' text.
  */
 export function* gramIndexSteps(texts: readonly string[], dictionary: GramDictionary): Generator<void, GramIndex> {
-  const gramLists: Uint32Array[] = [];
+  const gramLists: Array<Uint16Array | Uint32Array> = [];
   for (let start = 0; start < texts.length; start += TEXTS_PER_STEP) {
-    for (let at = start; at < Math.min(texts.length, start + TEXTS_PER_STEP); at += 1) gramLists.push(collectGrams(dictionary, texts[at]!));
+    for (let at = start; at < Math.min(texts.length, start + TEXTS_PER_STEP); at += 1) {
+      const grams = collectGrams(dictionary, texts[at]!);
+      gramLists.push(dictionary.size <= 65_536 ? Uint16Array.from(grams) : grams.slice());
+    }
     yield;
   }
   return { texts, ...layOutPostings(gramLists, dictionary.size), dictionary };

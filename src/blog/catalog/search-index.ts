@@ -69,8 +69,8 @@ function termsOfPost(store: WordStore, post: Searchable): PostTerms {
   if (!terms) {
     const read = readText(store.table, store.shortGrams, post.searchText);
     terms = {
-      words: store.table.words.length <= 65_536 ? Uint16Array.from(read.words) : read.words,
-      shortGrams: store.shortGrams.size <= 65_536 ? Uint16Array.from(read.shortGrams) : read.shortGrams,
+      words: store.table.words.length <= 65_536 ? Uint16Array.from(read.words) : read.words.slice(),
+      shortGrams: store.shortGrams.size <= 65_536 ? Uint16Array.from(read.shortGrams) : read.shortGrams.slice(),
     };
     store.termsOf.set(post, terms);
   }

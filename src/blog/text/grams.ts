@@ -97,12 +97,12 @@ export function shortGramNumber(dictionary: GramDictionary, a: number, b: number
   return (a | b) < 128 && dictionary.bigrams[(a << 7) | b]! !== 0 ? dictionary.bigrams[(a << 7) | b]! - 1 : numberOf(dictionary, 2, a, b, 0);
 }
 
-/** The grams listed since startText. */
+/** The grams listed since startText: a view of the scratch space, valid until the next startText. */
 export function endText(dictionary: GramDictionary): Uint32Array {
-  return dictionary.buffer.slice(0, dictionary.count);
+  return dictionary.buffer.subarray(0, dictionary.count);
 }
 
-/** The distinct unigrams, bigrams and trigrams of a folded text (a word of the `q` index), numbering new ones. */
+/** The distinct unigrams, bigrams and trigrams of a folded text (a word of the `q` index), numbering new ones; a view, as endText's. */
 export function collectGrams(dictionary: GramDictionary, folded: string): Uint32Array {
   startText(dictionary);
   const length = folded.length;

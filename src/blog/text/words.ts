@@ -77,7 +77,12 @@ function numberOf(table: WordTable, text: string, start: number, end: number, ha
   return number;
 }
 
-/** The distinct words of a folded text, by number, numbering new ones; and its unigrams and bigrams, numbered in `shortGrams`. */
+/**
+ * The distinct words of a folded text, by number, numbering new ones; and its unigrams and bigrams, numbered in
+ * `shortGrams`. Both are views of scratch space, valid until the next text is read: the caller copies them into
+ * arrays of their own size (copies made straight from the views leave no short-lived arrays behind, which
+ * would otherwise lie between the kept ones in memory).
+ */
 export function readText(table: WordTable, shortGrams: GramDictionary, folded: string): { words: Uint32Array; shortGrams: Uint32Array } {
   table.texts += 1;
   const text = table.texts;
@@ -119,5 +124,5 @@ export function readText(table: WordTable, shortGrams: GramDictionary, folded: s
       previous = unit;
     }
   }
-  return { words: table.buffer.slice(0, count), shortGrams: endText(shortGrams) };
+  return { words: table.buffer.subarray(0, count), shortGrams: endText(shortGrams) };
 }

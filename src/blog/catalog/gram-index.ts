@@ -4,7 +4,7 @@
 // shortest first; only terms longer than three units need their candidates checked with a substring search,
 // because the list of a term's own unigram, bigram or trigram is already its exact answer.
 import { collectGrams, createGramDictionary, gramsOfTerm, type GramDictionary } from '../text/grams.js';
-import { layOutPostings, postingsOf, type PostingLists } from './posting-lists.js';
+import { layOutPostingsSteps, postingsOf, type PostingLists } from './posting-lists.js';
 
 /** The texts holding each gram, by the gram's number, as positions in `texts`. */
 export interface GramIndex extends PostingLists {
@@ -28,7 +28,7 @@ export function* gramIndexSteps(texts: readonly string[], dictionary: GramDictio
     }
     yield;
   }
-  return { texts, ...layOutPostings(gramLists, dictionary.size), dictionary };
+  return { texts, ...(yield* layOutPostingsSteps(gramLists, dictionary.size, TEXTS_PER_STEP)), dictionary };
 }
 
 /** gramIndexSteps run to the end at once. */

@@ -8,20 +8,29 @@ export interface PostingLists {
   postings: Uint16Array | Uint32Array;
 }
 
-/** Inverts `keysOf` (the distinct keys, below `keyCount`, of each item by position) by a counting sort. */
-export function layOutPostings(keysOf: ReadonlyArray<Uint16Array | Uint32Array>, keyCount: number): PostingLists {
+/**
+ * Inverts `keysOf` (the distinct keys, below `keyCount`, of each item by position) by a counting sort, pausing
+ * after every `itemsPerStep` items of each of its two passes.
+ */
+export function* layOutPostingsSteps(keysOf: ReadonlyArray<Uint16Array | Uint32Array>, keyCount: number, itemsPerStep: number): Generator<void, PostingLists> {
   const offsets = new Uint32Array(keyCount + 1);
-  for (const keys of keysOf) for (let index = 0; index < keys.length; index += 1) offsets[keys[index]! + 1]! += 1;
+  for (let position = 0; position < keysOf.length; position += 1) {
+    const keys = keysOf[position]!;
+    for (let index = 0; index < keys.length; index += 1) offsets[keys[index]! + 1]! += 1;
+    if ((position + 1) % itemsPerStep === 0) yield;
+  }
   for (let key = 0; key < keyCount; key += 1) offsets[key + 1]! += offsets[key]!;
   const postings = keysOf.length <= 65_536 ? new Uint16Array(offsets[keyCount]!) : new Uint32Array(offsets[keyCount]!);
   const cursor = offsets.slice(0, keyCount);
-  keysOf.forEach((keys, position) => {
+  for (let position = 0; position < keysOf.length; position += 1) {
+    const keys = keysOf[position]!;
     for (let index = 0; index < keys.length; index += 1) {
       const key = keys[index]!;
       postings[cursor[key]!] = position;
       cursor[key]! += 1;
     }
-  });
+    if ((position + 1) % itemsPerStep === 0) yield;
+  }
   return { offsets, postings };
 }
 

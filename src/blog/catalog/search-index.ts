@@ -9,7 +9,7 @@
 import { createGramDictionary, gramsOfTerm, type GramDictionary } from '../text/grams.js';
 import { createWordTable, readText, type WordTable } from '../text/words.js';
 import { gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
-import { layOutPostings, type PostingLists } from './posting-lists.js';
+import { layOutPostingsSteps, type PostingLists } from './posting-lists.js';
 
 /** What the index reads of a post version (tests index plain objects). */
 export interface Searchable {
@@ -57,7 +57,10 @@ const SCAN_RATIO = 32;
 const MAX_UNINDEXED_WORDS = 4096;
 
 /** Posts read between two pauses of indexSteps (a few milliseconds of work). */
-const POSTS_PER_STEP = 200;
+const POSTS_PER_STEP = 100;
+
+/** Posts whose lists are counted, or placed, between two pauses while the lists are laid out. */
+const LAYOUT_POSTS_PER_STEP = 2000;
 
 export function createWordStore(): WordStore {
   return { table: createWordTable(), grams: createGramDictionary(), shortGrams: createGramDictionary(), termsOf: new WeakMap() };
@@ -95,14 +98,16 @@ export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex 
     if (read) yield;
   }
   const terms = posts.map((post) => termsOfPost(store, post));
-  const lists = layOutPostings(
+  const lists = yield* layOutPostingsSteps(
     terms.map((post) => post.words),
     store.table.words.length,
+    LAYOUT_POSTS_PER_STEP,
   );
   yield;
-  const short = layOutPostings(
+  const short = yield* layOutPostingsSteps(
     terms.map((post) => post.shortGrams),
     store.shortGrams.size,
+    LAYOUT_POSTS_PER_STEP,
   );
   yield;
   const words = store.table.words;

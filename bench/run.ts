@@ -9,6 +9,7 @@ import { benchBlog10k } from './blog-10k.js';
 import { benchCampaign10k } from './campaign-10k.js';
 import { benchFormsHttp } from './forms-http.js';
 import { benchInbox100k } from './inbox-100k.js';
+import { benchSearch10k } from './search-10k.js';
 import { benchRateLimiterMemory } from './rate-limiter-memory.js';
 import type { BenchContext } from './lib/context.js';
 import { chooseLoadTool } from './lib/load.js';
@@ -19,6 +20,7 @@ import { createReport } from './lib/report.js';
 const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) => Promise<void> }> = [
   { name: 'blog-1k', group: 'blog', run: benchBlog1k },
   { name: 'blog-10k', group: 'blog', run: benchBlog10k },
+  { name: 'search-10k', group: 'blog', run: benchSearch10k },
   { name: 'forms-http', group: 'forms', run: benchFormsHttp },
   { name: 'rate-limiter', group: 'forms', run: benchRateLimiterMemory },
   { name: 'campaign-10k', group: 'newsletter', run: benchCampaign10k },

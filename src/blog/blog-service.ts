@@ -9,6 +9,7 @@ import type { RequestLog } from '../http/request-log.js';
 import type { Route } from '../http/route-table.js';
 import type { Logger } from '../log.js';
 import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
+import { createSearchIndexer } from './catalog/search-indexer.js';
 import { listVersionStates } from './catalog/version-states.js';
 import { parsePostFileName } from './content/file-name.js';
 import { createLanguageNames } from './content/language.js';
@@ -76,7 +77,9 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   const library = createPostLibrary(blog.content_dir, { markdown, languageNames, defaultLanguage: site.language, baseUrl: site.base_url }, logger);
   let loaded: RefreshResult | null = null;
   const respond = createResponseFactory(blog.cache_max_age);
-  const tools: SnapshotTools = { respond, render: markdown.render, memo: createSnapshotMemo() };
+  // The q index is built after each catalog is served, in the background; q scans the posts until it is ready.
+  const searchIndexer = createSearchIndexer({ onError: (error) => logger.error({ err: error }, 'blog search index build failed') });
+  const tools: SnapshotTools = { respond, render: markdown.render, memo: createSnapshotMemo(), searchIndexOf: searchIndexer.indexFor };
   let snapshot: BlogSnapshot | null = null;
   let watcher: ContentWatcher | null = null;
   let directories: readonly string[] = [];
@@ -97,6 +100,7 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     const duration = Math.round(performance.now() - started);
     logger.info({ event: 'blog_content_loaded', posts: next.catalog.published.length, duration_ms: duration }, 'blog content loaded');
     warming = next.warmUp(() => stopped || snapshot !== next);
+    searchIndexer.index(next.catalog);
   };
   const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
   // When the earliest scheduled post comes due, the content is reloaded like after a file change.
@@ -149,6 +153,7 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
       watcher?.close();
       await reloader.close();
       await warming;
+      await searchIndexer.close();
     },
   };
 }

@@ -3,11 +3,14 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Catalog } from '../../src/blog/catalog/catalog.js';
 import { listForLanguage, parsePostsQuery, selectPage, type PostsQuery } from '../../src/blog/catalog/query.js';
+import { buildSearchIndex, type SearchIndex } from '../../src/blog/catalog/search-index.js';
 import { loadCatalog } from './fixture.js';
 
 let catalog: Catalog;
+let index: SearchIndex;
 before(async () => {
   catalog = (await loadCatalog()).catalog;
+  index = buildSearchIndex(catalog.published.map((entry) => entry.post));
 });
 
 function run(raw: Record<string, unknown>) {
@@ -15,7 +18,9 @@ function run(raw: Record<string, unknown>) {
   assert.ok(parsed.ok, parsed.ok ? '' : parsed.message);
   const { query } = parsed;
   const candidates = query.lang === undefined ? catalog.primaries : listForLanguage(catalog, query.lang);
-  const page = selectPage(candidates, query);
+  const page = selectPage(candidates, query, index);
+  // Before the index is built, the posts are scanned: the very same page.
+  assert.deepEqual(selectPage(candidates, query, null), page);
   return { ...page, slugs: page.entries.map((entry) => (entry.primary ? entry.post.slug : `${entry.post.slug}:${entry.post.lang}`)) };
 }
 

@@ -73,7 +73,8 @@ export function compareText(a: string, b: string): number {
  * Builds the catalog of `posts` (already free of duplicate slug/language pairs) as it is at `now`
  * (milliseconds since the epoch): scheduled versions are left out like drafts. A slug whose files are the
  * very same PostVersion objects as in `previous`, and whose versions are all on the same side of `now`, keeps
- * its entries, so that an edit to one post does not re-derive (and re-serialise) the other 9,999.
+ * its entries, so that an edit to one post does not re-derive (and re-serialise) the other 9,999. The `q`
+ * index is built afterwards, in the background (search-indexer.ts).
  */
 export function buildCatalog(posts: readonly PostVersion[], site: SiteConfig, blog: BlogConfig, now: number, previous?: Catalog): Catalog {
   const bySlug = new Map<string, PostVersion[]>();

@@ -3,7 +3,9 @@
 import { languageKey } from '../content/language.js';
 import { foldCase } from '../text/fold-case.js';
 import { compareEntries, type Catalog, type CatalogEntry } from './catalog.js';
-import { matchesAllTerms, prepareTerm, searchTerms } from './search.js';
+import { containsEveryTerm } from './plain-search.js';
+import { findPositions, type SearchIndex } from './search-index.js';
+import { searchTerms } from './search.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -74,6 +76,23 @@ export function queryKey(query: PostsQuery): string {
   return JSON.stringify([query.lang ?? null, query.tag ?? null, query.terms, query.page, query.limit]);
 }
 
+/**
+ * Each indexed post's place in `candidates` (-1 when absent), kept per candidate list: a snapshot asks with the
+ * same few lists (the primaries, one per language) for its lifetime.
+ */
+function candidateRanks(index: SearchIndex, candidates: readonly CatalogEntry[]): Int32Array {
+  let ranks = index.memo.get(candidates);
+  if (!ranks) {
+    ranks = new Int32Array(index.posts.length).fill(-1);
+    candidates.forEach((entry, rank) => {
+      const position = index.positionOf.get(entry.post);
+      if (position !== undefined) ranks![position] = rank;
+    });
+    index.memo.set(candidates, ranks);
+  }
+  return ranks;
+}
+
 /** Whether `query` is one of the unfiltered default pages that are prepared ahead. */
 export function isDefaultListing(query: PostsQuery): boolean {
   return query.lang === undefined && query.tag === undefined && query.terms.length === 0 && query.limit === DEFAULT_PAGE_SIZE;
@@ -89,17 +108,25 @@ export function listForLanguage(catalog: Catalog, lang: string): CatalogEntry[] 
   return entries.sort(compareEntries);
 }
 
-/** Filters `candidates` (already ordered) by tag and terms and cuts out the requested page. */
-export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuery): PostsPage {
-  const terms = query.terms.map(prepareTerm);
-  const filtered =
-    query.tag === undefined && query.terms.length === 0
-      ? candidates
-      : candidates.filter(
-          (entry) =>
-            (query.tag === undefined || entry.tagKeys.includes(query.tag)) &&
-            (terms.length === 0 || matchesAllTerms(entry.post.searchText, entry.post.searchFilter, terms)),
-        );
+/**
+ * Filters `candidates` (already ordered) by tag and terms and cuts out the requested page. Terms are looked up
+ * in `index`, which must hold every candidate (the index of the catalog they come from); without one (it is
+ * still being built) every candidate's text is scanned, with the same result.
+ */
+export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuery, index: SearchIndex | null): PostsPage {
+  const byTag = (entry: CatalogEntry) => query.tag === undefined || entry.tagKeys.includes(query.tag);
+  let filtered: readonly CatalogEntry[] = candidates;
+  if (query.terms.length > 0 && index === null) {
+    filtered = candidates.filter((entry) => byTag(entry) && containsEveryTerm(entry.post, query.terms));
+  } else if (query.terms.length > 0) {
+    // Only the posts found are looked at: a rare term costs its few hits, not a pass over every candidate.
+    const rankOf = candidateRanks(index!, candidates);
+    const ranks: number[] = [];
+    for (const position of findPositions(index!, query.terms)) if (rankOf[position]! >= 0) ranks.push(rankOf[position]!);
+    filtered = ranks.sort((a, b) => a - b).map((rank) => candidates[rank]!).filter(byTag);
+  } else if (query.tag !== undefined) {
+    filtered = candidates.filter(byTag);
+  }
   const start = (query.page - 1) * query.limit;
   return {
     page: query.page,

@@ -2,7 +2,6 @@
 // are listed under "Changes are picked up on their own"). Pure: the caller reads the file and logs the outcome.
 import { FEDIVERSE_HANDLE } from '../../config/schema.js';
 import { foldCase } from '../text/fold-case.js';
-import { createSearchFilter } from '../text/search-filter.js';
 import { dateFormatHint, normalizeDate } from './dates.js';
 import { resolveExcerpt, readingTime } from './excerpt.js';
 import { checkSlug, parsePostFileName } from './file-name.js';
@@ -98,7 +97,6 @@ export function parsePostFile(file: string, text: string, context: ParseContext)
       },
       body: split.body,
       searchText,
-      searchFilter: createSearchFilter(searchText),
     },
   };
 }

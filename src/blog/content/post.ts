@@ -1,5 +1,4 @@
 // One parsed post file: a version of a slug in one language, as the catalog and the feeds use it.
-import type { SearchFilter } from '../text/search-filter.js';
 import type { PostDate } from './dates.js';
 
 export interface PostCover {
@@ -30,7 +29,6 @@ export interface PostVersion {
   readonly readingTime: number;
   /** Raw Markdown after the front matter; rendered to HTML when first needed (see http/snapshot.ts). */
   body: string;
-  /** Case-folded title and body for `q`, and its search filter (see text/search-filter.ts). */
+  /** Case-folded title and body for `q` (catalog/search-index.ts indexes it). */
   searchText: string;
-  searchFilter: SearchFilter;
 }

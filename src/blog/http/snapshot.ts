@@ -5,6 +5,7 @@
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { createDetail, createSummary } from '../catalog/summary.js';
 import { isDefaultListing, listForLanguage, queryKey, selectPage, DEFAULT_PAGE_SIZE, type PostsPage, type PostsQuery } from '../catalog/query.js';
+import type { SearchIndex } from '../catalog/search-index.js';
 import { countTags } from '../catalog/tags.js';
 import { createJsonFeed } from '../feeds/json-feed.js';
 import { FEED_LENGTH, renderRss } from '../feeds/rss.js';
@@ -57,6 +58,8 @@ export interface SnapshotTools {
   /** Markdown body -> HTML; relative links to files beside the post are made absolute on `mediaBase`. */
   render(body: string, mediaBase: string | null): string;
   memo: SnapshotMemo;
+  /** The `q` index of a catalog once it is built (catalog/search-indexer.ts); null meanwhile, or always when absent. */
+  searchIndexOf?: (catalog: Catalog) => SearchIndex | null;
 }
 
 export function createSnapshotMemo(): SnapshotMemo {
@@ -102,7 +105,7 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
     const key = isDefault ? '' : queryKey(query);
     let response = isDefault ? defaultPages.get(query.page) : cache.get(key);
     if (!response) {
-      response = renderPage(selectPage(candidatesFor(query.lang), query));
+      response = renderPage(selectPage(candidatesFor(query.lang), query, tools.searchIndexOf?.(catalog) ?? null));
       if (isDefault) defaultPages.set(query.page, response);
       else cache.set(key, response);
     }

@@ -1,5 +1,5 @@
-// The pairs of adjacent characters a folded text contains, hashed into a bit set: built once per post when it
-// is loaded, read by every `q` search (catalog/search.ts) to rule posts out without reading their text.
+// The pairs of adjacent characters a folded text contains, hashed into a bit set: the filter the `q` scan
+// before the index (pair-filter-scan.ts) used to rule posts out without reading their text.
 
 /**
  * Which pairs of adjacent characters a text contains, hashed into 4,096 bits (512 bytes a post). A text

@@ -1,0 +1,192 @@
+// The `q` index (docs/blog.md "How `q` compares text"): every term a substring of a post's folded text.
+//
+// A term holds no white space (`q` is split on /\s+/u), so wherever it occurs in a post's folded text it lies
+// inside one word of that text, a run between white space (text/words.ts): a post contains the term exactly
+// when one of its words does. The index keeps each distinct word once with the list of posts holding it, and
+// finds the words containing a term through a trigram index over the words (gram-index.ts), as the pg_trgm
+// documentation suggests for substring search over a table of unique words. A common term then costs a few
+// words' lists, not a read of every post that has its trigrams: "matrix" in 3,000 posts is one or a few words.
+import { createGramDictionary, gramsOfTerm, type GramDictionary } from '../text/grams.js';
+import { createWordTable, readText, type WordTable } from '../text/words.js';
+import { gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
+import { layOutPostingsSteps, type PostingLists } from './posting-lists.js';
+
+/** What the index reads of a post version (tests index plain objects). */
+export interface Searchable {
+  /** The folded title and Markdown body (PostVersion.searchText). */
+  readonly searchText: string;
+}
+
+/** A post's distinct words, and its distinct unigrams and bigrams, by number. */
+export interface PostTerms {
+  words: Uint16Array | Uint32Array;
+  shortGrams: Uint16Array | Uint32Array;
+}
+
+/** Word numbers and each post's words, kept from one index to the next so an edit reads only its file. */
+export interface WordStore {
+  /** Words of removed posts stay (their lists are empty), so numbers stay valid. */
+  table: WordTable;
+  /** The words' grams, for the trigram index over the words. */
+  grams: GramDictionary;
+  /** Unigrams and bigrams of the posts themselves. */
+  shortGrams: GramDictionary;
+  /** What was read of each post version object. */
+  termsOf: WeakMap<Searchable, PostTerms>;
+}
+
+/** The posts holding each word (by the word's number, as positions in `posts`), and the words' trigram index. */
+export interface SearchIndex extends PostingLists {
+  posts: readonly Searchable[];
+  positionOf: Map<Searchable, number>;
+  vocabulary: GramIndex;
+  /**
+   * The posts holding each unigram and bigram: the exact answer to a term of one or two units, which the words
+   * would give only as the union of tens of thousands of lists ("a" is in most words).
+   */
+  short: PostingLists;
+  store: WordStore;
+  /** What callers derive from the index once (catalog/query.ts: each candidate list's order), by list. */
+  memo: WeakMap<object, Int32Array>;
+}
+
+/** A term whose words' lists hold more entries than this many per post still in the running is looked for in the posts' text. */
+const SCAN_RATIO = 32;
+
+/** New words searched one by one, before the words' trigram index is built again. */
+const MAX_UNINDEXED_WORDS = 4096;
+
+/** Posts read between two pauses of indexSteps (a few milliseconds of work). */
+const POSTS_PER_STEP = 100;
+
+/** Posts whose lists are counted, or placed, between two pauses while the lists are laid out. */
+const LAYOUT_POSTS_PER_STEP = 2000;
+
+export function createWordStore(): WordStore {
+  return { table: createWordTable(), grams: createGramDictionary(), shortGrams: createGramDictionary(), termsOf: new WeakMap() };
+}
+
+/** The distinct words, unigrams and bigrams of a post's folded text, read once per post version object (one pass over the text). */
+function termsOfPost(store: WordStore, post: Searchable): PostTerms {
+  let terms = store.termsOf.get(post);
+  if (!terms) {
+    const read = readText(store.table, store.shortGrams, post.searchText);
+    terms = {
+      words: store.table.words.length <= 65_536 ? Uint16Array.from(read.words) : read.words.slice(),
+      shortGrams: store.shortGrams.size <= 65_536 ? Uint16Array.from(read.shortGrams) : read.shortGrams.slice(),
+    };
+    store.termsOf.set(post, terms);
+  }
+  return terms;
+}
+
+/**
+ * Indexes `posts` (folded texts, in the order answers should come in) step by step: the generator pauses after
+ * each slice of posts read and each list laid out, so a caller can let other work run in between
+ * (catalog/search-indexer.ts). Posts that are the same objects as in an earlier index of `store` keep what was
+ * read of them, and `previous`'s trigram index over the words is kept unless many new words appeared: an edit
+ * reads one file's text, then the lists are laid out again (a counting sort over typed arrays). Nothing else may
+ * read texts into `store` while the generator runs.
+ */
+export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex | undefined, store: WordStore): Generator<void, SearchIndex> {
+  for (let start = 0; start < posts.length; start += POSTS_PER_STEP) {
+    let read = false;
+    for (let position = start; position < Math.min(posts.length, start + POSTS_PER_STEP); position += 1) {
+      read ||= !store.termsOf.has(posts[position]!);
+      termsOfPost(store, posts[position]!);
+    }
+    if (read) yield;
+  }
+  const terms = posts.map((post) => termsOfPost(store, post));
+  const lists = yield* layOutPostingsSteps(
+    terms.map((post) => post.words),
+    store.table.words.length,
+    LAYOUT_POSTS_PER_STEP,
+  );
+  yield;
+  const short = yield* layOutPostingsSteps(
+    terms.map((post) => post.shortGrams),
+    store.shortGrams.size,
+    LAYOUT_POSTS_PER_STEP,
+  );
+  yield;
+  const words = store.table.words;
+  // Words new since the trigram index was built are searched one by one until they are many.
+  const kept = previous?.store === store ? previous.vocabulary : undefined;
+  const vocabulary = kept && words.length - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8) ? kept : yield* gramIndexSteps(words.slice(), store.grams);
+  return { posts, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, short, store, memo: new WeakMap() };
+}
+
+/** indexSteps run to the end at once (tests, benchmarks). */
+export function buildSearchIndex(posts: readonly Searchable[], previous?: SearchIndex, store: WordStore = previous?.store ?? createWordStore()): SearchIndex {
+  const steps = indexSteps(posts, previous, store);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Positions (ascending) of the posts whose folded text contains every folded term, as String.prototype.includes finds them. */
+export function findPositions(index: SearchIndex, terms: readonly string[]): number[] {
+  const unique = [...new Set(terms)];
+  // hits[p] counts the terms post p has shown so far; a post missing one term stays behind for good.
+  const hits = new Uint32Array(index.posts.length);
+  let alive = index.posts.length;
+  for (let round = 0; round < unique.length && alive > 0; round += 1) {
+    const term = unique[round]!;
+    if (term.length <= 2) {
+      const grams = gramsOfTerm(index.store.shortGrams, term);
+      // A gram numbered after this index was built (the dictionary is shared with later ones) is in none of its posts.
+      if (grams !== null && grams[0]! + 1 < index.short.offsets.length) advance(hits, index.short, grams[0]!, round);
+    } else {
+      const words = findWords(index, term);
+      let entries = 0;
+      for (let at = 0; at < words.length; at += 1) entries += index.offsets[words[at]! + 1]! - index.offsets[words[at]!]!;
+      if (entries > SCAN_RATIO * alive) {
+        // A term in most posts ("the", "ing"): reading the text finds it within the first lines.
+        for (let position = 0; position < hits.length; position += 1) {
+          if (hits[position] === round && index.posts[position]!.searchText.includes(term)) hits[position] = round + 1;
+        }
+      } else {
+        for (let at = 0; at < words.length; at += 1) advance(hits, index, words[at]!, round);
+      }
+    }
+    alive = 0;
+    for (let position = 0; position < hits.length; position += 1) if (hits[position] === round + 1) alive += 1;
+  }
+  const positions: number[] = [];
+  for (let position = 0; position < hits.length; position += 1) if (hits[position] === unique.length) positions.push(position);
+  return positions;
+}
+
+/** Moves the posts of `key`'s list that hold every earlier term on to the next round. */
+function advance(hits: Uint32Array, lists: PostingLists, key: number, round: number): void {
+  const { offsets, postings } = lists;
+  for (let next = offsets[key]!, end = offsets[key + 1]!; next < end; next += 1) {
+    if (hits[postings[next]!] === round) hits[postings[next]!] = round + 1;
+  }
+}
+
+/** Numbers of the words that contain `term`: from the trigram index, and from the words added since it was built. */
+function findWords(index: SearchIndex, term: string): ArrayLike<number> {
+  const indexed = findTexts(index.vocabulary, term);
+  const words = index.store.table.words;
+  const newest = Math.min(words.length, index.offsets.length - 1);
+  if (newest === index.vocabulary.texts.length) return indexed;
+  const found = Array.from(indexed);
+  for (let number = index.vocabulary.texts.length; number < newest; number += 1) if (words[number]!.includes(term)) found.push(number);
+  return found;
+}
+
+/** Bytes of the posts' lists and word lists, and the words' characters (at most two bytes each). */
+export function measureSearchIndex(index: SearchIndex): { postings: number; wordLists: number; shortGrams: number; words: number; wordCount: number } {
+  let wordLists = 0;
+  let shortGrams = index.short.postings.byteLength + index.short.offsets.byteLength;
+  for (const post of index.posts) {
+    wordLists += index.store.termsOf.get(post)?.words.byteLength ?? 0;
+    shortGrams += index.store.termsOf.get(post)?.shortGrams.byteLength ?? 0;
+  }
+  let characters = 0;
+  for (const word of index.store.table.words) characters += word.length;
+  return { postings: index.postings.byteLength + index.offsets.byteLength, wordLists, shortGrams, words: characters, wordCount: index.store.table.words.length };
+}

@@ -1,7 +1,8 @@
 // Where a person goes after signing in: the `next` parameter, only when it is a path under /admin. Anything
 // else (an absolute URL, "//host", a backslash, a ".." segment) would let a link send them to another site.
 
-export const DEFAULT_NEXT = '/admin/posts';
+/** The dashboard: what is new at a glance. */
+export const DEFAULT_NEXT = '/admin';
 
 /** `value` when it is a safe path under /admin (with its query), else undefined. */
 export function safeNextPath(value: string | null | undefined): string | undefined {

@@ -11,7 +11,7 @@ import type { VersionListing } from '../../src/admin/post-pages/post-listing.js'
 import { createPostPages } from '../../src/admin/post-pages/post-pages.js';
 import { createPostFiles } from '../../src/admin/posts/post-files.js';
 import type { PublishedPost } from '../../src/blog/published-post.js';
-import type { CampaignRequest } from '../../src/campaigns/campaign.js';
+import { isCampaignId, type CampaignRequest } from '../../src/campaigns/campaign.js';
 import { sendCampaignTest } from '../../src/campaign-test-send.js';
 import { readSubscribers } from '../../src/forms/newsletter/index.js';
 import { campaignsDirOf, createCampaignFiles } from '../../src/storage/campaign-files.js';
@@ -111,7 +111,7 @@ describe('the send and campaign pages', () => {
 
   const get = (url: string) => app.inject({ method: 'GET', url, headers: { cookie: session.cookie } });
   const post = (url: string, fields: Record<string, string>) => app.inject(formPost(url, { csrf_token: session.csrf, ...fields }, { cookie: session.cookie }));
-  const campaignIds = async () => readdir(campaignsDirOf(dataDir)).catch(() => [] as string[]);
+  const campaignIds = async () => (await readdir(campaignsDirOf(dataDir)).catch(() => [] as string[])).filter(isCampaignId);
   const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 
   it('links "Send to subscribers" only for published versions', async () => {

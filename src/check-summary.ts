@@ -6,6 +6,8 @@ import { adminServiceOf, type Config, type MailConfig } from './config/config.js
 /** One line per service and form, as a site owner would want to confirm them. */
 export function describeConfig(config: Config): string {
   const lines: string[] = [`data_dir: ${config.data_dir}`];
+  // The URL may carry a password: only where the records live is shown.
+  if (config.state.backend === 'postgres') lines.push(`state: form archives in PostgreSQL at ${postgresPlaceOf(config.state.url!)}`);
   if (config.forms.length > 0) {
     const { host, port } = config.server.listen;
     if (config.mail) lines.push(`mail: ${describeMail(config.mail, config.data_dir)}`);
@@ -40,6 +42,11 @@ export function describeConfig(config: Config): string {
 function redisHostOf(url: string): string {
   const { hostname, port } = new URL(url);
   return `${hostname}:${port || '6379'}`;
+}
+
+function postgresPlaceOf(url: string): string {
+  const { hostname, port, pathname } = new URL(url);
+  return `${hostname || 'localhost'}:${port || '5432'}${pathname.length > 1 ? pathname : ''}`;
 }
 
 function describeMail(mail: MailConfig, dataDir: string): string {

@@ -33,4 +33,15 @@ describe('describeConfig', () => {
     const config = loadTestConfig({ site: { title: 'Blog', base_url: 'https://example.com' }, blog: { listen: '127.0.0.1:9000', content_dir: 'posts' } }, '/srv');
     assert.equal(describeConfig(config), 'data_dir: /srv/data\nblog service on 127.0.0.1:9000, posts from /srv/posts\n');
   });
+
+  it('names where the records live in PostgreSQL, never its password', () => {
+    const config = loadTestConfig(
+      { mail: { from: 'forms@example.com', to: 'owner@example.com' }, forms: FORMS, state: { backend: 'postgres', url: 'postgres://postbox:s3cret@db.example:6432/forms' } },
+      '/srv',
+    );
+    const summary = describeConfig(config);
+    assert.match(summary, /^state: form archives in PostgreSQL at db\.example:6432\/forms$/m);
+    assert.doesNotMatch(summary, /s3cret|postbox:/);
+    assert.doesNotMatch(describeConfig(loadTestConfig({ mail: { from: 'forms@example.com', to: 'owner@example.com' }, forms: FORMS }, '/srv')), /^state:/m);
+  });
 });

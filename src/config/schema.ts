@@ -212,6 +212,24 @@ const rateLimit = z
     if (value.backend === 'memory' && value.url !== undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is only for backend = "redis"' });
   });
 
+// docs/configuration.md "[state]": records in data_dir (one process), or in PostgreSQL shared by every replica
+// (contract section 8).
+const state = z
+  .strictObject({
+    backend: z.enum(['files', 'postgres']).default('files'),
+    url: z
+      .string()
+      .refine(
+        (value) => /^postgres(ql)?:\/\/[^\s]+$/.test(value) && URL.canParse(value),
+        'must be a postgres:// or postgresql:// URL, e.g. "postgres://postbox@127.0.0.1:5432/postbox"',
+      )
+      .optional(),
+  })
+  .superRefine((value, context) => {
+    if (value.backend === 'postgres' && value.url === undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is required when backend = "postgres"' });
+    if (value.backend === 'files' && value.url !== undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is only for backend = "postgres"' });
+  });
+
 export const configSchema = z
   .strictObject({
     data_dir: folderPath.default('./data'),
@@ -222,6 +240,7 @@ export const configSchema = z
     blog: blog.optional(),
     admin: adminSchema.optional(),
     rate_limit: rateLimit.default({ backend: 'memory' }),
+    state: state.default({ backend: 'files' }),
   })
   .superRefine((value, context) => {
     // Runs even when other keys are invalid (see reportAlongsideOtherProblems), so nothing here may assume

@@ -17,6 +17,8 @@ export interface TestPostgres {
   port: number;
   /** postgres://postbox@127.0.0.1:<port>/postbox (trust authentication on loopback). */
   url: string;
+  /** A fresh empty database `name` on this cluster, and its URL. */
+  createDatabase(name: string): Promise<string>;
   /** Stops it at once (`-m immediate`), as a crash or an outage would. */
   stop(): Promise<void>;
   /** Starts it again on the same port (after stop). */
@@ -84,16 +86,22 @@ export async function startPostgresServer(): Promise<TestPostgres> {
   };
   await start();
   running = true;
-  const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postbox', database: 'postgres' });
-  await admin.connect();
-  try {
-    await admin.query('CREATE DATABASE postbox');
-  } finally {
-    await admin.end();
-  }
+  const createDatabase = async (name: string) => {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+    const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postbox', database: 'postgres' });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name}`);
+    } finally {
+      await admin.end();
+    }
+    return `postgres://postbox@127.0.0.1:${port}/${name}`;
+  };
+  const url = await createDatabase('postbox');
   return {
     port,
-    url: `postgres://postbox@127.0.0.1:${port}/postbox`,
+    url,
+    createDatabase,
     stop,
     async start() {
       await start();

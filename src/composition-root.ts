@@ -28,6 +28,9 @@ import { writeFileAtomically } from './storage/atomic-file.js';
 import { createJsonlAppender, createJsonlFiles, type FileExclusive, type JsonlAppend } from './storage/jsonl.js';
 import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
 import { createRedisRateLimits } from './storage/redis-rate-limits.js';
+import { createFileArchiveStore } from './storage/archive-store-files.js';
+import { createPostgresArchiveStore } from './storage/postgres/archive-store.js';
+import { createPostgresState } from './storage/postgres/state.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
 /** The admin's files in data_dir (config/data-files.ts reserves their names). */
@@ -129,8 +132,12 @@ export function createFormsAdapters(
     if (form.webhook) webhookNotifiers.set(form.path, makeWebhookNotifier(form.webhook));
   }
   const mail = config.mail;
+  // [state] backend = "postgres": the archive's rows go to PostgreSQL (the other records follow on this branch).
+  const postgres = config.state.backend === 'postgres' ? createPostgresState(config.state.url!, given.logger) : undefined;
   return {
     ...given,
+    archives: postgres ? createPostgresArchiveStore(postgres) : createFileArchiveStore(config.data_dir, appendLine),
+    sharedState: postgres,
     randomBytes,
     chatNotifiers,
     webhookNotifiers,
@@ -204,8 +211,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         },
       };
       // Closed by the forms service when it stops; here too, for a start that fails after the connection was made.
-      const { rateLimits } = adapters;
+      const { rateLimits, sharedState } = adapters;
       if (rateLimits?.close) closers.push(() => rateLimits.close!());
+      if (sharedState) closers.push(() => sharedState.close());
       const forms = await createFormsService(formsSettingsOf(config, config.mail), adminOn === 'forms' && admin ? { ...adapters, extraRoutes: admin.routes } : adapters);
       services.push(adminOn === 'forms' && admin ? withAdminBodies(forms, admin) : forms);
     }

@@ -88,6 +88,23 @@ export type RandomBytes = (count: number) => Buffer;
 /** Appends `record` as one line to `file` and makes it durable; rejects when that failed. */
 export type AppendLine = (file: string, record: object) => Promise<void>;
 
+/** What every archive record carries (src/forms/archive.ts "ArchiveLine" has the rest). */
+export interface ArchiveRecord {
+  /** The form's path. */
+  form: string;
+  /** RFC 3339 UTC time the submission arrived. */
+  received_at: string;
+}
+
+/**
+ * Where accepted submissions are kept before anything is sent (docs/forms-api.md "Delivery"): lines in
+ * data_dir/<archive> or rows in PostgreSQL (`[state] backend`). `archive` is the form's configured archive name.
+ * Resolves once the record is durable; rejects with UnavailableError when a shared store cannot be reached.
+ */
+export interface ArchiveStore {
+  append(archive: string, line: ArchiveRecord): Promise<void>;
+}
+
 /** Answer to one rate-limit take: allowed, or the whole seconds until a token is back (the `Retry-After` value). */
 export type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 

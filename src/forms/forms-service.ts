@@ -15,7 +15,7 @@ import { createFormRoutes, formsDoorAnswers } from './http/form-routes.js';
 import { createMetrics, type Metrics, type MetricsSnapshot } from './metrics.js';
 import { createNewsletter, type Newsletter, type NewsletterDeps } from './newsletter/index.js';
 import { resolveSiteName } from './notifications.js';
-import type { AppendLine, ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from '../ports.js';
+import type { AppendLine, ArchiveStore, ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from '../ports.js';
 import { createQueuedDelivery } from './queued-delivery.js';
 import { createQueueReport } from './queue-report.js';
 import { loadFormRateLimits, type FormRateLimits } from './rate-limits.js';
@@ -76,6 +76,13 @@ export interface FormsReadings {
   queueCounts?(): { pending: number; failed: number };
 }
 
+/** A shared store's connection as the service sees it. */
+export interface SharedState {
+  /** The parts that cannot be reached now ("postgres"). */
+  unavailableParts(): string[];
+  close(): Promise<void>;
+}
+
 /** What the forms service works through. */
 export interface FormsAdapters {
   logger: Logger;
@@ -88,6 +95,10 @@ export interface FormsAdapters {
   /** The webhook notifier of each form with [forms.webhook], by form path. */
   webhookNotifiers: ReadonlyMap<string, WebhookNotifier>;
   appendLine: AppendLine;
+  /** Where form archives are kept: data_dir/<archive> or PostgreSQL (`[state] backend`). */
+  archives: ArchiveStore;
+  /** The shared records (PostgreSQL) the stores work through, if any: named by /health while unreachable, closed with the service. */
+  sharedState?: SharedState;
   /** The mail queue, when `[mail] queue` is on. */
   queue?: QueueAdapters;
   /** The campaigns in data_dir/campaigns, sent through the queue (so only with it). */
@@ -187,7 +198,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
     newsletter,
     formCount: forms.length,
     queueCounts: queue && (() => queue.counts()),
-    unavailableParts: rateLimits.unavailableParts && (() => rateLimits.unavailableParts!()),
+    unavailableParts: () => [...(adapters.sharedState?.unavailableParts() ?? []), ...(rateLimits.unavailableParts?.() ?? [])],
     metricsToken: server.metrics_token,
     siteOf: (form) => ({ name: siteNameFor(form), url: form.allowed_origins[0] ?? settings.siteUrl }),
     submitFlowOf: (form) =>
@@ -198,9 +209,8 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
         limiter: rateLimits.limiterFor(form.path),
         rateLimitKey: adapters.rateLimitKey,
         maxBodyBytes: server.max_body_bytes,
-        dataDir,
         newsletter,
-        appendLine: adapters.appendLine,
+        archives: adapters.archives,
         deliver,
       }),
   });
@@ -221,6 +231,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
       await runner?.stop();
       await newsletter.close();
       await queue?.stop(QUEUE_STOP_GRACE_MS);
+      await adapters.sharedState?.close();
     },
   };
 }

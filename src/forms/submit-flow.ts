@@ -2,7 +2,6 @@
 // size, body syntax, field validation, honeypot; then persist, then deliver (or the newsletter signup).
 // It returns an outcome and knows nothing of HTTP: the form routes turn outcomes into answers.
 import type { Readable } from 'node:stream';
-import path from 'node:path';
 import type { FormConfig, MessageForm, NewsletterForm } from '../config/config.js';
 import type { Logger } from '../log.js';
 import { safeReason } from '../safe-reason.js';
@@ -11,7 +10,7 @@ import type { DeliveryOutcome } from './delivery.js';
 import type { Metrics } from './metrics.js';
 import type { Newsletter } from './newsletter/index.js';
 import type { SubmissionNotice } from './notifications.js';
-import type { AppendLine, Clock } from '../ports.js';
+import type { ArchiveStore, Clock } from '../ports.js';
 import { readFormBody } from './request-body.js';
 import { isOriginAllowed } from './rules/cors.js';
 import { UnavailableError, type FormLimiter } from './rate-limits.js';
@@ -45,9 +44,9 @@ export interface SubmitFlowDeps {
   /** The bucket a client address counts against (an IPv6 address counts for its network). */
   rateLimitKey(address: string): string;
   maxBodyBytes: number;
-  dataDir: string;
   newsletter: Newsletter;
-  appendLine: AppendLine;
+  /** Where accepted submissions of forms with an `archive` are kept before delivery. */
+  archives: ArchiveStore;
   deliver(notice: SubmissionNotice): Promise<DeliveryOutcome>;
 }
 
@@ -110,9 +109,14 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
     const notice: SubmissionNotice = { form: messageForm, submission, receivedAt: new Date(clock()).toISOString() };
     if (messageForm.archive !== undefined) {
       try {
-        await deps.appendLine(path.join(deps.dataDir, messageForm.archive), toArchiveLine(notice));
+        await deps.archives.append(messageForm.archive, toArchiveLine(notice));
       } catch (error) {
         count('persist_failed');
+        if (error instanceof UnavailableError) {
+          // Nothing was kept, so nothing is sent: the client may try again, on this replica or another.
+          logger.warn({ event: 'archive_unavailable', form: form.path, part: error.part }, 'archive store unreachable: submission refused');
+          return refused('unavailable');
+        }
         logger.error({ event: 'archive_failed', form: form.path, reason: safeReason(error) }, 'archive write failed');
         return refused('storage_failed');
       }

@@ -124,6 +124,8 @@ describe('odd but valid values load', () => {
     ['a data folder with spaces', 'data_dir', './my data'],
     ['rate limits in a Redis nobody listens at (503 until it is there)', 'rate_limit', { backend: 'redis', url: 'redis://127.0.0.1:1' }],
     ['rate limits in Redis over TLS with a password and a database', 'rate_limit', { backend: 'redis', url: 'rediss://:secret@127.0.0.1:1/2' }],
+    ['records in a PostgreSQL nobody listens at (503 until it is there)', 'state', { backend: 'postgres', url: 'postgres://postbox:secret@127.0.0.1:1/postbox' }],
+    ['records in PostgreSQL written postgresql:// with options', 'state', { backend: 'postgres', url: 'postgresql://127.0.0.1:1/postbox?sslmode=disable' }],
   ];
   for (const [why, key, value] of cases) {
     it(`${why}: ${key} = ${JSON.stringify(value)}`, () => {
@@ -151,6 +153,7 @@ describe('odd but valid values load', () => {
         const composed = await composeServices(result.config, { logger: logs.logger, requestLog: logs.requestLog });
         try {
           const [forms, blog] = composed.services.map((service) => driveService(service));
+          const unreachable = key === 'rate_limit' || key === 'state';
           for (const form of result.config.forms) {
             const origin = form.allowed_origins[0];
             const headers = origin === undefined ? {} : { origin };
@@ -158,11 +161,11 @@ describe('odd but valid values load', () => {
               (await forms!.inject({ method: 'POST', url: form.path, headers, payload: { name: 'Ada Lovelace', email: 'ada@example.org', message: 'Hello, a website please.' } })).statusCode,
               (await forms!.inject({ method: 'OPTIONS', url: form.path, headers })).statusCode,
             ];
-            // 413 where the case is the smallest body, 503 where the rate limits' Redis is not there; never a 500.
-            const expected = key === 'rate_limit' ? [200, 204, 303, 503] : [200, 204, 303, 413];
+            // 413 where the case is the smallest body, 503 where Redis or PostgreSQL is not there; never a 500.
+            const expected = unreachable ? [200, 204, 303, 503] : [200, 204, 303, 413];
             assert.ok(statuses.every((status) => expected.includes(status)), `${why}: ${form.path} answered ${statuses}`);
           }
-          assert.equal((await forms!.inject('/health')).statusCode, key === 'rate_limit' ? 503 : 200, why);
+          assert.equal((await forms!.inject('/health')).statusCode, unreachable ? 503 : 200, why);
           for (const url of ['/api/blog/posts', '/api/blog/feed.xml', '/api/blog/sitemap.xml', '/health']) {
             assert.equal((await blog!.inject(url)).statusCode, 200, `${why}: ${url}`);
           }

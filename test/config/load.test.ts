@@ -29,6 +29,8 @@ describe('parseConfigText', () => {
     assert.equal(config.server.max_body_bytes, 1048576);
     assert.equal(config.server.trust_proxy_headers, 0);
     assert.equal(config.server.rate_limit_ipv6_prefix, 64);
+    assert.deepEqual(config.rate_limit, { backend: 'memory' });
+    assert.deepEqual(config.state, { backend: 'files' });
     assert.equal(config.mail?.transport, 'file');
     const form = config.forms[0]!;
     assert.equal(form.honeypot_field, 'website');

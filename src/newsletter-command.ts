@@ -50,7 +50,8 @@ export async function runNewsletterCommand(args: readonly string[], options: New
       return fail(io, `no published post "${options.post}"${options.lang ? ` in ${options.lang}` : ''} (drafts and scheduled posts are not sent)`);
     }
     if (options.test !== undefined) return sendTest(config, config.mail, sources, plan, options.test, io);
-    io.out(`"${plan.body.subject}" (${plan.post.lang}, ${plan.post.url}) to the ${plan.recipients.length} subscribers of ${plan.form.path}\n`);
+    const count = plan.recipients.length;
+    io.out(`"${plan.body.subject}" (${plan.post.lang}, ${plan.post.url}) to ${count === 1 ? 'the 1 subscriber' : `the ${count} subscribers`} of ${plan.form.path}\n`);
     for (const { request, finished } of plan.earlier) io.out(`  sent before as campaign ${request.id}${finished ? '' : ' (still sending)'}\n`);
     if (options.dryRun) return 0;
     if (!config.mail.queue) return fail(io, 'campaigns go through the mail queue: set [mail] queue = true');

@@ -4,6 +4,7 @@ import { describeOutgoing } from '../../queue/outgoing.js';
 import type { FailedMessage } from '../../queue/store.js';
 import type { AdminSession } from '../sessions.js';
 import { CsrfField } from '../views/csrf-field.js';
+import { RowButton } from '../views/row-button.js';
 import { Layout } from '../views/layout.js';
 
 export interface FailedRow {
@@ -98,13 +99,7 @@ export function FailedMailPage({ session, rows, notice }: { session: AdminSessio
                     <code>{row.lastError}</code>
                   </td>
                   <td>
-                    <form method="post" action="/admin/failed" class="admin-inline-form">
-                      <CsrfField session={session} />
-                      <input type="hidden" name="id" value={row.id} />
-                      <button type="submit">
-                        Retry<span class="admin-visually-hidden"> {row.id}</span>
-                      </button>
-                    </form>
+                    <RowButton session={session} action="/admin/failed" name="id" value={row.id} label="Retry" rowName={row.id} />
                   </td>
                 </tr>
               ))}

@@ -3,7 +3,7 @@
 import type { CampaignProgress, CampaignRequest } from '../../campaigns/campaign.js';
 import type { Subscriber } from '../../forms/newsletter/index.js';
 import type { AdminSession } from '../sessions.js';
-import { CsrfField } from '../views/csrf-field.js';
+import { RowButton } from '../views/row-button.js';
 import { Layout } from '../views/layout.js';
 import type { DayValue } from './chart-scale.js';
 import { DayChart } from './day-chart.js';
@@ -102,13 +102,7 @@ export function SubscriberListPage(props: SubscriberListProps) {
                 <td>{subscriber.email}</td>
                 <td>{subscriber.subscribed_at.slice(0, 10)}</td>
                 <td>
-                  <form method="post" action={base} class="admin-inline-form">
-                    <CsrfField session={session} />
-                    <input type="hidden" name="email" value={subscriber.email} />
-                    <button type="submit">
-                      Remove<span class="admin-visually-hidden"> {subscriber.email}</span>
-                    </button>
-                  </form>
+                  <RowButton session={session} action={base} name="email" value={subscriber.email} label="Remove" rowName={subscriber.email} />
                 </td>
               </tr>
             ))}

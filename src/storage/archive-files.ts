@@ -37,6 +37,9 @@ export async function readArchivePage(file: string, options: { page: number; siz
 export async function readArchiveEntry(file: string, id: string): Promise<InboxEntry | undefined> {
   const wanted = parseEntryId(id);
   if (!wanted) return undefined;
+  // Where the id says first (nothing was removed before it since the page was shown), else wherever it moved.
+  const there = await lineAt(file, wanted.offset).catch(() => undefined);
+  if (there !== undefined && lineDigest(there) === wanted.digest) return parseEntry(wanted.offset, there);
   for await (const line of readLinesBackward(file)) {
     if (lineDigest(line.text) === wanted.digest) return parseEntry(line.offset, line.text);
   }
@@ -147,13 +150,24 @@ export async function removeArchiveLine(file: string, id: string, exclusive: Fil
 
 /** Whether the line starting at `offset` has `digest`. */
 async function hasLineAt(file: string, offset: number, digest: string): Promise<boolean> {
+  const text = await lineAt(file, offset);
+  return text !== undefined && lineDigest(text) === digest;
+}
+
+/** The text of the line that starts at `offset`, read up to its newline (undefined past the end, or without one). */
+async function lineAt(file: string, offset: number): Promise<string | undefined> {
   const handle = await open(file, 'r');
   try {
-    const buffer = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
-    const end = buffer.subarray(0, bytesRead).indexOf(0x0a);
-    if (end < 0) return false;
-    return lineDigest(buffer.toString('utf8', 0, end)) === digest;
+    const chunks: Buffer[] = [];
+    for (let position = offset; ; ) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) return undefined;
+      const end = chunk.subarray(0, bytesRead).indexOf(0x0a);
+      chunks.push(chunk.subarray(0, end < 0 ? bytesRead : end));
+      if (end >= 0) return Buffer.concat(chunks).toString('utf8');
+      position += bytesRead;
+    }
   } finally {
     await handle.close();
   }

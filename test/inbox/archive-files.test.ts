@@ -123,4 +123,14 @@ describe('an archive in the inbox', () => {
     assert.equal(await removeArchiveLine(file, entry!.id, createJsonlFiles().exclusive), 'missing');
     assert.deepEqual(await readdir(path.dirname(file)), []);
   });
+
+  it('finds and removes by id a line longer than one read chunk, the copy the id names', async () => {
+    const long = line(7, { message: 'x'.repeat(100_000) });
+    const file = await archiveOf([long, line(8), long]);
+    const [newest] = (await readArchivePage(file, { page: 1, size: 1, terms: [] })).entries;
+    assert.equal((await readArchiveEntry(file, newest!.id))?.fields.message?.length, 100_000);
+    assert.equal(await removeArchiveLine(file, newest!.id, createJsonlFiles().exclusive), 'removed');
+    const names = (await readFile(file, 'utf8')).trimEnd().split('\n').map((text) => (JSON.parse(text) as Record<string, string>).name);
+    assert.deepEqual(names, ['Sender 7', 'Sender 8']);
+  });
 });

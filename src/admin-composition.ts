@@ -16,7 +16,7 @@ import { createPlaceholderPages } from './admin/views/placeholder-pages.js';
 import type { BlogService } from './blog/blog-service.js';
 import { createMarkdownTools } from './blog/content/markdown.js';
 import type { CampaignRunner } from './campaigns/campaign-runner.js';
-import { sendCampaignTest } from './campaign-test-send.js';
+import { createCampaignTestSender } from './campaign-test-send.js';
 import type { CampaignStore } from './campaigns/campaign-store.js';
 import type { Config } from './config/config.js';
 import { readSubscribers, type Newsletter } from './forms/newsletter/index.js';
@@ -24,9 +24,7 @@ import type { FormsReadings } from './forms/forms-service.js';
 import { createDashboardPages } from './admin/dashboard-pages/dashboard-pages.js';
 import { createFileSources } from './admin/dashboard-pages/dashboard-sources.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
-import { loadNewsletterSecret } from './forms/newsletter/newsletter-secret.js';
 import type { Logger } from './log.js';
-import { sendOneMail } from './mail/test-mail.js';
 import type { Clock } from './ports.js';
 import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
 import type { FileExclusive } from './storage/jsonl.js';
@@ -118,18 +116,7 @@ export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clo
       store,
       site: { title: site.title, baseUrl: site.base_url },
     },
-    sendTest: (plan, address) =>
-      sendCampaignTest(
-        {
-          from: mail.from,
-          publicUrl: config.server.public_url,
-          siteTitle: site.title,
-          loadSecret: () => loadNewsletterSecret(config.data_dir, randomBytes),
-          sendNow: (message) => sendOneMail(mail, config.data_dir, message, clock, 'test of the campaign'),
-        },
-        plan,
-        address,
-      ),
+    sendTest: createCampaignTestSender(config, mail, clock),
     wakeRunner: () => late.runner.current?.wake(),
     clock,
     randomHex: () => randomBytes(2).toString('hex'),

@@ -3,11 +3,14 @@
 // /admin's "Send a test" both go through here; how the mail leaves (a one-off mailer) is handed in.
 import type { CampaignPlan } from './campaigns/campaign-plan.js';
 import { createRecipientMail } from './campaigns/recipient-mail.js';
-import type { NewsletterForm } from './config/config.js';
+import { randomBytes } from 'node:crypto';
+import type { Config, MailConfig, NewsletterForm } from './config/config.js';
+import { loadNewsletterSecret } from './forms/newsletter/newsletter-secret.js';
+import { sendOneMail } from './mail/test-mail.js';
 import { listHeaders } from './forms/newsletter/list-headers.js';
 import { createUnsubscribeToken } from './forms/newsletter/unsubscribe-token.js';
 import { resolveSiteName } from './forms/notifications.js';
-import type { MailMessage, SendOutcome } from './ports.js';
+import type { Clock, MailMessage, SendOutcome } from './ports.js';
 
 /** What a test send came to, in words the owner can act on (the SMTP reply or network error on failure). */
 export type TestSendOutcome = SendOutcome;
@@ -39,4 +42,20 @@ function createTestMessage(deps: TestSendDeps, form: NewsletterForm, plan: Pick<
     postUrl: plan.post.url,
     list: listHeaders(form, createUnsubscribeToken(secret, form.path, address)),
   });
+}
+
+/** The test send of `config`: its sender and site, the newsletter secret of its data_dir, a one-off mailer of `mail`. */
+export function createCampaignTestSender(
+  config: Config,
+  mail: MailConfig,
+  clock: Clock,
+): (plan: Pick<CampaignPlan, 'form' | 'post' | 'body'>, address: string) => Promise<TestSendOutcome> {
+  const deps: TestSendDeps = {
+    from: mail.from,
+    publicUrl: config.server.public_url,
+    siteTitle: config.site?.title,
+    loadSecret: () => loadNewsletterSecret(config.data_dir, randomBytes),
+    sendNow: (message) => sendOneMail(mail, config.data_dir, message, clock, 'test of the campaign'),
+  };
+  return (plan, address) => sendCampaignTest(deps, plan, address);
 }

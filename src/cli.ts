@@ -89,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const wantsTestMail = parsed.values['send-test-mail'] === true;
   const to = parsed.values.to;
-  const misuse = optionProblem(command, parsed.values) ?? usageProblem(command, wantsTestMail, to);
+  const misuse = optionProblem(command, parsed.values) ?? usageProblem(command, wantsTestMail, to) ?? addressProblem('--test', parsed.values.test);
   if (misuse) {
     process.stderr.write(`postbox: ${misuse}\n`);
     return 2;
@@ -153,10 +153,15 @@ function optionProblem(command: string, values: Record<string, unknown>): string
 function usageProblem(command: string, wantsTestMail: boolean, to: string | undefined): string | undefined {
   if (wantsTestMail && command !== 'check') return '--send-test-mail goes with check: postbox check --send-test-mail';
   if (to !== undefined && !wantsTestMail) return '--to goes with --send-test-mail';
-  if (to === undefined) return undefined;
-  const parsed = parseMailboxes(to);
-  if ('problem' in parsed) return `--to ${parsed.problem}`;
-  return parsed.addresses.length > 1 ? '--to must be one address' : undefined;
+  return addressProblem('--to', to);
+}
+
+/** What is wrong with the one mail address an option names (undefined: nothing, or no option). */
+function addressProblem(option: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseMailboxes(value);
+  if ('problem' in parsed) return `${option} ${parsed.problem}`;
+  return parsed.addresses.length > 1 ? `${option} must be one address` : undefined;
 }
 
 /** `check --send-test-mail`: one mail now, to `to` or mail.to; the outcome on stdout, a failure on stderr with exit 1. */

@@ -3,14 +3,12 @@
 // sends it through the mail queue, and the command shows the progress until it is done. `--test` sends one mail
 // now instead, `--dry-run` only says what would be sent.
 import { randomBytes } from 'node:crypto';
-import { planCampaign, startCampaign, type CampaignPlan, type CampaignSources } from './campaigns/campaign-plan.js';
+import { planCampaign, startCampaign, type CampaignPlan } from './campaigns/campaign-plan.js';
 import { progressOf } from './campaigns/campaign.js';
-import { sendCampaignTest } from './campaign-test-send.js';
+import { createCampaignTestSender } from './campaign-test-send.js';
 import { loadCampaignSources } from './campaign-sources.js';
 import { describeProgress, watchCampaign, type WatchIo } from './campaign-watch.js';
 import type { Config, MailConfig } from './config/config.js';
-import { loadNewsletterSecret } from './forms/newsletter/newsletter-secret.js';
-import { sendOneMail } from './mail/test-mail.js';
 import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
 
 export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH --post SLUG [--lang LANG] [--test ADDRESS] [--dry-run] [--resend]
@@ -49,8 +47,9 @@ export async function runNewsletterCommand(args: readonly string[], options: New
       if (plan.problem === 'no_form') return fail(io, `no newsletter form at ${options.form} (newsletter forms: ${plan.newsletters.join(', ') || 'none'})`);
       return fail(io, `no published post "${options.post}"${options.lang ? ` in ${options.lang}` : ''} (drafts and scheduled posts are not sent)`);
     }
-    if (options.test !== undefined) return sendTest(config, config.mail, sources, plan, options.test, io);
-    io.out(`"${plan.body.subject}" (${plan.post.lang}, ${plan.post.url}) to the ${plan.recipients.length} subscribers of ${plan.form.path}\n`);
+    if (options.test !== undefined) return sendTest(config, config.mail, plan, options.test, io);
+    const count = plan.recipients.length;
+    io.out(`"${plan.body.subject}" (${plan.post.lang}, ${plan.post.url}) to ${count === 1 ? 'the 1 subscriber' : `the ${count} subscribers`} of ${plan.form.path}\n`);
     for (const { request, finished } of plan.earlier) io.out(`  sent before as campaign ${request.id}${finished ? '' : ' (still sending)'}\n`);
     if (options.dryRun) return 0;
     if (!config.mail.queue) return fail(io, 'campaigns go through the mail queue: set [mail] queue = true');
@@ -71,18 +70,8 @@ export async function runNewsletterCommand(args: readonly string[], options: New
 }
 
 /** `--test ADDRESS`: the mail a subscriber would get, with an unsubscribe link for ADDRESS, sent now without the queue. */
-async function sendTest(config: Config, mail: MailConfig, sources: CampaignSources, plan: CampaignPlan, address: string, io: NewsletterCommandIo): Promise<number> {
-  const outcome = await sendCampaignTest(
-    {
-      from: mail.from,
-      publicUrl: config.server.public_url,
-      siteTitle: sources.site.title,
-      loadSecret: () => loadNewsletterSecret(config.data_dir, randomBytes),
-      sendNow: (message) => sendOneMail(mail, config.data_dir, message, io.clock, 'test of the campaign'),
-    },
-    plan,
-    address,
-  );
+async function sendTest(config: Config, mail: MailConfig, plan: CampaignPlan, address: string, io: NewsletterCommandIo): Promise<number> {
+  const outcome = await createCampaignTestSender(config, mail, io.clock)(plan, address);
   if (outcome.ok) io.out(`${outcome.report}\n`);
   else io.error(`postbox: ${outcome.report}\n`);
   return outcome.ok ? 0 : 1;

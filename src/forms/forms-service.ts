@@ -12,7 +12,7 @@ import type { Logger } from '../log.js';
 import { safeReason } from '../safe-reason.js';
 import { createDelivery } from './delivery.js';
 import { createFormRoutes, formsDoorAnswers } from './http/form-routes.js';
-import { createMetrics, type Metrics, type MetricsSnapshot } from './metrics.js';
+import { createMetrics, type MetricsSnapshot } from './metrics.js';
 import { createNewsletter, type Newsletter, type NewsletterDeps } from './newsletter/index.js';
 import { resolveSiteName } from './notifications.js';
 import type { AppendLine, ArchiveStore, ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from '../ports.js';

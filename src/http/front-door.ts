@@ -8,7 +8,7 @@ import type { Logger } from '../log.js';
 import { failureSite, safeReason } from '../safe-reason.js';
 import { writeAnswer, type Answer } from './answer.js';
 import type { RequestLog } from './request-log.js';
-import { createRouteLookup, type RoutedRequest, type Route } from './route-table.js';
+import { createRouteLookup, type Route } from './route-table.js';
 
 export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 

@@ -12,18 +12,33 @@ import { syncFolder } from './atomic-file.js';
 import type { FileExclusive } from './jsonl.js';
 import { readLinesBackward } from './lines-backward.js';
 
+/**
+ * A form's archive: its file and the form's path. Several forms may share one file (docs/configuration.md
+ * "archive"), so every reader keeps to the lines of its form.
+ */
+export interface FormArchive {
+  file: string;
+  form: string;
+}
+
+/** The entry of a line of `archive`'s form, or undefined for another form's line or an unreadable one. */
+function entryOf(archive: FormArchive, offset: number, text: string): InboxEntry | undefined {
+  const entry = parseEntry(offset, text);
+  return entry?.fields.form === archive.form ? entry : undefined;
+}
+
 export interface ArchivePage {
   entries: InboxEntry[];
   hasNext: boolean;
 }
 
 /** Page `page` (from 1) of `size` entries matching `terms`, newest first, reading no further back than it needs. */
-export async function readArchivePage(file: string, options: { page: number; size: number; terms: readonly string[] }): Promise<ArchivePage> {
+export async function readArchivePage(archive: FormArchive, options: { page: number; size: number; terms: readonly string[] }): Promise<ArchivePage> {
   const skip = (options.page - 1) * options.size;
   const entries: InboxEntry[] = [];
   let matched = 0;
-  for await (const line of readLinesBackward(file)) {
-    const entry = parseEntry(line.offset, line.text);
+  for await (const line of readLinesBackward(archive.file)) {
+    const entry = entryOf(archive, line.offset, line.text);
     if (!entry || !entryMatches(entry, options.terms)) continue;
     matched += 1;
     if (matched <= skip) continue;
@@ -34,11 +49,14 @@ export async function readArchivePage(file: string, options: { page: number; siz
 }
 
 /** The entry with `id`, or undefined when the archive has no such line (any more). */
-export async function readArchiveEntry(file: string, id: string): Promise<InboxEntry | undefined> {
+export async function readArchiveEntry(archive: FormArchive, id: string): Promise<InboxEntry | undefined> {
   const wanted = parseEntryId(id);
   if (!wanted) return undefined;
-  for await (const line of readLinesBackward(file)) {
-    if (lineDigest(line.text) === wanted.digest) return parseEntry(line.offset, line.text);
+  // Where the id says first (nothing was removed before it since the page was shown), else wherever it moved.
+  const there = await lineAt(archive.file, wanted.offset).catch(() => undefined);
+  if (there !== undefined && lineDigest(there) === wanted.digest) return entryOf(archive, wanted.offset, there);
+  for await (const line of readLinesBackward(archive.file)) {
+    if (lineDigest(line.text) === wanted.digest) return entryOf(archive, line.offset, line.text);
   }
   return undefined;
 }
@@ -47,12 +65,12 @@ export async function readArchiveEntry(file: string, id: string): Promise<InboxE
  * Submissions per UTC day for the `days` days up to `now` (oldest first), read from the end until a line is older:
  * an archive is in arrival order, so a long history costs nothing.
  */
-export async function countArchiveByDay(file: string, days: number, now: number): Promise<Array<{ day: string; count: number }>> {
+export async function countArchiveByDay(archive: FormArchive, days: number, now: number): Promise<Array<{ day: string; count: number }>> {
   const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
   const first = today - (days - 1) * 86_400_000;
   const counts = Array.from({ length: days }, (_, index) => ({ day: new Date(first + index * 86_400_000).toISOString().slice(0, 10), count: 0 }));
-  for await (const line of readLinesBackward(file)) {
-    const entry = parseEntry(line.offset, line.text);
+  for await (const line of readLinesBackward(archive.file)) {
+    const entry = entryOf(archive, line.offset, line.text);
     const time = entry ? Date.parse(entry.received_at) : Number.NaN;
     if (Number.isNaN(time)) continue;
     if (time < first) break;
@@ -63,8 +81,8 @@ export async function countArchiveByDay(file: string, days: number, now: number)
 }
 
 /** Every entry of the archive, oldest first, one line in memory at a time (the CSV export). */
-export async function* readArchiveEntries(file: string): AsyncGenerator<InboxEntry> {
-  const stream = createReadStream(file, { encoding: 'utf8' });
+export async function* readArchiveEntries(archive: FormArchive): AsyncGenerator<InboxEntry> {
+  const stream = createReadStream(archive.file, { encoding: 'utf8' });
   const opened = await new Promise<boolean>((resolve, reject) => {
     stream.once('open', () => resolve(true));
     stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(error)));
@@ -73,7 +91,7 @@ export async function* readArchiveEntries(file: string): AsyncGenerator<InboxEnt
   let offset = 0;
   try {
     for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
-      const entry = parseEntry(offset, text);
+      const entry = entryOf(archive, offset, text);
       offset += Buffer.byteLength(text) + 1;
       if (entry) yield entry;
     }
@@ -87,9 +105,10 @@ export async function* readArchiveEntries(file: string): AsyncGenerator<InboxEnt
  * Removes the line `id` names: the archive is copied without it to a temp file, fsynced and renamed over it,
  * while `exclusive` holds the file's appends back. `missing` when no line has that id (removed already).
  */
-export async function removeArchiveLine(file: string, id: string, exclusive: FileExclusive): Promise<'removed' | 'missing'> {
+export async function removeArchiveLine(archive: FormArchive, id: string, exclusive: FileExclusive): Promise<'removed' | 'missing'> {
   const wanted = parseEntryId(id);
   if (!wanted) return 'missing';
+  const { file } = archive;
   return exclusive(file, async () => {
     // Before any temp file is made: a missing archive has no line to remove.
     let atOffset: boolean;
@@ -116,7 +135,7 @@ export async function removeArchiveLine(file: string, id: string, exclusive: Fil
       };
       for await (const text of createInterface({ input, crlfDelay: Infinity })) {
         const bytes = Buffer.from(`${text}\n`, 'utf8');
-        if (!removed && lineDigest(text) === wanted.digest && (offset === wanted.offset || !atOffset)) {
+        if (!removed && lineDigest(text) === wanted.digest && (offset === wanted.offset || !atOffset) && entryOf(archive, offset, text)) {
           removed = true;
         } else {
           pending.push(bytes);
@@ -147,13 +166,24 @@ export async function removeArchiveLine(file: string, id: string, exclusive: Fil
 
 /** Whether the line starting at `offset` has `digest`. */
 async function hasLineAt(file: string, offset: number, digest: string): Promise<boolean> {
+  const text = await lineAt(file, offset);
+  return text !== undefined && lineDigest(text) === digest;
+}
+
+/** The text of the line that starts at `offset`, read up to its newline (undefined past the end, or without one). */
+async function lineAt(file: string, offset: number): Promise<string | undefined> {
   const handle = await open(file, 'r');
   try {
-    const buffer = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
-    const end = buffer.subarray(0, bytesRead).indexOf(0x0a);
-    if (end < 0) return false;
-    return lineDigest(buffer.toString('utf8', 0, end)) === digest;
+    const chunks: Buffer[] = [];
+    for (let position = offset; ; ) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) return undefined;
+      const end = chunk.subarray(0, bytesRead).indexOf(0x0a);
+      chunks.push(chunk.subarray(0, end < 0 ? bytesRead : end));
+      if (end >= 0) return Buffer.concat(chunks).toString('utf8');
+      position += bytesRead;
+    }
   } finally {
     await handle.close();
   }

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutgoingMessage } from '../queue/outgoing.js';
-import type { AttemptRecord, FailedMessage, PendingMessage, QueueStore, StoredMessage } from '../queue/store.js';
+import type { AttemptRecord, PendingMessage, QueueStore, StoredMessage } from '../queue/store.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { createDoneJournal } from './done-journal.js';
 

@@ -43,6 +43,8 @@ type TakingRedis = Redis & { postboxTake(key: string, perHour: number): Promise<
 
 /** The limiters of `forms` over the Redis at `url`; the connection is made in the background and kept up. */
 export function createRedisRateLimits(url: string, forms: readonly FormConfig[], logger: Logger): FormRateLimits {
+  // No form with a rate limit: nothing to ask Redis, so no connection (and no outage to report).
+  if (!forms.some((form) => form.rate_limit_per_hour > 0)) return { limiterFor: () => undefined, save: async () => undefined };
   const redis = new Redis(url, {
     // A take while disconnected fails at once instead of waiting in a queue: the visitor gets 503 now.
     enableOfflineQueue: false,
@@ -85,8 +87,7 @@ export function createRedisRateLimits(url: string, forms: readonly FormConfig[],
     limiterFor: (formPath) => limiters.get(formPath),
     // The buckets live in Redis: nothing to write at shutdown.
     save: async () => undefined,
-    // Only forms with a rate limit need Redis: without one, its absence harms nothing.
-    unavailableParts: () => (limiters.size === 0 || redis.status === 'ready' ? [] : ['redis']),
+    unavailableParts: () => (redis.status === 'ready' ? [] : ['redis']),
     async close() {
       if (redis.status === 'end') return;
       await redis.quit().catch(() => redis.disconnect());

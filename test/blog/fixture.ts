@@ -11,7 +11,6 @@ import type { ParseContext } from '../../src/blog/content/parse-post.js';
 import type { PostVersion } from '../../src/blog/content/post.js';
 import { createBlogService, type BlogAdapters, type BlogService } from '../../src/blog/blog-service.js';
 import { createClientAddressResolver } from '../../src/http/client-ip.js';
-import type { HttpService } from '../../src/http/http-service.js';
 import { loadTestConfig } from '../support/config.js';
 import { driveService, type ServiceDriver } from '../support/http.js';
 import { captureLogs, type LogCapture } from '../support/log-capture.js';

@@ -1,7 +1,7 @@
 // A local stand-in for the Telegram Bot API (a node:http server on 127.0.0.1): records every sendMessage
 // call and answers as told: ok, an HTTP error status, {"ok":false}, or not at all (for time-outs).
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 
 export type TelegramAnswer = 'ok' | 'not_ok' | 'hang' | { status: number };
 
@@ -45,8 +45,7 @@ export async function startFakeTelegram(answer: TelegramAnswer = 'ok'): Promise<
       else reply(current.status, { ok: false, error_code: current.status, description: 'Internal Server Error' });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
@@ -56,10 +55,6 @@ export async function startFakeTelegram(answer: TelegramAnswer = 'ok'): Promise<
     set answer(value) {
       state.answer = value;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -2,7 +2,7 @@
 // headers, so a test can verify a signature as a real receiver would, and answers as told: a status code, or
 // not at all (for time-outs).
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 
 export type ReceiverAnswer = number | 'hang';
 
@@ -41,8 +41,7 @@ export async function startWebhookReceiver(answer: ReceiverAnswer = 204): Promis
       response.writeHead(current, { 'Content-Type': 'text/plain', ...location }).end(current === 204 ? undefined : 'answer body');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
     requests,
@@ -52,10 +51,6 @@ export async function startWebhookReceiver(answer: ReceiverAnswer = 204): Promis
     set answer(value) {
       state.answer = value;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

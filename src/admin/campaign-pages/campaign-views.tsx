@@ -4,6 +4,7 @@
 // the page shows the counts as of loading and a "Refresh" link.
 import type { CampaignProgress, CampaignRequest } from '../../campaigns/campaign.js';
 import type { AdminSession } from '../sessions.js';
+import { AdminTable } from '../views/admin-table.js';
 import { Layout } from '../views/layout.js';
 
 /** The script that updates a campaign page in place while the campaign is not finished. */
@@ -66,38 +67,25 @@ export function CampaignListPage({ session, campaigns }: { session: AdminSession
       {campaigns.length === 0 ? (
         <p>No campaigns yet.</p>
       ) : (
-        <table class="admin-table">
-          <caption>Every campaign, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Post</th>
-              <th scope="col">Language</th>
-              <th scope="col">Form</th>
-              <th scope="col">Created</th>
-              <th scope="col">State</th>
-              <th scope="col">Sent</th>
-              <th scope="col">Failed</th>
-              <th scope="col">Skipped</th>
-              <th scope="col">Total</th>
+        <AdminTable
+          caption="Every campaign, newest first"
+          headings={['Post', 'Language', 'Form', 'Created', 'State', 'Sent', 'Failed', 'Skipped', 'Total']}
+        >
+          {campaigns.map(({ request, progress }) => (
+            <tr key={request.id}>
+              <td>
+                <a href={`/admin/campaigns/${request.id}`}>{request.subject}</a>
+              </td>
+              <td>{request.lang}</td>
+              <td>{request.form}</td>
+              <td>
+                <time dateTime={request.created_at}>{request.created_at}</time>
+              </td>
+              <td>{STATE_LABELS[stateOf(progress)]}</td>
+              <Counts progress={progress} />
             </tr>
-          </thead>
-          <tbody>
-            {campaigns.map(({ request, progress }) => (
-              <tr key={request.id}>
-                <td>
-                  <a href={`/admin/campaigns/${request.id}`}>{request.subject}</a>
-                </td>
-                <td>{request.lang}</td>
-                <td>{request.form}</td>
-                <td>
-                  <time dateTime={request.created_at}>{request.created_at}</time>
-                </td>
-                <td>{STATE_LABELS[stateOf(progress)]}</td>
-                <Counts progress={progress} />
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       )}
     </Layout>
   );
@@ -151,22 +139,11 @@ export function CampaignPage({ session, request, progress }: CampaignPageProps) 
             {done} of {progress.total}
           </span>
         </p>
-        <table class="admin-table">
-          <caption>What became of the recipients</caption>
-          <thead>
-            <tr>
-              <th scope="col">Sent</th>
-              <th scope="col">Failed</th>
-              <th scope="col">Skipped</th>
-              <th scope="col">Total</th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <Counts progress={progress} marked={!finished} />
-            </tr>
-          </tbody>
-        </table>
+        <AdminTable caption="What became of the recipients" headings={['Sent', 'Failed', 'Skipped', 'Total']}>
+          <tr>
+            <Counts progress={progress} marked={!finished} />
+          </tr>
+        </AdminTable>
         {!finished && (
           <p data-progress="note">
             <span data-progress="note-text">These are the counts as of loading this page.</span> <a href={path}>Refresh</a>

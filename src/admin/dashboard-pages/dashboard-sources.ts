@@ -46,7 +46,7 @@ export function isArchived(form: FormConfig): form is ArchivedForm {
 /** The file-backed parts of the sources over `dataDir`; the caller adds the running ones. */
 export function createFileSources(dataDir: string): Pick<DashboardSources, 'countSubmissions' | 'readSubscriberLines' | 'countPending'> {
   return {
-    countSubmissions: (form, days, now) => countArchiveByDay(path.join(dataDir, form.archive), days, now),
+    countSubmissions: (form, days, now) => countArchiveByDay({ file: path.join(dataDir, form.archive), form: form.path }, days, now),
     readSubscriberLines: async (form) => (await readStateLines<unknown>(path.join(dataDir, form.subscribers), 'subscriber log')).records,
     async countPending(now) {
       const { records } = await readStateLines<unknown>(path.join(dataDir, PENDING_JOURNAL_FILE), 'pending signups journal');

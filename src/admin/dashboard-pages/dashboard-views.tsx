@@ -2,6 +2,7 @@
 // mail), then a chart per form, then the counters of /metrics. Every number that has a page links to it.
 import type { Counters, CounterName } from '../../forms/metrics.js';
 import type { AdminSession } from '../sessions.js';
+import { AdminTable } from '../views/admin-table.js';
 import { Layout } from '../views/layout.js';
 import { DayChart } from './day-chart.js';
 import type { Dashboard } from './dashboard-data.js';
@@ -65,33 +66,26 @@ export function DashboardPage({ session, dashboard }: { session: AdminSession; d
       ))}
       <h2>Counters</h2>
       {counters ? (
-        <table class="admin-table admin-counters">
-          <caption>What the forms service counted since it started (as /metrics shows it)</caption>
-          <thead>
+        <AdminTable
+          caption="What the forms service counted since it started (as /metrics shows it)"
+          headings={['Form', ...COUNTER_COLUMNS.map((column) => column.label)]}
+          extraClass="admin-counters"
+        >
+          {Object.entries(counters.forms).map(([form, values]) => (
             <tr>
-              <th scope="col">Form</th>
+              <th scope="row">{form}</th>
               {COUNTER_COLUMNS.map((column) => (
-                <th scope="col">{column.label}</th>
+                <td>{sumOf(values, column.counters)}</td>
               ))}
             </tr>
-          </thead>
-          <tbody>
-            {Object.entries(counters.forms).map(([form, values]) => (
-              <tr>
-                <th scope="row">{form}</th>
-                {COUNTER_COLUMNS.map((column) => (
-                  <td>{sumOf(values, column.counters)}</td>
-                ))}
-              </tr>
+          ))}
+          <tr>
+            <th scope="row">All forms</th>
+            {COUNTER_COLUMNS.map((column) => (
+              <td>{sumOf(counters.totals, column.counters)}</td>
             ))}
-            <tr>
-              <th scope="row">All forms</th>
-              {COUNTER_COLUMNS.map((column) => (
-                <td>{sumOf(counters.totals, column.counters)}</td>
-              ))}
-            </tr>
-          </tbody>
-        </table>
+          </tr>
+        </AdminTable>
       ) : (
         <p>The forms service does not run in this process, so there are no counters to show.</p>
       )}

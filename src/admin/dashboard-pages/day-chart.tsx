@@ -1,6 +1,7 @@
 // A chart of one value per day, drawn on the server as SVG (docs/admin.md "Dashboard"): no script, an accessible
 // name and a one-sentence summary, the numbers in a table for whoever would rather read them, and a plain
 // sentence instead of a flat chart when there is nothing to draw. Colours and sizes live in admin-css.ts.
+import { AdminTable } from '../views/admin-table.js';
 import { summarizeCounts, summarizeLevels, type DayValue } from './chart-scale.js';
 import { CHART_HEIGHT, CHART_WIDTH, layoutDayChart, PLOT } from './day-chart-layout.js';
 
@@ -72,23 +73,14 @@ export function DayChart(props: DayChartProps) {
       </svg>
       <details class="admin-chart-numbers">
         <summary>The numbers</summary>
-        <table class="admin-table">
-          <caption>{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">{valueLabel}</th>
+        <AdminTable caption={title} headings={['Day', valueLabel]}>
+          {days.map((day) => (
+            <tr key={day.day}>
+              <td>{day.day}</td>
+              <td>{day.value}</td>
             </tr>
-          </thead>
-          <tbody>
-            {days.map((day) => (
-              <tr key={day.day}>
-                <td>{day.day}</td>
-                <td>{day.value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       </details>
     </figure>
   );

@@ -3,7 +3,9 @@
 import { describeOutgoing } from '../../queue/outgoing.js';
 import type { FailedMessage } from '../../queue/store.js';
 import type { AdminSession } from '../sessions.js';
+import { AdminTable } from '../views/admin-table.js';
 import { CsrfField } from '../views/csrf-field.js';
+import { RowButton } from '../views/row-button.js';
 import { Layout } from '../views/layout.js';
 
 export interface FailedRow {
@@ -67,49 +69,30 @@ export function FailedMailPage({ session, rows, notice }: { session: AdminSessio
             <input type="hidden" name="all" value="yes" />
             <button type="submit">Retry all</button>
           </form>
-          <table class="admin-table">
-            <caption>Newest first</caption>
-            <thead>
+          <AdminTable
+            caption="Newest first"
+            headings={['Message', 'Kind', 'Form', 'Given up', 'Tries', 'Last error', <span class="admin-visually-hidden">Action</span>]}
+          >
+            {rows.map((row) => (
               <tr>
-                <th scope="col">Message</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Form</th>
-                <th scope="col">Given up</th>
-                <th scope="col">Tries</th>
-                <th scope="col">Last error</th>
-                <th scope="col">
-                  <span class="admin-visually-hidden">Action</span>
-                </th>
+                <td>
+                  <code>{row.id}</code>
+                </td>
+                <td>{row.kind}</td>
+                <td>{row.form}</td>
+                <td>
+                  <time datetime={row.failedAt}>{row.age} ago</time>
+                </td>
+                <td>{row.tries}</td>
+                <td>
+                  <code>{row.lastError}</code>
+                </td>
+                <td>
+                  <RowButton session={session} action="/admin/failed" name="id" value={row.id} label="Retry" rowName={row.id} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr>
-                  <td>
-                    <code>{row.id}</code>
-                  </td>
-                  <td>{row.kind}</td>
-                  <td>{row.form}</td>
-                  <td>
-                    <time datetime={row.failedAt}>{row.age} ago</time>
-                  </td>
-                  <td>{row.tries}</td>
-                  <td>
-                    <code>{row.lastError}</code>
-                  </td>
-                  <td>
-                    <form method="post" action="/admin/failed" class="admin-inline-form">
-                      <CsrfField session={session} />
-                      <input type="hidden" name="id" value={row.id} />
-                      <button type="submit">
-                        Retry<span class="admin-visually-hidden"> {row.id}</span>
-                      </button>
-                    </form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </AdminTable>
         </>
       )}
     </Layout>

@@ -3,7 +3,8 @@
 import type { CampaignProgress, CampaignRequest } from '../../campaigns/campaign.js';
 import type { Subscriber } from '../../forms/newsletter/index.js';
 import type { AdminSession } from '../sessions.js';
-import { CsrfField } from '../views/csrf-field.js';
+import { AdminTable } from '../views/admin-table.js';
+import { RowButton } from '../views/row-button.js';
 import { Layout } from '../views/layout.js';
 import type { DayValue } from './chart-scale.js';
 import { DayChart } from './day-chart.js';
@@ -16,27 +17,17 @@ export function SubscribersOverviewPage({ session, lists }: { session: AdminSess
       {lists.length === 0 ? (
         <p>No form of this configuration is a newsletter form (type = "newsletter"), so there are no subscribers.</p>
       ) : (
-        <table class="admin-table">
-          <caption>Newsletter forms</caption>
-          <thead>
+        <AdminTable caption="Newsletter forms" headings={['Form', 'Subscribers', 'Pending']}>
+          {lists.map((list) => (
             <tr>
-              <th scope="col">Form</th>
-              <th scope="col">Subscribers</th>
-              <th scope="col">Pending</th>
+              <td>
+                <a href={subscribersPathOf(list.form)}>{list.form}</a>
+              </td>
+              <td>{list.subscribers}</td>
+              <td>{list.pending}</td>
             </tr>
-          </thead>
-          <tbody>
-            {lists.map((list) => (
-              <tr>
-                <td>
-                  <a href={subscribersPathOf(list.form)}>{list.form}</a>
-                </td>
-                <td>{list.subscribers}</td>
-                <td>{list.pending}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       )}
     </Layout>
   );
@@ -85,35 +76,20 @@ export function SubscriberListPage(props: SubscriberListProps) {
       {total === 0 ? (
         <p>Nobody is on this list yet.</p>
       ) : (
-        <table class="admin-table">
-          <caption>{pages > 1 ? `Page ${page} of ${pages}, newest first` : 'Newest first'}</caption>
-          <thead>
+        <AdminTable
+          caption={pages > 1 ? `Page ${page} of ${pages}, newest first` : 'Newest first'}
+          headings={['Address', 'Subscribed', <span class="admin-visually-hidden">Action</span>]}
+        >
+          {subscribers.map((subscriber) => (
             <tr>
-              <th scope="col">Address</th>
-              <th scope="col">Subscribed</th>
-              <th scope="col">
-                <span class="admin-visually-hidden">Action</span>
-              </th>
+              <td>{subscriber.email}</td>
+              <td>{subscriber.subscribed_at.slice(0, 10)}</td>
+              <td>
+                <RowButton session={session} action={base} name="email" value={subscriber.email} label="Remove" rowName={subscriber.email} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {subscribers.map((subscriber) => (
-              <tr>
-                <td>{subscriber.email}</td>
-                <td>{subscriber.subscribed_at.slice(0, 10)}</td>
-                <td>
-                  <form method="post" action={base} class="admin-inline-form">
-                    <CsrfField session={session} />
-                    <input type="hidden" name="email" value={subscriber.email} />
-                    <button type="submit">
-                      Remove<span class="admin-visually-hidden"> {subscriber.email}</span>
-                    </button>
-                  </form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       )}
       {pages > 1 && (
         <nav aria-label="Pages of subscribers" class="admin-pager">
@@ -125,33 +101,23 @@ export function SubscriberListPage(props: SubscriberListProps) {
       {props.campaigns.length === 0 ? (
         <p>No post was sent to this list yet.</p>
       ) : (
-        <table class="admin-table">
-          <caption>Newest first</caption>
-          <thead>
+        <AdminTable
+          caption="Newest first"
+          headings={['Subject', 'Created', 'Recipients', 'Sent', 'Failed', 'Skipped']}
+        >
+          {props.campaigns.map(({ request, progress }) => (
             <tr>
-              <th scope="col">Subject</th>
-              <th scope="col">Created</th>
-              <th scope="col">Recipients</th>
-              <th scope="col">Sent</th>
-              <th scope="col">Failed</th>
-              <th scope="col">Skipped</th>
+              <td>
+                <a href={`/admin/campaigns/${request.id}`}>{request.subject}</a>
+              </td>
+              <td>{request.created_at.slice(0, 10)}</td>
+              <td>{progress.total}</td>
+              <td>{progress.sent}</td>
+              <td>{progress.failed}</td>
+              <td>{progress.skipped}</td>
             </tr>
-          </thead>
-          <tbody>
-            {props.campaigns.map(({ request, progress }) => (
-              <tr>
-                <td>
-                  <a href={`/admin/campaigns/${request.id}`}>{request.subject}</a>
-                </td>
-                <td>{request.created_at.slice(0, 10)}</td>
-                <td>{progress.total}</td>
-                <td>{progress.sent}</td>
-                <td>{progress.failed}</td>
-                <td>{progress.skipped}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       )}
     </Layout>
   );

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { FormConfig } from '../../config/config.js';
 import { searchTermsOf } from '../../inbox/inbox-entry.js';
 import type { Logger } from '../../log.js';
-import { readArchiveEntries, readArchiveEntry, readArchivePage, removeArchiveLine } from '../../storage/archive-files.js';
+import { readArchiveEntries, readArchiveEntry, readArchivePage, removeArchiveLine, type FormArchive } from '../../storage/archive-files.js';
 import type { FileExclusive } from '../../storage/jsonl.js';
 import type { AdminPage, AdminRoute, AdminSession } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
@@ -38,7 +38,7 @@ type InboxTarget = { form: ArchivedForm; key: string; rest: string[] };
 
 export function createInboxPages(deps: InboxDeps): AdminRoute[] {
   const { forms, dataDir, exclusive, logger } = deps;
-  const archiveOf = (form: ArchivedForm) => path.join(dataDir, form.archive);
+  const archiveOf = (form: ArchivedForm): FormArchive => ({ file: path.join(dataDir, form.archive), form: form.path });
 
   const targetOf = (requestPath: string): InboxTarget | undefined => {
     const [key = '', ...rest] = requestPath.slice(PREFIX.length).split('/');

@@ -3,6 +3,7 @@
 import { Fragment } from 'preact';
 import type { InboxEntry } from '../../inbox/inbox-entry.js';
 import type { AdminSession } from '../sessions.js';
+import { AdminTable } from '../views/admin-table.js';
 import { CsrfField } from '../views/csrf-field.js';
 import { Layout } from '../views/layout.js';
 import { excerptOf, listQueryOf } from './inbox-forms.js';
@@ -90,31 +91,25 @@ export function SubmissionListPage({ session, formPath, formKey, entries, query,
       {entries.length === 0 ? (
         <p>{searching ? `No submission matches "${query}".` : page > 1 ? 'No submissions on this page.' : 'No submissions yet.'}</p>
       ) : (
-        <table class="admin-table">
-          <caption>{searching ? `Submissions matching "${query}", newest first` : 'Submissions, newest first'}{page > 1 ? `, page ${page}` : ''}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Received</th>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Message</th>
+        <AdminTable
+          caption={
+            (searching ? `Submissions matching "${query}", newest first` : 'Submissions, newest first') + (page > 1 ? `, page ${page}` : '')
+          }
+          headings={['Received', 'Name', 'Email', 'Message']}
+        >
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>
+                <a href={`${base}/${entry.id}`}>
+                  <time dateTime={entry.received_at}>{entry.received_at || 'unknown time'}</time>
+                </a>
+              </td>
+              <td>{entry.fields.name ?? ''}</td>
+              <td>{entry.fields.email ?? ''}</td>
+              <td>{excerptOf(entry.fields.message)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.id}>
-                <td>
-                  <a href={`${base}/${entry.id}`}>
-                    <time dateTime={entry.received_at}>{entry.received_at || 'unknown time'}</time>
-                  </a>
-                </td>
-                <td>{entry.fields.name ?? ''}</td>
-                <td>{entry.fields.email ?? ''}</td>
-                <td>{excerptOf(entry.fields.message)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       )}
       {(page > 1 || hasNext) && (
         <nav aria-label="Pages" class="admin-actions">

@@ -1,6 +1,7 @@
 // /admin/posts: every post file and version with its state (broken ones with the reason they are skipped), a
 // link to edit each, "New post", and "Send to subscribers" for each published version when campaigns can be sent.
 import type { AdminSession } from '../sessions.js';
+import { AdminTable } from '../views/admin-table.js';
 import { Layout } from '../views/layout.js';
 import type { VersionListing } from './post-listing.js';
 
@@ -40,36 +41,26 @@ export function PostListPage({ session, versions, notice, sending }: PostListPag
       {versions.length === 0 ? (
         <p>No posts yet.</p>
       ) : (
-        <table class="admin-table">
-          <caption>Every post and version in the content folder</caption>
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Slug</th>
-              <th scope="col">Language</th>
-              <th scope="col">Date</th>
-              <th scope="col">State</th>
-              {sending === 'ready' && <th scope="col">Newsletter</th>}
+        <AdminTable
+          caption="Every post and version in the content folder"
+          headings={['Title', 'Slug', 'Language', 'Date', 'State', ...(sending === 'ready' ? ['Newsletter'] : [])]}
+        >
+          {versions.map((version) => (
+            <tr key={version.file}>
+              <td>
+                <a href={`/admin/posts/edit?file=${encodeURIComponent(version.file)}`}>{version.title || version.file}</a>
+              </td>
+              <td>{version.slug}</td>
+              <td>{version.language}</td>
+              <td>{version.date ? <time dateTime={version.date}>{version.date}</time> : '-'}</td>
+              <td>
+                {STATE_LABELS[version.state]}
+                {version.reason && <span class="admin-reason">: {version.reason}</span>}
+              </td>
+              {sending === 'ready' && <td>{version.state === 'published' && <a href={sendPathOf(version)}>Send to subscribers</a>}</td>}
             </tr>
-          </thead>
-          <tbody>
-            {versions.map((version) => (
-              <tr key={version.file}>
-                <td>
-                  <a href={`/admin/posts/edit?file=${encodeURIComponent(version.file)}`}>{version.title || version.file}</a>
-                </td>
-                <td>{version.slug}</td>
-                <td>{version.language}</td>
-                <td>{version.date ? <time dateTime={version.date}>{version.date}</time> : '-'}</td>
-                <td>
-                  {STATE_LABELS[version.state]}
-                  {version.reason && <span class="admin-reason">: {version.reason}</span>}
-                </td>
-                {sending === 'ready' && <td>{version.state === 'published' && <a href={sendPathOf(version)}>Send to subscribers</a>}</td>}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       )}
       {sending === 'needs_queue' && (
         <p class="admin-hint">Posts are sent to newsletter subscribers through the mail queue: set [mail] queue = true to send them from here.</p>

@@ -1,11 +1,10 @@
 // Images uploaded beside a post (contract section 6 "Media"): checked by content and size, stored under a clean
 // name in the post's folder, never over an existing file. A `<slug>.md` post first becomes `<slug>/index.md`,
 // its translations `<slug>.<lang>.md` coming along as `<slug>/index.<lang>.md`.
-import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parsePostFileName } from '../../blog/content/file-name.js';
-import { syncFolder } from '../../storage/atomic-file.js';
+import { createFileExclusively, syncFolder } from '../../storage/atomic-file.js';
 import { findPost, type PathRefusal, type PostFilesContext } from './context.js';
 import { imageFileName, numberedFileName } from './image-name.js';
 import { detectImageType } from '../../image-type.js';
@@ -87,31 +86,10 @@ async function moveIntoFolder(
   return { ok: true, moved };
 }
 
-/**
- * Writes `bytes` under `name` in `folder`, or `name-2`, `name-3`... : the temp file is linked to its final name,
- * which fails rather than replace a file that exists (a rename would replace it).
- */
+/** Writes `bytes` under `name` in `folder`, or `name-2`, `name-3`...: never over a file that exists. */
 async function writeNewFile(folder: string, name: string, bytes: Uint8Array): Promise<string> {
-  const temporary = path.join(folder, `.upload-${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temporary, 'wx', 0o644);
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
+  function* candidates(): Generator<string> {
+    for (let attempt = 1; ; attempt += 1) yield numberedFileName(name, attempt);
   }
-  try {
-    for (let attempt = 1; ; attempt += 1) {
-      const candidate = numberedFileName(name, attempt);
-      try {
-        await link(temporary, path.join(folder, candidate));
-        await syncFolder(folder);
-        return candidate;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-    }
-  } finally {
-    await rm(temporary, { force: true });
-  }
+  return (await createFileExclusively(folder, candidates(), bytes, 0o644))!;
 }

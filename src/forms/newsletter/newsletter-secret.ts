@@ -1,10 +1,9 @@
 // The newsletter's HMAC key (docs/newsletter.md "Leaving the list"): 32 random bytes in data_dir/newsletter-secret,
 // written once with mode 0600 at the first start and read at every start, so unsubscribe links outlive restarts.
-import { randomUUID } from 'node:crypto';
-import { link, open, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RandomBytes } from '../../ports.js';
-import { syncFolder } from '../../storage/atomic-file.js';
+import { createFileExclusively } from '../../storage/atomic-file.js';
 
 /** The secret's file name inside data_dir. */
 export const NEWSLETTER_SECRET_FILE = 'newsletter-secret';
@@ -23,27 +22,10 @@ export async function loadNewsletterSecret(dataDir: string, randomBytes: RandomB
 }
 
 /**
- * Writes `secret` whole and flushed to a temp file, then links it in place: the file appears complete or not at
- * all (a crash mid-write would otherwise leave a short secret that stops every later start), and a secret another
- * process made first wins (link fails with EEXIST) and is the one returned.
+ * Creates the secret file whole and flushed, or not at all (a crash mid-write would otherwise leave a short secret
+ * that stops every later start); a secret another process made first wins and is the one returned.
  */
 async function createSecret(file: string, secret: Buffer): Promise<Buffer> {
-  const temporary = `${file}.${randomUUID()}.tmp`;
-  try {
-    const handle = await open(temporary, 'wx', 0o600);
-    try {
-      await handle.writeFile(secret);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await link(temporary, file);
-    await syncFolder(path.dirname(file));
-    return secret;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFile(file);
-    throw error;
-  } finally {
-    await rm(temporary, { force: true }).catch(() => undefined);
-  }
+  const created = await createFileExclusively(path.dirname(file), [path.basename(file)], secret, 0o600);
+  return created === undefined ? readFile(file) : secret;
 }

@@ -1,6 +1,6 @@
 // A second local origin for the pages that embed the snippets: node:http on 127.0.0.1, an ephemeral port.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../../support/loopback-server.js';
 
 /** A served request, so tests can tell what the browser fetched from the site. */
 export interface SiteRequest {
@@ -33,20 +33,12 @@ export async function startStaticSite(): Promise<StaticSite> {
       response.end('not found');
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
     put: (path, html) => void pages.set(path, html),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

@@ -30,7 +30,7 @@ import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js
 import { createRedisRateLimits } from './storage/redis-rate-limits.js';
 import { createFileArchiveStore } from './storage/archive-store-files.js';
 import { createPostgresArchiveStore } from './storage/postgres/archive-store.js';
-import { createPostgresState } from './storage/postgres/state.js';
+import { createPostgresState, type PostgresState } from './storage/postgres/state.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
 /** The admin's files in data_dir (config/data-files.ts reserves their names). */
@@ -113,12 +113,13 @@ export interface NotifierFactories {
  */
 export function createFormsAdapters(
   config: Config,
-  parts: Pick<FormsAdapters, 'logger' | 'requestLog' | 'clock' | 'mailer'> & NotifierFactories & { appendLine?: JsonlAppend },
+  parts: Pick<FormsAdapters, 'logger' | 'requestLog' | 'clock' | 'mailer'> & NotifierFactories & { appendLine?: JsonlAppend; postgres?: PostgresState },
 ): FormsAdapters {
   const {
     appendLine = createJsonlAppender(),
     createChatNotifier = createTelegramNotifier,
     createWebhookNotifier: makeWebhookNotifier = (settings) => createWebhookNotifier(settings, { clock: parts.clock }),
+    postgres,
     ...given
   } = parts;
   const chatNotifiers = new Map<string, ChatNotifier>();
@@ -132,12 +133,11 @@ export function createFormsAdapters(
     if (form.webhook) webhookNotifiers.set(form.path, makeWebhookNotifier(form.webhook));
   }
   const mail = config.mail;
-  // [state] backend = "postgres": the archive's rows go to PostgreSQL (the other records follow on this branch).
-  const postgres = config.state.backend === 'postgres' ? createPostgresState(config.state.url!, given.logger) : undefined;
+  if (config.state.backend === 'postgres' && !postgres) throw new Error('[state] backend = "postgres" needs the PostgreSQL state from the composition root');
   return {
     ...given,
     archives: postgres ? createPostgresArchiveStore(postgres) : createFileArchiveStore(config.data_dir, appendLine),
-    sharedState: postgres,
+    sharedState: postgres && { unavailableParts: () => postgres.unavailableParts() },
     randomBytes,
     chatNotifiers,
     webhookNotifiers,
@@ -187,6 +187,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
   };
   try {
     const late: LateParts = { blog: {}, runner: {}, newsletter: {}, readings: {} };
+    // [state] backend = "postgres": one pool per process for every shared record (contract section 8), closed last.
+    const postgres = config.state.backend === 'postgres' ? createPostgresState(config.state.url!, logger) : undefined;
+    if (postgres) closers.push(() => postgres.close());
     // One per process: the archive's appends and the inbox's rewrites of it take turns (src/storage/jsonl.ts).
     const jsonl = createJsonlFiles();
     const admin = await composeAdmin(config, deps, clock, late, jsonl.exclusive);
@@ -199,7 +202,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         logger.warn({ event: 'mail_not_sent', outbox: outboxDirOf(config.data_dir) }, `mail is ${fileTransportNotice(config.data_dir)}`);
       }
       const adapters: FormsAdapters = {
-        ...createFormsAdapters(config, { logger, requestLog, clock, mailer, appendLine: jsonl.append }),
+        ...createFormsAdapters(config, { logger, requestLog, clock, mailer, appendLine: jsonl.append, postgres }),
         onCampaignRunner: (runner) => {
           late.runner.current = runner;
         },
@@ -211,9 +214,8 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         },
       };
       // Closed by the forms service when it stops; here too, for a start that fails after the connection was made.
-      const { rateLimits, sharedState } = adapters;
+      const { rateLimits } = adapters;
       if (rateLimits?.close) closers.push(() => rateLimits.close!());
-      if (sharedState) closers.push(() => sharedState.close());
       const forms = await createFormsService(formsSettingsOf(config, config.mail), adminOn === 'forms' && admin ? { ...adapters, extraRoutes: admin.routes } : adapters);
       services.push(adminOn === 'forms' && admin ? withAdminBodies(forms, admin) : forms);
     }

@@ -80,7 +80,6 @@ export interface FormsReadings {
 export interface SharedState {
   /** The parts that cannot be reached now ("postgres"). */
   unavailableParts(): string[];
-  close(): Promise<void>;
 }
 
 /** What the forms service works through. */
@@ -97,7 +96,7 @@ export interface FormsAdapters {
   appendLine: AppendLine;
   /** Where form archives are kept: data_dir/<archive> or PostgreSQL (`[state] backend`). */
   archives: ArchiveStore;
-  /** The shared records (PostgreSQL) the stores work through, if any: named by /health while unreachable, closed with the service. */
+  /** The shared records (PostgreSQL) the stores work through, if any: named by /health while unreachable (the composition root closes them). */
   sharedState?: SharedState;
   /** The mail queue, when `[mail] queue` is on. */
   queue?: QueueAdapters;
@@ -231,7 +230,6 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
       await runner?.stop();
       await newsletter.close();
       await queue?.stop(QUEUE_STOP_GRACE_MS);
-      await adapters.sharedState?.close();
     },
   };
 }

@@ -12,6 +12,7 @@ import { driveService, type ServiceDriver } from './http.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
 import { createRecordingMailer, type RecordingMailer } from './recording-mailer.js';
 import { createTempDir } from './temp-dir.js';
+import { createPostgresState, type PostgresState } from '../../src/storage/postgres/state.js';
 
 export interface TestFormsService {
   service: HttpService;
@@ -62,6 +63,7 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
   const clock = createTestClock();
   let config: Config;
   let service: HttpService;
+  let postgres: PostgresState | undefined;
   try {
     config = loadTestConfig(
       {
@@ -74,12 +76,15 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
       dataDir,
     );
     const { createChatNotifier, createWebhookNotifier, ...deps } = options.deps ?? {};
-    const adapters = createFormsAdapters(config, { logger: logs.logger, requestLog: logs.requestLog, clock, mailer, createChatNotifier, createWebhookNotifier });
+    // As the composition root does: one PostgreSQL pool for the shared records when [state] asks for it.
+    postgres = config.state.backend === 'postgres' ? createPostgresState(config.state.url!, logs.logger) : undefined;
+    const adapters = createFormsAdapters(config, { logger: logs.logger, requestLog: logs.requestLog, clock, mailer, createChatNotifier, createWebhookNotifier, postgres });
     // A queue (when a test turns it on) retries within milliseconds, on real time: tests do not wait a minute.
     const queue = adapters.queue && { ...adapters.queue, policy: TEST_RETRY_POLICY, clock: Date.now, rescanIntervalMs: 20 };
     service = await createFormsService(formsSettingsOf(config, config.mail!), { ...adapters, queue, ...deps });
   } catch (error) {
     // A rejected config or a failing start leaves no temp folder behind.
+    await postgres?.close();
     await temp?.remove();
     throw error;
   }
@@ -101,6 +106,7 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
       if (closed) return;
       closed = true;
       await service.close();
+      await postgres?.close();
       await temp?.remove();
     },
   };

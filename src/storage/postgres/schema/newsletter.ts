@@ -1,0 +1,28 @@
+// The newsletter: pending signups and the subscriber log.
+// Part of migration version 1 (src/storage/postgres/migrations.ts).
+export const NEWSLETTER_TABLES = `
+-- data_dir/newsletter-pending.jsonl: a signup waiting for its confirmation link; the row is deleted when it is
+-- redeemed (one DELETE ... RETURNING, so a token redeems once across replicas) or removed.
+CREATE TABLE pending_signups (
+  hash text PRIMARY KEY,
+  form text NOT NULL,
+  email text NOT NULL,
+  created_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX pending_signups_by_address ON pending_signups (form, lower(email));
+CREATE INDEX pending_signups_by_expiry ON pending_signups (expires_at);
+
+-- data_dir/<subscribers>: the subscriber log, one event per row in the order they happened; "log" is the form's
+-- configured subscriber log name (two newsletters may share one).
+CREATE TABLE subscriber_events (
+  id bigserial PRIMARY KEY,
+  log text NOT NULL,
+  form text NOT NULL,
+  event text NOT NULL CHECK (event IN ('subscribed', 'unsubscribed')),
+  email text NOT NULL,
+  at timestamptz NOT NULL,
+  signed_up_at timestamptz
+);
+CREATE INDEX subscriber_events_by_address ON subscriber_events (form, lower(email), id);
+`;

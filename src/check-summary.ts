@@ -44,7 +44,8 @@ function redisHostOf(url: string): string {
   return `${hostname}:${port || '6379'}`;
 }
 
-function postgresPlaceOf(url: string): string {
+/** Where a PostgreSQL url points (host:port/database), never its user or password. */
+export function postgresPlaceOf(url: string): string {
   const { hostname, port, pathname } = new URL(url);
   return `${hostname || 'localhost'}:${port || '5432'}${pathname.length > 1 ? pathname : ''}`;
 }

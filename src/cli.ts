@@ -15,6 +15,7 @@ import { QUEUE_USAGE, runQueueCommand } from './queue-command.js';
 import { runSubscribersCommand, SUBSCRIBERS_USAGE } from './subscribers-command.js';
 import { NEWSLETTER_USAGE, runNewsletterCommand } from './newsletter-command.js';
 import { runHashPassword } from './hash-password-command.js';
+import { MIGRATE_USAGE, runMigrateCommand } from './migrate-command.js';
 import { startServices, type RunningServices } from './start-services.js';
 import { VERSION } from './version.js';
 
@@ -23,7 +24,7 @@ const USAGE = `Usage:
   postbox check [--config FILE]   validate the configuration and print a summary
   postbox check --send-test-mail [--to ADDRESS] [--config FILE]
                                   also send one test mail now, to ADDRESS or to mail.to
-${QUEUE_USAGE}${SUBSCRIBERS_USAGE}${NEWSLETTER_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
+${QUEUE_USAGE}${SUBSCRIBERS_USAGE}${NEWSLETTER_USAGE}${MIGRATE_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
                                   password_hash for [admin] users
   postbox version                 print the version
 
@@ -40,6 +41,7 @@ Options:
       --test ADDRESS  (newsletter send) send one mail to ADDRESS now instead, to see it
       --dry-run       (newsletter send) say what would be sent, send nothing
       --resend        (newsletter send) send a post that was sent to the form before
+      --from-files    (migrate) copy the records of data_dir into PostgreSQL
   -h, --help          show this help
       --version       print the version
 `;
@@ -64,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
         test: { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
         resend: { type: 'boolean', default: false },
+        'from-files': { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -82,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'hash-password' && rest.length === 0) {
     return runHashPassword({ input: process.stdin, out: (text) => process.stdout.write(text), error: (text) => process.stderr.write(text) });
   }
-  const takesArguments = command === 'queue' || command === 'subscribers' || command === 'newsletter';
+  const takesArguments = command === 'queue' || command === 'subscribers' || command === 'newsletter' || command === 'migrate';
   if ((command !== 'serve' && command !== 'check' && !takesArguments) || (!takesArguments && rest.length > 0)) {
     process.stderr.write(`${command ? `postbox: unknown command "${[command, ...rest].join(' ')}"\n\n` : ''}${USAGE}`);
     return 2;
@@ -120,6 +123,10 @@ async function main(argv: string[]): Promise<number> {
       clock: Date.now,
     });
   }
+  if (command === 'migrate') {
+    const io = { out: (text: string) => process.stdout.write(text), error: (text: string) => process.stderr.write(text) };
+    return runMigrateCommand(rest, { fromFiles: parsed.values['from-files'] === true }, loaded.config, io);
+  }
   if (command === 'check') {
     process.stdout.write(`${file}: OK\n${describeConfig(loaded.config)}`);
     return wantsTestMail ? checkMail(loaded.config, to) : 0;
@@ -137,6 +144,7 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   test: ['newsletter'],
   'dry-run': ['newsletter'],
   resend: ['newsletter'],
+  'from-files': ['migrate'],
 };
 
 /** An option given to a command that does not take it. */

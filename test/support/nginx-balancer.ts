@@ -15,6 +15,10 @@ export interface BalancerOptions {
   upstreams: string[];
   /** Idle connections nginx keeps open to the replicas (0: a new connection per request). */
   keepalive?: number;
+  /** The X-Forwarded-For nginx sends (an nginx expression); `$proxy_add_x_forwarded_for` unless given. */
+  forwardedFor?: string;
+  /** More lines for the `http` block (a `map` the forwardedFor expression uses). */
+  extraHttp?: string[];
   /** How a command is started (the bench pins it to cores); plain spawn otherwise. */
   spawnProcess?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
 }
@@ -40,8 +44,15 @@ export function findNginxBinary(): string {
  * a POST already sent to a replica that dies is NOT sent again (no `non_idempotent`), so a submission is never
  * made twice: its client gets a 502 and may retry.
  */
-export function balancerConfig(options: { dir: string; port: number; upstreams: string[]; keepalive: number }): string {
-  const { dir, port, upstreams, keepalive } = options;
+export function balancerConfig(options: {
+  dir: string;
+  port: number;
+  upstreams: string[];
+  keepalive: number;
+  forwardedFor?: string;
+  extraHttp?: string[];
+}): string {
+  const { dir, port, upstreams, keepalive, forwardedFor = '$proxy_add_x_forwarded_for', extraHttp = [] } = options;
   const temp = path.join(dir, 'temp');
   return [
     process.getuid?.() === 0 ? 'user root;' : '',
@@ -53,9 +64,11 @@ export function balancerConfig(options: { dir: string; port: number; upstreams: 
     '  access_log off;',
     `  client_body_temp_path ${temp}/body; proxy_temp_path ${temp}/proxy; fastcgi_temp_path ${temp}/fastcgi;`,
     `  uwsgi_temp_path ${temp}/uwsgi; scgi_temp_path ${temp}/scgi;`,
+    ...extraHttp.map((line) => `  ${line}`),
     '  upstream postbox {',
     ...upstreams.map((address) => `    server ${address} max_fails=1 fail_timeout=1s;`),
-    keepalive > 0 ? `    keepalive ${keepalive};` : '',
+    // Idle connections closed before Node's 5 s keep-alive time-out closes them: never a POST on a closing one.
+    keepalive > 0 ? `    keepalive ${keepalive}; keepalive_timeout 4s;` : '',
     '  }',
     '  server {',
     `    listen 127.0.0.1:${port};`,
@@ -64,7 +77,7 @@ export function balancerConfig(options: { dir: string; port: number; upstreams: 
     '      proxy_http_version 1.1;',
     `      proxy_set_header Connection ${keepalive > 0 ? '""' : 'close'};`,
     '      proxy_set_header Host $host;',
-    '      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+    `      proxy_set_header X-Forwarded-For ${forwardedFor};`,
     '      proxy_next_upstream error timeout;',
     '      proxy_connect_timeout 2s;',
     '    }',
@@ -80,7 +93,8 @@ export async function startNginxBalancer(options: BalancerOptions): Promise<Runn
   await mkdir(path.join(options.dir, 'temp'), { recursive: true });
   const port = await findFreePort();
   const confFile = path.join(options.dir, 'nginx.conf');
-  await writeFile(confFile, balancerConfig({ dir: options.dir, port, upstreams: options.upstreams, keepalive: options.keepalive ?? 0 }));
+  const { upstreams, keepalive = 0, forwardedFor, extraHttp } = options;
+  await writeFile(confFile, balancerConfig({ dir: options.dir, port, upstreams, keepalive, forwardedFor, extraHttp }));
   const start = options.spawnProcess ?? ((command, args, spawnOptions) => spawn(command, args, spawnOptions));
   const child = start(binary, ['-p', options.dir, '-c', confFile, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

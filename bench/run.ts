@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { benchBlog1k } from './blog-1k.js';
 import { benchBlog10k } from './blog-10k.js';
 import { benchCampaign10k } from './campaign-10k.js';
+import { benchCluster } from './cluster.js';
 import { benchFormsHttp } from './forms-http.js';
 import { benchInbox100k } from './inbox-100k.js';
 import { benchSearch10k } from './search-10k.js';
@@ -25,6 +26,7 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'rate-limiter', group: 'forms', run: benchRateLimiterMemory },
   { name: 'campaign-10k', group: 'newsletter', run: benchCampaign10k },
   { name: 'inbox-100k', group: 'admin', run: benchInbox100k },
+  { name: 'cluster', group: 'cluster', run: benchCluster },
 ];
 
 const USAGE = `Usage: npm run bench [-- [options] [blog|forms|newsletter|admin|${PARTS.map((part) => part.name).join('|')} ...]]

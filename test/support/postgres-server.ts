@@ -54,7 +54,8 @@ async function clusterUser(): Promise<{ prefix: string[]; uid?: number; gid?: nu
   }
 }
 
-export async function startPostgresServer(): Promise<TestPostgres> {
+/** `durable`: fsync on, as a production server runs (the bench); tests leave it off, the cluster is thrown away. */
+export async function startPostgresServer(options: { durable?: boolean } = {}): Promise<TestPostgres> {
   const bin = findPostgresBin();
   const user = await clusterUser();
   const temp = await createTempDir('postgres');
@@ -74,9 +75,9 @@ export async function startPostgresServer(): Promise<TestPostgres> {
   await as('initdb', ['-D', dataDir, '-U', 'postbox', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const port = await findFreePort();
   // fsync off: the cluster is thrown away, and an immediate stop still keeps what the kernel holds.
-  const options = `-p ${port} -k ${temp.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+  const serverOptions = `-p ${port} -k ${temp.dir} -c listen_addresses=127.0.0.1${options.durable ? '' : ' -c fsync=off -c full_page_writes=off'}`;
   const start = async () => {
-    await as('pg_ctl', ['start', '-D', dataDir, '-l', logFile, '-w', '-t', '30', '-o', options]);
+    await as('pg_ctl', ['start', '-D', dataDir, '-l', logFile, '-w', '-t', '30', '-o', serverOptions]);
   };
   let running = false;
   const stop = async () => {

@@ -91,6 +91,8 @@ export async function startSmtpServer(initial: SmtpServerOptions = {}): Promise<
     server.once('error', reject);
     server.listen(initial.port ?? 0, '127.0.0.1', () => resolve());
   });
+  // A connection reset by a client (a sender killed mid-message) is the client's failure, not the server's.
+  server.on('error', () => undefined);
   const { port } = server.server.address() as AddressInfo;
   return {
     host: '127.0.0.1',

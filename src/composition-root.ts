@@ -6,7 +6,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAdmin, type Admin, type SharedAdminRecords } from './admin/admin.js';
 import type { AdminRoute } from './admin/admin-pages.js';
-import type { SessionFile } from './admin/sessions.js';
+import { ADMIN_SESSIONS_FILE, type SessionFile } from './admin/sessions.js';
 import { adminPagesOf, type LateParts } from './admin-composition.js';
 import { adminWarnings } from './check-summary.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from './config/config.js';
@@ -35,8 +35,7 @@ import { createPostgresSessionStore } from './storage/postgres/admin-sessions.js
 import { createPostgresSignInThrottle } from './storage/postgres/sign-in-failures.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
-/** The admin's files in data_dir (config/data-files.ts reserves their names). */
-export const ADMIN_SESSIONS_FILE = 'admin-sessions.json';
+export { ADMIN_SESSIONS_FILE } from './admin/sessions.js';
 export { TRASH_FOLDER } from './admin-composition.js';
 
 export interface RootDeps {

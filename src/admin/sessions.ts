@@ -8,6 +8,9 @@ import type { Clock, RandomBytes } from '../ports.js';
 /** A session ends this long after sign-in, however busy it is (contract section 6). */
 export const ABSOLUTE_SESSION_MS = 7 * 24 * 3_600_000;
 
+/** The sessions file in data_dir (config/data-files.ts reserves the name). */
+export const ADMIN_SESSIONS_FILE = 'admin-sessions.json';
+
 /** A request moves a session's last-seen time on disk only when it moved this much, not on every page. */
 const TOUCH_SAVE_MS = 60_000;
 

@@ -1,7 +1,8 @@
 // Admin sessions in PostgreSQL (contract section 8, docs/admin.md "Sessions"): the same records as
 // data_dir/admin-sessions.json, one row each, so that a session started on one replica is valid on every other at
 // once and a sign-out on one ends it everywhere. Liveness is decided as with the file (isSessionLive); a request
-// moves last_seen_at only when it moved a minute, and expired rows are deleted at each sign-in.
+// moves last_seen_at only when it moved a minute, before it is answered (so the next request, on any replica, sees
+// it), and expired rows are deleted at each sign-in.
 import {
   ABSOLUTE_SESSION_MS,
   createSessionId,
@@ -26,15 +27,9 @@ interface SessionRow {
 /** Sessions in the admin_sessions table; queries reject with UnavailableError while the database is out of reach. */
 export function createPostgresSessionStore(state: PostgresState, options: Omit<SessionStoreOptions, 'file'>): SessionStore {
   const { clock, idleMs, users } = options;
-  const touches = new Set<Promise<unknown>>();
-
-  const touch = (key: string, at: number) => {
-    const run = state
-      .query('UPDATE admin_sessions SET last_seen_at = $2 WHERE id_hash = $1 AND last_seen_at < $2', [key, at])
-      .catch(options.onSaveError)
-      .finally(() => touches.delete(run));
-    touches.add(run);
-  };
+  /** A failed move of the last-seen time is logged, not the request's failure: the session was found live. */
+  const touch = (key: string, at: number) =>
+    state.query('UPDATE admin_sessions SET last_seen_at = $2 WHERE id_hash = $1 AND last_seen_at < $2', [key, at]).then(() => undefined, options.onSaveError);
 
   return {
     async start(user) {
@@ -53,15 +48,14 @@ export function createPostgresSessionStore(state: PostgresState, options: Omit<S
       const record = { user: row.user_name, createdAt: Number(row.created_at), lastSeenAt: Number(row.last_seen_at) };
       const now = clock();
       if (!users.has(record.user) || !isSessionLive(record, now, idleMs)) return undefined;
-      if (now - record.lastSeenAt >= TOUCH_SAVE_MS) touch(key, now);
+      if (now - record.lastSeenAt >= TOUCH_SAVE_MS) await touch(key, now);
       return { user: record.user, csrfToken: csrfTokenOf(id) };
     },
     async end(id) {
       if (!isSessionId(id)) return;
       await state.query('DELETE FROM admin_sessions WHERE id_hash = $1', [sessionKeyOf(id)]);
     },
-    async close() {
-      await Promise.all(touches);
-    },
+    // Nothing runs in the background: every statement finished with its request.
+    async close() {},
   };
 }

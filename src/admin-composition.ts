@@ -28,6 +28,10 @@ import type { Logger } from './log.js';
 import type { Clock } from './ports.js';
 import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
 import type { FileExclusive } from './storage/jsonl.js';
+import type { ArchiveReader } from './inbox/archive-reader.js';
+import { createFileArchiveReader } from './storage/archive-reader-files.js';
+import { createPostgresArchiveReader } from './storage/postgres/archive-reader.js';
+import type { PostgresState } from './storage/postgres/state.js';
 
 /** data_dir/trash: where deleted posts go (config/data-files.ts reserves the name). */
 export const TRASH_FOLDER = 'trash';
@@ -66,12 +70,18 @@ function newsletterSendingOf(config: Config): NewsletterSending | undefined {
   return config.mail.queue ? 'ready' : 'needs_queue';
 }
 
-/** The dashboard, subscribers and failed-mail pages over data_dir and the running services. */
-function dashboardPagesOf(config: Config, campaigns: CampaignStore, parts: { logger: Logger; clock: Clock; late: LateParts }): readonly AdminRoute[] {
+/** The dashboard, subscribers and failed-mail pages over data_dir, the archives and the running services. */
+function dashboardPagesOf(
+  config: Config,
+  campaigns: CampaignStore,
+  archives: ArchiveReader | undefined,
+  parts: { logger: Logger; clock: Clock; late: LateParts },
+): readonly AdminRoute[] {
   const { late } = parts;
   return createDashboardPages(
     {
       ...createFileSources(config.data_dir),
+      ...(archives && { countSubmissions: (form, days, now) => archives.countByDay({ archive: form.archive, form: form.path }, days, now) }),
       forms: config.forms,
       clock: parts.clock,
       listVersions: () => (config.blog ? (late.blog.current?.listAllVersions() ?? []) : undefined),
@@ -84,14 +94,26 @@ function dashboardPagesOf(config: Config, campaigns: CampaignStore, parts: { log
   );
 }
 
+/**
+ * The archives as the inbox and the dashboard read them: the archives table with [state] backend = "postgres", else
+ * the files, whose deletions need the process's appender hold (the forms service's appends wait meanwhile).
+ */
+function archiveReaderOf(config: Config, parts: { exclusive?: FileExclusive; postgres?: PostgresState }): ArchiveReader | undefined {
+  if (parts.postgres) return createPostgresArchiveReader(parts.postgres);
+  return parts.exclusive && createFileArchiveReader(config.data_dir, parts.exclusive);
+}
+
 /** The dashboard, the posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages, campaigns and the inbox. */
-export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive }): readonly AdminRoute[] {
-  const { logger, clock, late, exclusive } = parts;
+export function adminPagesOf(
+  config: Config,
+  parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive; postgres?: PostgresState },
+): readonly AdminRoute[] {
+  const { logger, clock, late } = parts;
   const store = createCampaignFiles(campaignsDirOf(config.data_dir));
+  const archives = archiveReaderOf(config, parts);
   // Listed first: the first page listed for an exact path answers it, and the dashboard answers /admin.
-  const dashboardPages = dashboardPagesOf(config, store, parts);
-  // The inbox only with the process's appender hold: a deletion must make the forms service's appends wait.
-  const inboxPages = exclusive ? createInboxPages({ forms: config.forms, dataDir: config.data_dir, exclusive, logger }) : [];
+  const dashboardPages = dashboardPagesOf(config, store, archives, parts);
+  const inboxPages = archives ? createInboxPages({ forms: config.forms, archives, logger }) : [];
   /** With or without a blog. */
   const sharedPages = [...createCampaignPages({ store }), ...inboxPages];
   if (!config.blog || !config.site || !config.admin) return [...dashboardPages, ...createPlaceholderPages(), ...sharedPages];

@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createAdmin, type Admin } from './admin/admin.js';
+import { createAdmin, type Admin, type SharedAdminRecords } from './admin/admin.js';
 import type { AdminRoute } from './admin/admin-pages.js';
-import type { SessionFile } from './admin/sessions.js';
+import { ADMIN_SESSIONS_FILE, type SessionFile } from './admin/sessions.js';
 import { adminPagesOf, type LateParts } from './admin-composition.js';
 import { adminWarnings } from './check-summary.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from './config/config.js';
@@ -31,10 +31,11 @@ import { createRedisRateLimits } from './storage/redis-rate-limits.js';
 import { createFileArchiveStore } from './storage/archive-store-files.js';
 import { createPostgresArchiveStore } from './storage/postgres/archive-store.js';
 import { createPostgresState, type PostgresState } from './storage/postgres/state.js';
+import { createPostgresSessionStore } from './storage/postgres/admin-sessions.js';
+import { createPostgresSignInThrottle } from './storage/postgres/sign-in-failures.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
-/** The admin's files in data_dir (config/data-files.ts reserves their names). */
-export const ADMIN_SESSIONS_FILE = 'admin-sessions.json';
+export { ADMIN_SESSIONS_FILE } from './admin/sessions.js';
 export { TRASH_FOLDER } from './admin-composition.js';
 
 export interface RootDeps {
@@ -59,15 +60,25 @@ export function createSessionFile(dataDir: string): SessionFile {
   };
 }
 
-/** /admin when the configuration has [admin]: its routes go to the service adminServiceOf names. */
-async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: LateParts, exclusive: FileExclusive): Promise<Admin | undefined> {
+/** Sessions and failed sign-ins in PostgreSQL, seen by every replica (contract section 8). */
+export function createPostgresAdminRecords(postgres: PostgresState): SharedAdminRecords {
+  return { openSessions: (options) => createPostgresSessionStore(postgres, options), throttle: createPostgresSignInThrottle(postgres) };
+}
+
+/**
+ * /admin when the configuration has [admin]: its routes go to the service adminServiceOf names. With `postgres`
+ * its sessions, failed sign-ins and archives are the database's, else data_dir's and this process's.
+ */
+async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: LateParts, exclusive: FileExclusive, postgres?: PostgresState): Promise<Admin | undefined> {
   if (!config.admin) return undefined;
   await mkdir(config.data_dir, { recursive: true });
   for (const warning of adminWarnings(config)) deps.logger.warn({ event: 'admin_example_password' }, warning);
   return createAdmin(
     { admin: config.admin },
-    { logger: deps.logger, clock, randomBytes, sessionFile: createSessionFile(config.data_dir) },
-    deps.adminPages ?? adminPagesOf(config, { logger: deps.logger, clock, late, exclusive }),
+    postgres
+      ? { logger: deps.logger, clock, randomBytes, sharedRecords: createPostgresAdminRecords(postgres) }
+      : { logger: deps.logger, clock, randomBytes, sessionFile: createSessionFile(config.data_dir) },
+    deps.adminPages ?? adminPagesOf(config, { logger: deps.logger, clock, late, exclusive, postgres }),
   );
 }
 
@@ -192,7 +203,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     if (postgres) closers.push(() => postgres.close());
     // One per process: the archive's appends and the inbox's rewrites of it take turns (src/storage/jsonl.ts).
     const jsonl = createJsonlFiles();
-    const admin = await composeAdmin(config, deps, clock, late, jsonl.exclusive);
+    const admin = await composeAdmin(config, deps, clock, late, jsonl.exclusive, postgres);
     if (admin) closers.push(() => admin.close());
     const adminOn = adminServiceOf(config);
     if (config.mail && config.forms.length > 0) {

@@ -18,9 +18,10 @@ import { createDummyHash, parsePasswordHash, SALT_BYTES, type PasswordHash } fro
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { isFromAnotherSite } from './request-origin.js';
 import { sessionIdOf } from './session-cookie.js';
-import { createSessionStore, type AdminSession, type SessionFile } from './sessions.js';
+import { createSessionStore, type AdminSession, type SessionFile, type SessionStore, type SessionStoreOptions } from './sessions.js';
 import { createSignIn } from './sign-in.js';
-import { createSignInThrottle } from './sign-in-throttle.js';
+import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle.js';
+import { UnavailableError } from '../unavailable-error.js';
 import { CSRF_FIELD } from './views/csrf-field.js';
 import { MessagePage } from './views/message-page.js';
 
@@ -37,14 +38,25 @@ export interface AdminSettings {
   admin: AdminConfig;
 }
 
+/** Sessions and failed sign-ins that every replica sees ([state] backend = "postgres", contract section 8). */
+export interface SharedAdminRecords {
+  openSessions(options: Omit<SessionStoreOptions, 'file'>): SessionStore;
+  throttle: SignInThrottle;
+}
+
 /** What the admin works through; the composition root makes them. */
-export interface AdminAdapters {
+export type AdminAdapters = {
   logger: Logger;
   clock: Clock;
   randomBytes: RandomBytes;
-  /** data_dir/admin-sessions.json, written atomically. */
-  sessionFile: SessionFile;
-}
+} & (
+  | {
+      /** data_dir/admin-sessions.json, written atomically; failed sign-ins are counted in memory. */
+      sessionFile: SessionFile;
+      sharedRecords?: undefined;
+    }
+  | { sharedRecords: SharedAdminRecords; sessionFile?: undefined }
+);
 
 export interface Admin {
   /** For the route table of the service that serves /admin. */
@@ -66,19 +78,20 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
   }
   const [first] = users.values();
   if (!first) throw new Error('[admin] has no usable user');
-  const sessions = await createSessionStore({
-    file: adapters.sessionFile,
+  const sessionOptions = {
     clock,
     randomBytes: adapters.randomBytes,
     idleMs: admin.session_hours * 3_600_000,
     users: new Set(users.keys()),
-    onSaveError: (error) => logger.error({ event: 'admin_sessions_not_saved', reason: safeReason(error) }, 'admin sessions not saved'),
-  });
+    onSaveError: (error: unknown) => logger.error({ event: 'admin_sessions_not_saved', reason: safeReason(error) }, 'admin sessions not saved'),
+  };
+  const { sharedRecords } = adapters;
+  const sessions = sharedRecords ? sharedRecords.openSessions(sessionOptions) : await createSessionStore({ ...sessionOptions, file: adapters.sessionFile });
   const signIn = createSignIn({
     users,
     dummyHash: await createDummyHash(first, nodeRandomBytes(SALT_BYTES)),
     sessions,
-    throttle: createSignInThrottle(),
+    throttle: sharedRecords ? sharedRecords.throttle : createSignInThrottle(),
     clock,
     logger,
     secureCookies: admin.secure_cookies,
@@ -97,7 +110,7 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
       return refused('This request came from another site.', undefined);
     }
     const id = sessionIdOf(request.raw.headers.cookie);
-    const session = sessions.find(id);
+    const session = await sessions.find(id);
     if (path === '/admin/login') {
       if (isRead) return signIn.showForm(request, session);
       const body = await readAdminForm(request.raw, FORM_OVERHEAD_BYTES);
@@ -130,8 +143,15 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
     try {
       answer = await route(request);
     } catch (error) {
-      logger.error({ event: 'internal_error', reason: safeReason(error), method: request.method, path: request.path }, 'admin request failed');
-      answer = htmlAnswer(500, <MessagePage title="Something went wrong" message="The server could not handle this request. Nothing may have been changed; please try again." />);
+      if (error instanceof UnavailableError) {
+        // The shared records are out of reach (contract section 8): 503, and the next request tries again.
+        request.raw.resume();
+        logger.warn({ event: 'admin_unavailable', part: error.part, method: request.method, path: request.path }, 'admin request answered 503');
+        answer = unavailable();
+      } else {
+        logger.error({ event: 'internal_error', reason: safeReason(error), method: request.method, path: request.path }, 'admin request failed');
+        answer = htmlAnswer(500, <MessagePage title="Something went wrong" message="The server could not handle this request. Nothing may have been changed; please try again." />);
+      }
     }
     return withAdminHeaders(answer);
   }
@@ -173,6 +193,15 @@ function unreadable(problem: 'too_large' | 'invalid', session: AdminSession | un
   return problem === 'too_large'
     ? htmlAnswer(413, <MessagePage title="Too large" message="What was sent is larger than the admin accepts." session={session} />, { connection: 'close' })
     : htmlAnswer(400, <MessagePage title="Not understood" message="The form could not be read." session={session} />);
+}
+
+/** While the database of [state] is out of reach: nothing was changed, and a retry in a moment may work. */
+function unavailable(): Answer {
+  return htmlAnswer(
+    503,
+    <MessagePage title="Temporarily unavailable" message="The admin's database cannot be reached just now. Nothing was changed; please try again in a moment." />,
+    { 'retry-after': '5' },
+  );
 }
 
 function notAllowed(allow: string): Answer {

@@ -8,6 +8,9 @@ import type { Clock, RandomBytes } from '../ports.js';
 /** A session ends this long after sign-in, however busy it is (contract section 6). */
 export const ABSOLUTE_SESSION_MS = 7 * 24 * 3_600_000;
 
+/** The sessions file in data_dir (config/data-files.ts reserves the name). */
+export const ADMIN_SESSIONS_FILE = 'admin-sessions.json';
+
 /** A request moves a session's last-seen time on disk only when it moved this much, not on every page. */
 const TOUCH_SAVE_MS = 60_000;
 
@@ -48,7 +51,7 @@ export interface SessionStore {
   /** A new session for `user`; resolves once it is on disk, with the id for the cookie. */
   start(user: string): Promise<{ id: string; session: AdminSession }>;
   /** The live session of a cookie's id, its last-seen time moved to now; undefined when there is none. */
-  find(id: string | undefined): AdminSession | undefined;
+  find(id: string | undefined): Promise<AdminSession | undefined>;
   /** Ends the session of `id` (if any) on the server; resolves once that is on disk. */
   end(id: string | undefined): Promise<void>;
   /** Waits for pending saves. */
@@ -67,10 +70,20 @@ export function csrfTokenOf(id: string): string {
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/** Whether `id` could be a session id at all (43 base64url characters); anything else is no session, unlooked-up. */
+export function isSessionId(id: string | undefined): id is string {
+  return id !== undefined && ID_PATTERN.test(id);
+}
+
+/** A new session id: 256 random bits, base64url. */
+export function createSessionId(randomBytes: RandomBytes): string {
+  return randomBytes(32).toString('base64url');
+}
+
 /** Loads the stored sessions (an unreadable file counts as none: everybody signs in again). */
 export async function createSessionStore(options: SessionStoreOptions): Promise<SessionStore> {
   const { file, clock, idleMs, users } = options;
-  const records = parseRecords(await file.read());
+  const records = parseSessionRecords(await file.read());
   const savedLastSeen = new Map<string, number>();
   for (const [key, record] of records) savedLastSeen.set(key, record.lastSeenAt);
   let saving: Promise<void> = Promise.resolve();
@@ -87,8 +100,8 @@ export async function createSessionStore(options: SessionStoreOptions): Promise<
   };
 
   const live = (id: string | undefined): [string, SessionRecord] | undefined => {
-    if (id === undefined || !ID_PATTERN.test(id)) return undefined;
-    const key = keyOf(id);
+    if (!isSessionId(id)) return undefined;
+    const key = sessionKeyOf(id);
     const record = records.get(key);
     if (!record || !users.has(record.user) || !isSessionLive(record, clock(), idleMs)) return undefined;
     return [key, record];
@@ -96,13 +109,13 @@ export async function createSessionStore(options: SessionStoreOptions): Promise<
 
   return {
     async start(user) {
-      const id = options.randomBytes(32).toString('base64url');
+      const id = createSessionId(options.randomBytes);
       const now = clock();
-      records.set(keyOf(id), { user, createdAt: now, lastSeenAt: now });
+      records.set(sessionKeyOf(id), { user, createdAt: now, lastSeenAt: now });
       await save();
       return { id, session: { user, csrfToken: csrfTokenOf(id) } };
     },
-    find(id) {
+    async find(id) {
       const found = live(id);
       if (!found) return undefined;
       const [key, record] = found;
@@ -111,14 +124,15 @@ export async function createSessionStore(options: SessionStoreOptions): Promise<
       return { user: record.user, csrfToken: csrfTokenOf(id as string) };
     },
     async end(id) {
-      if (id === undefined || !ID_PATTERN.test(id) || !records.delete(keyOf(id))) return;
+      if (!isSessionId(id) || !records.delete(sessionKeyOf(id))) return;
       await save();
     },
     close: () => saving,
   };
 }
 
-function keyOf(id: string): string {
+/** What a session is stored under: the SHA-256 of its id, in hex. */
+export function sessionKeyOf(id: string): string {
   return createHash('sha256').update(id).digest('hex');
 }
 
@@ -129,7 +143,8 @@ function serializeRecords(records: ReadonlyMap<string, SessionRecord>): string {
   return `${JSON.stringify({ version: 1, sessions }, null, 1)}\n`;
 }
 
-function parseRecords(text: string | undefined): Map<string, SessionRecord> {
+/** The records of an admin-sessions.json text, by key; an unreadable text holds none. */
+export function parseSessionRecords(text: string | undefined): Map<string, SessionRecord> {
   const records = new Map<string, SessionRecord>();
   if (text === undefined) return records;
   let parsed: unknown;

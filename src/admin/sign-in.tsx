@@ -56,7 +56,7 @@ export function createSignIn(options: SignInOptions): SignIn {
       const next = safeNextPath(form.fields.get('next'));
       const keys = [`ip:${request.clientAddress}`, `name:${name}`];
       const now = clock();
-      const waitMs = throttle.waitMs(keys, now);
+      const waitMs = await throttle.waitMs(keys, now);
       if (waitMs > 0) {
         const seconds = Math.ceil(waitMs / 1000);
         logger.warn({ event: 'admin_sign_in_throttled', user: users.has(name) ? name : undefined }, 'admin sign-in throttled');
@@ -65,12 +65,12 @@ export function createSignIn(options: SignInOptions): SignIn {
       const stored = users.get(name);
       const matches = await verifyPassword(stored ?? options.dummyHash, password.slice(0, MAX_PASSWORD_LENGTH));
       if (!stored || !matches || password.length > MAX_PASSWORD_LENGTH) {
-        throttle.recordFailure(keys, clock());
+        await throttle.recordFailure(keys, clock());
         // The attempted name is logged only when it is a user's: a mistyped password in the name field must not land in the log.
         logger.warn({ event: 'admin_sign_in_failed', user: stored ? name : undefined }, 'admin sign-in failed');
         return htmlAnswer(403, <LoginPage next={next} name={name} problem={WRONG_CREDENTIALS} />);
       }
-      throttle.forget(`name:${name}`);
+      await throttle.forget(`name:${name}`);
       // A new id at every sign-in, and the old one ended: a planted cookie never becomes a signed-in session.
       await sessions.end(previousId);
       const { id } = await sessions.start(name);

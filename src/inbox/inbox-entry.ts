@@ -5,7 +5,10 @@ import { foldCase } from '../blog/text/fold-case.js';
 
 /** The fields of an archive line (docs/forms-api.md "Delivery"); anything else on the line is kept as text. */
 export interface InboxEntry {
-  /** `<byte offset>-<12 hex digits of the line's SHA-256>`: where the line was, and which line it was. */
+  /**
+   * Files: `<byte offset>-<12 hex digits of the line's SHA-256>`, where the line was and which line it was.
+   * PostgreSQL: the row's id.
+   */
   id: string;
   received_at: string;
   fields: Record<string, string>;
@@ -34,12 +37,17 @@ export function parseEntry(offset: number, text: string): InboxEntry | undefined
   } catch {
     return undefined;
   }
+  return entryOfRecord(entryIdOf(offset, text), value);
+}
+
+/** The entry `id` of an archive record (a parsed line, or a row's data), or undefined when it is not an object. */
+export function entryOfRecord(id: string, value: unknown): InboxEntry | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const fields: Record<string, string> = {};
   for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
     fields[key] = typeof field === 'string' ? field : JSON.stringify(field);
   }
-  return { id: entryIdOf(offset, text), received_at: fields.received_at ?? '', fields };
+  return { id, received_at: fields.received_at ?? '', fields };
 }
 
 /** The search terms of a query: words, case-folded like the blog's `q`; an entry matches when it holds every one. */

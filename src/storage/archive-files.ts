@@ -7,6 +7,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
+import { dayCountsOf, type ArchivePage } from '../inbox/archive-reader.js';
 import { entryMatches, lineDigest, parseEntry, parseEntryId, type InboxEntry } from '../inbox/inbox-entry.js';
 import { syncFolder } from './atomic-file.js';
 import type { FileExclusive } from './jsonl.js';
@@ -27,10 +28,7 @@ function entryOf(archive: FormArchive, offset: number, text: string): InboxEntry
   return entry?.fields.form === archive.form ? entry : undefined;
 }
 
-export interface ArchivePage {
-  entries: InboxEntry[];
-  hasNext: boolean;
-}
+export type { ArchivePage };
 
 /** Page `page` (from 1) of `size` entries matching `terms`, newest first, reading no further back than it needs. */
 export async function readArchivePage(archive: FormArchive, options: { page: number; size: number; terms: readonly string[] }): Promise<ArchivePage> {
@@ -66,9 +64,7 @@ export async function readArchiveEntry(archive: FormArchive, id: string): Promis
  * an archive is in arrival order, so a long history costs nothing.
  */
 export async function countArchiveByDay(archive: FormArchive, days: number, now: number): Promise<Array<{ day: string; count: number }>> {
-  const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
-  const first = today - (days - 1) * 86_400_000;
-  const counts = Array.from({ length: days }, (_, index) => ({ day: new Date(first + index * 86_400_000).toISOString().slice(0, 10), count: 0 }));
+  const { first, counts } = dayCountsOf(days, now);
   for await (const line of readLinesBackward(archive.file)) {
     const entry = entryOf(archive, line.offset, line.text);
     const time = entry ? Date.parse(entry.received_at) : Number.NaN;

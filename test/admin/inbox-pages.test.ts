@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { createInboxPages } from '../../src/admin/inbox-pages/inbox-pages.js';
+import { createFileArchiveReader } from '../../src/storage/archive-reader-files.js';
 import { createPlaceholderPages } from '../../src/admin/views/placeholder-pages.js';
 import { createJsonlFiles } from '../../src/storage/jsonl.js';
 import { loadTestConfig } from '../support/config.js';
@@ -66,7 +67,7 @@ describe('the inbox pages', () => {
       dataDir,
     );
     logs = captureLogs();
-    const pages = [...createPlaceholderPages(), ...createInboxPages({ forms: config.forms, dataDir, exclusive: createJsonlFiles().exclusive, logger: logs.logger })];
+    const pages = [...createPlaceholderPages(), ...createInboxPages({ forms: config.forms, archives: createFileArchiveReader(dataDir, createJsonlFiles().exclusive), logger: logs.logger })];
     app = await startTestAdmin({ dataDir, pages });
     session = await signIn(app);
   });

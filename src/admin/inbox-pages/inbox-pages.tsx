@@ -8,12 +8,11 @@
 //   POST /admin/inbox/<form>/<id>/delete    removes its line, then 303 to the list with a notice
 //
 // <form> is inboxKeyOf(form.path); <id> is the entry's id (src/inbox/inbox-entry.ts). Unknown ones are 404.
-import path from 'node:path';
 import type { FormConfig } from '../../config/config.js';
 import { searchTermsOf } from '../../inbox/inbox-entry.js';
 import type { Logger } from '../../log.js';
-import { readArchiveEntries, readArchiveEntry, readArchivePage, removeArchiveLine, type FormArchive } from '../../storage/archive-files.js';
-import type { FileExclusive } from '../../storage/jsonl.js';
+import type { ArchiveOfForm, ArchiveReader } from '../../inbox/archive-reader.js';
+import type { InboxEntry } from '../../inbox/inbox-entry.js';
 import type { AdminPage, AdminRoute, AdminSession } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import { MessagePage } from '../views/message-page.js';
@@ -27,9 +26,8 @@ const EXPORT = 'export.csv';
 
 export interface InboxDeps {
   forms: readonly FormConfig[];
-  dataDir: string;
-  /** The process's hold on a JSONL file (src/storage/jsonl.ts): the forms service's appends wait while a line is removed. */
-  exclusive: FileExclusive;
+  /** The archives: data_dir files or the PostgreSQL table of [state] (src/inbox/archive-reader.ts). */
+  archives: ArchiveReader;
   logger: Logger;
 }
 
@@ -37,8 +35,8 @@ export interface InboxDeps {
 type InboxTarget = { form: ArchivedForm; key: string; rest: string[] };
 
 export function createInboxPages(deps: InboxDeps): AdminRoute[] {
-  const { forms, dataDir, exclusive, logger } = deps;
-  const archiveOf = (form: ArchivedForm): FormArchive => ({ file: path.join(dataDir, form.archive), form: form.path });
+  const { forms, archives, logger } = deps;
+  const archiveOf = (form: ArchivedForm): ArchiveOfForm => ({ archive: form.archive, form: form.path });
 
   const targetOf = (requestPath: string): InboxTarget | undefined => {
     const [key = '', ...rest] = requestPath.slice(PREFIX.length).split('/');
@@ -68,7 +66,7 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     const search = query.get('q') ?? '';
     const page = pageNumberOf(query.get('page'));
     const notice = query.get('notice');
-    const result = await readArchivePage(archiveOf(target.form), { page, size: PAGE_SIZE, terms: searchTermsOf(search) });
+    const result = await archives.readPage(archiveOf(target.form), { page, size: PAGE_SIZE, terms: searchTermsOf(search) });
     return htmlAnswer(
       200,
       <SubmissionListPage
@@ -84,13 +82,13 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     );
   };
 
-  const exportCsv = (target: InboxTarget) => ({
+  const exportCsv = async (target: InboxTarget) => ({
     status: 200,
     headers: {
       'content-type': 'text/csv; charset=utf-8; header=present',
       'content-disposition': `attachment; filename="${exportFileNameOf(target.key)}"`,
     },
-    body: createInboxCsv(readArchiveEntries(archiveOf(target.form))),
+    body: createInboxCsv(await startedReading(archives.readEntries(archiveOf(target.form)))),
   });
 
   const show: AdminPage = async (request, session) => {
@@ -99,7 +97,7 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     const { rest } = target;
     if (rest.length === 0 || (rest.length === 1 && rest[0] === '')) return showList(target, new URLSearchParams(request.query), session);
     if (rest.length === 1 && rest[0] === EXPORT) return exportCsv(target);
-    const entry = rest.length === 1 ? await readArchiveEntry(archiveOf(target.form), rest[0]!) : undefined;
+    const entry = rest.length === 1 ? await archives.readEntry(archiveOf(target.form), rest[0]!) : undefined;
     if (!entry) return notFound(session, 'submission', `${INBOX}/${target.key}`);
     return htmlAnswer(200, <SubmissionPage session={session} formPath={target.form.path} formKey={target.key} entry={entry} />);
   };
@@ -109,7 +107,7 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     if (!target) return notFound(session, 'form');
     const [id, action] = target.rest;
     if (target.rest.length !== 2 || action !== 'delete' || id === undefined) return notFound(session, 'submission', `${INBOX}/${target.key}`);
-    const outcome = await removeArchiveLine(archiveOf(target.form), id, exclusive);
+    const outcome = await archives.remove(archiveOf(target.form), id);
     if (outcome === 'removed') {
       // The form and the line's id only: nothing of what the person submitted (contract section 6).
       logger.info({ event: 'admin_submission_deleted', user: session.user, form: target.form.path, id }, 'admin: submission deleted');
@@ -121,4 +119,27 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     { path: INBOX, methods: { GET: listForms } },
     { path: PREFIX, prefix: true, methods: { GET: show, POST: remove } },
   ];
+}
+
+/**
+ * `entries` with its first one already read: a store that cannot be reached fails here, before the 200 and the
+ * headers of the export went out, and the admin answers 503 instead of a cut-off file.
+ */
+async function startedReading(entries: AsyncIterable<InboxEntry>): Promise<AsyncIterable<InboxEntry>> {
+  const iterator = entries[Symbol.asyncIterator]();
+  let first: IteratorResult<InboxEntry> | undefined = await iterator.next();
+  const rest: AsyncIterator<InboxEntry> = {
+    next() {
+      const result = first;
+      first = undefined;
+      return result ? Promise.resolve(result) : iterator.next();
+    },
+    // An export the client left early closes the reading (a file) even before its second entry was asked for.
+    async return() {
+      first = undefined;
+      await iterator.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+  return { [Symbol.asyncIterator]: () => rest };
 }

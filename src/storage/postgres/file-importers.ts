@@ -2,13 +2,9 @@
 // kind of record, in this order. Each is idempotent: a record copied before is recognised and skipped, so the
 // command can run again after an interruption, or after the files grew.
 import type { Config } from '../../config/config.js';
+import { importAdminSessionsFromFiles, importArchivesFromFiles } from './import-admin-files.js';
+import type { ImportCount } from './import-count.js';
 import type { PostgresState } from './state.js';
-
-/** What one importer did: records new in the database now, and records it found there already. */
-export interface ImportCount {
-  copied: number;
-  skipped: number;
-}
 
 export interface FileImporter {
   /** What it copies, as the command prints it ("form archives"). */
@@ -16,4 +12,7 @@ export interface FileImporter {
   run(dataDir: string, config: Config, state: PostgresState): Promise<ImportCount>;
 }
 
-export const FILE_IMPORTERS: readonly FileImporter[] = [];
+export const FILE_IMPORTERS: readonly FileImporter[] = [
+  { name: 'form archives', run: importArchivesFromFiles },
+  { name: 'admin sessions', run: importAdminSessionsFromFiles },
+];

@@ -10,14 +10,9 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ADMIN_SESSIONS_FILE, parseSessionRecords } from '../../admin/sessions.js';
 import type { Config } from '../../config/config.js';
+import type { ImportCount } from './import-count.js';
 import type { PostgresState } from './state.js';
 
-export interface ImportCount {
-  /** Records now in PostgreSQL that were not before. */
-  copied: number;
-  /** Records already there (an earlier run), and archive lines that are no submission (torn or foreign). */
-  skipped: number;
-}
 
 /** Rows per INSERT. */
 const BATCH_ROWS = 500;
@@ -28,13 +23,6 @@ interface ArchiveRow {
   receivedAt: string;
   data: string;
   source: string;
-}
-
-/** The archives, then the sessions file. */
-export async function importAdminFromFiles(dataDir: string, config: Config, state: PostgresState): Promise<ImportCount> {
-  const archives = await importArchivesFromFiles(dataDir, config, state);
-  const sessions = await importAdminSessionsFromFiles(dataDir, config, state);
-  return { copied: archives.copied + sessions.copied, skipped: archives.skipped + sessions.skipped };
 }
 
 /** Every line of every configured form's archive file as a row of `archives`, in the file's order. */

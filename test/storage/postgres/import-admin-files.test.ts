@@ -10,7 +10,17 @@ import { createSessionStore } from '../../../src/admin/sessions.js';
 import { createSessionFile } from '../../../src/composition-root.js';
 import { createPostgresSessionStore } from '../../../src/storage/postgres/admin-sessions.js';
 import { createPostgresArchiveReader } from '../../../src/storage/postgres/archive-reader.js';
-import { importAdminFromFiles } from '../../../src/storage/postgres/import-admin-files.js';
+import { importAdminSessionsFromFiles, importArchivesFromFiles } from '../../../src/storage/postgres/import-admin-files.js';
+import type { ImportCount } from '../../../src/storage/postgres/import-count.js';
+import type { PostgresState } from '../../../src/storage/postgres/state.js';
+import type { Config } from '../../../src/config/config.js';
+
+/** The archives, then the sessions file, as `postbox migrate --from-files` runs them; the counts added up. */
+async function importAdminFromFiles(dataDir: string, config: Config, state: PostgresState): Promise<ImportCount> {
+  const archives = await importArchivesFromFiles(dataDir, config, state);
+  const sessions = await importAdminSessionsFromFiles(dataDir, config, state);
+  return { copied: archives.copied + sessions.copied, skipped: archives.skipped + sessions.skipped };
+}
 import { createPostgresState, type PostgresState } from '../../../src/storage/postgres/state.js';
 import { createTestClock } from '../../support/clock.js';
 import { loadTestConfig } from '../../support/config.js';

@@ -21,7 +21,7 @@ export interface CampaignRunnerDeps {
   /** The queue's pending messages now. */
   pendingMessages(): readonly QueuedMessage[];
   formOf(path: string): NewsletterForm | undefined;
-  isSubscribed(form: NewsletterForm, email: string): boolean;
+  isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
   /** The mail of one recipient: the body with their unsubscribe link and list headers. */
   mailFor(form: NewsletterForm, email: string, body: CampaignBody, request: CampaignRequest): MailMessage;
   /** Mails per minute handed to the queue; 0 for no limit. */
@@ -40,7 +40,7 @@ export interface CampaignRunner {
   /** The queue's hook: records how a campaign mail left the queue, before the queue forgets it. */
   settled(message: QueuedMessage, outcome: QueueOutcome): Promise<void>;
   /** Whether a queued campaign mail is still wanted: its address has not left the list since it was queued. */
-  isWanted(message: OutgoingMessage): boolean;
+  isWanted(message: OutgoingMessage): Promise<boolean>;
   /** Stops handing mails to the queue; what is queued stays there, and the campaign goes on at the next start. */
   stop(): Promise<void>;
 }
@@ -148,7 +148,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
         const email = recipients[end]!;
         const index = end;
         end += 1;
-        if (!deps.isSubscribed(form, email)) {
+        if (!(await deps.isSubscribed(form, email))) {
           states[index] = RecipientState.skipped;
           await store.append(request.id, { r: index, s: 'skipped' });
           continue;
@@ -268,10 +268,10 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
         }
       }
     },
-    isWanted(message) {
+    async isWanted(message) {
       if (message.channel !== 'mail' || !message.recipient) return true;
       const form = deps.formOf(message.form);
-      return form !== undefined && deps.isSubscribed(form, message.mail.to);
+      return form !== undefined && (await deps.isSubscribed(form, message.mail.to));
     },
     async stop() {
       stopping = true;

@@ -23,7 +23,7 @@ export interface CampaignRunnerDeps {
   formOf(path: string): NewsletterForm | undefined;
   isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
   /** The mail of one recipient: the body with their unsubscribe link and list headers. */
-  mailFor(form: NewsletterForm, email: string, body: CampaignBody, request: CampaignRequest): MailMessage;
+  mailFor(form: NewsletterForm, email: string, body: CampaignBody, request: CampaignRequest): Promise<MailMessage>;
   /** Mails per minute handed to the queue; 0 for no limit. */
   sendPerMinute: number;
   clock: Clock;
@@ -153,7 +153,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
           await store.append(request.id, { r: index, s: 'skipped' });
           continue;
         }
-        batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail: deps.mailFor(form, email, body, request), recipient: { campaign: request.id, index } });
+        batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail: await deps.mailFor(form, email, body, request), recipient: { campaign: request.id, index } });
       }
       if (batch.length > 0) {
         try {

@@ -170,8 +170,8 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
       pendingMessages: () => queue.pendingMessages(),
       formOf: (path) => newsletterForms.get(path),
       isSubscribed: (form, email) => newsletter.isSubscribed(form, email),
-      mailFor: (form, email, body, request) =>
-        createRecipientMail({ from: settings.from, to: email, body, siteTitle: siteNameFor(form), postUrl: request.post_url, list: newsletter.listHeadersFor(form, email) }),
+      mailFor: async (form, email, body, request) =>
+        createRecipientMail({ from: settings.from, to: email, body, siteTitle: siteNameFor(form), postUrl: request.post_url, list: await newsletter.listHeadersFor(form, email) }),
       sendPerMinute: settings.sendPerMinute ?? 60,
       clock,
       logger,

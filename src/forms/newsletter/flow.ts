@@ -25,10 +25,6 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
 
   if (forms.length > 0) {
     await store.open(clock());
-    // A shared store may be unreachable now: the secret is then read on first use (unsubscribe links answer 503 till then).
-    await store.secret().catch((error: unknown) => {
-      if (!(error instanceof UnavailableError)) throw error;
-    });
     timer = setInterval(() => void purge(), deps.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS);
     timer.unref();
   }

@@ -42,10 +42,6 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       secret ??= await loadNewsletterSecret(dataDir, deps.randomBytes);
       return secret;
     },
-    secretNow() {
-      if (!secret) throw new Error('the newsletter secret is not loaded yet');
-      return secret;
-    },
     isSubscribed: async (form, email) => subscribers.has(form, email),
     hasLivePending: async (form, email, now) => pending.hasLive(form.path, email, now),
     async isLivePending(form, hash, now) {

@@ -16,8 +16,6 @@ export interface NewsletterStore {
   open(now: number): Promise<void>;
   /** The unsubscribe secret, created on first use and the same for every process sharing the store. */
   secret(): Promise<Buffer>;
-  /** The secret once `secret()` resolved; throws UnavailableError before that. */
-  secretNow(): Buffer;
   /** Whether `email` is on the list of `form` now, compared case-insensitively. */
   isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
   /** Whether `email` has an unexpired pending signup on `form` (case-insensitive). */

@@ -37,9 +37,9 @@ export interface Newsletter {
   /** Takes `email` off the list of `form` for the owner (/admin "Remove"): the same `unsubscribed` line as a link. */
   remove(form: NewsletterForm, email: string): Promise<RemoveOutcome>;
   /** The unsubscribe link for `email`, for the text of every mail to a subscriber. */
-  unsubscribeLinkFor(form: NewsletterForm, email: string): string;
+  unsubscribeLinkFor(form: NewsletterForm, email: string): Promise<string>;
   /** The `list` field (List-Id, List-Unsubscribe) of every mail to a subscriber. */
-  listHeadersFor(form: NewsletterForm, email: string): MailList;
+  listHeadersFor(form: NewsletterForm, email: string): Promise<MailList>;
   /** Whether `email` is on the list of `form` now (a campaign skips an address that left it); asks the store each time. */
   isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
   /** Releases timers and files. */

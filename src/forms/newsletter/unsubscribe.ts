@@ -14,8 +14,8 @@ export interface Unsubscribing {
   isValid(form: NewsletterForm, token: string | undefined): Promise<boolean>;
   unsubscribe(form: NewsletterForm, token: string | undefined): Promise<UnsubscribeOutcome>;
   remove(form: NewsletterForm, email: string): Promise<RemoveOutcome>;
-  unsubscribeLinkFor(form: NewsletterForm, email: string): string;
-  listHeadersFor(form: NewsletterForm, email: string): MailList;
+  unsubscribeLinkFor(form: NewsletterForm, email: string): Promise<string>;
+  listHeadersFor(form: NewsletterForm, email: string): Promise<MailList>;
 }
 
 /** Records the `unsubscribed` event of `email`; `by` says who asked, for the log. UnavailableError goes up (503). */
@@ -46,7 +46,7 @@ export function createUnsubscribing(store: NewsletterStore, clock: Clock, logger
       return outcome === 'not_saved' ? 'not_saved' : 'unsubscribed';
     },
     remove: (form, email) => leave(form, email, 'admin'),
-    unsubscribeLinkFor: (form, email) => unsubscribeLink(form, createUnsubscribeToken(store.secretNow(), form.path, email)),
-    listHeadersFor: (form, email) => listHeaders(form, createUnsubscribeToken(store.secretNow(), form.path, email)),
+    unsubscribeLinkFor: async (form, email) => unsubscribeLink(form, createUnsubscribeToken(await store.secret(), form.path, email)),
+    listHeadersFor: async (form, email) => listHeaders(form, createUnsubscribeToken(await store.secret(), form.path, email)),
   };
 }

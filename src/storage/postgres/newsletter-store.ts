@@ -6,7 +6,6 @@ import type { NewsletterStore } from '../../forms/newsletter/newsletter-store.js
 import type { PendingRecord } from '../../forms/newsletter/pending.js';
 import type { Subscriber } from '../../forms/newsletter/subscriber-events.js';
 import type { RandomBytes } from '../../ports.js';
-import { UnavailableError } from '../../unavailable-error.js';
 import type { PostgresState } from './state.js';
 
 const SECRET_BYTES = 32;
@@ -60,10 +59,6 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
       await state.query('INSERT INTO newsletter_secret (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [randomBytes(SECRET_BYTES)]);
       const { rows } = await state.query<{ secret: Buffer }>('SELECT secret FROM newsletter_secret WHERE id = 1');
       secret = rows[0]!.secret;
-      return secret;
-    },
-    secretNow() {
-      if (!secret) throw new UnavailableError('postgres');
       return secret;
     },
     async isSubscribed(form, email) {

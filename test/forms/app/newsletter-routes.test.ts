@@ -33,8 +33,8 @@ function createFakeNewsletter(): FakeNewsletter {
     isUnsubscribeToken: async () => false,
     unsubscribe: async () => 'bad_token',
     remove: async () => 'not_subscribed',
-    unsubscribeLinkFor: () => '',
-    listHeadersFor: () => ({ id: '', unsubscribeUrl: '' }),
+    unsubscribeLinkFor: async () => '',
+    listHeadersFor: async () => ({ id: '', unsubscribeUrl: '' }),
     isSubscribed: async () => false,
     async close() {
       fake.closed = true;

@@ -158,6 +158,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     unsubscribeLinkFor: unsubscribing.unsubscribeLinkFor,
     listHeadersFor: unsubscribing.listHeadersFor,
     isSubscribed: (form, email) => store.isSubscribed(form, email),
+    listSubscribers: (form) => store.listSubscribers(form),
     close,
   };
 }

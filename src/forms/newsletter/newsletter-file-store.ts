@@ -10,7 +10,7 @@ import { loadNewsletterSecret } from './newsletter-secret.js';
 import type { NewsletterStore, Redemption } from './newsletter-store.js';
 import { isExpired } from './pending.js';
 import { PendingStore } from './pending-store.js';
-import { SubscriberLogs } from './subscriber-log.js';
+import { readSubscribers, SubscriberLogs } from './subscriber-log.js';
 
 export interface FileNewsletterStoreDeps {
   dataDir: string;
@@ -43,6 +43,8 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       return secret;
     },
     isSubscribed: async (form, email) => subscribers.has(form, email),
+    // The log as on disk, as `postbox subscribers export` reads it.
+    listSubscribers: (form) => readSubscribers(dataDir, form),
     hasLivePending: async (form, email, now) => pending.hasLive(form.path, email, now),
     async isLivePending(form, hash, now) {
       const record = pending.get(hash);

@@ -4,6 +4,7 @@
 // UnavailableError; the routes answer 503 and nothing is half done.
 import type { NewsletterForm } from '../../config/config.js';
 import type { PendingRecord } from './pending.js';
+import type { Subscriber } from './subscriber-events.js';
 
 /** What redeeming a confirmation token came to. */
 export type Redemption =
@@ -18,6 +19,8 @@ export interface NewsletterStore {
   secret(): Promise<Buffer>;
   /** Whether `email` is on the list of `form` now, compared case-insensitively. */
   isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
+  /** The current subscribers of `form`, in the order of their last subscription. */
+  listSubscribers(form: NewsletterForm): Promise<Subscriber[]>;
   /** Whether `email` has an unexpired pending signup on `form` (case-insensitive). */
   hasLivePending(form: NewsletterForm, email: string, now: number): Promise<boolean>;
   /** Whether `hash` is an unexpired pending signup of `form`. */

@@ -4,6 +4,7 @@ import type { NewsletterForm } from '../../config/config.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../metrics.js';
 import type { NewsletterStore } from './newsletter-store.js';
+import type { Subscriber } from './subscriber-events.js';
 import type { MailKind } from '../../queue/outgoing.js';
 import type { AppendLine, Clock, MailList, MailMessage, RandomBytes } from '../../ports.js';
 
@@ -42,6 +43,8 @@ export interface Newsletter {
   listHeadersFor(form: NewsletterForm, email: string): Promise<MailList>;
   /** Whether `email` is on the list of `form` now (a campaign skips an address that left it); asks the store each time. */
   isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
+  /** The current subscribers of `form`, in the order of their last subscription (the list a campaign goes to). */
+  listSubscribers(form: NewsletterForm): Promise<Subscriber[]>;
   /** Releases timers and files. */
   close(): Promise<void>;
 }

@@ -65,6 +65,7 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
       const { rows } = await state.query<{ event: string }>(LAST_EVENT, [form.path, email]);
       return rows[0]?.event === 'subscribed';
     },
+    listSubscribers: (form) => readPostgresSubscribers(state, form),
     hasLivePending: (form, email, now) =>
       exists('SELECT 1 FROM pending_signups WHERE form = $1 AND lower(email) = lower($2) AND expires_at > $3 LIMIT 1', [form.path, email, new Date(now)]),
     isLivePending: (form, hash, now) => exists('SELECT 1 FROM pending_signups WHERE hash = $1 AND form = $2 AND expires_at > $3', [hash, form.path, new Date(now)]),

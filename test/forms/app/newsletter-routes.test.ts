@@ -36,6 +36,7 @@ function createFakeNewsletter(): FakeNewsletter {
     unsubscribeLinkFor: async () => '',
     listHeadersFor: async () => ({ id: '', unsubscribeUrl: '' }),
     isSubscribed: async () => false,
+    listSubscribers: async () => [],
     async close() {
       fake.closed = true;
     },

@@ -9,6 +9,7 @@ import { TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../s
 import { tokenOf } from '../../support/newsletter.js';
 import { startPostgresServer, type TestPostgres } from '../../support/postgres-server.js';
 import { waitFor } from '../../support/wait.js';
+import { openSubscriberReader } from '../../../src/subscriber-reader.js';
 import type { NewsletterForm } from '../../../src/config/config.js';
 import type { Newsletter } from '../../../src/forms/newsletter/index.js';
 
@@ -115,6 +116,19 @@ describe('newsletter in PostgreSQL', () => {
     assert.equal((await signup(first)).statusCode, 200);
     assert.equal((await confirm(second, tokenOf(first.mailer.sent.at(-1)))).statusCode, 200);
     assert.equal(await second.newsletter.isSubscribed(form, EMAIL), true);
+    // The list a campaign and `postbox subscribers export` read: the last event of each address, from the rows.
+    await subscribe(second, first, 'grace@example.org');
+    const list = [
+      { email: EMAIL, subscribed_at: '2024-05-01T12:00:00.000Z' },
+      { email: 'grace@example.org', subscribed_at: '2024-05-01T12:00:00.000Z' },
+    ];
+    assert.deepEqual(await first.newsletter.listSubscribers(form), list);
+    const reader = openSubscriberReader(second.config);
+    try {
+      assert.deepEqual(await reader.read(form), list);
+    } finally {
+      await reader.close();
+    }
   });
 
   it('shares one unsubscribe secret: a replica started later makes the same links', async () => {

@@ -6,7 +6,7 @@ import type { CampaignSources } from './campaigns/campaign-plan.js';
 import type { Config } from './config/config.js';
 import { createLogger } from './log.js';
 import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
-import { openSubscriberReader } from './subscriber-reader.js';
+import { openNewsletterReader } from './newsletter-reader.js';
 
 export interface LoadedSources extends CampaignSources {
   close(): Promise<void>;
@@ -21,15 +21,15 @@ export async function loadCampaignSources(config: Config): Promise<LoadedSources
     { site: config.site, blog: config.blog },
     { logger, requestLog: { write: () => undefined, flush: () => undefined }, clientAddressOf: () => '', rescanIntervalMs: 0 },
   );
-  const subscribers = openSubscriberReader(config);
+  const newsletter = openNewsletterReader(config);
   return {
     forms: config.forms,
     findPost: (slug, lang) => blog.findPublishedPost(slug, lang),
-    readSubscribers: (form) => subscribers.read(form),
+    readSubscribers: (form) => newsletter.subscribers(form),
     store: createCampaignFiles(campaignsDirOf(config.data_dir)),
     site: { title: config.site.title, baseUrl: config.site.base_url },
     close: async () => {
-      await subscribers.close();
+      await newsletter.close();
       await blog.close();
     },
   };

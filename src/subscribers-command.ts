@@ -4,7 +4,7 @@
 import type { Config } from './config/config.js';
 import { csvRow } from './csv.js';
 import type { Subscriber } from './forms/newsletter/subscriber-events.js';
-import { openSubscriberReader } from './subscriber-reader.js';
+import { openNewsletterReader } from './newsletter-reader.js';
 
 export const SUBSCRIBERS_USAGE = `  postbox subscribers export --form PATH [--format csv|json] [--config FILE]
                                   the confirmed subscribers of a newsletter form
@@ -33,10 +33,10 @@ export async function runSubscribersCommand(
     io.error(`postbox: no newsletter form at ${options.form} (newsletter forms: ${newsletters.join(', ') || 'none'})\n`);
     return 1;
   }
-  const reader = openSubscriberReader(config);
+  const reader = openNewsletterReader(config);
   let subscribers: Subscriber[];
   try {
-    subscribers = await reader.read(form);
+    subscribers = await reader.subscribers(form);
   } finally {
     await reader.close();
   }

@@ -1,5 +1,5 @@
-// The newsletter double opt-in (docs/newsletter.md "The flow"): signup stores
-// a pending record durably, then mails the link; confirm appends the subscriber line, then ends the record.
+// The newsletter double opt-in (docs/newsletter.md "The flow"): signup stores a pending record durably, then
+// mails the link; confirm redeems the record and puts the address on the list (newsletter-store.ts: files or rows).
 // Tokens and addresses never reach a log: lines carry the form path, an event name and at most an error code.
 import type { NewsletterForm } from '../../config/config.js';
 import { safeReason } from '../../safe-reason.js';

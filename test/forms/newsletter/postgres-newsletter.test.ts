@@ -7,9 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
 import { tokenOf } from '../../support/newsletter.js';
+import { createUnsubscribeToken } from '../../../src/forms/newsletter/unsubscribe-token.js';
 import { startPostgresServer, type TestPostgres } from '../../support/postgres-server.js';
 import { waitFor } from '../../support/wait.js';
-import { openSubscriberReader } from '../../../src/subscriber-reader.js';
+import { openNewsletterReader } from '../../../src/newsletter-reader.js';
 import type { NewsletterForm } from '../../../src/config/config.js';
 import type { Newsletter } from '../../../src/forms/newsletter/index.js';
 
@@ -123,9 +124,10 @@ describe('newsletter in PostgreSQL', () => {
       { email: 'grace@example.org', subscribed_at: '2024-05-01T12:00:00.000Z' },
     ];
     assert.deepEqual(await first.newsletter.listSubscribers(form), list);
-    const reader = openSubscriberReader(second.config);
+    const reader = openNewsletterReader(second.config);
     try {
-      assert.deepEqual(await reader.read(form), list);
+      assert.deepEqual(await reader.subscribers(form), list);
+      assert.equal(await first.newsletter.unsubscribeLinkFor(form, EMAIL), `${form.unsubscribe_url}?token=${createUnsubscribeToken(await reader.secret(), form.path, EMAIL)}`);
     } finally {
       await reader.close();
     }

@@ -18,8 +18,8 @@ import { createMarkdownTools } from './blog/content/markdown.js';
 import type { CampaignRunner } from './campaigns/campaign-runner.js';
 import { createCampaignTestSender } from './campaign-test-send.js';
 import type { CampaignStore } from './campaigns/campaign-store.js';
-import type { Config } from './config/config.js';
-import { readSubscribers, type Newsletter } from './forms/newsletter/index.js';
+import type { Config, NewsletterForm } from './config/config.js';
+import { readSubscribers, type Newsletter, type Subscriber } from './forms/newsletter/index.js';
 import type { FormsReadings } from './forms/forms-service.js';
 import { createDashboardPages } from './admin/dashboard-pages/dashboard-pages.js';
 import { createFileSources } from './admin/dashboard-pages/dashboard-sources.js';
@@ -64,6 +64,11 @@ export interface LateParts {
   readings: ReadingsReference;
 }
 
+/** The current subscribers of `form` from the running newsletter (its store: data_dir or PostgreSQL), else the log in data_dir. */
+function subscribersOf(late: LateParts, config: Config, form: NewsletterForm): Promise<Subscriber[]> {
+  return late.newsletter.current ? late.newsletter.current.listSubscribers(form) : readSubscribers(config.data_dir, form);
+}
+
 /** Whether posts can be sent from /admin: a newsletter form, and campaigns go through the mail queue. */
 function newsletterSendingOf(config: Config): NewsletterSending | undefined {
   if (!config.mail || !config.forms.some((form) => form.type === 'newsletter')) return undefined;
@@ -90,7 +95,7 @@ function dashboardPagesOf(
       queue: config.mail?.queue ? createQueueFiles(queueDirOf(config.data_dir)) : undefined,
       campaigns,
     },
-    { readSubscribers: (form) => readSubscribers(config.data_dir, form), logger: parts.logger },
+    { readSubscribers: (form) => subscribersOf(late, config, form), logger: parts.logger },
   );
 }
 
@@ -134,7 +139,7 @@ export function adminPagesOf(
     sources: {
       forms: config.forms,
       findPost: (slug, lang) => late.blog.current?.findPublishedPost(slug, lang),
-      readSubscribers: (form) => readSubscribers(config.data_dir, form),
+      readSubscribers: (form) => subscribersOf(late, config, form),
       store,
       site: { title: site.title, baseUrl: site.base_url },
     },

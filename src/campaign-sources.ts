@@ -4,9 +4,9 @@
 import { createBlogService } from './blog/blog-service.js';
 import type { CampaignSources } from './campaigns/campaign-plan.js';
 import type { Config } from './config/config.js';
-import { readSubscribers } from './forms/newsletter/index.js';
 import { createLogger } from './log.js';
 import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
+import { openNewsletterReader } from './newsletter-reader.js';
 
 export interface LoadedSources extends CampaignSources {
   close(): Promise<void>;
@@ -21,12 +21,16 @@ export async function loadCampaignSources(config: Config): Promise<LoadedSources
     { site: config.site, blog: config.blog },
     { logger, requestLog: { write: () => undefined, flush: () => undefined }, clientAddressOf: () => '', rescanIntervalMs: 0 },
   );
+  const newsletter = openNewsletterReader(config);
   return {
     forms: config.forms,
     findPost: (slug, lang) => blog.findPublishedPost(slug, lang),
-    readSubscribers: (form) => readSubscribers(config.data_dir, form),
+    readSubscribers: (form) => newsletter.subscribers(form),
     store: createCampaignFiles(campaignsDirOf(config.data_dir)),
     site: { title: config.site.title, baseUrl: config.site.base_url },
-    close: () => blog.close(),
+    close: async () => {
+      await newsletter.close();
+      await blog.close();
+    },
   };
 }

@@ -3,13 +3,12 @@
 // /admin's "Send a test" both go through here; how the mail leaves (a one-off mailer) is handed in.
 import type { CampaignPlan } from './campaigns/campaign-plan.js';
 import { createRecipientMail } from './campaigns/recipient-mail.js';
-import { randomBytes } from 'node:crypto';
 import type { Config, MailConfig, NewsletterForm } from './config/config.js';
-import { loadNewsletterSecret } from './forms/newsletter/newsletter-secret.js';
 import { sendOneMail } from './mail/test-mail.js';
 import { listHeaders } from './forms/newsletter/list-headers.js';
 import { createUnsubscribeToken } from './forms/newsletter/unsubscribe-token.js';
 import { resolveSiteName } from './forms/notifications.js';
+import { openNewsletterReader } from './newsletter-reader.js';
 import type { Clock, MailMessage, SendOutcome } from './ports.js';
 
 /** What a test send came to, in words the owner can act on (the SMTP reply or network error on failure). */
@@ -21,7 +20,7 @@ export interface TestSendDeps {
   /** `server.public_url`, for the site name when there is no site title. */
   publicUrl: string | undefined;
   siteTitle: string | undefined;
-  /** The newsletter secret of data_dir (created at first use), which signs unsubscribe tokens. */
+  /** The newsletter secret of data_dir or PostgreSQL (created at first use), which signs unsubscribe tokens. */
   loadSecret(): Promise<Buffer>;
   /** Sends one mail now and reports how it went. */
   sendNow(message: MailMessage): Promise<TestSendOutcome>;
@@ -54,7 +53,14 @@ export function createCampaignTestSender(
     from: mail.from,
     publicUrl: config.server.public_url,
     siteTitle: config.site?.title,
-    loadSecret: () => loadNewsletterSecret(config.data_dir, randomBytes),
+    async loadSecret() {
+      const reader = openNewsletterReader(config);
+      try {
+        return await reader.secret();
+      } finally {
+        await reader.close();
+      }
+    },
     sendNow: (message) => sendOneMail(mail, config.data_dir, message, clock, 'test of the campaign'),
   };
   return (plan, address) => sendCampaignTest(deps, plan, address);

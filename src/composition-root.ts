@@ -30,6 +30,7 @@ import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js
 import { createRedisRateLimits } from './storage/redis-rate-limits.js';
 import { createFileArchiveStore } from './storage/archive-store-files.js';
 import { createPostgresArchiveStore } from './storage/postgres/archive-store.js';
+import { createPostgresNewsletterStore } from './storage/postgres/newsletter-store.js';
 import { createPostgresState, type PostgresState } from './storage/postgres/state.js';
 import { createPostgresSessionStore } from './storage/postgres/admin-sessions.js';
 import { createPostgresSignInThrottle } from './storage/postgres/sign-in-failures.js';
@@ -148,6 +149,7 @@ export function createFormsAdapters(
   return {
     ...given,
     archives: postgres ? createPostgresArchiveStore(postgres) : createFileArchiveStore(config.data_dir, appendLine),
+    newsletterStore: postgres && createPostgresNewsletterStore(postgres, randomBytes),
     sharedState: postgres && { unavailableParts: () => postgres.unavailableParts() },
     randomBytes,
     chatNotifiers,

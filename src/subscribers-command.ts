@@ -3,8 +3,8 @@
 // stdout for another tool.
 import type { Config } from './config/config.js';
 import { csvRow } from './csv.js';
-import { readSubscribers } from './forms/newsletter/index.js';
 import type { Subscriber } from './forms/newsletter/subscriber-events.js';
+import { openNewsletterReader } from './newsletter-reader.js';
 
 export const SUBSCRIBERS_USAGE = `  postbox subscribers export --form PATH [--format csv|json] [--config FILE]
                                   the confirmed subscribers of a newsletter form
@@ -33,7 +33,13 @@ export async function runSubscribersCommand(
     io.error(`postbox: no newsletter form at ${options.form} (newsletter forms: ${newsletters.join(', ') || 'none'})\n`);
     return 1;
   }
-  const subscribers = await readSubscribers(config.data_dir, form);
+  const reader = openNewsletterReader(config);
+  let subscribers: Subscriber[];
+  try {
+    subscribers = await reader.subscribers(form);
+  } finally {
+    await reader.close();
+  }
   io.out(format === 'json' ? `${JSON.stringify(subscribers, null, 2)}\n` : toCsv(subscribers));
   return 0;
 }

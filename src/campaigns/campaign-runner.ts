@@ -21,9 +21,9 @@ export interface CampaignRunnerDeps {
   /** The queue's pending messages now. */
   pendingMessages(): readonly QueuedMessage[];
   formOf(path: string): NewsletterForm | undefined;
-  isSubscribed(form: NewsletterForm, email: string): boolean;
+  isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
   /** The mail of one recipient: the body with their unsubscribe link and list headers. */
-  mailFor(form: NewsletterForm, email: string, body: CampaignBody, request: CampaignRequest): MailMessage;
+  mailFor(form: NewsletterForm, email: string, body: CampaignBody, request: CampaignRequest): Promise<MailMessage>;
   /** Mails per minute handed to the queue; 0 for no limit. */
   sendPerMinute: number;
   clock: Clock;
@@ -40,7 +40,7 @@ export interface CampaignRunner {
   /** The queue's hook: records how a campaign mail left the queue, before the queue forgets it. */
   settled(message: QueuedMessage, outcome: QueueOutcome): Promise<void>;
   /** Whether a queued campaign mail is still wanted: its address has not left the list since it was queued. */
-  isWanted(message: OutgoingMessage): boolean;
+  isWanted(message: OutgoingMessage): Promise<boolean>;
   /** Stops handing mails to the queue; what is queued stays there, and the campaign goes on at the next start. */
   stop(): Promise<void>;
 }
@@ -148,12 +148,12 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
         const email = recipients[end]!;
         const index = end;
         end += 1;
-        if (!deps.isSubscribed(form, email)) {
+        if (!(await deps.isSubscribed(form, email))) {
           states[index] = RecipientState.skipped;
           await store.append(request.id, { r: index, s: 'skipped' });
           continue;
         }
-        batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail: deps.mailFor(form, email, body, request), recipient: { campaign: request.id, index } });
+        batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail: await deps.mailFor(form, email, body, request), recipient: { campaign: request.id, index } });
       }
       if (batch.length > 0) {
         try {
@@ -268,10 +268,10 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
         }
       }
     },
-    isWanted(message) {
+    async isWanted(message) {
       if (message.channel !== 'mail' || !message.recipient) return true;
       const form = deps.formOf(message.form);
-      return form !== undefined && deps.isSubscribed(form, message.mail.to);
+      return form !== undefined && (await deps.isSubscribed(form, message.mail.to));
     },
     async stop() {
       stopping = true;

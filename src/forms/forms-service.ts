@@ -13,7 +13,7 @@ import { safeReason } from '../safe-reason.js';
 import { createDelivery } from './delivery.js';
 import { createFormRoutes, formsDoorAnswers } from './http/form-routes.js';
 import { createMetrics, type MetricsSnapshot } from './metrics.js';
-import { createNewsletter, type Newsletter, type NewsletterDeps } from './newsletter/index.js';
+import { createNewsletter, type Newsletter, type NewsletterDeps, type NewsletterStore } from './newsletter/index.js';
 import { resolveSiteName } from './notifications.js';
 import type { AppendLine, ArchiveStore, ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from '../ports.js';
 import { createQueuedDelivery } from './queued-delivery.js';
@@ -96,6 +96,8 @@ export interface FormsAdapters {
   appendLine: AppendLine;
   /** Where form archives are kept: data_dir/<archive> or PostgreSQL (`[state] backend`). */
   archives: ArchiveStore;
+  /** Where the newsletter keeps its records when not in data_dir (PostgreSQL, `[state] backend`). */
+  newsletterStore?: NewsletterStore;
   /** The shared records (PostgreSQL) the stores work through, if any: named by /health while unreachable (the composition root closes them). */
   sharedState?: SharedState;
   /** The mail queue, when `[mail] queue` is on. */
@@ -134,7 +136,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
     createQueueWorker({
       ...adapters.queue,
       // A campaign mail to an address that left the list while it waited is not sent (contract section 7).
-      dispatch: async (queued) => (runner && !runner.isWanted(queued.message) ? 'skipped' : adapters.queue!.dispatch(queued)),
+      dispatch: async (queued) => (runner && !(await runner.isWanted(queued.message)) ? 'skipped' : adapters.queue!.dispatch(queued)),
       settled: async (queued, outcome) => runner?.settled(queued, outcome),
       // A campaign's mails go one at a time: a crash finds at most one of them in flight (contract section 7).
       laneOf: ({ message }) => (message.channel === 'mail' && message.recipient ? `campaign:${message.recipient.campaign}` : undefined),
@@ -152,6 +154,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
         }
       : sendMailNow(mailer),
     appendLine: adapters.appendLine,
+    store: adapters.newsletterStore,
     metrics,
     logger,
     clock,
@@ -167,8 +170,8 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
       pendingMessages: () => queue.pendingMessages(),
       formOf: (path) => newsletterForms.get(path),
       isSubscribed: (form, email) => newsletter.isSubscribed(form, email),
-      mailFor: (form, email, body, request) =>
-        createRecipientMail({ from: settings.from, to: email, body, siteTitle: siteNameFor(form), postUrl: request.post_url, list: newsletter.listHeadersFor(form, email) }),
+      mailFor: async (form, email, body, request) =>
+        createRecipientMail({ from: settings.from, to: email, body, siteTitle: siteNameFor(form), postUrl: request.post_url, list: await newsletter.listHeadersFor(form, email) }),
       sendPerMinute: settings.sendPerMinute ?? 60,
       clock,
       logger,

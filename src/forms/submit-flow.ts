@@ -101,7 +101,16 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
   };
 
   async function signUp(newsletterForm: NewsletterForm, submission: Submission): Promise<SubmitOutcome> {
-    const outcome = await deps.newsletter.signup(newsletterForm, submission.email);
+    let outcome;
+    try {
+      outcome = await deps.newsletter.signup(newsletterForm, submission.email);
+    } catch (error) {
+      if (!(error instanceof UnavailableError)) throw error;
+      // No pending signup was kept, so no link went out: the client may try again.
+      count('persist_failed');
+      logger.warn({ event: 'newsletter_unavailable', form: form.path, part: error.part }, 'newsletter store unreachable: signup refused');
+      return refused('unavailable');
+    }
     return outcome === 'ok' || outcome === 'duplicate' ? ACCEPTED : refused(outcome);
   }
 

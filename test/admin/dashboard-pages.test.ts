@@ -158,7 +158,7 @@ describe('the dashboard, subscribers and failed-mail pages', () => {
   it('refuses a POST without the CSRF token and removes nobody', async () => {
     const response = await app.inject(formPost('/admin/subscribers/newsletter', { email: 'ann@example.org' }, { cookie: session.cookie }));
     assert.equal(response.statusCode, 403);
-    assert.equal(news.newsletter.isSubscribed(form, 'ann@example.org'), true);
+    assert.equal(await news.newsletter.isSubscribed(form, 'ann@example.org'), true);
     const retry = await app.inject(formPost('/admin/failed', { id: failedId }, { cookie: session.cookie }));
     assert.equal(retry.statusCode, 403);
     assert.equal((await queue.listFailed()).length, 1);
@@ -168,7 +168,7 @@ describe('the dashboard, subscribers and failed-mail pages', () => {
     const response = await app.inject(formPost('/admin/subscribers/newsletter', { csrf_token: session.csrf, email: 'bob@example.org' }, { cookie: session.cookie }));
     assert.equal(response.statusCode, 303);
     assert.equal(response.headers.location, '/admin/subscribers/newsletter?notice=removed');
-    assert.equal(news.newsletter.isSubscribed(form, 'bob@example.org'), false);
+    assert.equal(await news.newsletter.isSubscribed(form, 'bob@example.org'), false);
     const log = (await readFile(path.join(news.dataDir, 'subscribers.jsonl'), 'utf8')).trim().split('\n');
     assert.deepEqual(JSON.parse(log.at(-1)!), { event: 'unsubscribed', email: 'bob@example.org', form: '/newsletter', at: new Date(news.clock()).toISOString() });
     assert.deepEqual((await readSubscribers(news.dataDir, form)).map((subscriber) => subscriber.email), ['ann@example.org', '=cmd@example.org']);

@@ -13,6 +13,7 @@ import { MessagePage } from '../views/message-page.js';
 import { CHART_DAYS } from './dashboard-data.js';
 import type { DashboardSources } from './dashboard-sources.js';
 import { noticeOf } from './notices.js';
+import { UnavailableError } from '../../unavailable-error.js';
 import { subscriberHistory } from './subscriber-history.js';
 import { formPathOf, SUBSCRIBERS_PATH, subscribersPathOf } from './subscriber-paths.js';
 import { SubscriberListPage, SubscribersOverviewPage } from './subscriber-views.js';
@@ -79,7 +80,10 @@ export function createSubscriberPages(deps: SubscriberPagesDeps): AdminRoute[] {
     const email = request.form?.fields.get('email') ?? '';
     const newsletter = sources.newsletter();
     if (!newsletter) return redirectAnswer(`${subscribersPathOf(form.path)}?notice=not_running`);
-    const outcome = await newsletter.remove(form, email);
+    const outcome = await newsletter.remove(form, email).catch((error: unknown) => {
+      if (error instanceof UnavailableError) return 'unavailable' as const;
+      throw error;
+    });
     if (outcome === 'removed') logger.info({ event: 'admin_subscriber_removed', user: session.user, form: form.path }, 'subscriber removed');
     return redirectAnswer(`${subscribersPathOf(form.path)}?notice=${outcome}`);
   };

@@ -5,7 +5,9 @@
 import { parse as parseQuery } from 'node:querystring';
 import { confirmPathOf, unsubscribePathOf, type NewsletterForm } from '../../config/config.js';
 import type { Answer } from '../../http/answer.js';
+import { errorAnswer } from '../../http/error-catalogue.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
+import { UnavailableError } from '../../unavailable-error.js';
 import type { Newsletter } from '../newsletter/index.js';
 import * as pages from './newsletter-pages.js';
 
@@ -25,14 +27,14 @@ export function createNewsletterRoutes(form: NewsletterForm, newsletter: Newslet
     if (outcome === 'gone') return answer(pages.goneConfirmPage(site, form.confirm_ttl_hours));
     return answer(pages.confirmNotSavedPage(site));
   };
-  const showConfirmButton: Handler = (request) => {
+  const showConfirmButton: Handler = async (request) => {
     const token = tokenOf(request);
-    if (!token || newsletter.confirmState(form, token) === 'gone') return answer(pages.goneConfirmPage(site, form.confirm_ttl_hours));
+    if (!token || (await newsletter.confirmState(form, token)) === 'gone') return answer(pages.goneConfirmPage(site, form.confirm_ttl_hours));
     return answer(pages.confirmButtonPage(site, token));
   };
-  const showUnsubscribeButton: Handler = (request) => {
+  const showUnsubscribeButton: Handler = async (request) => {
     const token = tokenOf(request);
-    if (!token || !newsletter.isUnsubscribeToken(form, token)) return answer(pages.badUnsubscribeLinkPage(site));
+    if (!token || !(await newsletter.isUnsubscribeToken(form, token))) return answer(pages.badUnsubscribeLinkPage(site));
     return answer(pages.unsubscribeButtonPage(site, token));
   };
   const unsubscribe: Handler = async (request) => {
@@ -41,11 +43,23 @@ export function createNewsletterRoutes(form: NewsletterForm, newsletter: Newslet
     if (outcome === 'bad_token') return answer(pages.badUnsubscribeLinkPage(site));
     return answer(pages.unsubscribeNotSavedPage(site));
   };
-  const confirmMethods: Record<string, Handler> = form.confirm === 'button' ? { GET: showConfirmButton, POST: redeem } : { GET: redeem };
+  const confirmMethods: Record<string, Handler> = form.confirm === 'button' ? { GET: orUnavailable(showConfirmButton), POST: orUnavailable(redeem) } : { GET: orUnavailable(redeem) };
   return [
     { path: confirmPathOf(form.path), methods: confirmMethods },
-    { path: unsubscribePathOf(form.path), methods: { GET: showUnsubscribeButton, POST: unsubscribe } },
+    { path: unsubscribePathOf(form.path), methods: { GET: orUnavailable(showUnsubscribeButton), POST: orUnavailable(unsubscribe) } },
   ];
+}
+
+/** A shared store (PostgreSQL) out of reach: `503 {"error":"unavailable"}`, nothing changed; the link works again once it is back. */
+function orUnavailable(handler: Handler): Handler {
+  return async (request) => {
+    try {
+      return await handler(request);
+    } catch (error) {
+      if (error instanceof UnavailableError) return errorAnswer('unavailable', { 'cache-control': 'no-store' });
+      throw error;
+    }
+  };
 }
 
 function tokenOf(request: RoutedRequest): string | undefined {

@@ -3,3 +3,4 @@ export type { ConfirmOutcome, ConfirmState, Newsletter, NewsletterDeps, RemoveOu
 export { readSubscribers } from './subscriber-log.js';
 export type { Subscriber } from './subscriber-events.js';
 export { createNewsletter } from './flow.js';
+export type { NewsletterStore, Redemption } from './newsletter-store.js';

@@ -3,6 +3,8 @@
 import type { NewsletterForm } from '../../config/config.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../metrics.js';
+import type { NewsletterStore } from './newsletter-store.js';
+import type { Subscriber } from './subscriber-events.js';
 import type { MailKind } from '../../queue/outgoing.js';
 import type { AppendLine, Clock, MailList, MailMessage, RandomBytes } from '../../ports.js';
 
@@ -21,25 +23,28 @@ export type RemoveOutcome = 'removed' | 'not_subscribed' | 'not_saved';
 /** Whether a confirmation link can still be redeemed (for the page with the button, which redeems nothing). */
 export type ConfirmState = 'live' | 'gone';
 
+/** Methods that need a shared store (PostgreSQL) reject with UnavailableError while it cannot be reached. */
 export interface Newsletter {
   /** Records a pending signup for `email` (already validated) and mails the link; counts its own metrics. */
   signup(form: NewsletterForm, email: string): Promise<SignupOutcome>;
   /** Redeems `token` (undefined when the query had none); counts its own metrics. */
   confirm(form: NewsletterForm, token: string | undefined): Promise<ConfirmOutcome>;
   /** Whether `token` is a live confirmation token of `form`; changes nothing. */
-  confirmState(form: NewsletterForm, token: string | undefined): ConfirmState;
+  confirmState(form: NewsletterForm, token: string | undefined): Promise<ConfirmState>;
   /** Whether `token` is a valid unsubscribe token of `form`; changes nothing. */
-  isUnsubscribeToken(form: NewsletterForm, token: string | undefined): boolean;
+  isUnsubscribeToken(form: NewsletterForm, token: string | undefined): Promise<boolean>;
   /** Takes the address of `token` off the list of `form`. */
   unsubscribe(form: NewsletterForm, token: string | undefined): Promise<UnsubscribeOutcome>;
   /** Takes `email` off the list of `form` for the owner (/admin "Remove"): the same `unsubscribed` line as a link. */
   remove(form: NewsletterForm, email: string): Promise<RemoveOutcome>;
   /** The unsubscribe link for `email`, for the text of every mail to a subscriber. */
-  unsubscribeLinkFor(form: NewsletterForm, email: string): string;
+  unsubscribeLinkFor(form: NewsletterForm, email: string): Promise<string>;
   /** The `list` field (List-Id, List-Unsubscribe) of every mail to a subscriber. */
-  listHeadersFor(form: NewsletterForm, email: string): MailList;
-  /** Whether `email` is on the list of `form` now (a campaign skips an address that left it). */
-  isSubscribed(form: NewsletterForm, email: string): boolean;
+  listHeadersFor(form: NewsletterForm, email: string): Promise<MailList>;
+  /** Whether `email` is on the list of `form` now (a campaign skips an address that left it); asks the store each time. */
+  isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
+  /** The current subscribers of `form`, in the order of their last subscription (the list a campaign goes to). */
+  listSubscribers(form: NewsletterForm): Promise<Subscriber[]>;
   /** Releases timers and files. */
   close(): Promise<void>;
 }
@@ -63,6 +68,8 @@ export interface NewsletterDeps {
   logger: Logger;
   clock: Clock;
   randomBytes: RandomBytes;
+  /** Where the records are kept; the files under dataDir unless given (`[state] backend = "postgres"`). */
+  store?: NewsletterStore;
   /** How often expired pending records are purged; 10 minutes unless given. */
   purgeIntervalMs?: number;
 }

@@ -5,24 +5,25 @@ import type { Logger } from '../../log.js';
 import type { Clock, MailList } from '../../ports.js';
 import { safeReason } from '../../safe-reason.js';
 import { listHeaders, unsubscribeLink } from './list-headers.js';
-import type { SubscriberLogs } from './subscriber-log.js';
+import type { NewsletterStore } from './newsletter-store.js';
+import { UnavailableError } from '../../unavailable-error.js';
 import { createUnsubscribeToken, readUnsubscribeToken } from './unsubscribe-token.js';
 import type { RemoveOutcome, UnsubscribeOutcome } from './types.js';
 
 export interface Unsubscribing {
-  isValid(form: NewsletterForm, token: string | undefined): boolean;
+  isValid(form: NewsletterForm, token: string | undefined): Promise<boolean>;
   unsubscribe(form: NewsletterForm, token: string | undefined): Promise<UnsubscribeOutcome>;
   remove(form: NewsletterForm, email: string): Promise<RemoveOutcome>;
-  unsubscribeLinkFor(form: NewsletterForm, email: string): string;
-  listHeadersFor(form: NewsletterForm, email: string): MailList;
+  unsubscribeLinkFor(form: NewsletterForm, email: string): Promise<string>;
+  listHeadersFor(form: NewsletterForm, email: string): Promise<MailList>;
 }
 
-/** Appends the `unsubscribed` line of `email` (which updates the list in memory); `by` says who asked, for the log. */
-async function leaveList(subscribers: SubscriberLogs, clock: Clock, logger: Logger, form: NewsletterForm, email: string, by: 'link' | 'admin'): Promise<RemoveOutcome> {
-  if (!subscribers.has(form, email)) return 'not_subscribed';
+/** Records the `unsubscribed` event of `email`; `by` says who asked, for the log. UnavailableError goes up (503). */
+async function leaveList(store: NewsletterStore, clock: Clock, logger: Logger, form: NewsletterForm, email: string, by: 'link' | 'admin'): Promise<RemoveOutcome> {
   try {
-    await subscribers.unsubscribe(form, email, new Date(clock()).toISOString());
+    if (!(await store.unsubscribe(form, email, new Date(clock()).toISOString()))) return 'not_subscribed';
   } catch (error) {
+    if (error instanceof UnavailableError) throw error;
     logger.error({ event: 'unsubscribe_write_failed', form: form.path, reason: safeReason(error) }, 'could not save an unsubscription');
     return 'not_saved';
   }
@@ -30,13 +31,13 @@ async function leaveList(subscribers: SubscriberLogs, clock: Clock, logger: Logg
   return 'removed';
 }
 
-/** Unsubscribe links and their redemption over `secret` and the subscriber logs. */
-export function createUnsubscribing(secret: Buffer, subscribers: SubscriberLogs, clock: Clock, logger: Logger): Unsubscribing {
-  const leave = (form: NewsletterForm, email: string, by: 'link' | 'admin') => leaveList(subscribers, clock, logger, form, email, by);
+/** Unsubscribe links and their redemption over the store's secret and subscriber list. */
+export function createUnsubscribing(store: NewsletterStore, clock: Clock, logger: Logger): Unsubscribing {
+  const leave = (form: NewsletterForm, email: string, by: 'link' | 'admin') => leaveList(store, clock, logger, form, email, by);
   return {
-    isValid: (form, token) => readUnsubscribeToken(secret, form.path, token) !== undefined,
+    isValid: async (form, token) => readUnsubscribeToken(await store.secret(), form.path, token) !== undefined,
     async unsubscribe(form, token) {
-      const email = readUnsubscribeToken(secret, form.path, token);
+      const email = readUnsubscribeToken(await store.secret(), form.path, token);
       if (email === undefined) {
         logger.info({ event: 'unsubscribe_rejected', form: form.path }, 'bad unsubscribe token');
         return 'bad_token';
@@ -45,7 +46,7 @@ export function createUnsubscribing(secret: Buffer, subscribers: SubscriberLogs,
       return outcome === 'not_saved' ? 'not_saved' : 'unsubscribed';
     },
     remove: (form, email) => leave(form, email, 'admin'),
-    unsubscribeLinkFor: (form, email) => unsubscribeLink(form, createUnsubscribeToken(secret, form.path, email)),
-    listHeadersFor: (form, email) => listHeaders(form, createUnsubscribeToken(secret, form.path, email)),
+    unsubscribeLinkFor: async (form, email) => unsubscribeLink(form, createUnsubscribeToken(await store.secret(), form.path, email)),
+    listHeadersFor: async (form, email) => listHeaders(form, createUnsubscribeToken(await store.secret(), form.path, email)),
   };
 }

@@ -29,13 +29,14 @@ function createFakeNewsletter(): FakeNewsletter {
       fake.confirms.push({ form: form.path, token });
       return fake.confirmOutcome;
     },
-    confirmState: () => 'live',
-    isUnsubscribeToken: () => false,
+    confirmState: async () => 'live',
+    isUnsubscribeToken: async () => false,
     unsubscribe: async () => 'bad_token',
     remove: async () => 'not_subscribed',
-    unsubscribeLinkFor: () => '',
-    listHeadersFor: () => ({ id: '', unsubscribeUrl: '' }),
-    isSubscribed: () => false,
+    unsubscribeLinkFor: async () => '',
+    listHeadersFor: async () => ({ id: '', unsubscribeUrl: '' }),
+    isSubscribed: async () => false,
+    listSubscribers: async () => [],
     async close() {
       fake.closed = true;
     },

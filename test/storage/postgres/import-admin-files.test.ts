@@ -12,8 +12,13 @@ import { createPostgresSessionStore } from '../../../src/storage/postgres/admin-
 import { createPostgresArchiveReader } from '../../../src/storage/postgres/archive-reader.js';
 import { importAdminSessionsFromFiles, importArchivesFromFiles } from '../../../src/storage/postgres/import-admin-files.js';
 import type { ImportCount } from '../../../src/storage/postgres/import-count.js';
-import type { PostgresState } from '../../../src/storage/postgres/state.js';
 import type { Config } from '../../../src/config/config.js';
+import { createPostgresState, type PostgresState } from '../../../src/storage/postgres/state.js';
+import { createTestClock } from '../../support/clock.js';
+import { loadTestConfig } from '../../support/config.js';
+import { captureLogs } from '../../support/log-capture.js';
+import { startPostgresServer, type TestPostgres } from '../../support/postgres-server.js';
+import { createTempDir } from '../../support/temp-dir.js';
 
 /** The archives, then the sessions file, as `postbox migrate --from-files` runs them; the counts added up. */
 async function importAdminFromFiles(dataDir: string, config: Config, state: PostgresState): Promise<ImportCount> {
@@ -21,12 +26,6 @@ async function importAdminFromFiles(dataDir: string, config: Config, state: Post
   const sessions = await importAdminSessionsFromFiles(dataDir, config, state);
   return { copied: archives.copied + sessions.copied, skipped: archives.skipped + sessions.skipped };
 }
-import { createPostgresState, type PostgresState } from '../../../src/storage/postgres/state.js';
-import { createTestClock } from '../../support/clock.js';
-import { loadTestConfig } from '../../support/config.js';
-import { captureLogs } from '../../support/log-capture.js';
-import { startPostgresServer, type TestPostgres } from '../../support/postgres-server.js';
-import { createTempDir } from '../../support/temp-dir.js';
 
 const lineOf = (form: string, name: string, second: number) =>
   JSON.stringify({ received_at: `2026-02-01T10:00:0${second}.000Z`, form, type: 'contact', name, email: `${name.toLowerCase()}@example.org`, message: 'Hi' });

@@ -35,7 +35,7 @@ describe('PostgreSQL migrations', () => {
     const tables = await pool.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
     assert.deepEqual(
       tables.rows.map((row) => row.table_name),
-      ['archives', 'pending_signups', 'queue_messages', 'schema_migrations', 'subscriber_events'],
+      ['archives', 'campaign_claims', 'campaign_journal', 'campaign_recipients', 'campaigns', 'pending_signups', 'queue_messages', 'schema_migrations', 'subscriber_events'],
     );
   });
 

@@ -61,8 +61,8 @@ describe('campaigns in PostgreSQL', () => {
     // PostgreSQL refuses a NUL in text: the recipients fail after the campaign row went in.
     await assert.rejects(store.create(requestFor('20261123T120000Z-abcd', 2), BODY, ['ada@example.org', 'bad\u0000@example.org']));
     assert.deepEqual(await store.list(), []);
-    const { rows } = await state.query('SELECT count(*)::int AS count FROM campaign_recipients');
-    assert.equal(rows[0].count, 0);
+    const { rows } = await state.query<{ count: number }>('SELECT count(*)::int AS count FROM campaign_recipients');
+    assert.equal(rows[0]?.count, 0);
   });
 
   it('lets one of two sends started together make the campaign, and the next send after it make its own', async () => {

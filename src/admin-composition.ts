@@ -26,7 +26,8 @@ import { createFileSources } from './admin/dashboard-pages/dashboard-sources.js'
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 import type { Logger } from './log.js';
 import type { Clock } from './ports.js';
-import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
+import { campaignStoreOf } from './campaign-store-of.js';
+import type { PostgresState } from './storage/postgres/state.js';
 import type { FileExclusive } from './storage/jsonl.js';
 
 /** data_dir/trash: where deleted posts go (config/data-files.ts reserves the name). */
@@ -85,9 +86,13 @@ function dashboardPagesOf(config: Config, campaigns: CampaignStore, parts: { log
 }
 
 /** The dashboard, the posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages, campaigns and the inbox. */
-export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive }): readonly AdminRoute[] {
+export function adminPagesOf(
+  config: Config,
+  parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive; postgres?: PostgresState },
+): readonly AdminRoute[] {
   const { logger, clock, late, exclusive } = parts;
-  const store = createCampaignFiles(campaignsDirOf(config.data_dir));
+  // The campaigns in data_dir, or in PostgreSQL (the composition root's one state) with [state] backend = "postgres".
+  const store = campaignStoreOf(config, parts.postgres);
   // Listed first: the first page listed for an exact path answers it, and the dashboard answers /admin.
   const dashboardPages = dashboardPagesOf(config, store, parts);
   // The inbox only with the process's appender hold: a deletion must make the forms service's appends wait.

@@ -9,6 +9,7 @@ import type { AdminRoute } from './admin/admin-pages.js';
 import type { SessionFile } from './admin/sessions.js';
 import { adminPagesOf, type LateParts } from './admin-composition.js';
 import { adminWarnings } from './check-summary.js';
+import { campaignStoreOf } from './campaign-store-of.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from './config/config.js';
 import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.js';
 import { createWebhookNotifier } from './chat/webhook.js';
@@ -26,7 +27,6 @@ import { createDispatch } from './queue/dispatch.js';
 import { retryPolicyOf } from './queue/retry-policy.js';
 import { writeFileAtomically } from './storage/atomic-file.js';
 import { createJsonlAppender, createJsonlFiles, type FileExclusive, type JsonlAppend } from './storage/jsonl.js';
-import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
 import { createRedisRateLimits } from './storage/redis-rate-limits.js';
 import { createFileArchiveStore } from './storage/archive-store-files.js';
 import { createPostgresArchiveStore } from './storage/postgres/archive-store.js';
@@ -60,14 +60,14 @@ export function createSessionFile(dataDir: string): SessionFile {
 }
 
 /** /admin when the configuration has [admin]: its routes go to the service adminServiceOf names. */
-async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: LateParts, exclusive: FileExclusive): Promise<Admin | undefined> {
+async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: LateParts, exclusive: FileExclusive, postgres: PostgresState | undefined): Promise<Admin | undefined> {
   if (!config.admin) return undefined;
   await mkdir(config.data_dir, { recursive: true });
   for (const warning of adminWarnings(config)) deps.logger.warn({ event: 'admin_example_password' }, warning);
   return createAdmin(
     { admin: config.admin },
     { logger: deps.logger, clock, randomBytes, sessionFile: createSessionFile(config.data_dir) },
-    deps.adminPages ?? adminPagesOf(config, { logger: deps.logger, clock, late, exclusive }),
+    deps.adminPages ?? adminPagesOf(config, { logger: deps.logger, clock, late, exclusive, postgres }),
   );
 }
 
@@ -150,7 +150,7 @@ export function createFormsAdapters(
           random: Math.random,
         }
       : undefined,
-    campaigns: mail?.queue ? createCampaignFiles(campaignsDirOf(config.data_dir)) : undefined,
+    campaigns: mail?.queue ? campaignStoreOf(config, postgres) : undefined,
     rateLimits: config.rate_limit.backend === 'redis' ? createRedisRateLimits(config.rate_limit.url!, config.forms, given.logger) : undefined,
     appendLine,
     clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
@@ -192,7 +192,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     if (postgres) closers.push(() => postgres.close());
     // One per process: the archive's appends and the inbox's rewrites of it take turns (src/storage/jsonl.ts).
     const jsonl = createJsonlFiles();
-    const admin = await composeAdmin(config, deps, clock, late, jsonl.exclusive);
+    const admin = await composeAdmin(config, deps, clock, late, jsonl.exclusive, postgres);
     if (admin) closers.push(() => admin.close());
     const adminOn = adminServiceOf(config);
     if (config.mail && config.forms.length > 0) {

@@ -26,12 +26,12 @@ import { createFileSources } from './admin/dashboard-pages/dashboard-sources.js'
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 import type { Logger } from './log.js';
 import type { Clock } from './ports.js';
-import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
+import { campaignStoreOf } from './campaign-store-of.js';
+import type { PostgresState } from './storage/postgres/state.js';
 import type { FileExclusive } from './storage/jsonl.js';
 import type { ArchiveReader } from './inbox/archive-reader.js';
 import { createFileArchiveReader } from './storage/archive-reader-files.js';
 import { createPostgresArchiveReader } from './storage/postgres/archive-reader.js';
-import type { PostgresState } from './storage/postgres/state.js';
 
 /** data_dir/trash: where deleted posts go (config/data-files.ts reserves the name). */
 export const TRASH_FOLDER = 'trash';
@@ -114,7 +114,8 @@ export function adminPagesOf(
   parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive; postgres?: PostgresState },
 ): readonly AdminRoute[] {
   const { logger, clock, late } = parts;
-  const store = createCampaignFiles(campaignsDirOf(config.data_dir));
+  // The campaigns in data_dir, or in PostgreSQL (the composition root's one state) with [state] backend = "postgres".
+  const store = campaignStoreOf(config, parts.postgres);
   const archives = archiveReaderOf(config, parts);
   // Listed first: the first page listed for an exact path answers it, and the dashboard answers /admin.
   const dashboardPages = dashboardPagesOf(config, store, archives, parts);

@@ -9,6 +9,7 @@ import type { AdminRoute } from './admin/admin-pages.js';
 import { ADMIN_SESSIONS_FILE, type SessionFile } from './admin/sessions.js';
 import { adminPagesOf, type LateParts } from './admin-composition.js';
 import { adminWarnings } from './check-summary.js';
+import { campaignStoreOf } from './campaign-store-of.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from './config/config.js';
 import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.js';
 import { createWebhookNotifier } from './chat/webhook.js';
@@ -26,7 +27,6 @@ import { createDispatch } from './queue/dispatch.js';
 import { retryPolicyOf } from './queue/retry-policy.js';
 import { writeFileAtomically } from './storage/atomic-file.js';
 import { createJsonlAppender, createJsonlFiles, type FileExclusive, type JsonlAppend } from './storage/jsonl.js';
-import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
 import { createRedisRateLimits } from './storage/redis-rate-limits.js';
 import { createFileArchiveStore } from './storage/archive-store-files.js';
 import { createPostgresArchiveStore } from './storage/postgres/archive-store.js';
@@ -163,7 +163,7 @@ export function createFormsAdapters(
           random: Math.random,
         }
       : undefined,
-    campaigns: mail?.queue ? createCampaignFiles(campaignsDirOf(config.data_dir)) : undefined,
+    campaigns: mail?.queue ? campaignStoreOf(config, postgres) : undefined,
     rateLimits: config.rate_limit.backend === 'redis' ? createRedisRateLimits(config.rate_limit.url!, config.forms, given.logger) : undefined,
     appendLine,
     clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),

@@ -1,5 +1,5 @@
 // `postbox newsletter send|list` (docs/newsletter.md "Sending a post"): a published post to the subscribers of a
-// newsletter form. `send` renders the mail and creates the campaign in data_dir/campaigns; the running `serve`
+// newsletter form. `send` renders the mail and creates the campaign (data_dir/campaigns or PostgreSQL); the running `serve`
 // sends it through the mail queue, and the command shows the progress until it is done. `--test` sends one mail
 // now instead, `--dry-run` only says what would be sent.
 import { randomBytes } from 'node:crypto';
@@ -9,7 +9,7 @@ import { createCampaignTestSender } from './campaign-test-send.js';
 import { loadCampaignSources } from './campaign-sources.js';
 import { describeProgress, watchCampaign, type WatchIo } from './campaign-watch.js';
 import type { Config, MailConfig } from './config/config.js';
-import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
+import { openCampaignStore } from './campaign-store-of.js';
 
 export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH --post SLUG [--lang LANG] [--test ADDRESS] [--dry-run] [--resend]
                                   send a published post to a newsletter form's subscribers
@@ -39,7 +39,8 @@ export async function runNewsletterCommand(args: readonly string[], options: New
   }
   if (action !== 'send' || options.form === undefined || options.post === undefined || (options.test !== undefined && options.dryRun)) return usage(io);
   if (!config.mail) return fail(io, 'the file has no [mail] section to send with');
-  const sources = await loadCampaignSources(config);
+  const sources = await loadCampaignSources(config).catch((error: Error) => error);
+  if (sources instanceof Error) return fail(io, sources.message);
   if (!sources) return fail(io, 'posts are sent from the blog: the file needs [site] and [blog]');
   try {
     const plan = await planCampaign(sources, { form: options.form, slug: options.post, lang: options.lang });
@@ -78,15 +79,21 @@ async function sendTest(config: Config, mail: MailConfig, plan: CampaignPlan, ad
 }
 
 async function listCampaigns(config: Config, io: NewsletterCommandIo): Promise<number> {
-  const store = createCampaignFiles(campaignsDirOf(config.data_dir));
-  const requests = await store.list();
-  if (requests.length === 0) io.out('no campaigns yet\n');
-  for (const request of requests) {
-    const progress = progressOf(await store.readJournal(request.id), request.recipients);
-    const state = progress.finished ? 'finished' : progress.started ? 'sending' : 'waiting for serve';
-    io.out(`${request.id}  ${request.form}  ${request.slug} (${request.lang})  ${state}: ${describeProgress(progress)}\n`);
+  const opened = await openCampaignStore(config).catch((error: Error) => error);
+  if (opened instanceof Error) return fail(io, opened.message);
+  const { store } = opened;
+  try {
+    const requests = await store.list();
+    if (requests.length === 0) io.out('no campaigns yet\n');
+    for (const request of requests) {
+      const progress = progressOf(await store.readJournal(request.id), request.recipients);
+      const state = progress.finished ? 'finished' : progress.started ? 'sending' : 'waiting for serve';
+      io.out(`${request.id}  ${request.form}  ${request.slug} (${request.lang})  ${state}: ${describeProgress(progress)}\n`);
+    }
+    return 0;
+  } finally {
+    await opened.close();
   }
-  return 0;
 }
 
 function fail(io: NewsletterCommandIo, message: string): number {

@@ -6,11 +6,16 @@
 // the queue awaits the journal line of a message before it lets go of it (QueueWorkerDeps.settled). So on a
 // restart every recipient handed over is either still in the queue or in the journal, and the campaign goes on
 // after the last of them. At most the mail in flight at the crash is sent again (the queue is at least once).
+//
+// With several replicas (a store with leases: PostgreSQL), a campaign is sent by the one replica that holds its
+// lease, renewed while it runs; the others wait. When that replica dies, another takes the lease once it lapsed
+// and goes on the same way, after the last recipient the journal or the queue knows of.
 import type { NewsletterForm } from '../config/config.js';
 import type { Logger } from '../log.js';
 import type { Clock, MailMessage } from '../ports.js';
 import type { OutgoingMessage, QueuedMessage, QueueOutcome } from '../queue/outgoing.js';
 import { safeReason } from '../safe-reason.js';
+import { UnavailableError } from '../unavailable-error.js';
 import { countStates, foldJournal, RecipientState, resumePoint, stateOf, type CampaignRequest } from './campaign.js';
 import type { CampaignBody, CampaignStore } from './campaign-store.js';
 
@@ -30,6 +35,8 @@ export interface CampaignRunnerDeps {
   logger: Logger;
   /** How often data_dir/campaigns is looked at for a new campaign (one made by `postbox newsletter send`); 2 s unless given. */
   pollIntervalMs?: number;
+  /** How often the lease of the running campaign is renewed (stores with leases); 10 s unless given. */
+  leaseRenewMs?: number;
 }
 
 export interface CampaignRunner {
@@ -51,6 +58,10 @@ const WINDOW = 16;
 const JOURNAL_ATTEMPTS = 3;
 /** After a failed write to the queue, the next try waits this long. */
 const WRITE_RETRY_MS = 5_000;
+/** A third of the PostgreSQL store's 30-second lease: two renewals may fail before it lapses. */
+const LEASE_RENEW_MS = 10_000;
+/** The recipient state an outcome the journal holds stands for, back to the outcome. */
+const OUTCOME_OF_STATE: Partial<Record<number, QueueOutcome>> = { [RecipientState.sent]: 'sent', [RecipientState.failed]: 'failed', [RecipientState.skipped]: 'skipped' };
 
 interface Active {
   request: CampaignRequest;
@@ -69,6 +80,8 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
   let poller: NodeJS.Timeout | undefined;
   let signal: (() => void) | undefined;
   let pause: NodeJS.Timeout | undefined;
+  /** Set when the lease of the running campaign could not be renewed: this process stops sending it. */
+  let leaseLost = false;
   /** Campaigns seen finished: their journals are not read again. */
   const finished = new Set<string>();
   /** Campaigns that cannot go on in this process (their form is gone, a file is unreadable). */
@@ -128,7 +141,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
     await store.append(request.id, { started_at: new Date(deps.clock()).toISOString() });
     logger.info({ event: 'campaign_started', campaign: request.id, form: request.form, post: request.slug, lang: request.lang, from: next, total: recipients.length }, 'campaign sending');
     let due = deps.clock();
-    while (next < recipients.length && !stopping) {
+    while (next < recipients.length && !stopping && !leaseLost) {
       // Without a limit the window is refilled once half of it left: a batch of 8 or more shares one queue write.
       if (campaign.queued >= WINDOW || (intervalMs === 0 && campaign.queued > WINDOW / 2)) {
         // Two quiet seconds: look whether a mail left the queue unreported (removed by `postbox queue drop`).
@@ -172,7 +185,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
       next = end;
     }
     await awaitQueued(campaign);
-    if (stopping) return;
+    if (stopping || leaseLost) return;
     await store.append(request.id, { finished_at: new Date(deps.clock()).toISOString() });
     finished.add(request.id);
     const counts = countStates(states, { started: true, finished: true });
@@ -181,22 +194,49 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
 
   /** Waits until every mail of `campaign` left the queue. */
   async function awaitQueued(campaign: Active): Promise<void> {
-    while (campaign.queued > 0 && !stopping) {
+    while (campaign.queued > 0 && !stopping && !leaseLost) {
       if (await waitForChange(2_000)) await reconcile(campaign);
     }
   }
 
-  /** A mail the runner handed over that the queue no longer holds and nobody reported (removed): failed. */
+  /**
+   * A mail the runner handed over that the queue no longer holds: as the journal says when another process's
+   * queue worker reported it (a queue shared by replicas), else removed unreported: failed.
+   */
   async function reconcile(campaign: Active): Promise<void> {
     const states = campaign.states!;
     const inQueue = new Set(
       deps.pendingMessages().flatMap(({ message }) => (message.channel === 'mail' && message.recipient?.campaign === campaign.request.id ? [message.recipient.index] : [])),
     );
-    for (let index = 0; index < states.length; index += 1) {
-      if (states[index] !== RecipientState.queued || inQueue.has(index)) continue;
-      apply(campaign, index, 'failed');
-      await store.append(campaign.request.id, { r: index, s: 'failed' });
+    const gone = [...states.keys()].filter((index) => states[index] === RecipientState.queued && !inQueue.has(index));
+    if (gone.length === 0) return;
+    // Read after the queue: the queue lets go of a mail only once its journal line is written.
+    const journaled = foldJournal(await store.readJournal(campaign.request.id), states.length).states;
+    for (const index of gone) {
+      if (states[index] !== RecipientState.queued) continue;
+      const outcome = OUTCOME_OF_STATE[journaled[index]!];
+      apply(campaign, index, outcome ?? 'failed');
+      if (!outcome) await store.append(campaign.request.id, { r: index, s: 'failed' });
     }
+  }
+
+  /** Renews the lease of campaign `id` while it runs; once a renewal fails, this process stops sending it. */
+  function keepLease(id: string): () => void {
+    leaseLost = false;
+    const lease = store.lease;
+    if (!lease) return () => undefined;
+    const timer = setInterval(() => {
+      void lease(id)
+        .catch(() => false)
+        .then((held) => {
+          if (held || leaseLost) return;
+          leaseLost = true;
+          logger.warn({ event: 'campaign_lease_lost', campaign: id }, 'the campaign lease could not be renewed: this process stops sending it; the holder of the next lease goes on');
+          notify();
+        });
+    }, deps.leaseRenewMs ?? LEASE_RENEW_MS);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   /** Leaves `request` alone until the next start, saying why once. */
@@ -216,16 +256,30 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
       for (;;) {
         const request = await nextUnfinished();
         if (!request || stopping) return;
+        // Another replica sends the oldest unfinished campaign: this one waits, so campaigns still go one at a time.
+        if (store.lease && !(await store.lease(request.id))) return;
+        const endLease = keepLease(request.id);
         try {
           await run(request);
         } catch (error) {
+          // The database out of reach: the poller tries again; it is no reason to set the campaign aside.
+          if (error instanceof UnavailableError) throw error;
           // One unreadable campaign (a file edited or lost) must not hold up the others.
           setAside(request, 'unreadable', error);
+        } finally {
+          endLease();
+          // Stopping: another replica takes the campaign over now rather than once the lease lapsed.
+          if (stopping) await store.release?.(request.id).catch(() => undefined);
         }
         active = undefined;
+        if (leaseLost) return;
       }
     })()
-      .catch((error: unknown) => logger.error({ event: 'campaign_failed', reason: safeReason(error) }, 'a campaign could not be read or written; it is tried again'))
+      .catch((error: unknown) => {
+        // PostgreSQL out of reach was logged once by the state (postgres_unavailable); every poll would repeat it.
+        if (error instanceof UnavailableError) return;
+        logger.error({ event: 'campaign_failed', reason: safeReason(error) }, 'a campaign could not be read or written; it is tried again');
+      })
       .finally(() => {
         active = undefined;
         running = undefined;

@@ -1,5 +1,6 @@
 // Where campaigns are kept, as the runner, `postbox newsletter` and /admin see it; src/storage/campaign-files.ts
-// keeps them in data_dir/campaigns (docs/newsletter.md "On disk").
+// keeps them in data_dir/campaigns (docs/newsletter.md "On disk"), src/storage/postgres/campaign-store.ts in
+// PostgreSQL, shared by every replica.
 import type { CampaignRequest, JournalLine } from './campaign.js';
 import type { CampaignContent } from './campaign-mail.js';
 
@@ -23,4 +24,11 @@ export interface CampaignStore {
    * false when another caller took it first.
    */
   claim(form: string, slug: string, lang: string, after: readonly string[]): Promise<boolean>;
+  /**
+   * Takes or renews, for this process, the right to send campaign `id` for a while: false while another process
+   * holds it. Absent when one process sends every campaign (files): it may always send.
+   */
+  lease?(id: string): Promise<boolean>;
+  /** Gives up this process's lease of `id` (it stops), so that another process takes the campaign over at once. */
+  release?(id: string): Promise<void>;
 }

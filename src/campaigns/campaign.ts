@@ -1,6 +1,7 @@
 // A campaign: one post sent to the subscribers of one newsletter form in one language (docs/newsletter.md
 // "Sending a post"), and its journal: one line per recipient whose mail left the queue or who was skipped.
 // Pure: the journal's lines come in, the counts go out.
+import { createHash } from 'node:crypto';
 
 /** What a campaign was asked to send, fixed when it is created (campaign.json). */
 export interface CampaignRequest {
@@ -107,4 +108,9 @@ export function isCampaignRequest(value: unknown, id: string): value is Campaign
     Number.isInteger(request.recipients) &&
     (request.recipients as number) >= 0
   );
+}
+
+/** The key of the campaign of (form, slug, lang) that follows the campaigns `after`: one campaign per key (CampaignStore.claim). */
+export function claimKeyOf(form: string, slug: string, lang: string, after: readonly string[]): string {
+  return createHash('sha256').update([form, slug, lang, ...after].join('\n')).digest('hex').slice(0, 32);
 }

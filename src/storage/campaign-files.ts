@@ -7,10 +7,10 @@
 // earlier ones, made with O_EXCL, so that two sends started at the same moment (a double click, the CLI and
 // /admin) make one campaign.
 // A campaign is written in a hidden folder and renamed into place, so a reader sees all of it or nothing.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { isCampaignId, isCampaignRequest, type CampaignRequest, type JournalLine } from '../campaigns/campaign.js';
+import { claimKeyOf, isCampaignId, isCampaignRequest, type CampaignRequest, type JournalLine } from '../campaigns/campaign.js';
 import type { CampaignBody, CampaignStore } from '../campaigns/campaign-store.js';
 import { syncFolder, writeFileAtomically } from './atomic-file.js';
 
@@ -101,7 +101,7 @@ export function createCampaignFiles(campaignsDir: string): CampaignStore {
     async claim(form, slug, lang, after) {
       const claims = path.join(campaignsDir, 'claims');
       await mkdir(claims, { recursive: true });
-      const key = createHash('sha256').update([form, slug, lang, ...after].join('\n')).digest('hex').slice(0, 32);
+      const key = claimKeyOf(form, slug, lang, after);
       try {
         await (await open(path.join(claims, key), 'wx', 0o600)).close();
         return true;

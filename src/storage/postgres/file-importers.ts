@@ -4,6 +4,7 @@
 import type { Config } from '../../config/config.js';
 import { importAdminSessionsFromFiles, importArchivesFromFiles } from './import-admin-files.js';
 import type { ImportCount } from './import-count.js';
+import { importCampaignsFromFiles } from './import-campaigns.js';
 import { importNewsletterFromFiles } from './newsletter-import.js';
 import type { PostgresState } from './state.js';
 
@@ -17,4 +18,5 @@ export const FILE_IMPORTERS: readonly FileImporter[] = [
   { name: 'form archives', run: importArchivesFromFiles },
   { name: 'admin sessions', run: importAdminSessionsFromFiles },
   { name: 'newsletter records', run: (dataDir, config, state) => importNewsletterFromFiles(dataDir, config, state) },
+  { name: 'campaigns', run: importCampaignsFromFiles },
 ];

@@ -24,12 +24,17 @@ export interface PostgresState {
    * migrated yet, with the server's error otherwise.
    */
   query<Row extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<Row>>;
+  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it rejects; errors as query. */
+  transaction<T>(work: (query: TransactionQuery) => Promise<T>): Promise<T>;
   /** ["postgres"] while the database is unreachable or not migrated, for /health. */
   unavailableParts(): string[];
   /** Resolves once migrations ran (the first start of a test, `postbox migrate`). */
   migrated(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A statement inside PostgresState.transaction. */
+export type TransactionQuery = <Row extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<pg.QueryResult<Row>>;
 
 /** Connects to `url` in the background, migrates, and keeps probing until closed. */
 export function createPostgresState(url: string, logger: Logger, options: PostgresStateOptions = {}): PostgresState {
@@ -97,6 +102,16 @@ export function createPostgresState(url: string, logger: Logger, options: Postgr
         throw new UnavailableError('postgres');
       }
     },
+    async transaction(work) {
+      if (!isMigrated) throw new UnavailableError('postgres');
+      const result = await runTransaction(pool, work, (error) => {
+        if (!isUnreachable(error)) return error;
+        note(false, error);
+        return new UnavailableError('postgres');
+      });
+      note(true);
+      return result;
+    },
     unavailableParts: () => (isMigrated && reachable === true ? [] : ['postgres']),
     migrated: () => whenMigrated,
     // Both the forms service and the composition root close it: the second call waits for the first.
@@ -111,4 +126,32 @@ export function createPostgresState(url: string, logger: Logger, options: Postgr
       return closing;
     },
   };
+}
+
+/**
+ * BEGIN, `work`, COMMIT on one connection of `pool`; ROLLBACK when `work` rejects. Failures of the database
+ * (not of `work`'s own code) pass through `mapError`; a connection whose failure it mapped is not reused.
+ */
+async function runTransaction<T>(pool: pg.Pool, work: (query: TransactionQuery) => Promise<T>, mapError: (error: unknown) => unknown): Promise<T> {
+  const client = await pool.connect().catch((error: unknown) => {
+    throw mapError(error);
+  });
+  let broken = false;
+  const query: TransactionQuery = (text, values) =>
+    client.query(text, values).catch((error: unknown) => {
+      const mapped = mapError(error);
+      broken ||= mapped !== error;
+      throw mapped;
+    });
+  try {
+    await query('BEGIN');
+    const result = await work(query);
+    await query('COMMIT');
+    return result;
+  } catch (error) {
+    if (!broken) await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }

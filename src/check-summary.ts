@@ -7,7 +7,7 @@ import { adminServiceOf, type Config, type MailConfig } from './config/config.js
 export function describeConfig(config: Config): string {
   const lines: string[] = [`data_dir: ${config.data_dir}`];
   // The URL may carry a password: only where the records live is shown.
-  if (config.state.backend === 'postgres') lines.push(`state: form archives in PostgreSQL at ${postgresPlaceOf(config.state.url!)}`);
+  if (config.state.backend === 'postgres') lines.push(`state: records (archives, newsletter, mail queue, campaigns, admin sessions) in PostgreSQL at ${postgresPlaceOf(config.state.url!)}`);
   if (config.forms.length > 0) {
     const { host, port } = config.server.listen;
     if (config.mail) lines.push(`mail: ${describeMail(config.mail, config.data_dir)}`);

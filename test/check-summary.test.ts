@@ -40,7 +40,7 @@ describe('describeConfig', () => {
       '/srv',
     );
     const summary = describeConfig(config);
-    assert.match(summary, /^state: records (archives, newsletter, mail queue, campaigns, admin sessions) in PostgreSQL at db\.example:6432\/forms$/m);
+    assert.match(summary, /^state: records \(archives, newsletter, mail queue, campaigns, admin sessions\) in PostgreSQL at db\.example:6432\/forms$/m);
     assert.doesNotMatch(summary, /s3cret|postbox:/);
     assert.doesNotMatch(describeConfig(loadTestConfig({ mail: { from: 'forms@example.com', to: 'owner@example.com' }, forms: FORMS }, '/srv')), /^state:/m);
   });

@@ -24,6 +24,8 @@ export interface PostgresState {
    * migrated yet, with the server's error otherwise.
    */
   query<Row extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<Row>>;
+  /** Runs `fn` in one transaction on one connection (see runTransaction); rejects as `query` does. */
+  transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T>;
   /** ["postgres"] while the database is unreachable or not migrated, for /health. */
   unavailableParts(): string[];
   /** Resolves once migrations ran (the first start of a test, `postbox migrate`). */
@@ -97,6 +99,18 @@ export function createPostgresState(url: string, logger: Logger, options: Postgr
         throw new UnavailableError('postgres');
       }
     },
+    async transaction(fn) {
+      if (!isMigrated) throw new UnavailableError('postgres');
+      try {
+        const result = await runTransaction(pool, fn);
+        note(true);
+        return result;
+      } catch (error) {
+        if (!isUnreachable(error)) throw error;
+        note(false, error);
+        throw new UnavailableError('postgres');
+      }
+    },
     unavailableParts: () => (isMigrated && reachable === true ? [] : ['postgres']),
     migrated: () => whenMigrated,
     // Both the forms service and the composition root close it: the second call waits for the first.
@@ -111,4 +125,23 @@ export function createPostgresState(url: string, logger: Logger, options: Postgr
       return closing;
     },
   };
+}
+
+/** BEGIN, `fn`, COMMIT on one client of `pool`; ROLLBACK when `fn` or the COMMIT fails. */
+export async function runTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // A connection that broke is discarded, not handed to the next request.
+    broken = isUnreachable(error);
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }

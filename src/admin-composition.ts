@@ -23,6 +23,8 @@ import { readSubscribers, type Newsletter } from './forms/newsletter/index.js';
 import type { FormsReadings } from './forms/forms-service.js';
 import { createDashboardPages } from './admin/dashboard-pages/dashboard-pages.js';
 import { createFileSources } from './admin/dashboard-pages/dashboard-sources.js';
+import { createPostgresQueueStore } from './storage/postgres/queue-store.js';
+import type { PostgresState } from './storage/postgres/state.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 import type { Logger } from './log.js';
 import type { Clock } from './ports.js';
@@ -67,7 +69,7 @@ function newsletterSendingOf(config: Config): NewsletterSending | undefined {
 }
 
 /** The dashboard, subscribers and failed-mail pages over data_dir and the running services. */
-function dashboardPagesOf(config: Config, campaigns: CampaignStore, parts: { logger: Logger; clock: Clock; late: LateParts }): readonly AdminRoute[] {
+function dashboardPagesOf(config: Config, campaigns: CampaignStore, parts: { logger: Logger; clock: Clock; late: LateParts; postgres?: PostgresState }): readonly AdminRoute[] {
   const { late } = parts;
   return createDashboardPages(
     {
@@ -77,7 +79,7 @@ function dashboardPagesOf(config: Config, campaigns: CampaignStore, parts: { log
       listVersions: () => (config.blog ? (late.blog.current?.listAllVersions() ?? []) : undefined),
       readings: () => late.readings.current,
       newsletter: () => late.newsletter.current,
-      queue: config.mail?.queue ? createQueueFiles(queueDirOf(config.data_dir)) : undefined,
+      queue: config.mail?.queue ? (parts.postgres ? createPostgresQueueStore(parts.postgres) : createQueueFiles(queueDirOf(config.data_dir))) : undefined,
       campaigns,
     },
     { readSubscribers: (form) => readSubscribers(config.data_dir, form), logger: parts.logger },
@@ -85,7 +87,8 @@ function dashboardPagesOf(config: Config, campaigns: CampaignStore, parts: { log
 }
 
 /** The dashboard, the posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages, campaigns and the inbox. */
-export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive }): readonly AdminRoute[] {
+/** `postgres`: the shared state of `[state] backend = "postgres"` (the queue's failed mail is in its table). */
+export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive; postgres?: PostgresState }): readonly AdminRoute[] {
   const { logger, clock, late, exclusive } = parts;
   const store = createCampaignFiles(campaignsDirOf(config.data_dir));
   // Listed first: the first page listed for an exact path answers it, and the dashboard answers /admin.

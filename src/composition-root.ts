@@ -30,6 +30,7 @@ import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js
 import { createRedisRateLimits } from './storage/redis-rate-limits.js';
 import { createFileArchiveStore } from './storage/archive-store-files.js';
 import { createPostgresArchiveStore } from './storage/postgres/archive-store.js';
+import { createPostgresQueueStore } from './storage/postgres/queue-store.js';
 import { createPostgresState, type PostgresState } from './storage/postgres/state.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 
@@ -60,14 +61,14 @@ export function createSessionFile(dataDir: string): SessionFile {
 }
 
 /** /admin when the configuration has [admin]: its routes go to the service adminServiceOf names. */
-async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: LateParts, exclusive: FileExclusive): Promise<Admin | undefined> {
+async function composeAdmin(config: Config, deps: RootDeps, clock: Clock, late: LateParts, exclusive: FileExclusive, postgres?: PostgresState): Promise<Admin | undefined> {
   if (!config.admin) return undefined;
   await mkdir(config.data_dir, { recursive: true });
   for (const warning of adminWarnings(config)) deps.logger.warn({ event: 'admin_example_password' }, warning);
   return createAdmin(
     { admin: config.admin },
     { logger: deps.logger, clock, randomBytes, sessionFile: createSessionFile(config.data_dir) },
-    deps.adminPages ?? adminPagesOf(config, { logger: deps.logger, clock, late, exclusive }),
+    deps.adminPages ?? adminPagesOf(config, { logger: deps.logger, clock, late, exclusive, postgres }),
   );
 }
 
@@ -143,7 +144,8 @@ export function createFormsAdapters(
     webhookNotifiers,
     queue: mail?.queue
       ? {
-          store: createQueueFiles(queueDirOf(config.data_dir)),
+          // With PostgreSQL the replicas share one queue: each message is claimed and sent by one of them.
+          store: postgres ? createPostgresQueueStore(postgres) : createQueueFiles(queueDirOf(config.data_dir)),
           dispatch: createDispatch({ mailer: given.mailer, chatNotifiers, webhookNotifiers }),
           policy: retryPolicyOf(mail.queue_max_hours),
           clock: given.clock,
@@ -192,7 +194,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     if (postgres) closers.push(() => postgres.close());
     // One per process: the archive's appends and the inbox's rewrites of it take turns (src/storage/jsonl.ts).
     const jsonl = createJsonlFiles();
-    const admin = await composeAdmin(config, deps, clock, late, jsonl.exclusive);
+    const admin = await composeAdmin(config, deps, clock, late, jsonl.exclusive, postgres);
     if (admin) closers.push(() => admin.close());
     const adminOn = adminServiceOf(config);
     if (config.mail && config.forms.length > 0) {

@@ -3,7 +3,8 @@
 // was accepted; then the replica that queued it, or any other, claims it (a lease), sends it, and settles it:
 // sent (it leaves), a temporary failure (the next try is kept and the lease given up) or given up (failed).
 // Every replica asks the store for due messages every `pollIntervalMs`: other replicas' new messages, retries
-// whose time came, and messages whose lease ran out because the replica holding them died.
+// whose time came, and messages whose lease ran out because the replica holding them died (a replica extends the
+// leases of its own sends while they run).
 import { UnavailableError } from '../unavailable-error.js';
 import { classifyFailure, type DeliveryFailure } from './failure.js';
 import type { QueuedMessage, QueueOutcome } from './outgoing.js';
@@ -24,6 +25,8 @@ export function createClaimingQueueWorker(deps: ClaimingWorkerDeps): MailQueue {
   const { store, dispatch, policy, clock, report } = deps;
   const concurrency = Math.max(1, deps.concurrency ?? 8);
   const inFlight = new Set<Promise<void>>();
+  /** The ids being sent now, whose leases this replica extends until they are settled. */
+  const leased = new Set<string>();
   /** Settling writes that found the store away: tried again before each claim, so a sent message is not sent again once its lease ends. */
   const unsettled: Array<() => Promise<void>> = [];
   let counts = { pending: 0, failed: 0 };
@@ -34,6 +37,8 @@ export function createClaimingQueueWorker(deps: ClaimingWorkerDeps): MailQueue {
   let pollTimer: NodeJS.Timeout | undefined;
   let countTimer: NodeJS.Timeout | undefined;
   let counting: Promise<void> | undefined;
+  let renewTimer: NodeJS.Timeout | undefined;
+  let renewing: Promise<void> | undefined;
 
   /** Claims what there is room for; one claim at a time, and one more when asked during it. */
   function pump(): void {
@@ -70,9 +75,11 @@ export function createClaimingQueueWorker(deps: ClaimingWorkerDeps): MailQueue {
   }
 
   function run(message: ClaimedMessage): void {
+    leased.add(message.id);
     const task = attempt(message)
       .catch((error: unknown) => report.storageFailed('attempt', error))
       .finally(() => {
+        leased.delete(message.id);
         inFlight.delete(task);
         pump();
       });
@@ -134,6 +141,15 @@ export function createClaimingQueueWorker(deps: ClaimingWorkerDeps): MailQueue {
     }
   }
 
+  /** Keeps the leases of the sends under way: only a replica that stopped (killed, cut off) lets them run out. */
+  function renewLeases(): void {
+    if (leased.size === 0) return;
+    renewing ??= store
+      .extend([...leased], clock())
+      .catch(() => undefined)
+      .finally(() => (renewing = undefined));
+  }
+
   function refreshCounts(): void {
     counting ??= store
       .counts()
@@ -151,6 +167,8 @@ export function createClaimingQueueWorker(deps: ClaimingWorkerDeps): MailQueue {
       pollTimer.unref();
       countTimer = setInterval(refreshCounts, deps.countIntervalMs ?? 1_000);
       countTimer.unref();
+      renewTimer = setInterval(renewLeases, Math.max(10, Math.floor(store.leaseMs / 3)));
+      renewTimer.unref();
       pump();
     },
     async enqueue(messages) {
@@ -175,7 +193,9 @@ export function createClaimingQueueWorker(deps: ClaimingWorkerDeps): MailQueue {
       // Sends still under way after the grace keep their leases until they run out; another replica then retries them.
       await Promise.race([Promise.allSettled([...inFlight]), grace]);
       clearTimeout(graceTimer);
+      clearInterval(renewTimer);
       await claiming;
+      await renewing;
       await counting;
       await flushUnsettled();
     },

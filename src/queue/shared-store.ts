@@ -20,6 +20,10 @@ export interface SharedQueueStore extends QueueOwnerStore {
    * and of a lane only one, when no message of that lane is leased (across every replica).
    */
   claim(limit: number, now: number): Promise<ClaimedMessage[]>;
+  /** How long a claim holds a message unless extended. */
+  readonly leaseMs: number;
+  /** Extends this owner's leases of `ids` (messages still being sent) to `now + leaseMs`. */
+  extend(ids: readonly string[], now: number): Promise<void>;
   /** Sent (or no longer wanted): the message leaves the queue. */
   complete(id: string): Promise<void>;
   /** A temporary failure: the tries so far and the next try are kept, and the lease is given up. */

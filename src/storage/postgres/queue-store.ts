@@ -1,8 +1,9 @@
 // The mail queue in PostgreSQL (contract section 8, docs/delivery.md "Several replicas"): one row per message.
 // A replica claims due rows with FOR UPDATE SKIP LOCKED in a short transaction and leases them (leased_by,
 // lease_until) while it sends them; a sent row is deleted, a temporary failure gives the lease back with the
-// next try's time, a given-up row keeps failed_at. A replica killed mid-send leaves its leases to expire: then
-// another takes the rows and sends them again (the queue's at-least-once window is the lease).
+// next try's time, a given-up row keeps failed_at. A replica extends the leases of the sends it still runs; one
+// killed mid-send leaves them to expire: then another takes the rows and sends them again (the queue's
+// at-least-once window is the lease).
 // Messages of a lane (a campaign's) are claimed under one advisory lock, one per lane, and only while no row of
 // the lane is leased: at most one of them is in flight across every replica.
 import { randomBytes } from 'node:crypto';
@@ -12,7 +13,7 @@ import type { ClaimedMessage, SharedQueueStore } from '../../queue/shared-store.
 import type { FailedMessage, PendingMessage } from '../../queue/store.js';
 import type { PostgresState } from './state.js';
 
-/** How long a claimed message is this replica's: longer than any send (the SMTP timeouts are under a minute). */
+/** How long a claimed message is this replica's unless it extends the lease (it does while the send runs). */
 export const DEFAULT_LEASE_MS = 60_000;
 /** The advisory lock under which lanes are claimed (any fixed number; this one spells "lane"). */
 const LANE_LOCK = 0x6c616e65;
@@ -91,6 +92,11 @@ export function createPostgresQueueStore(state: PostgresState, options: Postgres
         const laned = (await client.query<Row>(CLAIM_LANES, values(room))).rows;
         return [...free, ...laned].map(toClaimed);
       });
+    },
+    leaseMs,
+    async extend(ids, now) {
+      if (ids.length === 0) return;
+      await state.query('UPDATE queue_messages SET lease_until = $2 WHERE id = ANY($1::text[]) AND leased_by = $3', [ids, new Date(now + leaseMs), owner]);
     },
     async complete(id) {
       await state.query('DELETE FROM queue_messages WHERE id = $1', [id]);

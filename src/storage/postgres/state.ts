@@ -130,6 +130,9 @@ export function createPostgresState(url: string, logger: Logger, options: Postgr
 /** BEGIN, `fn`, COMMIT on one client of `pool`; ROLLBACK when `fn` or the COMMIT fails. */
 export async function runTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A connection that breaks while checked out emits 'error'; the query under way rejects with it anyway.
+  const ignore = () => undefined;
+  client.on('error', ignore);
   let broken = false;
   try {
     await client.query('BEGIN');
@@ -142,6 +145,7 @@ export async function runTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClien
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    client.off('error', ignore);
     client.release(broken);
   }
 }

@@ -34,7 +34,7 @@ export async function runQueueCommand(args: readonly string[], options: { allFai
   try {
     const ready = await Promise.race([state.migrated().then(() => true), new Promise<false>((resolve) => setTimeout(resolve, POSTGRES_WAIT_MS, false).unref())]);
     if (!ready) throw new UnavailableError('postgres');
-    return await runOn(createPostgresQueueStore(state), args, options, io);
+    return await runOn(createPostgresQueueStore(state, { clock: io.now }), args, options, io);
   } catch (error) {
     if (!(error instanceof UnavailableError)) throw error;
     io.error('postbox: PostgreSQL ([state] url) cannot be reached; try again once it is up\n');

@@ -18,8 +18,8 @@ export interface CampaignRunnerDeps {
   store: CampaignStore;
   /** Hands messages to the mail queue; resolves once they are durably queued. */
   enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
-  /** The queue's pending messages now (with PostgreSQL, every replica's). */
-  pendingMessages(): Promise<readonly QueuedMessage[]>;
+  /** The queue's pending mails of `campaign` now (with PostgreSQL, every replica's). */
+  pendingMessages(campaign: string): Promise<readonly QueuedMessage[]>;
   formOf(path: string): NewsletterForm | undefined;
   isSubscribed(form: NewsletterForm, email: string): boolean;
   /** The mail of one recipient: the body with their unsubscribe link and list headers. */
@@ -99,7 +99,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
     const campaign: Active = { request, early: [], queued: 0 };
     active = campaign;
     // The queue first, then the journal: a mail that leaves the queue in between is in the journal.
-    const inQueue = (await deps.pendingMessages()).flatMap(({ message }) =>
+    const inQueue = (await deps.pendingMessages(request.id)).flatMap(({ message }) =>
       message.channel === 'mail' && message.recipient?.campaign === request.id ? [message.recipient.index] : [],
     );
     const [recipients, body, lines] = await Promise.all([store.readRecipients(request.id), store.readBody(request.id), store.readJournal(request.id)]);
@@ -190,7 +190,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
   async function reconcile(campaign: Active): Promise<void> {
     const states = campaign.states!;
     const inQueue = new Set(
-      (await deps.pendingMessages()).flatMap(({ message }) => (message.channel === 'mail' && message.recipient?.campaign === campaign.request.id ? [message.recipient.index] : [])),
+      (await deps.pendingMessages(campaign.request.id)).flatMap(({ message }) => (message.channel === 'mail' && message.recipient?.campaign === campaign.request.id ? [message.recipient.index] : [])),
     );
     for (let index = 0; index < states.length; index += 1) {
       if (states[index] !== RecipientState.queued || inQueue.has(index)) continue;

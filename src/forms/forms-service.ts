@@ -20,7 +20,7 @@ import { createQueuedDelivery } from './queued-delivery.js';
 import { createQueueReport } from './queue-report.js';
 import { loadFormRateLimits, type FormRateLimits } from './rate-limits.js';
 import { createSubmitFlow } from './submit-flow.js';
-import { campaignLaneOf, type Dispatch } from '../queue/outgoing.js';
+import { campaignLane, campaignLaneOf, type Dispatch } from '../queue/outgoing.js';
 import { createClaimingQueueWorker } from '../queue/claiming-worker.js';
 import { createQueueWorker, type MailQueue, type QueueWorkerDeps } from '../queue/queue-worker.js';
 import { createCampaignRunner, type CampaignRunner } from '../campaigns/campaign-runner.js';
@@ -172,7 +172,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
     runner = createCampaignRunner({
       store: adapters.campaigns,
       enqueue: (messages) => queue.enqueue(messages),
-      pendingMessages: () => queue.pendingMessages(),
+      pendingMessages: (campaign) => queue.pendingMessages(campaignLane(campaign)),
       formOf: (path) => newsletterForms.get(path),
       isSubscribed: (form, email) => newsletter.isSubscribed(form, email),
       mailFor: (form, email, body, request) =>

@@ -178,7 +178,7 @@ export function createClaimingQueueWorker(deps: ClaimingWorkerDeps): MailQueue {
       // This replica may take them at once; any other finds them at its next poll.
       pump();
     },
-    pendingMessages: () => store.pending(),
+    pendingMessages: (lane) => store.pending(lane),
     counts: () => ({ ...counts, fsyncs: 0 }),
     async stop(graceMs) {
       // No new claims: what is not claimed stays in the store for the other replicas (or the next start).

@@ -30,8 +30,8 @@ export interface SharedQueueStore extends QueueOwnerStore {
   release(id: string, attempt: AttemptRecord): Promise<void>;
   /** Given up: kept as failed, with its last error, for `postbox queue list|retry|drop`. */
   fail(id: string, attempt: AttemptRecord, now: number): Promise<void>;
-  /** The messages waiting or being sent now, by every replica. */
-  pending(): Promise<QueuedMessage[]>;
+  /** The messages waiting or being sent now, by every replica; of `lane` only when given. */
+  pending(lane?: string): Promise<QueuedMessage[]>;
   counts(): Promise<{ pending: number; failed: number }>;
 }
 

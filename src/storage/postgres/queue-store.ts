@@ -113,8 +113,11 @@ export function createPostgresQueueStore(state: PostgresState, options: Postgres
         [id, attempt.attempts, attempt.lastError, new Date(now), owner],
       );
     },
-    async pending() {
-      const { rows } = await state.query<Row>('SELECT id, created_at, message, attempts FROM queue_messages WHERE failed_at IS NULL ORDER BY seq');
+    async pending(lane) {
+      const { rows } =
+        lane === undefined
+          ? await state.query<Row>('SELECT id, created_at, message FROM queue_messages WHERE failed_at IS NULL ORDER BY seq')
+          : await state.query<Row>('SELECT id, created_at, message FROM queue_messages WHERE failed_at IS NULL AND lane = $1 ORDER BY seq', [lane]);
       return rows.map((row) => ({ id: row.id, createdAt: row.created_at.getTime(), message: row.message }));
     },
     async counts() {

@@ -147,7 +147,11 @@ export function createPostgresQueueStore(state: PostgresState, options: Postgres
       return (result.rowCount ?? 0) > 0;
     },
     async requestRetry() {
-      await state.query('UPDATE queue_messages SET next_attempt_at = $1 WHERE failed_at IS NULL AND next_attempt_at > $1', [new Date(clock())]);
+      // Rows a replica is claiming right now are skipped (they are being sent): this statement never waits on a claim.
+      await state.query(
+        'UPDATE queue_messages SET next_attempt_at = $1 WHERE id IN (SELECT id FROM queue_messages WHERE failed_at IS NULL AND next_attempt_at > $1 FOR UPDATE SKIP LOCKED)',
+        [new Date(clock())],
+      );
     },
     async drop(id) {
       const { rows } = await state.query<{ failed: boolean }>('DELETE FROM queue_messages WHERE id = $1 RETURNING failed_at IS NOT NULL AS failed', [id]);

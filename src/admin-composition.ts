@@ -86,8 +86,10 @@ function dashboardPagesOf(config: Config, campaigns: CampaignStore, parts: { log
   );
 }
 
-/** The dashboard, the posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages, campaigns and the inbox. */
-/** `postgres`: the shared state of `[state] backend = "postgres"` (the queue's failed mail is in its table). */
+/**
+ * The dashboard, the posts pages over blog.content_dir (or the placeholder when there is no blog), the send pages,
+ * campaigns and the inbox. `postgres`: the state of `[state] backend = "postgres"` (the queue's failed mail is there).
+ */
 export function adminPagesOf(config: Config, parts: { logger: Logger; clock: Clock; late: LateParts; exclusive?: FileExclusive; postgres?: PostgresState }): readonly AdminRoute[] {
   const { logger, clock, late, exclusive } = parts;
   const store = createCampaignFiles(campaignsDirOf(config.data_dir));

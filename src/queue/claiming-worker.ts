@@ -64,8 +64,9 @@ export function createClaimingQueueWorker(deps: ClaimingWorkerDeps): MailQueue {
     try {
       claimed = await store.claim(room, clock());
     } catch (error) {
-      // Logged once per outage: the poll keeps trying, and the worker resumes by itself.
-      if (!outage) report.storageFailed('claim', error);
+      // An unreachable database is logged by the state itself (postgres_unavailable); anything else once until a
+      // claim succeeds. The poll keeps trying, and the worker resumes by itself.
+      if (!outage && !(error instanceof UnavailableError)) report.storageFailed('claim', error);
       outage = true;
       return;
     }

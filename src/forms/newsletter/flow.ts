@@ -4,6 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { NewsletterForm } from '../../config/config.js';
 import { safeReason } from '../../safe-reason.js';
+import { UnavailableError } from '../../unavailable-error.js';
 import { confirmationLink, confirmationMail, ownerNotice } from './mails.js';
 import { addressKey, expiryOf, isExpired, type PendingRecord } from './pending.js';
 import { PendingStore } from './pending-store.js';
@@ -89,7 +90,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
       await pending.end(record.hash, 'removed').catch((removeError: unknown) => {
         logger.error({ event: 'pending_remove_failed', form: form.path, reason: safeReason(removeError) }, 'could not remove a signup');
       });
-      return 'send_failed';
+      // The shared queue is away: the visitor may try again (503), as with any record that could not be kept.
+      return error instanceof UnavailableError ? 'unavailable' : 'send_failed';
     }
     // A queued mail is counted by the queue once its server accepted it.
     if (handedOver === 'sent') {

@@ -17,6 +17,7 @@ CREATE TABLE queue_messages (
   leased_by text,
   failed_at timestamptz
 );
-CREATE INDEX queue_messages_due ON queue_messages (next_attempt_at) WHERE failed_at IS NULL;
+-- A claim's order (new messages first, then retries by time) read from an index, not sorted at every claim.
+CREATE INDEX queue_messages_claim ON queue_messages ((attempts > 0), next_attempt_at, seq) WHERE failed_at IS NULL AND lane IS NULL;
 CREATE INDEX queue_messages_lane ON queue_messages (lane, seq) WHERE failed_at IS NULL AND lane IS NOT NULL;
 `;

@@ -23,11 +23,12 @@ import { readSubscribers, type Newsletter, type Subscriber } from './forms/newsl
 import type { FormsReadings } from './forms/forms-service.js';
 import { createDashboardPages } from './admin/dashboard-pages/dashboard-pages.js';
 import { createFileSources } from './admin/dashboard-pages/dashboard-sources.js';
+import { createPostgresQueueStore } from './storage/postgres/queue-store.js';
+import type { PostgresState } from './storage/postgres/state.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 import type { Logger } from './log.js';
 import type { Clock } from './ports.js';
 import { campaignStoreOf } from './campaign-store-of.js';
-import type { PostgresState } from './storage/postgres/state.js';
 import type { FileExclusive } from './storage/jsonl.js';
 import type { ArchiveReader } from './inbox/archive-reader.js';
 import { createFileArchiveReader } from './storage/archive-reader-files.js';
@@ -75,12 +76,12 @@ function newsletterSendingOf(config: Config): NewsletterSending | undefined {
   return config.mail.queue ? 'ready' : 'needs_queue';
 }
 
-/** The dashboard, subscribers and failed-mail pages over data_dir, the archives and the running services. */
+/** The dashboard, subscribers and failed-mail pages over data_dir (or PostgreSQL), the archives and the running services. */
 function dashboardPagesOf(
   config: Config,
   campaigns: CampaignStore,
   archives: ArchiveReader | undefined,
-  parts: { logger: Logger; clock: Clock; late: LateParts },
+  parts: { logger: Logger; clock: Clock; late: LateParts; postgres?: PostgresState },
 ): readonly AdminRoute[] {
   const { late } = parts;
   return createDashboardPages(
@@ -92,7 +93,7 @@ function dashboardPagesOf(
       listVersions: () => (config.blog ? (late.blog.current?.listAllVersions() ?? []) : undefined),
       readings: () => late.readings.current,
       newsletter: () => late.newsletter.current,
-      queue: config.mail?.queue ? createQueueFiles(queueDirOf(config.data_dir)) : undefined,
+      queue: config.mail?.queue ? (parts.postgres ? createPostgresQueueStore(parts.postgres) : createQueueFiles(queueDirOf(config.data_dir))) : undefined,
       campaigns,
     },
     { readSubscribers: (form) => subscribersOf(late, config, form), logger: parts.logger },

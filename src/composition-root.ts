@@ -31,6 +31,7 @@ import { createRedisRateLimits } from './storage/redis-rate-limits.js';
 import { createFileArchiveStore } from './storage/archive-store-files.js';
 import { createPostgresArchiveStore } from './storage/postgres/archive-store.js';
 import { createPostgresNewsletterStore } from './storage/postgres/newsletter-store.js';
+import { createPostgresQueueStore } from './storage/postgres/queue-store.js';
 import { createPostgresState, type PostgresState } from './storage/postgres/state.js';
 import { createPostgresSessionStore } from './storage/postgres/admin-sessions.js';
 import { createPostgresSignInThrottle } from './storage/postgres/sign-in-failures.js';
@@ -156,7 +157,8 @@ export function createFormsAdapters(
     webhookNotifiers,
     queue: mail?.queue
       ? {
-          store: createQueueFiles(queueDirOf(config.data_dir)),
+          // With PostgreSQL the replicas share one queue: each message is claimed and sent by one of them.
+          store: postgres ? createPostgresQueueStore(postgres) : createQueueFiles(queueDirOf(config.data_dir)),
           dispatch: createDispatch({ mailer: given.mailer, chatNotifiers, webhookNotifiers }),
           policy: retryPolicyOf(mail.queue_max_hours),
           clock: given.clock,

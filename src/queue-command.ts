@@ -1,10 +1,15 @@
 // `postbox queue list | retry ID | retry --all-failed | drop ID` (docs/delivery.md "Watching the queue"): the
-// owner's view of data_dir/queue. It works on the same files as a running `serve`, which picks up what is put
-// back and skips what is dropped.
+// owner's view of data_dir/queue, or of the queue table with `[state] backend = "postgres"`. It works on the same
+// files (rows) as a running `serve`, which picks up what is put back and skips what is dropped.
 import type { Config } from './config/config.js';
 import { describeOutgoing } from './queue/outgoing.js';
-import type { FailedMessage, PendingMessage, QueueStore } from './queue/store.js';
+import { createLogger } from './log.js';
+import type { QueueOwnerStore } from './queue/shared-store.js';
+import type { FailedMessage, PendingMessage } from './queue/store.js';
+import { createPostgresQueueStore } from './storage/postgres/queue-store.js';
+import { createPostgresState } from './storage/postgres/state.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
+import { UnavailableError } from './unavailable-error.js';
 
 export const QUEUE_USAGE = `  postbox queue list [--config FILE]
                                   the mail queue's pending and failed messages
@@ -22,7 +27,27 @@ export interface QueueCommandIo {
 
 /** Runs one queue command; the exit code: 0 done, 1 no such message, 2 a usage error. */
 export async function runQueueCommand(args: readonly string[], options: { allFailed: boolean }, config: Config, io: QueueCommandIo): Promise<number> {
-  const store = createQueueFiles(queueDirOf(config.data_dir));
+  if (config.state.backend !== 'postgres') return runOn(createQueueFiles(queueDirOf(config.data_dir)), args, options, io);
+  // `[state] backend = "postgres"`: the table every replica's queue shares.
+  const logger = createLogger({ destination: { write: () => undefined }, timestamp: () => '' }, 'silent');
+  const state = createPostgresState(config.state.url!, logger);
+  try {
+    const ready = await Promise.race([state.migrated().then(() => true), new Promise<false>((resolve) => setTimeout(resolve, POSTGRES_WAIT_MS, false).unref())]);
+    if (!ready) throw new UnavailableError('postgres');
+    return await runOn(createPostgresQueueStore(state, { clock: io.now }), args, options, io);
+  } catch (error) {
+    if (!(error instanceof UnavailableError)) throw error;
+    io.error('postbox: PostgreSQL ([state] url) cannot be reached; try again once it is up\n');
+    return 1;
+  } finally {
+    await state.close();
+  }
+}
+
+/** How long the command waits for PostgreSQL to answer (and be migrated) before it gives up. */
+const POSTGRES_WAIT_MS = 10_000;
+
+async function runOn(store: QueueOwnerStore, args: readonly string[], options: { allFailed: boolean }, io: QueueCommandIo): Promise<number> {
   const [action, id, ...rest] = args;
   if (rest.length > 0 || (action === 'list' && (id !== undefined || options.allFailed))) return usage(io);
   switch (action) {
@@ -44,7 +69,7 @@ export async function runQueueCommand(args: readonly string[], options: { allFai
   }
 }
 
-async function retryOne(store: QueueStore, id: string, io: QueueCommandIo): Promise<number> {
+async function retryOne(store: QueueOwnerStore, id: string, io: QueueCommandIo): Promise<number> {
   if (await store.retryFailed(id, io.now())) {
     io.out(`${id}: back in the queue; a running serve sends it within seconds\n`);
     return 0;
@@ -57,7 +82,7 @@ async function retryOne(store: QueueStore, id: string, io: QueueCommandIo): Prom
   return noSuchMessage(id, io);
 }
 
-async function retryAllFailed(store: QueueStore, io: QueueCommandIo): Promise<number> {
+async function retryAllFailed(store: QueueOwnerStore, io: QueueCommandIo): Promise<number> {
   let count = 0;
   for (const message of await store.listFailed()) {
     if (await store.retryFailed(message.id, io.now())) count += 1;

@@ -23,8 +23,8 @@ export interface CampaignRunnerDeps {
   store: CampaignStore;
   /** Hands messages to the mail queue; resolves once they are durably queued. */
   enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
-  /** The queue's pending messages now. */
-  pendingMessages(): readonly QueuedMessage[];
+  /** The queue's pending mails of `campaign` now (with PostgreSQL, every replica's). */
+  pendingMessages(campaign: string): Promise<readonly QueuedMessage[]>;
   formOf(path: string): NewsletterForm | undefined;
   isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
   /** The mail of one recipient: the body with their unsubscribe link and list headers. */
@@ -112,9 +112,9 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
     const campaign: Active = { request, early: [], queued: 0 };
     active = campaign;
     // The queue first, then the journal: a mail that leaves the queue in between is in the journal.
-    const inQueue = deps
-      .pendingMessages()
-      .flatMap(({ message }) => (message.channel === 'mail' && message.recipient?.campaign === request.id ? [message.recipient.index] : []));
+    const inQueue = (await deps.pendingMessages(request.id)).flatMap(({ message }) =>
+      message.channel === 'mail' && message.recipient?.campaign === request.id ? [message.recipient.index] : [],
+    );
     const [recipients, body, lines] = await Promise.all([store.readRecipients(request.id), store.readBody(request.id), store.readJournal(request.id)]);
     const { states } = foldJournal(lines, recipients.length);
     for (const index of inQueue) {
@@ -206,7 +206,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
   async function reconcile(campaign: Active): Promise<void> {
     const states = campaign.states!;
     const inQueue = new Set(
-      deps.pendingMessages().flatMap(({ message }) => (message.channel === 'mail' && message.recipient?.campaign === campaign.request.id ? [message.recipient.index] : [])),
+      (await deps.pendingMessages(campaign.request.id)).flatMap(({ message }) => (message.channel === 'mail' && message.recipient?.campaign === campaign.request.id ? [message.recipient.index] : [])),
     );
     const gone = [...states.keys()].filter((index) => states[index] === RecipientState.queued && !inQueue.has(index));
     if (gone.length === 0) return;

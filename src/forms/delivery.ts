@@ -24,7 +24,8 @@ export interface DeliveryDeps {
   siteNameFor(form: FormConfig): string;
 }
 
-export type DeliveryOutcome = 'delivered' | 'send_failed';
+/** `unavailable`: the shared queue (PostgreSQL) could not be reached, so nothing was kept: 503, try again. */
+export type DeliveryOutcome = 'delivered' | 'send_failed' | 'unavailable';
 
 /** How one channel's outcome is told: its log events, the counter a success or a failure adds, its words. */
 interface Channel {

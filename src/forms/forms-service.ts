@@ -20,12 +20,14 @@ import { createQueuedDelivery } from './queued-delivery.js';
 import { createQueueReport } from './queue-report.js';
 import { loadFormRateLimits, type FormRateLimits } from './rate-limits.js';
 import { createSubmitFlow } from './submit-flow.js';
-import type { Dispatch } from '../queue/outgoing.js';
-import { createQueueWorker } from '../queue/queue-worker.js';
+import { campaignLane, campaignLaneOf, type Dispatch } from '../queue/outgoing.js';
+import { createClaimingQueueWorker } from '../queue/claiming-worker.js';
+import { createQueueWorker, type MailQueue, type QueueWorkerDeps } from '../queue/queue-worker.js';
 import { createCampaignRunner, type CampaignRunner } from '../campaigns/campaign-runner.js';
 import type { CampaignStore } from '../campaigns/campaign-store.js';
 import { createRecipientMail } from '../campaigns/recipient-mail.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
+import { isSharedQueueStore, type SharedQueueStore } from '../queue/shared-store.js';
 import type { QueueStore } from '../queue/store.js';
 
 /** What the forms service is configured with. */
@@ -47,7 +49,8 @@ export interface FormsSettings {
 
 /** The mail queue's parts (docs/delivery.md); absent with `[mail] queue = false`. */
 export interface QueueAdapters {
-  store: QueueStore;
+  /** The files of data_dir/queue (this process alone), or a store replicas share (PostgreSQL). */
+  store: QueueStore | SharedQueueStore;
   /** Sends one message through its channel now. */
   dispatch: Dispatch;
   policy: RetryPolicy;
@@ -56,6 +59,14 @@ export interface QueueAdapters {
   /** A number in [0, 1) for the retry jitter. */
   random(): number;
   rescanIntervalMs?: number;
+  /** With a shared store: how often due messages are claimed (other replicas' new ones, retries, expired leases). */
+  pollIntervalMs?: number;
+}
+
+/** The queue's worker for its store: the files of this process, or claims on a store replicas share. */
+function createMailQueue(queue: QueueAdapters, parts: Pick<QueueWorkerDeps, 'dispatch' | 'settled' | 'laneOf' | 'report'>): MailQueue {
+  const { store, ...rest } = queue;
+  return isSharedQueueStore(store) ? createClaimingQueueWorker({ ...rest, ...parts, store }) : createQueueWorker({ ...rest, ...parts, store });
 }
 
 /** In-flight sends of the queue get this long when the service stops; what is not sent stays queued. */
@@ -131,17 +142,14 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
   const metrics = createMetrics(forms.map((form) => form.path));
   const siteNameFor = (form: FormConfig) => resolveSiteName(settings.siteTitle, form, server.public_url);
   let runner: CampaignRunner | undefined;
-  const queue =
-    adapters.queue &&
-    createQueueWorker({
-      ...adapters.queue,
-      // A campaign mail to an address that left the list while it waited is not sent (contract section 7).
-      dispatch: async (queued) => (runner && !(await runner.isWanted(queued.message)) ? 'skipped' : adapters.queue!.dispatch(queued)),
-      settled: async (queued, outcome) => runner?.settled(queued, outcome),
-      // A campaign's mails go one at a time: a crash finds at most one of them in flight (contract section 7).
-      laneOf: ({ message }) => (message.channel === 'mail' && message.recipient ? `campaign:${message.recipient.campaign}` : undefined),
-      report: createQueueReport(metrics, logger, settings.mailServer),
-    });
+  const queue = adapters.queue && createMailQueue(adapters.queue, {
+    // A campaign mail to an address that left the list while it waited is not sent (contract section 7).
+    dispatch: async (queued) => (runner && !(await runner.isWanted(queued.message)) ? 'skipped' : adapters.queue!.dispatch(queued)),
+    settled: async (queued, outcome) => runner?.settled(queued, outcome),
+    // A campaign's mails go one at a time: a crash finds at most one of them in flight (contract section 7).
+    laneOf: campaignLaneOf,
+    report: createQueueReport(metrics, logger, settings.mailServer),
+  });
   const newsletter = await (adapters.createNewsletter ?? createNewsletter)({
     dataDir,
     forms: forms.filter((form): form is NewsletterForm => form.type === 'newsletter'),
@@ -167,7 +175,7 @@ export async function createFormsService(settings: FormsSettings, adapters: Form
     runner = createCampaignRunner({
       store: adapters.campaigns,
       enqueue: (messages) => queue.enqueue(messages),
-      pendingMessages: () => queue.pendingMessages(),
+      pendingMessages: (campaign) => queue.pendingMessages(campaignLane(campaign)),
       formOf: (path) => newsletterForms.get(path),
       isSubscribed: (form, email) => newsletter.isSubscribed(form, email),
       mailFor: async (form, email, body, request) =>

@@ -5,6 +5,7 @@ import type { MessageForm } from '../config/config.js';
 import type { Logger } from '../log.js';
 import type { OutgoingMessage } from '../queue/outgoing.js';
 import { safeReason } from '../safe-reason.js';
+import { UnavailableError } from '../unavailable-error.js';
 import type { DeliveryOutcome } from './delivery.js';
 import type { Metrics } from './metrics.js';
 import { composeChatText, composeOwnerMail, composeReceipt, composeWebhookEvent, type SubmissionNotice } from './notifications.js';
@@ -40,6 +41,11 @@ export function createQueuedDelivery(deps: QueuedDeliveryDeps) {
       return 'delivered';
     } catch (error) {
       deps.metrics.count(form.path, 'send_failed');
+      if (error instanceof UnavailableError) {
+        // Nothing was kept, so nothing is sent: the client may try again, on this replica or another.
+        deps.logger.warn({ event: 'queue_unavailable', form: form.path, part: error.part }, 'mail queue unreachable: submission refused');
+        return 'unavailable';
+      }
       deps.logger.error({ event: 'queue_write_failed', form: form.path, reason: safeReason(error) }, 'the messages of a submission could not be queued');
       return 'send_failed';
     }

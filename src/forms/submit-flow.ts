@@ -131,6 +131,7 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
       }
     }
     const outcome = await deps.deliver(notice);
+    if (outcome === 'unavailable') return refused('unavailable');
     return outcome === 'delivered' ? ACCEPTED : refused('send_failed');
   }
 }

@@ -42,3 +42,13 @@ export type QueueOutcome = 'sent' | 'skipped' | 'failed';
 export function describeOutgoing(message: OutgoingMessage): string {
   return message.channel === 'mail' ? `mail/${message.kind}` : message.channel;
 }
+
+/** The lane of a campaign's mails: they go one at a time, so a crash finds at most one of them in flight (contract section 7). */
+export function campaignLaneOf({ message }: QueuedMessage): string | undefined {
+  return message.channel === 'mail' && message.recipient ? campaignLane(message.recipient.campaign) : undefined;
+}
+
+/** The lane of the mails of campaign `id`. */
+export function campaignLane(id: string): string {
+  return `campaign:${id}`;
+}

@@ -47,8 +47,8 @@ export interface MailQueue {
   start(): Promise<void>;
   /** Resolves once every message is durably queued; rejects when they could not be written. */
   enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
-  /** The messages waiting or being sent now. */
-  pendingMessages(): QueuedMessage[];
+  /** The messages waiting or being sent now (with a shared store: by every replica); of `lane` only when given. */
+  pendingMessages(lane?: string): Promise<QueuedMessage[]>;
   /** Pending and failed messages now, and the fsync calls the queue's writes made since start. */
   counts(): { pending: number; failed: number; fsyncs: number };
   /** Tries new messages once more and waits for sends in flight, for up to `graceMs`; what is pending stays on disk. */
@@ -246,7 +246,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
       }
       pump();
     },
-    pendingMessages: () => [...entries.values()].map((entry) => entry.stored),
+    pendingMessages: async (lane) => [...entries.values()].map((entry) => entry.stored).filter((stored) => lane === undefined || deps.laneOf?.(stored) === lane),
     counts: () => ({ pending: entries.size, failed: failedCount, fsyncs: store.fsyncCount() }),
     async stop(graceMs) {
       draining = true;

@@ -101,7 +101,7 @@ describe('the campaign runner with several replicas on one PostgreSQL', () => {
           setTimeout(() => void deliver(queued), 3);
         }
       },
-      pendingMessages: () => [...pending],
+      pendingMessages: async () => [...pending],
       formOf: (path) => (path === FORM.path ? FORM : undefined),
       isSubscribed: async () => true,
       mailFor: async (_form, email, body) => ({ from: 'news@example.com', to: email, subject: body.subject, text: body.text, autoSubmitted: 'auto-generated' }),

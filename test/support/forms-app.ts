@@ -80,7 +80,7 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
     postgres = config.state.backend === 'postgres' ? createPostgresState(config.state.url!, logs.logger) : undefined;
     const adapters = createFormsAdapters(config, { logger: logs.logger, requestLog: logs.requestLog, clock, mailer, createChatNotifier, createWebhookNotifier, postgres });
     // A queue (when a test turns it on) retries within milliseconds, on real time: tests do not wait a minute.
-    const queue = adapters.queue && { ...adapters.queue, policy: TEST_RETRY_POLICY, clock: Date.now, rescanIntervalMs: 20 };
+    const queue = adapters.queue && { ...adapters.queue, policy: TEST_RETRY_POLICY, clock: Date.now, rescanIntervalMs: 20, pollIntervalMs: 20 };
     service = await createFormsService(formsSettingsOf(config, config.mail!), { ...adapters, queue, ...deps });
   } catch (error) {
     // A rejected config or a failing start leaves no temp folder behind.

@@ -12,7 +12,7 @@ import { readStateLines } from '../../forms/newsletter/durable-file.js';
 import { replayJournal } from '../../forms/newsletter/pending.js';
 import { PENDING_JOURNAL_FILE } from '../../forms/newsletter/pending-store.js';
 import type { Clock } from '../../ports.js';
-import type { QueueStore } from '../../queue/store.js';
+import type { QueueOwnerStore } from '../../queue/shared-store.js';
 import { countArchiveByDay } from '../../storage/archive-files.js';
 
 /** A message form that keeps an archive. */
@@ -34,7 +34,7 @@ export interface DashboardSources {
   /** The running newsletter; undefined until it runs (or without a forms service in this process). */
   newsletter(): Newsletter | undefined;
   /** The mail queue's files when `[mail] queue` is on. */
-  queue?: QueueStore;
+  queue?: QueueOwnerStore;
   campaigns: CampaignStore;
 }
 

@@ -3,7 +3,7 @@
 // is written back as a new segment, which a running serve picks up on its next rescan (every 2 seconds).
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports.js';
-import type { QueueStore } from '../../queue/store.js';
+import type { QueueOwnerStore } from '../../queue/shared-store.js';
 import type { AdminPage, AdminRoute } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import { FailedMailPage, toFailedRow } from './failed-mail-views.js';
@@ -11,7 +11,7 @@ import { noticeOf } from './notices.js';
 
 export const FAILED_PATH = '/admin/failed';
 
-export function createFailedMailPages(deps: { queue?: QueueStore; clock: Clock; logger: Logger }): AdminRoute[] {
+export function createFailedMailPages(deps: { queue?: QueueOwnerStore; clock: Clock; logger: Logger }): AdminRoute[] {
   const { queue, clock, logger } = deps;
 
   const list: AdminPage = async (request, session) => {

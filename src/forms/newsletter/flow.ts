@@ -79,7 +79,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
       await store.removePending(record.hash).catch((removeError: unknown) => {
         logger.error({ event: 'pending_remove_failed', form: form.path, reason: safeReason(removeError) }, 'could not remove a signup');
       });
-      return 'send_failed';
+      // The shared queue is away: the visitor may try again (503), as with any record that could not be kept.
+      return error instanceof UnavailableError ? 'unavailable' : 'send_failed';
     }
     // A queued mail is counted by the queue once its server accepted it.
     if (handedOver === 'sent') {

@@ -9,7 +9,8 @@ import type { MailKind } from '../../queue/outgoing.js';
 import type { AppendLine, Clock, MailList, MailMessage, RandomBytes } from '../../ports.js';
 
 /** What a signup came to. `ok` and `duplicate` must be answered identically. */
-export type SignupOutcome = 'ok' | 'duplicate' | 'storage_failed' | 'send_failed';
+/** `unavailable`: a shared store (the mail queue in PostgreSQL) could not be reached; nothing was kept (503). */
+export type SignupOutcome = 'ok' | 'duplicate' | 'storage_failed' | 'send_failed' | 'unavailable';
 
 /** What a confirmation came to: on the list, a link unknown, used or expired, or a line that could not be saved. */
 export type ConfirmOutcome = 'confirmed' | 'gone' | 'not_saved';

@@ -6,6 +6,7 @@ import { importAdminSessionsFromFiles, importArchivesFromFiles } from './import-
 import type { ImportCount } from './import-count.js';
 import { importCampaignsFromFiles } from './import-campaigns.js';
 import { importNewsletterFromFiles } from './newsletter-import.js';
+import { importQueueFromFiles } from './queue-import.js';
 import type { PostgresState } from './state.js';
 
 export interface FileImporter {
@@ -19,4 +20,5 @@ export const FILE_IMPORTERS: readonly FileImporter[] = [
   { name: 'admin sessions', run: importAdminSessionsFromFiles },
   { name: 'newsletter records', run: (dataDir, config, state) => importNewsletterFromFiles(dataDir, config, state) },
   { name: 'campaigns', run: importCampaignsFromFiles },
+  { name: 'mail queue', run: (dataDir, config, state) => importQueueFromFiles(dataDir, config, state) },
 ];

@@ -23,6 +23,7 @@ import { readSubscribers, type Newsletter, type Subscriber } from './forms/newsl
 import type { FormsReadings } from './forms/forms-service.js';
 import { createDashboardPages } from './admin/dashboard-pages/dashboard-pages.js';
 import { createFileSources } from './admin/dashboard-pages/dashboard-sources.js';
+import { createPostgresDashboardSources } from './storage/postgres/dashboard-sources.js';
 import { createPostgresQueueStore } from './storage/postgres/queue-store.js';
 import type { PostgresState } from './storage/postgres/state.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
@@ -87,6 +88,7 @@ function dashboardPagesOf(
   return createDashboardPages(
     {
       ...createFileSources(config.data_dir),
+      ...(parts.postgres && createPostgresDashboardSources(parts.postgres)),
       ...(archives && { countSubmissions: (form, days, now) => archives.countByDay({ archive: form.archive, form: form.path }, days, now) }),
       forms: config.forms,
       clock: parts.clock,

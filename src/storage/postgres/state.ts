@@ -136,6 +136,10 @@ async function runTransaction<T>(pool: pg.Pool, work: (query: TransactionQuery) 
   const client = await pool.connect().catch((error: unknown) => {
     throw mapError(error);
   });
+  // A connection that breaks while checked out emits 'error' on the client (the pool listens only to idle ones);
+  // unheard, that would end the process. The query under way rejects with the failure anyway.
+  const ignore = () => undefined;
+  client.on('error', ignore);
   let broken = false;
   const query: TransactionQuery = (text, values) =>
     client.query(text, values).catch((error: unknown) => {
@@ -152,6 +156,7 @@ async function runTransaction<T>(pool: pg.Pool, work: (query: TransactionQuery) 
     if (!broken) await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    client.off('error', ignore);
     client.release(broken);
   }
 }

@@ -47,10 +47,10 @@ describe('postbox newsletter send with two serve replicas on one PostgreSQL', ()
     await writeFile(path.join(temp.dir, 'posts', 'spring-news.md'), '+++\ntitle = "Spring news"\ndate = 2026-03-01\n+++\n\nThe garden is open again.\n');
     const configs: string[] = [];
     for (const name of ['a', 'b']) {
-      // Each replica its own data_dir, with the same subscribers (the campaign keeps its recipients in the database).
+      // Each replica its own data_dir; the subscribers come from the first one's log, copied by `migrate --from-files`.
       const dataDir = path.join(temp.dir, `data-${name}`);
       await mkdir(dataDir);
-      await writeFile(path.join(dataDir, 'subscribers.jsonl'), addresses.map(subscribedLine).join(''));
+      if (name === 'a') await writeFile(path.join(dataDir, 'subscribers.jsonl'), addresses.map(subscribedLine).join(''));
       configs.push(
         await writeConfigFile(
           temp.dir,
@@ -67,6 +67,9 @@ describe('postbox newsletter send with two serve replicas on one PostgreSQL', ()
         ),
       );
     }
+    const migrated = await runPostbox(['migrate', '--from-files', '--config', configs[0]!]);
+    assert.equal(migrated.code, 0, migrated.stderr);
+    assert.match(migrated.stdout, new RegExp(`^newsletter records: copied ${SUBSCRIBERS}, `, 'm'));
     const replicas = [await startPostboxServe(configs[0]!, ['forms', 'blog']), await startPostboxServe(configs[1]!, ['forms', 'blog'])];
     for (const replica of replicas) cleanups.unshift(() => replica.stop('SIGKILL'));
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FormConfig } from '../config/config.js';
 import type { Logger } from '../log.js';
 import type { FormRateLimits } from '../ports.js';
-import { writeFileAtomically } from '../storage/atomic-file.js';
+import { writeFileAtomically } from '../files/atomic-file.js';
 import {
   createRateLimiter,
   decodeRateLimitFile,

@@ -8,7 +8,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { DkimConfig } from '../config/config.js';
 import type { Clock, Mailer, RandomBytes } from '../ports.js';
-import { writeFileAtomically } from '../storage/atomic-file.js';
+import { writeFileAtomically } from '../files/atomic-file.js';
 import { dkimTransportOptions } from './dkim.js';
 import { toNodemailerMessage } from './nodemailer-mailer.js';
 

@@ -9,9 +9,9 @@ import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import { dayCountsOf, type ArchivePage } from '../inbox/archive-reader.js';
 import { entryMatches, lineDigest, parseEntry, parseEntryId, type InboxEntry } from '../inbox/inbox-entry.js';
-import { syncFolder } from './atomic-file.js';
-import type { FileExclusive } from './jsonl.js';
-import { readLinesBackward } from './lines-backward.js';
+import { syncFolder } from '../files/atomic-file.js';
+import type { FileExclusive } from '../files/jsonl.js';
+import { readLinesBackward } from '../files/lines-backward.js';
 
 /**
  * A form's archive: its file and the form's path. Several forms may share one file (docs/configuration.md

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { ArchiveOfForm, ArchiveReader } from '../inbox/archive-reader.js';
 import { countArchiveByDay, readArchiveEntries, readArchiveEntry, readArchivePage, removeArchiveLine, type FormArchive } from './archive-files.js';
-import type { FileExclusive } from './jsonl.js';
+import type { FileExclusive } from '../files/jsonl.js';
 
 export function createFileArchiveReader(dataDir: string, exclusive: FileExclusive): ArchiveReader {
   const fileOf = (of: ArchiveOfForm): FormArchive => ({ file: path.join(dataDir, of.archive), form: of.form });

@@ -12,7 +12,7 @@ import { appendFile, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/
 import path from 'node:path';
 import { claimKeyOf, isCampaignId, isCampaignRequest, type CampaignRequest, type JournalLine } from '../campaigns/campaign.js';
 import type { CampaignBody, CampaignStore } from '../campaigns/campaign-store.js';
-import { syncFolder, writeFileAtomically } from './atomic-file.js';
+import { syncFolder, writeFileAtomically } from '../files/atomic-file.js';
 
 /** The folder of the campaigns under data_dir. */
 export function campaignsDirOf(dataDir: string): string {

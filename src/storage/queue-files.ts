@@ -12,8 +12,8 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path';
 import type { OutgoingMessage } from '../queue/outgoing.js';
 import type { AttemptRecord, PendingMessage, QueueStore, StoredMessage } from '../queue/store.js';
-import { writeFileAtomically } from './atomic-file.js';
-import { createDoneJournal } from './done-journal.js';
+import { writeFileAtomically } from '../files/atomic-file.js';
+import { createDoneJournal } from '../files/done-journal.js';
 
 const SEGMENT_SUFFIX = '.jsonl';
 const RETRY_REQUEST = 'retry-now';

@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createDashboardPages } from '../../src/admin/dashboard-pages/dashboard-pages.js';
-import { createFileSources } from '../../src/admin/dashboard-pages/dashboard-sources.js';
+import { createFileSources } from '../../src/storage/dashboard-sources-files.js';
 import { withoutAddresses } from '../../src/admin/dashboard-pages/failed-mail-views.js';
 import { createPlaceholderPages } from '../../src/admin/views/placeholder-pages.js';
 import { readSubscribers } from '../../src/forms/newsletter/index.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { createDashboardPages } from '../../src/admin/dashboard-pages/dashboard-pages.js';
-import { createFileSources } from '../../src/admin/dashboard-pages/dashboard-sources.js';
+import { createFileSources } from '../../src/storage/dashboard-sources-files.js';
 import { createPlaceholderPages } from '../../src/admin/views/placeholder-pages.js';
 import { createCampaignId } from '../../src/campaigns/campaign.js';
 import type { NewsletterForm } from '../../src/config/config.js';

@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { createInboxPages } from '../../src/admin/inbox-pages/inbox-pages.js';
 import { createFileArchiveReader } from '../../src/storage/archive-reader-files.js';
 import { createPlaceholderPages } from '../../src/admin/views/placeholder-pages.js';
-import { createJsonlFiles } from '../../src/storage/jsonl.js';
+import { createJsonlFiles } from '../../src/files/jsonl.js';
 import { loadTestConfig } from '../support/config.js';
 import { captureLogs, type LogCapture } from '../support/log-capture.js';
 import { createTempDir } from '../support/temp-dir.js';

@@ -7,8 +7,8 @@ import { afterEach, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { searchTermsOf } from '../../src/inbox/inbox-entry.js';
 import { countArchiveByDay, readArchiveEntries, readArchiveEntry, readArchivePage, removeArchiveLine } from '../../src/storage/archive-files.js';
-import { createJsonlFiles } from '../../src/storage/jsonl.js';
-import { readLinesBackward } from '../../src/storage/lines-backward.js';
+import { createJsonlFiles } from '../../src/files/jsonl.js';
+import { readLinesBackward } from '../../src/files/lines-backward.js';
 import { createTempDir } from '../support/temp-dir.js';
 
 function line(index: number, extra: Record<string, string> = {}): Record<string, string> {

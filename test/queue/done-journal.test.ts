@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { createDoneJournal } from '../../src/storage/done-journal.js';
+import { createDoneJournal } from '../../src/files/done-journal.js';
 import { withTempDir } from '../support/temp-dir.js';
 
 describe('the done journal', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { createJsonlAppender, readJsonLines, repairTornTail } from '../../src/storage/jsonl.js';
+import { createJsonlAppender, readJsonLines, repairTornTail } from '../../src/files/jsonl.js';
 
 const appendJsonLine = createJsonlAppender();
 import { withTempDir } from '../support/temp-dir.js';

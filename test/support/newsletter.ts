@@ -1,7 +1,7 @@
 // The newsletter (src/forms/newsletter) built over a temp data_dir with the shared fakes: a recording mailer,
 // a test clock, counting random bytes and captured logs. A thin layer over createNewsletter, nothing more.
 import type { Config, NewsletterForm } from '../../src/config/config.js';
-import { createJsonlAppender } from '../../src/storage/jsonl.js';
+import { createJsonlAppender } from '../../src/files/jsonl.js';
 import { resolveSiteName } from '../../src/forms/notifications.js';
 import { createMetrics, type Metrics } from '../../src/forms/metrics.js';
 import type { MailMessage } from '../../src/ports.js';

@@ -1,19 +1,14 @@
-// What the dashboard, subscribers and failed-mail pages read (docs/admin.md "Dashboard"): the archives and
-// subscriber logs in data_dir, the pending-signup journal (read only, never compacted from here), the mail
-// queue's files, the campaigns, and, from the running forms service in this process, its newsletter and counters.
+// What the dashboard, subscribers and failed-mail pages read (docs/admin.md "Dashboard"): the archives, the
+// subscriber logs and pending signups (src/storage/dashboard-sources-files.ts or the PostgreSQL tables), the mail
+// queue, the campaigns, and, from the running forms service in this process, its newsletter and counters.
 // The admin is built before that service, so the running parts come through functions that may give undefined.
-import path from 'node:path';
 import type { PostVersionState } from '../../blog/post-version-state.js';
 import type { CampaignStore } from '../../campaigns/campaign-store.js';
 import type { FormConfig, MessageForm, NewsletterForm } from '../../config/config.js';
 import type { FormsReadings } from '../../forms/forms-service.js';
 import type { Newsletter } from '../../forms/newsletter/index.js';
-import { readStateLines } from '../../forms/newsletter/durable-file.js';
-import { replayJournal } from '../../forms/newsletter/pending.js';
-import { PENDING_JOURNAL_FILE } from '../../forms/newsletter/pending-store.js';
 import type { Clock } from '../../ports.js';
 import type { QueueOwnerStore } from '../../queue/shared-store.js';
-import { countArchiveByDay } from '../../storage/archive-files.js';
 
 /** A message form that keeps an archive. */
 export type ArchivedForm = MessageForm & { archive: string };
@@ -41,18 +36,4 @@ export interface DashboardSources {
 /** Whether `form` is a message form with an archive. */
 export function isArchived(form: FormConfig): form is ArchivedForm {
   return form.type !== 'newsletter' && typeof form.archive === 'string';
-}
-
-/** The file-backed parts of the sources over `dataDir`; the caller adds the running ones. */
-export function createFileSources(dataDir: string): Pick<DashboardSources, 'countSubmissions' | 'readSubscriberLines' | 'countPending'> {
-  return {
-    countSubmissions: (form, days, now) => countArchiveByDay({ file: path.join(dataDir, form.archive), form: form.path }, days, now),
-    readSubscriberLines: async (form) => (await readStateLines<unknown>(path.join(dataDir, form.subscribers), 'subscriber log')).records,
-    async countPending(now) {
-      const { records } = await readStateLines<unknown>(path.join(dataDir, PENDING_JOURNAL_FILE), 'pending signups journal');
-      const counts = new Map<string, number>();
-      for (const record of replayJournal(records, now).live.values()) counts.set(record.form, (counts.get(record.form) ?? 0) + 1);
-      return counts;
-    },
-  };
 }

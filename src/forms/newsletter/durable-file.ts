@@ -1,7 +1,7 @@
 // Reading the newsletter's durable state at start. The atomic rewrite (storage/atomic-file.ts) and the
 // repair of a torn last line (storage/jsonl.ts) are the shared storage helpers.
 import { safeReason } from '../../safe-reason.js';
-import { readJsonLines, type JsonLines } from '../../storage/jsonl.js';
+import { readJsonLines, type JsonLines } from '../../files/jsonl.js';
 
 /** Reads JSONL state at start; anything but a missing file is fatal, with a message naming the file. */
 export async function readStateLines<T>(file: string, what: string): Promise<JsonLines<T>> {

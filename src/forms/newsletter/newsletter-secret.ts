@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RandomBytes } from '../../ports.js';
-import { createFileExclusively } from '../../storage/atomic-file.js';
+import { createFileExclusively } from '../../files/atomic-file.js';
 
 /** The secret's file name inside data_dir. */
 export const NEWSLETTER_SECRET_FILE = 'newsletter-secret';

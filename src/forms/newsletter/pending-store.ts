@@ -1,8 +1,8 @@
 // The durable store of pending signups: an append-only JSONL journal under data_dir, replayed into memory at
 // start and compacted (atomic rewrite) at start and on each purge. Every write is fsynced before it resolves.
 import path from 'node:path';
-import { writeFileAtomically } from '../../storage/atomic-file.js';
-import { repairTornTail } from '../../storage/jsonl.js';
+import { writeFileAtomically } from '../../files/atomic-file.js';
+import { repairTornTail } from '../../files/jsonl.js';
 import type { AppendLine } from '../../ports.js';
 import { readStateLines } from './durable-file.js';
 import { addressKey, isExpired, pendingEvent, replayJournal, type JournalEvent, type PendingRecord } from './pending.js';

@@ -3,7 +3,7 @@
 // Each line is fsynced before it counts.
 import path from 'node:path';
 import type { NewsletterForm } from '../../config/config.js';
-import { repairTornTail } from '../../storage/jsonl.js';
+import { repairTornTail } from '../../files/jsonl.js';
 import type { AppendLine } from '../../ports.js';
 import { readStateLines } from './durable-file.js';
 import { addressKey } from './pending.js';

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { createUnsubscribeToken } from '../../../src/forms/newsletter/unsubscribe-token.js';
-import { readJsonLines } from '../../../src/storage/jsonl.js';
+import { readJsonLines } from '../../../src/files/jsonl.js';
 import { tokenOf } from '../../support/newsletter.js';
 import { TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import { createJsonlAppender } from '../../../src/storage/jsonl.js';
+import { createJsonlAppender } from '../../../src/files/jsonl.js';
 import { createNewsletter } from '../../../src/forms/newsletter/index.js';
 import { sendMailNow } from '../../../src/forms/forms-service.js';
 import { PENDING_JOURNAL_FILE } from '../../../src/forms/newsletter/pending-store.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createFileSources } from '../../../src/admin/dashboard-pages/dashboard-sources.js';
+import { createFileSources } from '../../../src/storage/dashboard-sources-files.js';
 import type { NewsletterForm } from '../../../src/config/config.js';
 import { hashToken } from '../../../src/forms/newsletter/token.js';
 import { toSubscriberEvent } from '../../../src/forms/newsletter/subscriber-events.js';

@@ -205,7 +205,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     // [state] backend = "postgres": one pool per process for every shared record (contract section 8), closed last.
     const postgres = config.state.backend === 'postgres' ? createPostgresState(config.state.url!, logger) : undefined;
     if (postgres) closers.push(() => postgres.close());
-    // One per process: the archive's appends and the inbox's rewrites of it take turns (src/storage/jsonl.ts).
+    // One per process: the archive's appends and the inbox's rewrites of it take turns (src/files/jsonl.ts).
     const jsonl = createJsonlFiles();
     const admin = await composeAdmin(config, deps, clock, late, jsonl.exclusive, postgres);
     if (admin) closers.push(() => admin.close());

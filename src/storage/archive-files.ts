@@ -1,7 +1,7 @@
 // A form's archive (data_dir/<archive>, one JSON line per accepted submission) as the inbox reads and edits it
 // (docs/admin.md "Inbox"): pages newest first read from the end of the file, submissions per day, and the
 // removal of one line by rewriting the file atomically, while the appender of the forms service waits (the
-// `exclusive` of src/storage/jsonl.ts), so that a submission arriving at that moment is neither lost nor doubled.
+// `exclusive` of src/files/jsonl.ts), so that a submission arriving at that moment is neither lost nor doubled.
 import { createReadStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 // The form archive in files (`[state] backend = "files"`, the default): one JSON line per submission appended to
-// data_dir/<archive> and fsynced (src/storage/jsonl.ts), the format docs/forms-api.md "Delivery" describes.
+// data_dir/<archive> and fsynced (src/files/jsonl.ts), the format docs/forms-api.md "Delivery" describes.
 import path from 'node:path';
 import type { AppendLine, ArchiveStore } from '../ports.js';
 

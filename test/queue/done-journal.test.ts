@@ -1,4 +1,4 @@
-// The queue's done journal (src/storage/done-journal.ts): appends of one tick share a write, a rewrite keeps
+// The queue's done journal (src/files/done-journal.ts): appends of one tick share a write, a rewrite keeps
 // only what still matters, and appends racing a rewrite are not lost.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';

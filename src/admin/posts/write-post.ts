@@ -1,4 +1,4 @@
-// Writes a post file atomically (src/storage/atomic-file.ts), keeping the mode an existing file had.
+// Writes a post file atomically (src/files/atomic-file.ts), keeping the mode an existing file had.
 import { chmod, realpath, stat } from 'node:fs/promises';
 import { writeFileAtomically } from '../../files/atomic-file.js';
 

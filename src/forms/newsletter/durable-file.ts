@@ -1,5 +1,5 @@
-// Reading the newsletter's durable state at start. The atomic rewrite (storage/atomic-file.ts) and the
-// repair of a torn last line (storage/jsonl.ts) are the shared storage helpers.
+// Reading the newsletter's durable state at start. The atomic rewrite (src/files/atomic-file.ts) and the
+// repair of a torn last line (src/files/jsonl.ts) are the shared storage helpers.
 import { safeReason } from '../../safe-reason.js';
 import { readJsonLines, type JsonLines } from '../../files/jsonl.js';
 

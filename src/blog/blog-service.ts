@@ -101,6 +101,12 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     logger.info({ event: 'blog_content_loaded', posts: next.catalog.published.length, duration_ms: duration }, 'blog content loaded');
     warming = next.warmUp(() => stopped || snapshot !== next);
     searchIndexer.index(next.catalog);
+    // One line when the q index of this content is ready (not when a newer content took its place first).
+    void searchIndexer.idle().then(() => {
+      if (!stopped && searchIndexer.indexFor(next.catalog)) {
+        logger.info({ event: 'blog_search_indexed', posts: next.catalog.published.length, duration_ms: Math.round(performance.now() - started) }, 'blog search index ready');
+      }
+    });
   };
   const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
   // When the earliest scheduled post comes due, the content is reloaded like after a file change.

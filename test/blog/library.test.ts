@@ -119,4 +119,25 @@ describe('post library', () => {
     const gone = await library.refresh();
     assert.deepEqual([gone.changed, gone.posts.length], [true, 0]);
   });
+
+  it('reads a body from its file when asked, the body as loaded while the file is unchanged', async () => {
+    const text = '+++\ntitle = "Body"\ndate = 2024-01-01\nexcerpt = "Given"\n+++\n\nFirst **paragraph** été.\n\nSecond.\n';
+    await writeFile(path.join(dir, 'body.md'), text);
+    const library = createPostLibrary(dir, parseContext(), logs.logger);
+    const [loaded] = (await library.refresh()).posts;
+    assert.equal(loaded!.body, 'First **paragraph** été.\n\nSecond.\n');
+    assert.equal(loaded!.body, loaded!.body, 'each read gives the same text');
+    assert.equal(loaded!.excerpt, 'Given');
+    assert.equal(loaded!.readingTime, 1);
+  });
+
+  it('gives a changed file\'s body as it is now until the next refresh, and an empty body for a removed file', async () => {
+    await writeFile(path.join(dir, 'moving.md'), post('Moving'));
+    const library = createPostLibrary(dir, parseContext(), logs.logger);
+    const [loaded] = (await library.refresh()).posts;
+    await writeFile(path.join(dir, 'moving.md'), '+++\ntitle = "A much longer title than before"\ndate = 2024-01-01\n+++\nNew text.\n');
+    assert.equal(loaded!.body, 'New text.\n');
+    await rm(path.join(dir, 'moving.md'));
+    assert.equal(loaded!.body, '');
+  });
 });

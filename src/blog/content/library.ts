@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log.js';
+import { readBodyAgain } from './body-reader.js';
 import { parsePostFileName } from './file-name.js';
 import { languageKey } from './language.js';
 import { parsePostFile, type ParseContext, type ParseOutcome } from './parse-post.js';
@@ -54,7 +55,8 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
       if (code === 'ENOENT') return null; // removed since the scan: the next refresh drops it
       return { stamp, outcome: { ok: false, reason: `cannot read: ${code ?? (error as Error).message}` } };
     }
-    const outcome = parsePostFile(file, text, context);
+    const filePath = path.join(contentDir, file);
+    const outcome = parsePostFile(file, text, context, (bodyStart) => readBodyAgain(filePath, stamp, bodyStart));
     if (!outcome.ok) logger.warn({ event: 'post_skipped', file, reason: outcome.reason }, `post skipped: ${file}: ${outcome.reason}`);
     else if (outcome.warnings.length > 0) {
       const reason = outcome.warnings.join('; ');

@@ -1,6 +1,7 @@
 // Turns one post file into a PostVersion, or the reason it is skipped (docs/blog.md "Front matter"; the reasons
 // are listed under "Changes are picked up on their own"). Pure: the caller reads the file and logs the outcome.
 import { FEDIVERSE_HANDLE } from '../../config/schema.js';
+import { detach } from '../text/detach.js';
 import { foldCase } from '../text/fold-case.js';
 import { dateFormatHint, normalizeDate } from './dates.js';
 import { resolveExcerpt, readingTime } from './excerpt.js';
@@ -24,8 +25,11 @@ export type ParseOutcome =
   | { ok: true; post: PostVersion; warnings: string[] }
   | { ok: false; reason: string };
 
-/** Parses the file at `file` (relative to content_dir) whose content is `text`. */
-export function parsePostFile(file: string, text: string, context: ParseContext): ParseOutcome {
+/**
+ * Parses the file at `file` (relative to content_dir) whose content is `text`. With `rereadBody` the post does not
+ * keep its body: it asks `rereadBody` for it (with the body's offset in `text`) each time the body is needed.
+ */
+export function parsePostFile(file: string, text: string, context: ParseContext, rereadBody?: (bodyStart: number) => string): ParseOutcome {
   const name = parsePostFileName(file, context.languageNames);
   if (!name) return { ok: false, reason: 'not a post file name' };
   const split = parseFrontMatter(text);
@@ -61,42 +65,67 @@ export function parsePostFile(file: string, text: string, context: ParseContext)
   const cover = resolveCover(front.cover, context.baseUrl);
   if (cover === 'invalid') return { ok: false, reason: 'cover is neither an http(s) URL nor a path' };
 
+  // The body is kept, or read again, by a function made outside this scope: a closure here would keep `text`.
+  const body = rereadBody ? bodyFromFile(rereadBody, text.length - split.body.length) : bodyInMemory(split.body);
+  return {
+    ok: true,
+    warnings,
+    post: createPostVersion(
+      {
+        file,
+        slug,
+        lang,
+        hasLanguageSuffix: name.lang !== null,
+        title: front.title,
+        date,
+        updated,
+        draft: front.draft,
+        tags: uniqueTags(front.tags),
+        allLangs: front.all_langs,
+        author: front.author?.trim() || null,
+        fediverseCreator,
+        cover,
+        searchText,
+      },
+      body,
+      front.excerpt,
+      context.markdown,
+    ),
+  };
+}
+
+type PostFields = Omit<PostVersion, 'excerpt' | 'readingTime' | 'body'>;
+
+function bodyInMemory(body: string): () => string {
+  return () => body;
+}
+
+function bodyFromFile(rereadBody: (bodyStart: number) => string, bodyStart: number): () => string {
+  return () => rereadBody(bodyStart);
+}
+
+/** The post, with its body from `body` and the excerpt and reading time derived from it when first asked for. */
+function createPostVersion(fields: PostFields, body: () => string, frontMatterExcerpt: string | undefined, markdown: MarkdownTools): PostVersion {
   // The excerpt and reading time need a Markdown parse: done when a summary is first serialised.
   let derived: { excerpt: string; readingTime: number } | undefined;
   const derive = (): { excerpt: string; readingTime: number } => {
     if (derived) return derived;
-    const outline = context.markdown.outline(split.body);
-    derived = {
-      excerpt: resolveExcerpt(context.markdown, front.excerpt, split.body, outline.firstParagraph),
-      readingTime: readingTime(outline.words),
-    };
+    const text = body();
+    const outline = markdown.outline(text);
+    // A copy: the excerpt may be a view into the body, which is not to stay in memory (text/detach.ts).
+    derived = { excerpt: detach(resolveExcerpt(markdown, frontMatterExcerpt, text, outline.firstParagraph)), readingTime: readingTime(outline.words) };
     return derived;
   };
   return {
-    ok: true,
-    warnings,
-    post: {
-      file,
-      slug,
-      lang,
-      hasLanguageSuffix: name.lang !== null,
-      title: front.title,
-      date,
-      updated,
-      draft: front.draft,
-      tags: uniqueTags(front.tags),
-      allLangs: front.all_langs,
-      author: front.author?.trim() || null,
-      fediverseCreator,
-      cover,
-      get excerpt() {
-        return derive().excerpt;
-      },
-      get readingTime() {
-        return derive().readingTime;
-      },
-      body: split.body,
-      searchText,
+    ...fields,
+    get excerpt() {
+      return derive().excerpt;
+    },
+    get readingTime() {
+      return derive().readingTime;
+    },
+    get body() {
+      return body();
     },
   };
 }

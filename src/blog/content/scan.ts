@@ -1,7 +1,7 @@
 // Lists the candidate post files of content_dir with what tells whether they changed (size, mtime, inode).
 // Plain synchronous system calls, in slices: stat-ing 10,000 files through the thread pool costs several
 // times the CPU, and yielding between slices keeps requests flowing during a rescan.
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
@@ -53,12 +53,17 @@ export async function scanContentDir(root: string, accept: (file: string) => boo
     if (index > 0 && index % SLICE === 0) await yieldToEventLoop();
     try {
       const info = statSync(path.join(root, file), { bigint: true });
-      if (info.isFile()) result.files.push({ file, stamp: `${info.size}:${info.mtimeNs}:${info.ino}` });
+      if (info.isFile()) result.files.push({ file, stamp: stampOf(info) });
     } catch (error) {
       result.unreadable.push({ file, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
     }
   }
   return result;
+}
+
+/** What FileStamp.stamp holds for a file with these stats. */
+export function stampOf(info: BigIntStats): string {
+  return `${info.size}:${info.mtimeNs}:${info.ino}`;
 }
 
 function list(directory: string): Dirent[] | null {

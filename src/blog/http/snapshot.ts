@@ -76,7 +76,7 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
   };
 
   // One rendering serves the detail's html and both feeds, so all three carry the same absolute media URLs.
-  const renderEntry = (entry: CatalogEntry) => tools.render(entry.post.body, mediaBaseUrl(catalog, entry));
+  const renderEntry = (entry: CatalogEntry, body = entry.post.body) => tools.render(body, mediaBaseUrl(catalog, entry));
   const feedHtml = new Map(catalog.primaries.slice(0, FEED_LENGTH).map((entry) => [entry, renderEntry(entry)]));
   const html = (entry: CatalogEntry) => feedHtml.get(entry) ?? renderEntry(entry);
 
@@ -135,7 +135,9 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
     detail(entry) {
       let response = memo.details.get(entry);
       if (!response) {
-        response = respond.content(JSON.stringify(createDetail(entry, html(entry))), contentTypes.json);
+        // A post's body is read from its file (content/body-reader.ts): once for both fields.
+        const body = entry.post.body;
+        response = respond.content(JSON.stringify(createDetail(entry, feedHtml.get(entry) ?? renderEntry(entry, body), body)), contentTypes.json);
         memo.details.set(entry, response);
       }
       return response;

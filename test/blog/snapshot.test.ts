@@ -55,4 +55,17 @@ describe('snapshots', () => {
     assert.match(second.detail(betaAgain.entry).answer.body!.toString(), /"title":"Beta, edited"/);
     assert.notEqual(second.tags, undefined);
   });
+
+  it('keep at most 1,000 post details, the least recently read going first', async () => {
+    const { catalog } = await loadCatalog();
+    const memo = createSnapshotMemo();
+    const snapshot = buildSnapshot(catalog, { respond: createResponseFactory(60), render: createMarkdownTools().render, memo }, new Date(0));
+    const entry = catalog.published[0]!;
+    const first = snapshot.detail(entry);
+    // Stand-ins for 1,000 other details read since.
+    for (let other = 0; other < 1000; other += 1) memo.details.set({ ...entry }, first);
+    assert.equal(memo.details.size, 1000);
+    assert.notEqual(snapshot.detail(entry), first, 'prepared again once it left the cache');
+    assert.deepEqual(snapshot.detail(entry).answer.body, first.answer.body);
+  });
 });

@@ -43,7 +43,11 @@ describe('snapshots', () => {
     const betaDetail = first.detail(beta.entry);
 
     // beta.md "edited": a new PostVersion object for it, the same objects for every other file.
-    const edited = posts.map((post) => (post.file === 'beta/index.md' ? { ...post, title: 'Beta, edited' } : post));
+    const edited = posts.map((post) =>
+      post.file === 'beta/index.md'
+        ? { ...post, title: 'Beta, edited', body: post.body, excerpt: post.excerpt, readingTime: post.readingTime, searchText: post.searchText }
+        : post,
+    );
     const nextCatalog = buildCatalog(edited, config.site!, config.blog!, Date.now(), catalog);
     const second = buildSnapshot(nextCatalog, tools, new Date(0));
     const alphaAgain = findPost(nextCatalog, 'alpha', undefined);

@@ -1,16 +1,15 @@
 // Turns one post file into a PostVersion, or the reason it is skipped (docs/blog.md "Front matter"; the reasons
 // are listed under "Changes are picked up on their own"). Pure: the caller reads the file and logs the outcome.
 import { FEDIVERSE_HANDLE } from '../../config/schema.js';
-import { detach } from '../text/detach.js';
 import { foldCase } from '../text/fold-case.js';
 import { dateFormatHint, normalizeDate } from './dates.js';
-import { resolveExcerpt, readingTime } from './excerpt.js';
 import { checkSlug, parsePostFileName } from './file-name.js';
 import { parseFrontMatter } from './front-matter.js';
 import { describeFrontMatterIssues, frontMatterSchema, type FrontMatter } from './front-matter-schema.js';
 import { canonicalLanguage } from './language.js';
 import type { MarkdownTools } from './markdown.js';
-import type { PostCover, PostVersion } from './post.js';
+import { foldSearchText, LoadedPost, type PostFields } from './loaded-post.js';
+import type { PostCover } from './post.js';
 
 export interface ParseContext {
   markdown: MarkdownTools;
@@ -22,7 +21,7 @@ export interface ParseContext {
 }
 
 export type ParseOutcome =
-  | { ok: true; post: PostVersion; warnings: string[] }
+  | { ok: true; post: LoadedPost; warnings: string[] }
   | { ok: false; reason: string };
 
 /**
@@ -54,8 +53,6 @@ export function parsePostFile(file: string, text: string, context: ParseContext,
     lang = canonical;
   }
 
-  // One fold of the whole text gives one flat string (a concatenation would be flattened on the first search).
-  const searchText = foldCase(`${front.title}\n${split.body}`);
   const warnings: string[] = [];
   let fediverseCreator: string | null = front.fediverse_creator?.trim() || null;
   if (fediverseCreator !== null && !FEDIVERSE_HANDLE.test(fediverseCreator)) {
@@ -65,36 +62,27 @@ export function parsePostFile(file: string, text: string, context: ParseContext,
   const cover = resolveCover(front.cover, context.baseUrl);
   if (cover === 'invalid') return { ok: false, reason: 'cover is neither an http(s) URL nor a path' };
 
+  const bodyStart = text.length - split.body.length;
   // The body is kept, or read again, by a function made outside this scope: a closure here would keep `text`.
-  const body = rereadBody ? bodyFromFile(rereadBody, text.length - split.body.length) : bodyInMemory(split.body);
-  return {
-    ok: true,
-    warnings,
-    post: createPostVersion(
-      {
-        file,
-        slug,
-        lang,
-        hasLanguageSuffix: name.lang !== null,
-        title: front.title,
-        date,
-        updated,
-        draft: front.draft,
-        tags: uniqueTags(front.tags),
-        allLangs: front.all_langs,
-        author: front.author?.trim() || null,
-        fediverseCreator,
-        cover,
-        searchText,
-      },
-      body,
-      front.excerpt,
-      context.markdown,
-    ),
+  const readBody = rereadBody ? bodyFromFile(rereadBody, bodyStart) : bodyInMemory(split.body);
+  const fields: PostFields = {
+    file,
+    slug,
+    lang,
+    hasLanguageSuffix: name.lang !== null,
+    title: front.title,
+    date,
+    updated,
+    draft: front.draft,
+    tags: uniqueTags(front.tags),
+    allLangs: front.all_langs,
+    author: front.author?.trim() || null,
+    fediverseCreator,
+    cover,
   };
+  const source = { bodyStart, readBody, frontMatterExcerpt: front.excerpt, markdown: context.markdown };
+  return { ok: true, warnings, post: new LoadedPost(fields, source, { searchText: foldSearchText(front.title, split.body) }) };
 }
-
-type PostFields = Omit<PostVersion, 'excerpt' | 'readingTime' | 'body'>;
 
 function bodyInMemory(body: string): () => string {
   return () => body;
@@ -102,32 +90,6 @@ function bodyInMemory(body: string): () => string {
 
 function bodyFromFile(rereadBody: (bodyStart: number) => string, bodyStart: number): () => string {
   return () => rereadBody(bodyStart);
-}
-
-/** The post, with its body from `body` and the excerpt and reading time derived from it when first asked for. */
-function createPostVersion(fields: PostFields, body: () => string, frontMatterExcerpt: string | undefined, markdown: MarkdownTools): PostVersion {
-  // The excerpt and reading time need a Markdown parse: done when a summary is first serialised.
-  let derived: { excerpt: string; readingTime: number } | undefined;
-  const derive = (): { excerpt: string; readingTime: number } => {
-    if (derived) return derived;
-    const text = body();
-    const outline = markdown.outline(text);
-    // A copy: the excerpt may be a view into the body, which is not to stay in memory (text/detach.ts).
-    derived = { excerpt: detach(resolveExcerpt(markdown, frontMatterExcerpt, text, outline.firstParagraph)), readingTime: readingTime(outline.words) };
-    return derived;
-  };
-  return {
-    ...fields,
-    get excerpt() {
-      return derive().excerpt;
-    },
-    get readingTime() {
-      return derive().readingTime;
-    },
-    get body() {
-      return body();
-    },
-  };
 }
 
 /** A URL stays as it is; a path (`/img/a.png`, `img/a.png`) is made absolute on site.base_url. */

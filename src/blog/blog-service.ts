@@ -101,9 +101,9 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   let directories: readonly string[] = [];
   let warming: Promise<void> = Promise.resolve();
   let stopped = false;
-  const reload = async () => {
+  const reload = async (changedPaths?: readonly string[]) => {
     const started = performance.now();
-    const result = await library.refresh();
+    const result = await library.refresh(changedPaths);
     loaded = result;
     directories = result.directories;
     watcher?.watchDirectories(directories);
@@ -144,7 +144,8 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     },
   });
   watcher = createContentWatcher({
-    onChange: () => reloader.request(),
+    root: blog.content_dir,
+    onChange: (paths) => reloader.request(paths),
     debounceMs: deps.debounceMs ?? 100,
     onWatchError: (directory, error) =>
       logger.warn({ event: 'watch_failed', directory, reason: error.message }, 'cannot watch a content folder; changes there are seen by the periodic rescan'),

@@ -140,4 +140,27 @@ describe('post library', () => {
     await rm(path.join(dir, 'moving.md'));
     assert.equal(loaded!.body, '');
   });
+
+  it('looks at the named paths alone when a refresh names them: files, new folders, removed ones', async () => {
+    await writeFile(path.join(dir, 'a.md'), post('A'));
+    await writeFile(path.join(dir, 'b.md'), post('B'));
+    await mkdir(path.join(dir, 'gone'));
+    await writeFile(path.join(dir, 'gone', 'index.md'), post('Gone'));
+    const library = createPostLibrary(dir, parseContext(), logs.logger);
+    await library.refresh();
+    const titles = (result: { posts: Array<{ slug: string; title: string }> }) => Object.fromEntries(result.posts.map((entry) => [entry.slug, entry.title]));
+
+    await writeFile(path.join(dir, 'a.md'), post('A2', 'tags = ["x"]\n'));
+    await writeFile(path.join(dir, 'b.md'), post('B2', 'tags = ["y"]\n'));
+    await mkdir(path.join(dir, 'new'));
+    await writeFile(path.join(dir, 'new', 'index.md'), post('New'));
+    await rm(path.join(dir, 'gone'), { recursive: true });
+    const partial = await library.refresh(['a.md', 'new', 'gone', '.hidden', 'too/deep/file.md']);
+    assert.deepEqual(titles(partial), { a: 'A2', b: 'B', new: 'New' }, 'b.md was not named: it waits for a full look');
+    assert.ok(partial.directories.includes(path.join(dir, 'new')));
+    assert.ok(!partial.directories.includes(path.join(dir, 'gone')));
+
+    const full = await library.refresh();
+    assert.deepEqual(titles(full), { a: 'A2', b: 'B2', new: 'New' });
+  });
 });

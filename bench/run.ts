@@ -11,6 +11,7 @@ import { benchCluster } from './cluster.js';
 import { benchFormsHttp } from './forms-http.js';
 import { benchInbox100k } from './inbox-100k.js';
 import { benchSearch10k } from './search-10k.js';
+import { benchStartupScale } from './startup-scale.js';
 import { benchRateLimiterMemory } from './rate-limiter-memory.js';
 import type { BenchContext } from './lib/context.js';
 import { chooseLoadTool } from './lib/load.js';
@@ -22,6 +23,7 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'blog-1k', group: 'blog', run: benchBlog1k },
   { name: 'blog-10k', group: 'blog', run: benchBlog10k },
   { name: 'search-10k', group: 'blog', run: benchSearch10k },
+  { name: 'startup-scale', group: 'scale', run: benchStartupScale },
   { name: 'forms-http', group: 'forms', run: benchFormsHttp },
   { name: 'rate-limiter', group: 'forms', run: benchRateLimiterMemory },
   { name: 'campaign-10k', group: 'newsletter', run: benchCampaign10k },
@@ -29,7 +31,7 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'cluster', group: 'cluster', run: benchCluster },
 ];
 
-const USAGE = `Usage: npm run bench [-- [options] [blog|forms|newsletter|admin|${PARTS.map((part) => part.name).join('|')} ...]]
+const USAGE = `Usage: npm run bench [-- [options] [blog|forms|newsletter|admin|scale|${PARTS.map((part) => part.name).join('|')} ...]]
 
 Options:
   --rounds N        alternating rounds per URL (default 5)

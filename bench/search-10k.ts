@@ -114,7 +114,7 @@ function measureBuild(context: BenchContext, catalog: Catalog): SearchIndex {
     verdict: 'INFO',
     detail:
       `heap and array buffers after a build minus before it, after GC: ${formatBytes(after - before)} in all (resident memory around the first build, after GC: ${formatBytes(rssAfter - rssBefore)}, ${perPost(rssAfter - rssBefore)} a post); posting lists of words ${perPost(bytes.postings)}, ` +
-      `each post's word list ${perPost(bytes.wordLists)}, unigram and bigram lists and each post's ${perPost(bytes.shortGrams)}; ${bytes.wordCount} distinct words (${formatBytes(bytes.words)} of text), their trigram index ` +
+      `each post's word list ${perPost(bytes.wordLists)}; ${bytes.wordCount} distinct words (${formatBytes(bytes.words)} of text), their trigram index ` +
       `${formatBytes(vocabulary.postings)} and gram tables ${formatBytes(vocabulary.tables)}`,
   });
   return index;

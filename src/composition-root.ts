@@ -14,6 +14,7 @@ import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type 
 import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.js';
 import { createWebhookNotifier } from './chat/webhook.js';
 import { createBlogService } from './blog/blog-service.js';
+import { LOAD_CACHE_FILE } from './blog/content/load-cache.js';
 import { createFormsService, type FormsAdapters, type FormsSettings } from './forms/forms-service.js';
 import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from './ports.js';
 import { createRateLimitKey } from './forms/rules/rate-limit-key.js';
@@ -245,6 +246,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
           // with it, sign-in is throttled per address, so the proxies of [server] trust_proxy_headers are trusted.
           clientAddressOf: createClientAddressResolver(withAdmin ? config.server.trust_proxy_headers : 0),
           clock: () => new Date(clock()),
+          loadCacheFile: path.join(config.data_dir, LOAD_CACHE_FILE),
           extraRoutes: withAdmin ? admin.routes : undefined,
         },
       );

@@ -8,12 +8,14 @@ import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { Route } from '../http/route-table.js';
 import type { Logger } from '../log.js';
+import { VERSION } from '../version.js';
 import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
 import { createSearchIndexer } from './catalog/search-indexer.js';
 import { listVersionStates } from './catalog/version-states.js';
 import { parsePostFileName } from './content/file-name.js';
 import { createLanguageNames } from './content/language.js';
 import { createPostLibrary, type RefreshResult } from './content/library.js';
+import { createLoadCacheStore } from './content/load-cache.js';
 import { createMarkdownTools } from './content/markdown.js';
 import { createReleaseTimer, systemTimers, type Timers } from './content/release-timer.js';
 import { createReloader } from './content/reloader.js';
@@ -49,6 +51,11 @@ export interface BlogAdapters {
   debounceMs?: number;
   /** Period of the safety-net rescan (default 5 s, longer when rescans are slow; 0 turns it off). */
   rescanIntervalMs?: number;
+  /**
+   * data_dir/blog-cache.json: what was parsed of each post file, so that a restart reads only changed files
+   * (content/load-cache.ts). Without it every start reads every file.
+   */
+  loadCacheFile?: string;
   /** Routes served beside the blog's own on its listener (/admin, from the composition root). */
   extraRoutes?: readonly Route[];
 }
@@ -74,7 +81,16 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   const clock = deps.clock ?? (() => new Date());
   const markdown = createMarkdownTools();
   const languageNames = createLanguageNames();
-  const library = createPostLibrary(blog.content_dir, { markdown, languageNames, defaultLanguage: site.language, baseUrl: site.base_url }, logger);
+  const loadCache = deps.loadCacheFile
+    ? createLoadCacheStore(deps.loadCacheFile, {
+        version: VERSION,
+        contentDir: blog.content_dir,
+        defaultLanguage: site.language,
+        baseUrl: site.base_url,
+        unicode: process.versions.unicode ?? '',
+      })
+    : undefined;
+  const library = createPostLibrary(blog.content_dir, { markdown, languageNames, defaultLanguage: site.language, baseUrl: site.base_url }, logger, loadCache);
   let loaded: RefreshResult | null = null;
   const respond = createResponseFactory(blog.cache_max_age);
   // The q index is built after each catalog is served, in the background; q scans the posts until it is ready.
@@ -85,9 +101,9 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   let directories: readonly string[] = [];
   let warming: Promise<void> = Promise.resolve();
   let stopped = false;
-  const reload = async () => {
+  const reload = async (changedPaths?: readonly string[]) => {
     const started = performance.now();
-    const result = await library.refresh();
+    const result = await library.refresh(changedPaths);
     loaded = result;
     directories = result.directories;
     watcher?.watchDirectories(directories);
@@ -98,9 +114,19 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     snapshot = next;
     releases.arm(next.catalog.nextRelease);
     const duration = Math.round(performance.now() - started);
-    logger.info({ event: 'blog_content_loaded', posts: next.catalog.published.length, duration_ms: duration }, 'blog content loaded');
-    warming = next.warmUp(() => stopped || snapshot !== next);
+    logger.info(
+      { event: 'blog_content_loaded', posts: next.catalog.published.length, files_read: result.filesRead, files_from_cache: result.filesFromCache, duration_ms: duration },
+      'blog content loaded',
+    );
+    // Once every summary is derived, the load cache can keep the excerpts too.
+    warming = next.warmUp(() => stopped || snapshot !== next).then(() => (stopped || snapshot !== next ? undefined : library.saveCache()));
     searchIndexer.index(next.catalog);
+    // One line when the q index of this content is ready (not when a newer content took its place first).
+    void searchIndexer.idle().then(() => {
+      if (!stopped && searchIndexer.indexFor(next.catalog)) {
+        logger.info({ event: 'blog_search_indexed', posts: next.catalog.published.length, duration_ms: Math.round(performance.now() - started) }, 'blog search index ready');
+      }
+    });
   };
   const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
   // When the earliest scheduled post comes due, the content is reloaded like after a file change.
@@ -118,7 +144,8 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     },
   });
   watcher = createContentWatcher({
-    onChange: () => reloader.request(),
+    root: blog.content_dir,
+    onChange: (paths) => reloader.request(paths),
     debounceMs: deps.debounceMs ?? 100,
     onWatchError: (directory, error) =>
       logger.warn({ event: 'watch_failed', directory, reason: error.message }, 'cannot watch a content folder; changes there are seen by the periodic rescan'),
@@ -154,6 +181,8 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
       await reloader.close();
       await warming;
       await searchIndexer.close();
+      // A stop before the warm-up ended still leaves the next start what was parsed.
+      await library.saveCache();
     },
   };
 }

@@ -1,11 +1,17 @@
 // The mail of a campaign (a published post sent to newsletter subscribers): the post rendered once per campaign
 // as an HTML fragment with inline styles and a plain-text twin, then wrapped per recipient with a footer that
 // carries their unsubscribe link. Pure: no I/O, no clock.
-import { load } from 'cheerio';
-import { convert, type HtmlToTextOptions } from 'html-to-text';
-import juice from 'juice';
+import type * as Cheerio from 'cheerio';
+import type * as HtmlToText from 'html-to-text';
+import type { HtmlToTextOptions } from 'html-to-text';
+import type Juice from 'juice';
+import { lazyModule } from '../lazy-module.js';
 import type { PublishedPost } from '../blog/published-post.js';
 import { toHeaderText } from '../header-value.js';
+
+const cheerio = lazyModule<typeof Cheerio>('cheerio');
+const htmlToText = lazyModule<typeof HtmlToText>('html-to-text');
+const juice = lazyModule<typeof Juice>('juice');
 
 /** What every mail of one campaign shares; rendered once, as plain data (it may be stored as JSON). */
 export interface CampaignContent {
@@ -77,13 +83,13 @@ export function renderCampaignContent(post: PublishedPost, site: { title: string
   // juice sets aside `{{ ... }}` as a Handlebars block and styles nothing inside it; a post about templates would
   // lose its styles, so a `{` before another `{` goes in as a character reference (the same text on screen).
   const wrapped = `<div class="postbox-campaign">\n${masthead}${body}\n</div>`.replace(/\{(?=\{)/g, '&#123;');
-  const html = juice(wrapped, {
+  const html = juice()(wrapped, {
     extraCss: CONTENT_CSS,
     // `height="auto"` and `width` attributes copied from CSS would fight max-width on images.
     applyHeightAttributes: false,
     applyWidthAttributes: false,
   });
-  return { subject: title, lang: post.lang, html, text: convert(body, TEXT_OPTIONS).trim() };
+  return { subject: title, lang: post.lang, html, text: htmlToText().convert(body, TEXT_OPTIONS).trim() };
 }
 
 /**
@@ -141,7 +147,7 @@ function absoluteSrcset(value: string, base: string): string {
 
 /** Every relative link and media address of `html` made absolute on `base`, the post's public page. */
 function absolutizeUrls(html: string, base: string): string {
-  const $ = load(html, null, false);
+  const $ = cheerio().load(html, null, false);
   for (const attribute of ['href', 'src', 'poster']) {
     $(`[${attribute}]`).each((_index, element) => {
       const value = $(element).attr(attribute);

@@ -5,7 +5,8 @@ import { z } from 'zod';
  * What data_dir holds for the service itself: the rate-limit snapshot (src/forms/rate-limits.ts), the pending
  * signups journal (src/forms/newsletter/pending-store.ts), the newsletter secret (newsletter-secret.ts), the mail
  * outbox (src/mail/outbox-dir.ts), the mail queue (src/storage/queue-files.ts), the campaigns
- * (src/storage/campaign-files.ts), and the admin's sessions and trash (src/composition-root.ts). A form writing to one of them would overwrite it or fail on every submission.
+ * (src/storage/campaign-files.ts), the admin's sessions and trash (src/composition-root.ts), and the blog's load cache
+ * (src/blog/content/load-cache.ts). A form writing to one of them would overwrite it or fail on every submission.
  */
 export const RESERVED_DATA_NAMES: readonly string[] = [
   'ratelimit-snapshot.json',
@@ -16,6 +17,7 @@ export const RESERVED_DATA_NAMES: readonly string[] = [
   'campaigns',
   'admin-sessions.json',
   'trash',
+  'blog-cache.json',
 ];
 
 /** A plain file name inside data_dir, none of the reserved ones (compared without case, as macOS does). */

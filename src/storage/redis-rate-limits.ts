@@ -3,12 +3,16 @@
 // clock (TIME), so replicas with skewed clocks agree. A bucket key expires when its bucket would be full again,
 // so Redis holds only buckets that carry information. Redis unreachable: a take fails (the submission is
 // answered 503, never let through unlimited) and /health names "redis"; ioredis reconnects by itself.
-import { Redis } from 'ioredis';
+import type * as IoRedis from 'ioredis';
+import type { Redis } from 'ioredis';
+import { lazyModule } from '../lazy-module.js';
 import type { FormConfig } from '../config/config.js';
 import type { Logger } from '../log.js';
 import type { FormLimiter, FormRateLimits, TakeResult } from '../ports.js';
 import { safeReason } from '../safe-reason.js';
 import { UnavailableError } from '../unavailable-error.js';
+
+const ioredis = lazyModule<typeof IoRedis>('ioredis');
 
 /**
  * KEYS[1]: the bucket; ARGV[1]: tokens per hour. Times in whole microseconds (exact in Lua's doubles until
@@ -45,7 +49,7 @@ type TakingRedis = Redis & { postboxTake(key: string, perHour: number): Promise<
 export function createRedisRateLimits(url: string, forms: readonly FormConfig[], logger: Logger): FormRateLimits {
   // No form with a rate limit: nothing to ask Redis, so no connection (and no outage to report).
   if (!forms.some((form) => form.rate_limit_per_hour > 0)) return { limiterFor: () => undefined, save: async () => undefined };
-  const redis = new Redis(url, {
+  const redis = new (ioredis().Redis)(url, {
     // A take while disconnected fails at once instead of waiting in a queue: the visitor gets 503 now.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

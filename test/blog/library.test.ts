@@ -119,4 +119,48 @@ describe('post library', () => {
     const gone = await library.refresh();
     assert.deepEqual([gone.changed, gone.posts.length], [true, 0]);
   });
+
+  it('reads a body from its file when asked, the body as loaded while the file is unchanged', async () => {
+    const text = '+++\ntitle = "Body"\ndate = 2024-01-01\nexcerpt = "Given"\n+++\n\nFirst **paragraph** été.\n\nSecond.\n';
+    await writeFile(path.join(dir, 'body.md'), text);
+    const library = createPostLibrary(dir, parseContext(), logs.logger);
+    const [loaded] = (await library.refresh()).posts;
+    assert.equal(loaded!.body, 'First **paragraph** été.\n\nSecond.\n');
+    assert.equal(loaded!.body, loaded!.body, 'each read gives the same text');
+    assert.equal(loaded!.excerpt, 'Given');
+    assert.equal(loaded!.readingTime, 1);
+  });
+
+  it('gives a changed file\'s body as it is now until the next refresh, and an empty body for a removed file', async () => {
+    await writeFile(path.join(dir, 'moving.md'), post('Moving'));
+    const library = createPostLibrary(dir, parseContext(), logs.logger);
+    const [loaded] = (await library.refresh()).posts;
+    await writeFile(path.join(dir, 'moving.md'), '+++\ntitle = "A much longer title than before"\ndate = 2024-01-01\n+++\nNew text.\n');
+    assert.equal(loaded!.body, 'New text.\n');
+    await rm(path.join(dir, 'moving.md'));
+    assert.equal(loaded!.body, '');
+  });
+
+  it('looks at the named paths alone when a refresh names them: files, new folders, removed ones', async () => {
+    await writeFile(path.join(dir, 'a.md'), post('A'));
+    await writeFile(path.join(dir, 'b.md'), post('B'));
+    await mkdir(path.join(dir, 'gone'));
+    await writeFile(path.join(dir, 'gone', 'index.md'), post('Gone'));
+    const library = createPostLibrary(dir, parseContext(), logs.logger);
+    await library.refresh();
+    const titles = (result: { posts: Array<{ slug: string; title: string }> }) => Object.fromEntries(result.posts.map((entry) => [entry.slug, entry.title]));
+
+    await writeFile(path.join(dir, 'a.md'), post('A2', 'tags = ["x"]\n'));
+    await writeFile(path.join(dir, 'b.md'), post('B2', 'tags = ["y"]\n'));
+    await mkdir(path.join(dir, 'new'));
+    await writeFile(path.join(dir, 'new', 'index.md'), post('New'));
+    await rm(path.join(dir, 'gone'), { recursive: true });
+    const partial = await library.refresh(['a.md', 'new', 'gone', '.hidden', 'too/deep/file.md']);
+    assert.deepEqual(titles(partial), { a: 'A2', b: 'B', new: 'New' }, 'b.md was not named: it waits for a full look');
+    assert.ok(partial.directories.includes(path.join(dir, 'new')));
+    assert.ok(!partial.directories.includes(path.join(dir, 'gone')));
+
+    const full = await library.refresh();
+    assert.deepEqual(titles(full), { a: 'A2', b: 'B2', new: 'New' });
+  });
 });

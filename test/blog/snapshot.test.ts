@@ -43,7 +43,11 @@ describe('snapshots', () => {
     const betaDetail = first.detail(beta.entry);
 
     // beta.md "edited": a new PostVersion object for it, the same objects for every other file.
-    const edited = posts.map((post) => (post.file === 'beta/index.md' ? { ...post, title: 'Beta, edited' } : post));
+    const edited = posts.map((post) =>
+      post.file === 'beta/index.md'
+        ? { ...post, title: 'Beta, edited', body: post.body, excerpt: post.excerpt, readingTime: post.readingTime, searchText: post.searchText }
+        : post,
+    );
     const nextCatalog = buildCatalog(edited, config.site!, config.blog!, Date.now(), catalog);
     const second = buildSnapshot(nextCatalog, tools, new Date(0));
     const alphaAgain = findPost(nextCatalog, 'alpha', undefined);
@@ -54,5 +58,18 @@ describe('snapshots', () => {
     assert.notEqual(second.detail(betaAgain.entry), betaDetail);
     assert.match(second.detail(betaAgain.entry).answer.body!.toString(), /"title":"Beta, edited"/);
     assert.notEqual(second.tags, undefined);
+  });
+
+  it('keep at most 1,000 post details, the least recently read going first', async () => {
+    const { catalog } = await loadCatalog();
+    const memo = createSnapshotMemo();
+    const snapshot = buildSnapshot(catalog, { respond: createResponseFactory(60), render: createMarkdownTools().render, memo }, new Date(0));
+    const entry = catalog.published[0]!;
+    const first = snapshot.detail(entry);
+    // Stand-ins for 1,000 other details read since.
+    for (let other = 0; other < 1000; other += 1) memo.details.set({ ...entry }, first);
+    assert.equal(memo.details.size, 1000);
+    assert.notEqual(snapshot.detail(entry), first, 'prepared again once it left the cache');
+    assert.deepEqual(snapshot.detail(entry).answer.body, first.answer.body);
   });
 });

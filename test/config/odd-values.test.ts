@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { stringify } from 'smol-toml';
 import { RESERVED_DATA_NAMES } from '../../src/config/data-files.js';
+import { LOAD_CACHE_FILE } from '../../src/blog/content/load-cache.js';
 import { CONFIRM_TTL_HOURS, MAX_CACHE_MAX_AGE, MAX_RATE_LIMIT_PER_HOUR } from '../../src/config/limits.js';
 import { parseConfigText, type LoadResult } from '../../src/config/load.js';
 import { PENDING_JOURNAL_FILE } from '../../src/forms/newsletter/pending-store.js';
@@ -348,6 +349,7 @@ describe('the bounds hold at run time', () => {
       path.basename(campaignsDirOf('/data')),
       ADMIN_SESSIONS_FILE,
       TRASH_FOLDER,
+      LOAD_CACHE_FILE,
     ];
     assert.deepEqual([...RESERVED_DATA_NAMES].sort(), ownFiles.sort());
   });

@@ -6,7 +6,7 @@
 // finds the words containing a term through a trigram index over the words (gram-index.ts), as the pg_trgm
 // documentation suggests for substring search over a table of unique words. A common term then costs a few
 // words' lists, not a read of every post that has its trigrams: "matrix" in 3,000 posts is one or a few words.
-import { createGramDictionary, gramsOfTerm, type GramDictionary } from '../text/grams.js';
+import { createGramDictionary, type GramDictionary } from '../text/grams.js';
 import { createWordTable, readText, type WordTable } from '../text/words.js';
 import { gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
 import { layOutPostingsSteps, type PostingLists } from './posting-lists.js';
@@ -17,10 +17,9 @@ export interface Searchable {
   readonly searchText: string;
 }
 
-/** A post's distinct words, and its distinct unigrams and bigrams, by number. */
+/** A post's distinct words, by number. */
 export interface PostTerms {
   words: Uint16Array | Uint32Array;
-  shortGrams: Uint16Array | Uint32Array;
 }
 
 /** Word numbers and each post's words, kept from one index to the next so an edit reads only its file. */
@@ -29,7 +28,7 @@ export interface WordStore {
   table: WordTable;
   /** The words' grams, for the trigram index over the words. */
   grams: GramDictionary;
-  /** Unigrams and bigrams of the posts themselves. */
+  /** Scratch numbering of the posts' unigrams and bigrams, which text/words.ts lists as it reads (not kept per post). */
   shortGrams: GramDictionary;
   /** What was read of each post version object. */
   termsOf: WeakMap<Searchable, PostTerms>;
@@ -40,11 +39,6 @@ export interface SearchIndex extends PostingLists {
   posts: readonly Searchable[];
   positionOf: Map<Searchable, number>;
   vocabulary: GramIndex;
-  /**
-   * The posts holding each unigram and bigram: the exact answer to a term of one or two units, which the words
-   * would give only as the union of tens of thousands of lists ("a" is in most words).
-   */
-  short: PostingLists;
   store: WordStore;
   /** What callers derive from the index once (catalog/query.ts: each candidate list's order), by list. */
   memo: WeakMap<object, Int32Array>;
@@ -71,10 +65,7 @@ function termsOfPost(store: WordStore, post: Searchable): PostTerms {
   let terms = store.termsOf.get(post);
   if (!terms) {
     const read = readText(store.table, store.shortGrams, post.searchText);
-    terms = {
-      words: store.table.words.length <= 65_536 ? Uint16Array.from(read.words) : read.words.slice(),
-      shortGrams: store.shortGrams.size <= 65_536 ? Uint16Array.from(read.shortGrams) : read.shortGrams.slice(),
-    };
+    terms = { words: store.table.words.length <= 65_536 ? Uint16Array.from(read.words) : read.words.slice() };
     store.termsOf.set(post, terms);
   }
   return terms;
@@ -104,17 +95,11 @@ export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex 
     LAYOUT_POSTS_PER_STEP,
   );
   yield;
-  const short = yield* layOutPostingsSteps(
-    terms.map((post) => post.shortGrams),
-    store.shortGrams.size,
-    LAYOUT_POSTS_PER_STEP,
-  );
-  yield;
   const words = store.table.words;
   // Words new since the trigram index was built are searched one by one until they are many.
   const kept = previous?.store === store ? previous.vocabulary : undefined;
   const vocabulary = kept && words.length - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8) ? kept : yield* gramIndexSteps(words.slice(), store.grams);
-  return { posts, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, short, store, memo: new WeakMap() };
+  return { posts, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, store, memo: new WeakMap() };
 }
 
 /** indexSteps run to the end at once (tests, benchmarks). */
@@ -134,22 +119,18 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
   let alive = index.posts.length;
   for (let round = 0; round < unique.length && alive > 0; round += 1) {
     const term = unique[round]!;
-    if (term.length <= 2) {
-      const grams = gramsOfTerm(index.store.shortGrams, term);
-      // A gram numbered after this index was built (the dictionary is shared with later ones) is in none of its posts.
-      if (grams !== null && grams[0]! + 1 < index.short.offsets.length) advance(hits, index.short, grams[0]!, round);
-    } else {
-      const words = findWords(index, term);
-      let entries = 0;
-      for (let at = 0; at < words.length; at += 1) entries += index.offsets[words[at]! + 1]! - index.offsets[words[at]!]!;
-      if (entries > SCAN_RATIO * alive) {
-        // A term in most posts ("the", "ing"): reading the text finds it within the first lines.
-        for (let position = 0; position < hits.length; position += 1) {
-          if (hits[position] === round && index.posts[position]!.searchText.includes(term)) hits[position] = round + 1;
-        }
-      } else {
-        for (let at = 0; at < words.length; at += 1) advance(hits, index, words[at]!, round);
+    // A term of one or two units goes through the words too: the words' unigram and bigram lists find the words
+    // holding it, and a common one ("a", "th") is looked for in the posts' text, where it is found at once.
+    const words = findWords(index, term);
+    let entries = 0;
+    for (let at = 0; at < words.length; at += 1) entries += index.offsets[words[at]! + 1]! - index.offsets[words[at]!]!;
+    if (entries > SCAN_RATIO * alive) {
+      // A term in most posts ("the", "ing"): reading the text finds it within the first lines.
+      for (let position = 0; position < hits.length; position += 1) {
+        if (hits[position] === round && index.posts[position]!.searchText.includes(term)) hits[position] = round + 1;
       }
+    } else {
+      for (let at = 0; at < words.length; at += 1) advance(hits, index, words[at]!, round);
     }
     alive = 0;
     for (let position = 0; position < hits.length; position += 1) if (hits[position] === round + 1) alive += 1;
@@ -179,14 +160,10 @@ function findWords(index: SearchIndex, term: string): ArrayLike<number> {
 }
 
 /** Bytes of the posts' lists and word lists, and the words' characters (at most two bytes each). */
-export function measureSearchIndex(index: SearchIndex): { postings: number; wordLists: number; shortGrams: number; words: number; wordCount: number } {
+export function measureSearchIndex(index: SearchIndex): { postings: number; wordLists: number; words: number; wordCount: number } {
   let wordLists = 0;
-  let shortGrams = index.short.postings.byteLength + index.short.offsets.byteLength;
-  for (const post of index.posts) {
-    wordLists += index.store.termsOf.get(post)?.words.byteLength ?? 0;
-    shortGrams += index.store.termsOf.get(post)?.shortGrams.byteLength ?? 0;
-  }
+  for (const post of index.posts) wordLists += index.store.termsOf.get(post)?.words.byteLength ?? 0;
   let characters = 0;
   for (const word of index.store.table.words) characters += word.length;
-  return { postings: index.postings.byteLength + index.offsets.byteLength, wordLists, shortGrams, words: characters, wordCount: index.store.table.words.length };
+  return { postings: index.postings.byteLength + index.offsets.byteLength, wordLists, words: characters, wordCount: index.store.table.words.length };
 }

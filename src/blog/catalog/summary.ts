@@ -41,7 +41,7 @@ export function createSummary(entry: CatalogEntry): PostSummary {
   };
 }
 
-/** The detail: the summary plus the raw Markdown and the rendered HTML. */
-export function createDetail(entry: CatalogEntry, html: string): PostDetail {
-  return { ...createSummary(entry), body: entry.post.body, html };
+/** The detail: the summary plus the raw Markdown (`body`, when the caller has read it already) and the rendered HTML. */
+export function createDetail(entry: CatalogEntry, html: string, body: string = entry.post.body): PostDetail {
+  return { ...createSummary(entry), body, html };
 }

@@ -2,6 +2,7 @@
 // TOML between `+++` lines (smol-toml) or YAML between `---` lines (yaml). Contract section 4.
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { parse as parseYaml, YAMLError } from 'yaml';
+import { detach } from '../text/detach.js';
 
 export type FrontMatterResult =
   | { ok: true; data: Record<string, unknown>; body: string }
@@ -69,7 +70,9 @@ export function parseFrontMatter(text: string): FrontMatterResult {
     }
     return { ok: false, reason: `${fences[firstLine]} front matter is not closed by a "${firstLine}" line` };
   }
-  return parseData(parts.frontMatter, parts.format === 'toml' ? 'TOML' : 'YAML', parts.body);
+  // Parsed values may be views into the text they were cut from: a copy of the front matter alone keeps the
+  // body from staying in memory through a kept title or tag (text/detach.ts).
+  return parseData(detach(parts.frontMatter), parts.format === 'toml' ? 'TOML' : 'YAML', parts.body);
 }
 
 function parseData(raw: string, format: 'TOML' | 'YAML', body: string): FrontMatterResult {

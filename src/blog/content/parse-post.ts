@@ -3,13 +3,13 @@
 import { FEDIVERSE_HANDLE } from '../../config/schema.js';
 import { foldCase } from '../text/fold-case.js';
 import { dateFormatHint, normalizeDate } from './dates.js';
-import { resolveExcerpt, readingTime } from './excerpt.js';
 import { checkSlug, parsePostFileName } from './file-name.js';
 import { parseFrontMatter } from './front-matter.js';
 import { describeFrontMatterIssues, frontMatterSchema, type FrontMatter } from './front-matter-schema.js';
 import { canonicalLanguage } from './language.js';
 import type { MarkdownTools } from './markdown.js';
-import type { PostCover, PostVersion } from './post.js';
+import { foldSearchText, LoadedPost, type PostFields } from './loaded-post.js';
+import type { PostCover } from './post.js';
 
 export interface ParseContext {
   markdown: MarkdownTools;
@@ -21,11 +21,14 @@ export interface ParseContext {
 }
 
 export type ParseOutcome =
-  | { ok: true; post: PostVersion; warnings: string[] }
+  | { ok: true; post: LoadedPost; warnings: string[] }
   | { ok: false; reason: string };
 
-/** Parses the file at `file` (relative to content_dir) whose content is `text`. */
-export function parsePostFile(file: string, text: string, context: ParseContext): ParseOutcome {
+/**
+ * Parses the file at `file` (relative to content_dir) whose content is `text`. With `rereadBody` the post does not
+ * keep its body: it asks `rereadBody` for it (with the body's offset in `text`) each time the body is needed.
+ */
+export function parsePostFile(file: string, text: string, context: ParseContext, rereadBody?: (bodyStart: number) => string): ParseOutcome {
   const name = parsePostFileName(file, context.languageNames);
   if (!name) return { ok: false, reason: 'not a post file name' };
   const split = parseFrontMatter(text);
@@ -50,8 +53,6 @@ export function parsePostFile(file: string, text: string, context: ParseContext)
     lang = canonical;
   }
 
-  // One fold of the whole text gives one flat string (a concatenation would be flattened on the first search).
-  const searchText = foldCase(`${front.title}\n${split.body}`);
   const warnings: string[] = [];
   let fediverseCreator: string | null = front.fediverse_creator?.trim() || null;
   if (fediverseCreator !== null && !FEDIVERSE_HANDLE.test(fediverseCreator)) {
@@ -61,44 +62,34 @@ export function parsePostFile(file: string, text: string, context: ParseContext)
   const cover = resolveCover(front.cover, context.baseUrl);
   if (cover === 'invalid') return { ok: false, reason: 'cover is neither an http(s) URL nor a path' };
 
-  // The excerpt and reading time need a Markdown parse: done when a summary is first serialised.
-  let derived: { excerpt: string; readingTime: number } | undefined;
-  const derive = (): { excerpt: string; readingTime: number } => {
-    if (derived) return derived;
-    const outline = context.markdown.outline(split.body);
-    derived = {
-      excerpt: resolveExcerpt(context.markdown, front.excerpt, split.body, outline.firstParagraph),
-      readingTime: readingTime(outline.words),
-    };
-    return derived;
+  const bodyStart = text.length - split.body.length;
+  // The body is kept, or read again, by a function made outside this scope: a closure here would keep `text`.
+  const readBody = rereadBody ? bodyFromFile(rereadBody, bodyStart) : bodyInMemory(split.body);
+  const fields: PostFields = {
+    file,
+    slug,
+    lang,
+    hasLanguageSuffix: name.lang !== null,
+    title: front.title,
+    date,
+    updated,
+    draft: front.draft,
+    tags: uniqueTags(front.tags),
+    allLangs: front.all_langs,
+    author: front.author?.trim() || null,
+    fediverseCreator,
+    cover,
   };
-  return {
-    ok: true,
-    warnings,
-    post: {
-      file,
-      slug,
-      lang,
-      hasLanguageSuffix: name.lang !== null,
-      title: front.title,
-      date,
-      updated,
-      draft: front.draft,
-      tags: uniqueTags(front.tags),
-      allLangs: front.all_langs,
-      author: front.author?.trim() || null,
-      fediverseCreator,
-      cover,
-      get excerpt() {
-        return derive().excerpt;
-      },
-      get readingTime() {
-        return derive().readingTime;
-      },
-      body: split.body,
-      searchText,
-    },
-  };
+  const source = { bodyStart, readBody, frontMatterExcerpt: front.excerpt, markdown: context.markdown };
+  return { ok: true, warnings, post: new LoadedPost(fields, source, { searchText: foldSearchText(front.title, split.body) }) };
+}
+
+function bodyInMemory(body: string): () => string {
+  return () => body;
+}
+
+function bodyFromFile(rereadBody: (bodyStart: number) => string, bodyStart: number): () => string {
+  return () => rereadBody(bodyStart);
 }
 
 /** A URL stays as it is; a path (`/img/a.png`, `img/a.png`) is made absolute on site.base_url. */

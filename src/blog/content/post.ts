@@ -27,8 +27,11 @@ export interface PostVersion {
   /** Derived from the Markdown on first use (loading 10,000 posts must not wait for every excerpt). */
   readonly excerpt: string;
   readonly readingTime: number;
-  /** Raw Markdown after the front matter; rendered to HTML when first needed (see http/snapshot.ts). */
-  body: string;
+  /**
+   * Raw Markdown after the front matter; rendered to HTML when first needed (see http/snapshot.ts). Posts loaded
+   * from content_dir read it from their file each time (content/body-reader.ts), so read it once per answer.
+   */
+  readonly body: string;
   /** Case-folded title and body for `q` (catalog/search-index.ts indexes it). */
   searchText: string;
 }

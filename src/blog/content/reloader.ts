@@ -1,25 +1,41 @@
 // Runs reloads one at a time: a request during a reload schedules exactly one more afterwards, so a burst
-// of file events costs at most two passes and the last change is never missed.
+// of file events costs at most two passes and the last change is never missed. A request may name the paths that
+// changed; the requests folded into one reload name the union of their paths, or none (look at everything) when
+// one of them named none.
 
 export interface Reloader {
-  request(): void;
+  /** Asks for a reload of `paths` (relative to content_dir), or of everything without them. */
+  request(paths?: readonly string[] | null): void;
   /** Resolves when no reload is running or pending. */
   idle(): Promise<void>;
   /** Stops taking requests and waits for the running reload. */
   close(): Promise<void>;
 }
 
-export function createReloader(reload: () => Promise<void>, onError: (error: unknown) => void): Reloader {
+export function createReloader(reload: (paths: readonly string[] | undefined) => Promise<void>, onError: (error: unknown) => void): Reloader {
   let running: Promise<void> | null = null;
   let pending = false;
+  // The paths of the pending reload; undefined: everything.
+  let pendingPaths: Set<string> | undefined;
   let closed = false;
+
+  const note = (paths: readonly string[] | null | undefined) => {
+    if (!pending) pendingPaths = paths ? new Set(paths) : undefined;
+    else if (pendingPaths) {
+      if (paths) for (const path of paths) pendingPaths.add(path);
+      else pendingPaths = undefined;
+    }
+    pending = true;
+  };
 
   const run = (): Promise<void> => {
     running = (async () => {
       do {
         pending = false;
+        const paths = pendingPaths;
+        pendingPaths = undefined;
         try {
-          await reload();
+          await reload(paths && [...paths]);
         } catch (error) {
           onError(error);
         }
@@ -30,10 +46,10 @@ export function createReloader(reload: () => Promise<void>, onError: (error: unk
   };
 
   return {
-    request() {
+    request(paths) {
       if (closed) return;
-      if (running) pending = true;
-      else void run();
+      note(paths);
+      if (!running) void run();
     },
     async idle() {
       while (running) await running;

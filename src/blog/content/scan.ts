@@ -1,7 +1,7 @@
 // Lists the candidate post files of content_dir with what tells whether they changed (size, mtime, inode).
 // Plain synchronous system calls, in slices: stat-ing 10,000 files through the thread pool costs several
 // times the CPU, and yielding between slices keeps requests flowing during a rescan.
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
@@ -53,12 +53,63 @@ export async function scanContentDir(root: string, accept: (file: string) => boo
     if (index > 0 && index % SLICE === 0) await yieldToEventLoop();
     try {
       const info = statSync(path.join(root, file), { bigint: true });
-      if (info.isFile()) result.files.push({ file, stamp: `${info.size}:${info.mtimeNs}:${info.ino}` });
+      if (info.isFile()) result.files.push({ file, stamp: stampOf(info) });
     } catch (error) {
       result.unreadable.push({ file, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
     }
   }
   return result;
+}
+
+/** A look at some paths only (scanPaths): what it found, and which paths and folders it answers for. */
+export interface PathsScan extends ScanResult {
+  /** The paths looked at: a cached file at one of them, or inside one that is a folder, and not found is gone. */
+  covered: string[];
+}
+
+/**
+ * Looks at `paths` alone (relative to root, `/`-separated, as file events name them), as scanContentDir would
+ * see them: a top-level folder is listed, a post file is stat-ed, a path that is no longer there is covered but
+ * not found. Paths deeper than one folder, or under a hidden name, are not post files and are passed over.
+ */
+export function scanPaths(root: string, paths: Iterable<string>, accept: (file: string) => boolean): PathsScan {
+  const result: PathsScan = { found: true, files: [], directories: [], unreadable: [], covered: [] };
+  const look = (file: string) => {
+    try {
+      const info = statSync(path.join(root, file), { bigint: true });
+      if (info.isFile()) result.files.push({ file, stamp: stampOf(info) });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') result.unreadable.push({ file, reason: `cannot read: ${code ?? (error as Error).message}` });
+    }
+  };
+  for (const relative of new Set(paths)) {
+    const parts = relative.split('/');
+    if (parts.length > 2 || parts.some((part) => part === '') || parts[0]!.startsWith('.')) continue;
+    result.covered.push(relative);
+    let isFolder: boolean;
+    try {
+      // As readdir's entries: a link to a folder is not listed as one.
+      isFolder = lstatSync(path.join(root, relative)).isDirectory();
+    } catch {
+      continue; // gone
+    }
+    if (isFolder && parts.length === 1) {
+      const folder = path.join(root, relative);
+      const inner = list(folder);
+      if (!inner) continue;
+      result.directories.push(folder);
+      for (const file of inner) if (!file.isDirectory() && accept(`${relative}/${file.name}`)) look(`${relative}/${file.name}`);
+    } else if (!isFolder && accept(relative)) {
+      look(relative);
+    }
+  }
+  return result;
+}
+
+/** What FileStamp.stamp holds for a file with these stats. */
+export function stampOf(info: BigIntStats): string {
+  return `${info.size}:${info.mtimeNs}:${info.ino}`;
 }
 
 function list(directory: string): Dirent[] | null {

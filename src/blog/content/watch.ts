@@ -2,10 +2,16 @@
 // per file, so 10,000 posts stay far below the inotify limit). The periodic rescan that catches what file
 // systems without events miss is in rescan-timer.ts.
 import { watch, type FSWatcher } from 'node:fs';
+import { basename } from 'node:path';
 
 export interface ContentWatcherOptions {
-  /** Called (debounced) after something changed. */
-  onChange(): void;
+  /** content_dir: changed paths are given relative to it. */
+  root: string;
+  /**
+   * Called (debounced) after something changed, with the paths the events named (relative to root, `/`-separated),
+   * or null when some event named none (then anything may have changed).
+   */
+  onChange(paths: string[] | null): void;
   /** Quiet time after an event before onChange runs; events in between are folded into one call. */
   debounceMs: number;
   /** Reports a folder that cannot be watched (the periodic rescan still covers it). */
@@ -24,14 +30,23 @@ export function createContentWatcher(options: ContentWatcherOptions): ContentWat
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   let started = false;
+  // Paths named since the last call; null once an event named none.
+  let paths: Set<string> | null = new Set();
 
-  const changed = () => {
-    if (closed || timer) return;
+  const changed = (path: string | null) => {
+    if (closed) return;
+    if (path === null) paths = null;
+    else paths?.add(path);
+    if (timer) return;
     timer = setTimeout(() => {
       timer = null;
-      options.onChange();
+      const named = paths;
+      paths = new Set();
+      options.onChange(named === null ? null : [...named]);
     }, options.debounceMs);
   };
+  // Events in a post folder name a file in it: `<folder>/<file>`; in content_dir, a file or folder at the top.
+  const prefixOf = (directory: string) => (directory === options.root ? '' : `${basename(directory)}/`);
 
   const stop = (directory: string) => {
     watchers.get(directory)?.close();
@@ -48,11 +63,12 @@ export function createContentWatcher(options: ContentWatcherOptions): ContentWat
         if (watchers.has(directory)) continue;
         added = true;
         try {
-          const watcher = watch(directory, { persistent: false }, changed);
+          const prefix = prefixOf(directory);
+          const watcher = watch(directory, { persistent: false }, (_event, file) => changed(typeof file === 'string' ? prefix + file : null));
           watcher.on('error', () => {
             // Typically the folder was removed; the rescan that follows drops or re-adds it.
             stop(directory);
-            changed();
+            changed(null);
           });
           watchers.set(directory, watcher);
           failed.delete(directory);
@@ -63,7 +79,7 @@ export function createContentWatcher(options: ContentWatcherOptions): ContentWat
       }
       // A file written into a new folder between the scan that found the folder and its watch would be
       // missed: look once more.
-      if (added && started) changed();
+      if (added && started) changed(null);
       started = true;
     },
     close() {

@@ -13,11 +13,14 @@ import { renderSitemap } from '../feeds/sitemap.js';
 import { mediaBaseUrl } from '../feeds/public-url.js';
 import { languageKey } from '../content/language.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { createLru } from './lru.js';
+import { createLru, type Lru } from './lru.js';
 import { contentTypes, type PreparedResponse, type ResponseFactory } from './prepared-response.js';
 
 /** Distinct /posts queries kept per content version. */
 const QUERY_CACHE_SIZE = 1000;
+
+/** Post details kept, across content versions: the most read ones, not every post a crawler ever asked for. */
+const DETAIL_CACHE_SIZE = 1000;
 
 export interface BlogSnapshot {
   catalog: Catalog;
@@ -49,7 +52,8 @@ const WARM_UP_SLICE = 8;
  */
 export interface SnapshotMemo {
   summaries: WeakMap<CatalogEntry, string>;
-  details: WeakMap<CatalogEntry, PreparedResponse>;
+  /** Bounded: a detail holds the body and its HTML, which 100,000 posts would not fit in memory. */
+  details: Lru<CatalogEntry, PreparedResponse>;
   sitemapUrls: WeakMap<CatalogEntry, string>;
 }
 
@@ -63,7 +67,7 @@ export interface SnapshotTools {
 }
 
 export function createSnapshotMemo(): SnapshotMemo {
-  return { summaries: new WeakMap(), details: new WeakMap(), sitemapUrls: new WeakMap() };
+  return { summaries: new WeakMap(), details: createLru(DETAIL_CACHE_SIZE), sitemapUrls: new WeakMap() };
 }
 
 /** Prepares the answers for `catalog`; `buildTime` dates an empty RSS feed. */
@@ -76,7 +80,7 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
   };
 
   // One rendering serves the detail's html and both feeds, so all three carry the same absolute media URLs.
-  const renderEntry = (entry: CatalogEntry) => tools.render(entry.post.body, mediaBaseUrl(catalog, entry));
+  const renderEntry = (entry: CatalogEntry, body = entry.post.body) => tools.render(body, mediaBaseUrl(catalog, entry));
   const feedHtml = new Map(catalog.primaries.slice(0, FEED_LENGTH).map((entry) => [entry, renderEntry(entry)]));
   const html = (entry: CatalogEntry) => feedHtml.get(entry) ?? renderEntry(entry);
 
@@ -135,7 +139,9 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
     detail(entry) {
       let response = memo.details.get(entry);
       if (!response) {
-        response = respond.content(JSON.stringify(createDetail(entry, html(entry))), contentTypes.json);
+        // A post's body is read from its file (content/body-reader.ts): once for both fields.
+        const body = entry.post.body;
+        response = respond.content(JSON.stringify(createDetail(entry, feedHtml.get(entry) ?? renderEntry(entry, body), body)), contentTypes.json);
         memo.details.set(entry, response);
       }
       return response;

@@ -1,0 +1,107 @@
+// A post version as the library holds it: its front-matter fields in memory, its body in its file (read again
+// when an answer needs it), its excerpt and reading time derived on first use, and its search text folded when
+// read or first asked for. One class, so that 100,000 posts share one shape and their accessors live once, on
+// the prototype, instead of as closures on each object.
+import { detach } from '../text/detach.js';
+import { foldCase } from '../text/fold-case.js';
+import { readingTime, resolveExcerpt } from './excerpt.js';
+import type { MarkdownTools } from './markdown.js';
+import type { PostVersion } from './post.js';
+
+/** The fields of a post version that are not derived from its body. */
+export type PostFields = Omit<PostVersion, 'excerpt' | 'readingTime' | 'body' | 'searchText'>;
+
+/** What the excerpt and reading time are derived into. */
+export interface DerivedFields {
+  excerpt: string;
+  readingTime: number;
+}
+
+/** Where a post's body comes from, and what deriving its summary fields needs. */
+export interface PostSource {
+  /** UTF-16 offset of the body in the file text (the load cache keeps it to read the body again). */
+  bodyStart: number;
+  /** The body: kept in memory (tests), or read from the file each time (content/body-reader.ts). */
+  readBody(): string;
+  /** The front matter's `excerpt`, which takes the place of the derived one. */
+  frontMatterExcerpt: string | undefined;
+  markdown: MarkdownTools;
+}
+
+/** The case-folded title and body that `q` searches (catalog/search-index.ts). */
+export function foldSearchText(title: string, body: string): string {
+  // One fold of the whole text gives one flat string (a concatenation would be flattened on the first search).
+  return foldCase(`${title}\n${body}`);
+}
+
+export class LoadedPost implements PostVersion {
+  readonly file: string;
+  readonly slug: string;
+  readonly lang: string;
+  readonly hasLanguageSuffix: boolean;
+  readonly title: string;
+  readonly date: PostVersion['date'];
+  readonly updated: PostVersion['updated'];
+  readonly draft: boolean;
+  readonly tags: string[];
+  readonly allLangs: boolean;
+  readonly author: string | null;
+  readonly fediverseCreator: string | null;
+  readonly cover: PostVersion['cover'];
+  readonly source: PostSource;
+  #derived: DerivedFields | undefined;
+  #searchText: string | undefined;
+
+  /** `known` carries what was derived or folded already (when read from the file, or kept in the load cache). */
+  constructor(fields: PostFields, source: PostSource, known: { derived?: DerivedFields; searchText?: string } = {}) {
+    this.file = fields.file;
+    this.slug = fields.slug;
+    this.lang = fields.lang;
+    this.hasLanguageSuffix = fields.hasLanguageSuffix;
+    this.title = fields.title;
+    this.date = fields.date;
+    this.updated = fields.updated;
+    this.draft = fields.draft;
+    this.tags = fields.tags;
+    this.allLangs = fields.allLangs;
+    this.author = fields.author;
+    this.fediverseCreator = fields.fediverseCreator;
+    this.cover = fields.cover;
+    this.source = source;
+    this.#derived = known.derived;
+    this.#searchText = known.searchText;
+  }
+
+  get body(): string {
+    return this.source.readBody();
+  }
+
+  /** Folded when the file is read; a post restored from the load cache reads its file when first searched. */
+  get searchText(): string {
+    return (this.#searchText ??= foldSearchText(this.title, this.body));
+  }
+
+  get excerpt(): string {
+    return this.derived().excerpt;
+  }
+
+  get readingTime(): number {
+    return this.derived().readingTime;
+  }
+
+  /** The excerpt and reading time if they were derived already (the load cache keeps them), without deriving. */
+  get knownDerived(): DerivedFields | undefined {
+    return this.#derived;
+  }
+
+  /** The excerpt and reading time need a Markdown parse of the body: done when a summary is first serialised. */
+  private derived(): DerivedFields {
+    if (this.#derived) return this.#derived;
+    const { markdown, frontMatterExcerpt } = this.source;
+    const body = this.body;
+    const outline = markdown.outline(body);
+    // A copy: the excerpt may be a view into the body, which is not to stay in memory (text/detach.ts).
+    this.#derived = { excerpt: detach(resolveExcerpt(markdown, frontMatterExcerpt, body, outline.firstParagraph)), readingTime: readingTime(outline.words) };
+    return this.#derived;
+  }
+}

@@ -6,12 +6,10 @@
 // whose time came, and messages whose lease ran out because the replica holding them died (a replica extends the
 // leases of its own sends while they run).
 import { UnavailableError } from '../unavailable-error.js';
-import { classifyFailure, type DeliveryFailure } from './failure.js';
+import { judgeFailure, sendOnce } from './attempt.js';
 import type { QueuedMessage, QueueOutcome } from './outgoing.js';
 import type { MailQueue, QueueWorkerDeps } from './queue-worker.js';
-import { nextAttemptAt } from './retry-policy.js';
 import type { ClaimedMessage, SharedQueueStore } from './shared-store.js';
-import type { AttemptRecord } from './store.js';
 
 export interface ClaimingWorkerDeps extends Omit<QueueWorkerDeps, 'store' | 'rescanIntervalMs'> {
   store: SharedQueueStore;
@@ -89,28 +87,19 @@ export function createClaimingQueueWorker(deps: ClaimingWorkerDeps): MailQueue {
 
   async function attempt(message: ClaimedMessage): Promise<void> {
     const queued: QueuedMessage = { id: message.id, createdAt: message.createdAt, message: message.message };
-    let error: unknown;
-    let skipped = false;
-    try {
-      skipped = (await dispatch(queued)) === 'skipped';
-    } catch (caught) {
-      error = caught ?? new Error('send failed');
-    }
-    if (error === undefined) {
-      await settle(queued, skipped ? 'skipped' : 'sent');
-      if (!skipped) report.delivered(queued);
+    const sent = await sendOnce(dispatch, queued);
+    if (sent.outcome !== 'error') {
+      await settle(queued, sent.outcome);
+      if (sent.outcome === 'sent') report.delivered(queued);
       await write('complete', () => store.complete(message.id));
       return;
     }
-    const failure = classifyFailure(error);
-    const attempts = message.attempts + 1;
     const now = clock();
-    const next = failure.permanent ? undefined : nextAttemptAt(policy, attempts, message.createdAt, now, deps.random());
-    const record: AttemptRecord = { attempts, nextAttemptAt: next ?? now, lastError: describeFailure(failure) };
-    if (next === undefined) {
+    const { failure, record, givenUp } = judgeFailure(sent.error, message.attempts, message.createdAt, now, policy, deps.random);
+    if (givenUp) {
       await settle(queued, 'failed');
       await write('fail', () => store.fail(message.id, record, now));
-      report.givenUp(queued, failure, attempts);
+      report.givenUp(queued, failure, record.attempts);
       return;
     }
     report.retrying(queued, failure, record);
@@ -204,6 +193,3 @@ export function createClaimingQueueWorker(deps: ClaimingWorkerDeps): MailQueue {
 }
 
 /** The last error as `postbox queue list` shows it: the code, and the SMTP reply when there was one. */
-function describeFailure(failure: DeliveryFailure): string {
-  return failure.reply === undefined ? failure.reason : `${failure.reason}: ${failure.reply}`;
-}

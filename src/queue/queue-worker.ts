@@ -3,9 +3,10 @@
 // permanent one, or one that outlived `queue_max_hours`, moves to queue/failed/. New messages go before
 // retries and retries never take more than half of the sending slots, so a backlog never starves new mail.
 import type { Clock } from '../ports.js';
-import { classifyFailure, type DeliveryFailure } from './failure.js';
+import { judgeFailure, sendOnce } from './attempt.js';
+import type { DeliveryFailure } from './failure.js';
 import type { Dispatch, OutgoingMessage, QueuedMessage, QueueOutcome } from './outgoing.js';
-import { nextAttemptAt, type RetryPolicy } from './retry-policy.js';
+import type { RetryPolicy } from './retry-policy.js';
 import type { AttemptRecord, QueueStore, StoredMessage } from './store.js';
 
 /** What the queue tells its owner (the forms service counts and logs it). */
@@ -154,26 +155,18 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
       await store.forget(stored.slot);
       return;
     }
-    let error: unknown;
-    let skipped = false;
-    try {
-      skipped = (await dispatch(stored)) === 'skipped';
-    } catch (caught) {
-      error = caught ?? new Error('send failed');
-    }
-    if (error === undefined) {
-      await settle(stored, skipped ? 'skipped' : 'sent');
+    const sent = await sendOnce(dispatch, stored);
+    if (sent.outcome !== 'error') {
+      await settle(stored, sent.outcome);
       entries.delete(stored.slot);
-      if (!skipped) report.delivered(stored);
+      if (sent.outcome === 'sent') report.delivered(stored);
       await store.complete(stored.slot).catch((storeError: unknown) => report.storageFailed('complete', storeError));
       return;
     }
-    const failure = classifyFailure(error);
-    const attempts = entry.attempts + 1;
     const now = clock();
-    const next = failure.permanent ? undefined : nextAttemptAt(policy, attempts, stored.createdAt, now, deps.random());
-    const record: AttemptRecord = { attempts, nextAttemptAt: next ?? now, lastError: describeFailure(failure) };
-    if (next === undefined) {
+    const { failure, record, givenUp } = judgeFailure(sent.error, entry.attempts, stored.createdAt, now, policy, deps.random);
+    const { attempts, nextAttemptAt: next } = record;
+    if (givenUp) {
       try {
         await settle(stored, 'failed');
         await store.fail(stored, record, now);
@@ -274,6 +267,3 @@ export function createQueueWorker(deps: QueueWorkerDeps): MailQueue {
 }
 
 /** The last error as `postbox queue list` shows it: the code, and the SMTP reply when there was one. */
-function describeFailure(failure: DeliveryFailure): string {
-  return failure.reply === undefined ? failure.reason : `${failure.reason}: ${failure.reply}`;
-}

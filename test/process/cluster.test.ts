@@ -32,7 +32,10 @@ function submit(base: string, form: string, client: string, name: string): Promi
 }
 
 async function statusAndBody(response: Promise<Response>): Promise<{ status: number; body: unknown }> {
-  const answer = await response;
+  // undici's "fetch failed" alone does not say why: name the cause (a reset, a refused connection).
+  const answer = await response.catch((error: Error) => {
+    throw new Error(`${error.message}: ${String(error.cause)}`, { cause: error });
+  });
   return { status: answer.status, body: await answer.json().catch(() => undefined) };
 }
 
@@ -154,25 +157,25 @@ describe('three replicas behind nginx on PostgreSQL and Redis', () => {
       assert.equal(confirmed.status, 200, `confirmation of ${email}`);
       await confirmed.arrayBuffer();
     }
-    const listed = await cluster.query<{ count: string }>(
-      "SELECT count(DISTINCT lower(email)) AS count FROM subscriber_events WHERE form = '/newsletter' AND event = 'subscribed'",
-    );
-    // The 30 readers and the one of the confirmation scenario.
-    assert.equal(Number(listed[0]?.count), subscribers.length + 1);
+    // The list: these readers and whoever earlier scenarios confirmed.
+    const listed = (
+      await cluster.query<{ email: string }>("SELECT DISTINCT lower(email) AS email FROM subscriber_events WHERE form = '/newsletter' AND event = 'subscribed'")
+    ).map((row) => row.email);
+    assert.deepEqual(subscribers.filter((email) => !listed.includes(email)), []);
 
     const result = await runPostbox(['newsletter', 'send', '--config', cluster.configFile, '--form', '/newsletter', '--post', 'spring-news'], {
       env: cluster.envOf(0),
       timeoutMs: 120_000,
     });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, new RegExp(`finished: sent ${subscribers.length + 1}, failed 0, skipped 0\\n$`));
+    assert.match(result.stdout, new RegExp(`finished: sent ${listed.length}, failed 0, skipped 0\\n$`));
     await waitForEmptyQueue(cluster, 60_000);
 
     const campaignMails = cluster.smtp.received.filter((message) => message.parsed.subject === 'Spring news');
     const mailsTo = new Map<string, number>();
     for (const message of campaignMails) for (const recipient of message.recipients) mailsTo.set(recipient, (mailsTo.get(recipient) ?? 0) + 1);
-    for (const email of [...subscribers, 'clicker@example.org']) assert.equal(mailsTo.get(email), 1, email);
-    assert.equal(campaignMails.length, subscribers.length + 1);
+    for (const email of listed) assert.equal(mailsTo.get(email), 1, email);
+    assert.equal(campaignMails.length, listed.length);
     // One replica ran it; the others had nothing to do.
     const runners = cluster.replicas.filter((replica) => replica.processes.some((child) => child.logs.some((line) => line.event === 'campaign_started')));
     assert.equal(runners.length, 1);

@@ -9,6 +9,13 @@ const MIGRATION_LOCK = 0x70626f78;
 /** The versions applied now, oldest first (none when the database was up to date). */
 export async function runMigrations(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
   const client = await pool.connect();
+  // A connection lost while checked out (the server stopped mid-migration) fails its statement; without a
+  // listener its 'error' event would end the process. It is not reused.
+  let lost = false;
+  const onLost = () => {
+    lost = true;
+  };
+  client.on('error', onLost);
   try {
     await client.query('BEGIN');
     // Taken before schema_migrations exists: two concurrent CREATE TABLE IF NOT EXISTS can still collide.
@@ -35,6 +42,7 @@ export async function runMigrations(pool: pg.Pool, migrations: readonly Migratio
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    client.removeListener('error', onLost);
+    client.release(lost);
   }
 }

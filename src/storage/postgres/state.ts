@@ -137,6 +137,12 @@ async function runTransaction<T>(pool: pg.Pool, work: (query: TransactionQuery) 
     throw mapError(error);
   });
   let broken = false;
+  // The pool listens to a connection only while it is idle: one lost while checked out here (the server stopped)
+  // would be an unhandled 'error' event and end the process. Its statement fails as well; it is not reused.
+  const onLost = () => {
+    broken = true;
+  };
+  client.on('error', onLost);
   const query: TransactionQuery = (text, values) =>
     client.query(text, values).catch((error: unknown) => {
       const mapped = mapError(error);
@@ -152,6 +158,7 @@ async function runTransaction<T>(pool: pg.Pool, work: (query: TransactionQuery) 
     if (!broken) await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    client.removeListener('error', onLost);
     client.release(broken);
   }
 }

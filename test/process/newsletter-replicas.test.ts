@@ -47,7 +47,7 @@ describe('postbox newsletter send with two serve replicas on one PostgreSQL', ()
     await writeFile(path.join(temp.dir, 'posts', 'spring-news.md'), '+++\ntitle = "Spring news"\ndate = 2026-03-01\n+++\n\nThe garden is open again.\n');
     const configs: string[] = [];
     for (const name of ['a', 'b']) {
-      // Each replica its own data_dir, with the same subscribers (the campaign keeps its recipients in the database).
+      // Each replica its own data_dir; the subscribers of the first are copied into the database below.
       const dataDir = path.join(temp.dir, `data-${name}`);
       await mkdir(dataDir);
       await writeFile(path.join(dataDir, 'subscribers.jsonl'), addresses.map(subscribedLine).join(''));
@@ -67,6 +67,9 @@ describe('postbox newsletter send with two serve replicas on one PostgreSQL', ()
         ),
       );
     }
+    // Under PostgreSQL the subscriber log lives in the database: the file is copied there as on a move to it.
+    const migrated = await runPostbox(['migrate', '--from-files', '--config', configs[0]!]);
+    assert.equal(migrated.code, 0, migrated.stderr);
     const replicas = [await startPostboxServe(configs[0]!, ['forms', 'blog']), await startPostboxServe(configs[1]!, ['forms', 'blog'])];
     for (const replica of replicas) cleanups.unshift(() => replica.stop('SIGKILL'));
 

@@ -1,7 +1,7 @@
 // Several real `postbox serve` replicas (the built dist/cli.js) with one config, on one real PostgreSQL and one
 // real Redis, behind a real nginx, mailing to a real SMTP sink: the deployment of examples/cluster/ as a test
 // fixture (contract section 8). A replica can be SIGKILLed and started again on its port, as a crash would.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { writeConfigFile, type TomlTable } from './config.js';
@@ -16,6 +16,11 @@ export interface ClusterOptions {
   replicas: number;
   /** The [[forms]] of the shared config. */
   forms: TomlTable[];
+  /**
+   * Markdown files (name to text) of a blog `content_dir` all replicas share: with them the config has a [blog]
+   * (each replica's on a port of its own) and a [site], so `postbox newsletter send` can send a post.
+   */
+  posts?: Record<string, string>;
 }
 
 export interface ClusterReplica {
@@ -38,6 +43,10 @@ export interface TestCluster {
   postgres: TestPostgres;
   redis: TestRedis;
   smtp: TestSmtpServer;
+  /** The config file every replica runs. */
+  configFile: string;
+  /** The environment replica `index` runs with (its address and data_dir): for a `postbox` command on the config. */
+  envOf(index: number): NodeJS.ProcessEnv;
   /** A query on the replicas' database (the test's own pool). */
   query<Row extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<Row[]>;
   /** SIGKILLs replica `index` (no graceful stop). */
@@ -48,16 +57,23 @@ export interface TestCluster {
 }
 
 /** The one config every replica runs; its address and data_dir come from the environment. */
-export function clusterConfig(smtpPort: number, forms: TomlTable[]): TomlTable {
+export function clusterConfig(smtpPort: number, forms: TomlTable[], contentDir?: string): TomlTable {
+  const blog: TomlTable = contentDir
+    ? { site: { title: 'The Garden', base_url: 'https://example.com' }, blog: { listen: '127.0.0.1:0', content_dir: contentDir, post_url: '/blog/{slug}' } }
+    : {};
   return {
-    // Until the mail queue moves to PostgreSQL it stays in data_dir: one folder per replica.
+    // Every record is in PostgreSQL and the rate limits in Redis: data_dir holds nothing shared. Each replica
+    // still has a folder of its own, as on machines of their own.
     data_dir: '${POSTBOX_DATA_DIR}',
     // Behind nginx, itself behind the client's proxy (here the test, which sets X-Forwarded-For): two hops.
-    server: { listen: '${POSTBOX_LISTEN}', trust_proxy_headers: 2 },
-    mail: { transport: 'smtp', from: 'Forms <forms@example.com>', to: 'owner@example.com', smtp: { host: '127.0.0.1', port: smtpPort } },
+    // The links of newsletter mails are built on public_url.
+    server: { listen: '${POSTBOX_LISTEN}', trust_proxy_headers: 2, public_url: 'https://forms.example.com' },
+    // send_per_minute = 0: a campaign goes at the SMTP sink's pace.
+    mail: { transport: 'smtp', from: 'Forms <forms@example.com>', to: 'owner@example.com', send_per_minute: 0, smtp: { host: '127.0.0.1', port: smtpPort } },
     forms,
     rate_limit: { backend: 'redis', url: '${REDIS_URL}' },
     state: { backend: 'postgres', url: '${DATABASE_URL}' },
+    ...blog,
   };
 }
 
@@ -80,7 +96,13 @@ export async function startCluster(options: ClusterOptions): Promise<TestCluster
     // An idle connection dropped by a stopped server is an expected event here, not a crash.
     pool.on('error', () => undefined);
     cleanups.push(() => pool.end());
-    const configFile = await writeConfigFile(temp.dir, clusterConfig(smtp.port, options.forms));
+    let contentDir: string | undefined;
+    if (options.posts) {
+      contentDir = path.join(temp.dir, 'posts');
+      await mkdir(contentDir);
+      for (const [name, text] of Object.entries(options.posts)) await writeFile(path.join(contentDir, name), text);
+    }
+    const configFile = await writeConfigFile(temp.dir, clusterConfig(smtp.port, options.forms, contentDir));
 
     const replicas: ClusterReplica[] = [];
     const envOf: NodeJS.ProcessEnv[] = [];
@@ -120,6 +142,8 @@ export async function startCluster(options: ClusterOptions): Promise<TestCluster
       postgres,
       redis,
       smtp,
+      configFile,
+      envOf: (index) => envOf[index] as NodeJS.ProcessEnv,
       query: async <Row extends pg.QueryResultRow>(text: string, values?: unknown[]) => (await pool.query<Row>(text, values)).rows,
       async kill(index) {
         const replica = replicas[index] as ClusterReplica;

@@ -37,6 +37,8 @@ export interface TestSmtpServer {
   received: ReceivedMessage[];
   /** Attempts refused by rejectRecipient or rejectData. */
   refusals: number;
+  /** Messages whose data arrived and that the server has not answered yet (those held by beforeAccept included). */
+  unanswered: number;
   /** Options can be changed while the server runs. */
   options: SmtpServerOptions;
   /** Waits (bounded) until `count` messages have been accepted. */
@@ -49,7 +51,7 @@ export interface TestSmtpServer {
 /** Starts a plain-text SMTP server (no STARTTLS, authentication optional) on a loopback port, ephemeral unless given. */
 export async function startSmtpServer(initial: SmtpServerOptions = {}): Promise<TestSmtpServer> {
   const received: ReceivedMessage[] = [];
-  const state = { refusals: 0, options: { ...initial } };
+  const state = { refusals: 0, unanswered: 0, options: { ...initial } };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -73,17 +75,22 @@ export async function startSmtpServer(initial: SmtpServerOptions = {}): Promise<
           return;
         }
         const raw = Buffer.concat(chunks).toString('utf8');
+        state.unanswered += 1;
+        const answer = (error?: Error) => {
+          state.unanswered -= 1;
+          callback(error);
+        };
         const gate = state.options.beforeAccept?.({ recipients }) ?? Promise.resolve(true);
         gate.then(async (accepted) => {
           if (!accepted) {
-            callback(Object.assign(new Error('Message held back by test server'), { responseCode: 451 }));
+            answer(Object.assign(new Error('Message held back by test server'), { responseCode: 451 }));
             return;
           }
           const parsed = await simpleParser(raw);
           const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
           received.push({ mailFrom, recipients, raw, parsed });
-          callback();
-        }).catch((error: Error) => callback(error));
+          answer();
+        }).catch((error: Error) => answer(error));
       });
     },
   });
@@ -100,6 +107,9 @@ export async function startSmtpServer(initial: SmtpServerOptions = {}): Promise<
     received,
     get refusals() {
       return state.refusals;
+    },
+    get unanswered() {
+      return state.unanswered;
     },
     get options() {
       return state.options;

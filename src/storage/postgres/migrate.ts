@@ -9,9 +9,13 @@ const MIGRATION_LOCK = 0x70626f78;
 /** The versions applied now, oldest first (none when the database was up to date). */
 export async function runMigrations(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
   const client = await pool.connect();
-  // A connection that breaks while checked out emits 'error'; unheard, that would end the process.
-  const ignore = () => undefined;
-  client.on('error', ignore);
+  // A connection lost while checked out (the server stopped mid-migration) fails its statement; without a
+  // listener its 'error' event would end the process. It is not reused.
+  let lost = false;
+  const onLost = () => {
+    lost = true;
+  };
+  client.on('error', onLost);
   try {
     await client.query('BEGIN');
     // Taken before schema_migrations exists: two concurrent CREATE TABLE IF NOT EXISTS can still collide.
@@ -38,7 +42,7 @@ export async function runMigrations(pool: pg.Pool, migrations: readonly Migratio
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.off('error', ignore);
-    client.release();
+    client.removeListener('error', onLost);
+    client.release(lost);
   }
 }

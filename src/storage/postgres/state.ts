@@ -136,11 +136,13 @@ async function runTransaction<T>(pool: pg.Pool, work: (query: TransactionQuery) 
   const client = await pool.connect().catch((error: unknown) => {
     throw mapError(error);
   });
-  // A connection that breaks while checked out emits 'error' on the client (the pool listens only to idle ones);
-  // unheard, that would end the process. The query under way rejects with the failure anyway.
-  const ignore = () => undefined;
-  client.on('error', ignore);
   let broken = false;
+  // The pool listens to a connection only while it is idle: one lost while checked out here (the server stopped)
+  // would be an unhandled 'error' event and end the process. Its statement fails as well; it is not reused.
+  const onLost = () => {
+    broken = true;
+  };
+  client.on('error', onLost);
   const query: TransactionQuery = (text, values) =>
     client.query(text, values).catch((error: unknown) => {
       const mapped = mapError(error);
@@ -156,7 +158,7 @@ async function runTransaction<T>(pool: pg.Pool, work: (query: TransactionQuery) 
     if (!broken) await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.off('error', ignore);
+    client.removeListener('error', onLost);
     client.release(broken);
   }
 }

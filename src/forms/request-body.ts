@@ -31,20 +31,34 @@ export interface BodySource {
   contentLength: string | undefined;
 }
 
-/** Reads and parses `source` without ever holding more than `maxBytes` of it. */
-export async function readFormBody(source: BodySource, maxBytes: number): Promise<BodyOutcome> {
-  if (source.contentLength !== undefined && Number(source.contentLength) > maxBytes) return tooLarge(maxBytes);
-  const mediaType = source.contentType?.split(';', 1)[0]?.trim().toLowerCase();
+/**
+ * Reads and parses `source` without ever holding more than `maxBytes` of it. Not an async function: a JSON
+ * body is parsed where its reading ends, so the outcome takes no extra promise and microtask per request.
+ */
+export function readFormBody(source: BodySource, maxBytes: number): Promise<BodyOutcome> {
+  if (source.contentLength !== undefined && Number(source.contentLength) > maxBytes) return Promise.resolve(tooLarge(maxBytes));
+  const mediaType = mediaTypeOf(source.contentType);
   if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') {
     return readFormEncoded(source.stream, source.contentType as string, maxBytes);
   }
   // Any other type is still read (size is judged before syntax), but not kept.
-  const isJson = mediaType === 'application/json';
+  if (mediaType !== 'application/json') {
+    return pumpWithLimit(source.stream, maxBytes, ignore, (end) => (end === 'end' ? invalid(UNSUPPORTED_TYPE_MESSAGE) : pumpFailure(end, maxBytes)));
+  }
   const chunks: Buffer[] = [];
-  const end = await pumpWithLimit(source.stream, maxBytes, isJson ? (chunk) => chunks.push(chunk) : ignore);
-  if (end !== 'end') return end === 'too_large' ? tooLarge(maxBytes) : incomplete();
-  if (!isJson) return invalid(UNSUPPORTED_TYPE_MESSAGE);
-  return parseJsonObject(Buffer.concat(chunks));
+  return pumpWithLimit(
+    source.stream,
+    maxBytes,
+    (chunk) => chunks.push(chunk),
+    (end) => (end === 'end' ? parseJsonObject(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)) : pumpFailure(end, maxBytes)),
+  );
+}
+
+/** The media type of a Content-Type header, lower case, without parameters. */
+function mediaTypeOf(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }
 
 /** A JSON body must be one UTF-8 JSON object (docs/forms-api.md "POST <path>"). */
@@ -76,7 +90,7 @@ async function readFormEncoded(stream: Readable, contentType: string, maxBytes: 
     parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: maxBytes }, defParamCharset: 'utf8' });
   } catch {
     // busboy throws on a multipart type without a boundary.
-    await pumpWithLimit(stream, maxBytes, ignore);
+    await pumpWithLimit(stream, maxBytes, ignore, (end) => end);
     return invalid('The multipart body has no boundary.');
   }
   const fields: FormFields = Object.create(null) as FormFields;
@@ -88,10 +102,10 @@ async function readFormEncoded(stream: Readable, contentType: string, maxBytes: 
     parser.on('close', () => resolve(true));
     parser.on('error', () => resolve(false));
   });
-  const end = await pumpWithLimit(stream, maxBytes, (chunk) => parser.write(chunk));
+  const end = await pumpWithLimit(stream, maxBytes, (chunk) => parser.write(chunk), (pumpEnd) => pumpEnd);
   if (end !== 'end') {
     parser.destroy();
-    return end === 'too_large' ? tooLarge(maxBytes) : incomplete();
+    return pumpFailure(end, maxBytes);
   }
   parser.end();
   return (await parsed) ? { ok: true, fields } : invalid('The form body could not be parsed.');
@@ -99,19 +113,29 @@ async function readFormEncoded(stream: Readable, contentType: string, maxBytes: 
 
 type PumpEnd = 'end' | 'too_large' | 'aborted';
 
-/** Feeds `stream` to `onChunk` until it ends; stops (paused, unread) as soon as more than `maxBytes` came. */
-function pumpWithLimit(stream: Readable, maxBytes: number, onChunk: (chunk: Buffer) => void): Promise<PumpEnd> {
+/**
+ * Feeds `stream` to `onChunk` until it ends, then resolves with `settle(end)`; stops (paused, unread) as soon
+ * as more than `maxBytes` came.
+ */
+function pumpWithLimit<T>(stream: Readable, maxBytes: number, onChunk: (chunk: Buffer) => void, settle: (end: PumpEnd) => T): Promise<T> {
   // A client that goes away later must not surface as an unhandled 'error' event.
   stream.on('error', ignore);
-  if (stream.readableEnded) return Promise.resolve('end');
+  if (stream.readableEnded) return Promise.resolve(settle('end'));
   return new Promise((resolve) => {
     let received = 0;
+    let settled = false;
     const finish = (end: PumpEnd) => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', onAbort);
-      stream.off('close', onAbort);
-      resolve(end);
+      if (settled) return;
+      settled = true;
+      // An ended stream emits nothing more that matters ('close' finds the flow settled): only a stream
+      // left unread needs its listeners taken off.
+      if (end !== 'end') {
+        stream.off('data', onData);
+        stream.off('end', onEnd);
+        stream.off('error', onAbort);
+        stream.off('close', onAbort);
+      }
+      resolve(settle(end));
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
@@ -129,6 +153,10 @@ function pumpWithLimit(stream: Readable, maxBytes: number, onChunk: (chunk: Buff
     stream.on('error', onAbort);
     stream.on('close', onAbort);
   });
+}
+
+function pumpFailure(end: 'too_large' | 'aborted', maxBytes: number): BodyOutcome {
+  return end === 'too_large' ? tooLarge(maxBytes) : incomplete();
 }
 
 function ignore(): void {}

@@ -67,12 +67,14 @@ function createHttpServer(requestTimeoutMs: number): { server: http.Server; serv
   // Node checks requestTimeout only every connectionsCheckingInterval (30 s by default): check each second so
   // that a slow client is cut off about 15 s after it began.
   const server = http.createServer({ requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs) });
+  const answer = (request: IncomingMessage, response: ServerResponse) => {
+    // No keep-alive for requests that arrive while the server is closing.
+    if (closing) response.setHeader('connection', 'close');
+    handle!(request, response);
+  };
+  // Once serving, a request goes straight to the door: no closure per request.
   server.on('request', (request: IncomingMessage, response: ServerResponse) =>
-    whenServing(() => {
-      // No keep-alive for requests that arrive while the server is closing.
-      if (closing) response.setHeader('connection', 'close');
-      handle!(request, response);
-    }),
+    handle ? answer(request, response) : void waiting.push(() => answer(request, response)),
   );
   server.timeout = RESPONSE_WRITE_TIMEOUT_MS;
   // Expect: 100-continue. Left to itself Node tells every such client to go on; one that declares a body over

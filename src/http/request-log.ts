@@ -46,14 +46,16 @@ export function createRequestLog(output: LogOutput, isEnabled: () => boolean): R
   let timer: NodeJS.Timeout | null = null;
   let timeAt = -1;
   let timeText = '';
-  const paths = new Map<string, string>();
-  const jsonPath = (path: string): string => {
-    let json = paths.get(path);
-    if (json === undefined) {
-      if (paths.size >= PATH_MEMO_SIZE) paths.clear();
-      paths.set(path, (json = JSON.stringify(path)));
+  // `,"method":...,"status":` of a path, made once: the same few URLs make most requests, nearly always with
+  // the same method (a path asked with another method gets its text made again).
+  const heads = new Map<string, { method: string; text: string }>();
+  const headOf = (method: string, path: string): string => {
+    let head = heads.get(path);
+    if (head === undefined || head.method !== method) {
+      if (heads.size >= PATH_MEMO_SIZE) heads.clear();
+      heads.set(path, (head = { method, text: `,"method":"${method}","path":${JSON.stringify(path)},"status":` }));
     }
-    return json;
+    return head.text;
   };
   const flush = () => {
     if (timer) clearTimeout(timer);
@@ -71,7 +73,7 @@ export function createRequestLog(output: LogOutput, isEnabled: () => boolean): R
         timeAt = now;
         timeText = timestamp();
       }
-      pending += `{"level":${INFO}${timeText},"method":"${line.method}","path":${jsonPath(line.path)},"status":${line.status},"duration_ms":${line.durationMs},"ip":"${line.ip}"${line.origin === undefined ? '' : `,"origin":${JSON.stringify(loggableOrigin(line.origin))}`},"msg":"request"}\n`;
+      pending += `{"level":${INFO}${timeText}${headOf(line.method, line.path)}${line.status},"duration_ms":${line.durationMs},"ip":"${line.ip}"${line.origin === undefined ? '' : `,"origin":${JSON.stringify(loggableOrigin(line.origin))}`},"msg":"request"}\n`;
       if (pending.length >= FLUSH_SIZE) flush();
       else if (!timer) timer = setTimeout(flush, FLUSH_DELAY_MS);
     },

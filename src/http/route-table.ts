@@ -46,22 +46,31 @@ export function createRouteLookup(routes: readonly Route[]): (method: string, pa
     else if (!exact.has(route.path)) exact.set(route.path, compiled);
   }
   prefixes.sort((a, b) => b.path.length - a.path.length);
+  const byPrefix = (path: string): CompiledRoute | undefined => {
+    for (const candidate of prefixes) if (path.startsWith(candidate.path)) return candidate;
+    return undefined;
+  };
   return (method, path) => {
-    const route = exact.get(path) ?? prefixes.find((candidate) => path.startsWith(candidate.path));
+    const route = exact.get(path) ?? byPrefix(path);
     if (route === undefined) return undefined;
-    const handler = route.handlers.get(method) ?? route.any;
-    return handler ? { handler } : route.notAllowed;
+    return route.handlers.get(method) ?? route.any ?? route.notAllowed;
   };
 }
 
+/** A route with its matches made once, so that a lookup allocates nothing. */
 interface CompiledRoute {
   path: string;
-  handlers: Map<string, Handler>;
-  any: Handler | undefined;
+  handlers: Map<string, RouteMatch & { handler: Handler }>;
+  any: (RouteMatch & { handler: Handler }) | undefined;
   notAllowed: { allow: string };
 }
 
 function compile(route: Route): CompiledRoute {
-  const handlers = new Map(Object.entries(route.methods).filter(([method]) => method !== '*'));
-  return { path: route.path, handlers, any: route.methods['*'], notAllowed: { allow: [...handlers.keys()].join(', ') } };
+  const handlers = new Map(
+    Object.entries(route.methods)
+      .filter(([method]) => method !== '*')
+      .map(([method, handler]) => [method, { handler }] as const),
+  );
+  const any = route.methods['*'];
+  return { path: route.path, handlers, any: any && { handler: any }, notAllowed: { allow: [...handlers.keys()].join(', ') } };
 }

@@ -8,6 +8,7 @@
 // words' lists, not a read of every post that has its trigrams: "matrix" in 3,000 posts is one or a few words.
 import { createGramDictionary, type GramDictionary } from '../text/grams.js';
 import { createWordTable, readText, type WordTable } from '../text/words.js';
+import { containsEveryTerm } from './plain-search.js';
 import { gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
 import { layOutPostingsSteps, type PostingLists } from './posting-lists.js';
 
@@ -109,6 +110,17 @@ export function buildSearchIndex(posts: readonly Searchable[], previous?: Search
     const step = steps.next();
     if (step.done) return step.value;
   }
+}
+
+/**
+ * Whether `post` contains every term, as containsEveryTerm says: from its words when `store` has read them (a
+ * term lies inside one word, so no text is read), else from its text.
+ */
+export function matchesEveryTerm(store: WordStore, post: Searchable, terms: readonly string[]): boolean {
+  const known = store.termsOf.get(post);
+  if (!known) return containsEveryTerm(post, terms);
+  const { words } = store.table;
+  return terms.every((term) => known.words.some((word) => words[word]!.includes(term)));
 }
 
 /** Positions (ascending) of the posts whose folded text contains every folded term, as String.prototype.includes finds them. */

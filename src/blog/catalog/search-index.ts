@@ -38,6 +38,8 @@ export interface WordStore {
 /** The posts holding each word (by the word's number, as positions in `posts`), and the words' trigram index. */
 export interface SearchIndex extends PostingLists {
   posts: readonly Searchable[];
+  /** Each post's distinct words, by position in `posts` (what the store read of it). */
+  postWords: ReadonlyArray<Uint16Array | Uint32Array>;
   positionOf: Map<Searchable, number>;
   vocabulary: GramIndex;
   store: WordStore;
@@ -45,7 +47,7 @@ export interface SearchIndex extends PostingLists {
   memo: WeakMap<object, Int32Array>;
 }
 
-/** A term whose words' lists hold more entries than this many per post still in the running is looked for in the posts' text. */
+/** A term whose words' lists hold more entries than this many per post still in the running is looked for in the posts' word lists. */
 const SCAN_RATIO = 32;
 
 /** New words searched one by one, before the words' trigram index is built again. */
@@ -89,9 +91,9 @@ export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex 
     }
     if (read) yield;
   }
-  const terms = posts.map((post) => termsOfPost(store, post));
+  const postWords = posts.map((post) => termsOfPost(store, post).words);
   const lists = yield* layOutPostingsSteps(
-    terms.map((post) => post.words),
+    postWords,
     store.table.words.length,
     LAYOUT_POSTS_PER_STEP,
   );
@@ -100,7 +102,7 @@ export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex 
   // Words new since the trigram index was built are searched one by one until they are many.
   const kept = previous?.store === store ? previous.vocabulary : undefined;
   const vocabulary = kept && words.length - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8) ? kept : yield* gramIndexSteps(words.slice(), store.grams);
-  return { posts, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, store, memo: new WeakMap() };
+  return { posts, postWords, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, store, memo: new WeakMap() };
 }
 
 /** indexSteps run to the end at once (tests, benchmarks). */
@@ -137,9 +139,12 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
     let entries = 0;
     for (let at = 0; at < words.length; at += 1) entries += index.offsets[words[at]! + 1]! - index.offsets[words[at]!]!;
     if (entries > SCAN_RATIO * alive) {
-      // A term in most posts ("the", "ing"): reading the text finds it within the first lines.
+      // A term in most posts ("the", "ing"): each post still in the running is looked at for one of those words,
+      // found within its first few words (the posts' texts are in their files, not in memory).
+      const holding = new Uint8Array(index.offsets.length - 1);
+      for (let at = 0; at < words.length; at += 1) holding[words[at]!] = 1;
       for (let position = 0; position < hits.length; position += 1) {
-        if (hits[position] === round && index.posts[position]!.searchText.includes(term)) hits[position] = round + 1;
+        if (hits[position] === round && holdsAny(index.postWords[position]!, holding)) hits[position] = round + 1;
       }
     } else {
       for (let at = 0; at < words.length; at += 1) advance(hits, index, words[at]!, round);
@@ -150,6 +155,12 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
   const positions: number[] = [];
   for (let position = 0; position < hits.length; position += 1) if (hits[position] === unique.length) positions.push(position);
   return positions;
+}
+
+/** Whether one of a post's words is marked in `holding`. */
+function holdsAny(postWords: Uint16Array | Uint32Array, holding: Uint8Array): boolean {
+  for (let at = 0; at < postWords.length; at += 1) if (holding[postWords[at]!] === 1) return true;
+  return false;
 }
 
 /** Moves the posts of `key`'s list that hold every earlier term on to the next round. */

@@ -29,8 +29,6 @@ export interface WordStore {
   table: WordTable;
   /** The words' grams, for the trigram index over the words. */
   grams: GramDictionary;
-  /** Scratch numbering of the posts' unigrams and bigrams, which text/words.ts lists as it reads (not kept per post). */
-  shortGrams: GramDictionary;
   /** What was read of each post version object. */
   termsOf: WeakMap<Searchable, PostTerms>;
 }
@@ -60,15 +58,15 @@ const POSTS_PER_STEP = 100;
 const LAYOUT_POSTS_PER_STEP = 2000;
 
 export function createWordStore(): WordStore {
-  return { table: createWordTable(), grams: createGramDictionary(), shortGrams: createGramDictionary(), termsOf: new WeakMap() };
+  return { table: createWordTable(), grams: createGramDictionary(), termsOf: new WeakMap() };
 }
 
-/** The distinct words, unigrams and bigrams of a post's folded text, read once per post version object (one pass over the text). */
+/** The distinct words of a post's folded text, read once per post version object. */
 function termsOfPost(store: WordStore, post: Searchable): PostTerms {
   let terms = store.termsOf.get(post);
   if (!terms) {
-    const read = readText(store.table, store.shortGrams, post.searchText);
-    terms = { words: store.table.words.length <= 65_536 ? Uint16Array.from(read.words) : read.words.slice() };
+    const read = readText(store.table, post.searchText);
+    terms = { words: store.table.words.length <= 65_536 ? Uint16Array.from(read) : read.slice() };
     store.termsOf.set(post, terms);
   }
   return terms;

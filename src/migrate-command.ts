@@ -1,12 +1,15 @@
 // `postbox migrate [--from-files]` (contract section 8): brings the PostgreSQL of `[state] backend = "postgres"` to
 // the newest schema, and with --from-files copies the records of data_dir into it, idempotently.
-import pg from 'pg';
+import type pg from 'pg';
 import { postgresPlaceOf } from './check-summary.js';
 import type { Config } from './config/config.js';
 import { createLogger } from './log.js';
 import { FILE_IMPORTERS, type FileImporter } from './storage/postgres/file-importers.js';
 import { runMigrations } from './storage/postgres/migrate.js';
 import { createPostgresState } from './storage/postgres/state.js';
+import { lazyModule } from './lazy-module.js';
+
+const loadPg = lazyModule<typeof pg>('pg');
 
 export const MIGRATE_USAGE = `  postbox migrate [--from-files] [--config FILE]
                                   bring the PostgreSQL of [state] to the newest schema;
@@ -37,7 +40,7 @@ export async function runMigrateCommand(
   const url = config.state.url!;
   const place = postgresPlaceOf(url);
   // The schema first, on a connection of its own, so that a refusal (a newer schema, no permission) is told here.
-  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 10_000, application_name: 'postbox migrate' });
+  const pool = new (loadPg().Pool)({ connectionString: url, max: 1, connectionTimeoutMillis: 10_000, application_name: 'postbox migrate' });
   try {
     const applied = await runMigrations(pool);
     io.out(applied.length > 0 ? `${place}: schema migrated (version ${applied.join(', ')})\n` : `${place}: schema up to date\n`);

@@ -95,7 +95,13 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   const respond = createResponseFactory(blog.cache_max_age);
   // The q index is built after each catalog is served, in the background; q scans the posts until it is ready.
   const searchIndexer = createSearchIndexer({ onError: (error) => logger.error({ err: error }, 'blog search index build failed') });
-  const tools: SnapshotTools = { respond, render: markdown.render, memo: createSnapshotMemo(), searchIndexOf: searchIndexer.indexFor };
+  const tools: SnapshotTools = {
+    respond,
+    render: markdown.render,
+    memo: createSnapshotMemo(),
+    searchIndexOf: searchIndexer.indexFor,
+    matchesEveryTerm: searchIndexer.matchesEveryTerm,
+  };
   let snapshot: BlogSnapshot | null = null;
   let watcher: ContentWatcher | null = null;
   let directories: readonly string[] = [];

@@ -5,12 +5,15 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
 import type { DkimConfig } from '../config/config.js';
 import type { Clock, Mailer, RandomBytes } from '../ports.js';
 import { writeFileAtomically } from '../files/atomic-file.js';
+import { lazyModule } from '../lazy-module.js';
 import { dkimTransportOptions } from './dkim.js';
 import { toNodemailerMessage } from './nodemailer-mailer.js';
+
+const nodemailer = lazyModule<typeof Nodemailer>('nodemailer');
 
 export interface FileMailerOptions {
   /** The folder the .eml files go to; made at the first mail when it does not exist. */
@@ -23,7 +26,7 @@ export interface FileMailerOptions {
 
 /** A Mailer that writes `<UTC time>-<sequence>-<random>.eml` files, which sort in the order they were sent. */
 export function createFileMailer(options: FileMailerOptions): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', ...dkimTransportOptions(options.dkim) });
+  const transport = nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'windows', ...dkimTransportOptions(options.dkim) });
   const random = options.randomBytes ?? cryptoRandomBytes;
   let sequence = 0;
 

@@ -1,10 +1,13 @@
 // `transport = "smtp"`: nodemailer's pooled SMTP transport, configured from [mail.smtp]
 // (docs/configuration.md "[mail.smtp]").
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
 import type { DkimConfig, SmtpConfig } from '../config/config.js';
+import { lazyModule } from '../lazy-module.js';
 import type { Mailer } from '../ports.js';
 import { dkimTransportOptions } from './dkim.js';
 import { createNodemailerMailer } from './nodemailer-mailer.js';
+
+const nodemailer = lazyModule<typeof Nodemailer>('nodemailer');
 
 /** Time-outs for a mail server that stalls: a form answer must not hang on it for minutes. */
 export const SMTP_TIMEOUTS = Object.freeze({
@@ -20,7 +23,7 @@ export const SMTP_TIMEOUTS = Object.freeze({
  * (docs/performance.md). Every message is DKIM-signed when `dkim` is given.
  */
 export function createSmtpMailer(smtp: SmtpConfig, dkim?: DkimConfig): Mailer {
-  const transport = nodemailer.createTransport({
+  const transport = nodemailer().createTransport({
     pool: true,
     maxConnections: 5,
     host: smtp.host,

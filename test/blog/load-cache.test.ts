@@ -5,7 +5,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createPostLibrary } from '../../src/blog/content/library.js';
-import { createLoadCacheStore, type LoadCacheKey } from '../../src/blog/content/load-cache.js';
+import { createLoadCacheStore, decodeCache, encodeCache, type CacheRecord, type LoadCacheKey } from '../../src/blog/content/load-cache.js';
 import type { PostVersion } from '../../src/blog/content/post.js';
 import { captureLogs } from '../support/log-capture.js';
 import { createTempDir } from '../support/temp-dir.js';
@@ -89,6 +89,25 @@ describe('blog load cache', () => {
     const second = await load();
     assert.equal(second.result.filesRead, 1);
     assert.deepEqual(second.result.posts.map(shown), first.result.posts.map(shown));
+  });
+
+  it('reads the records of its own layout one by one: odd file names, and a damaged line costs only its file', async () => {
+    const names = ['plain.md', 'quote"d.md', 'back\\slash\\.md', 'colon":{x}.md', 'été/index.fr.md', 'last.md'];
+    const records = names.map((name, at): [string, CacheRecord] => [name, { stamp: `stamp ${at}`, outcome: { ok: false, reason: `reason ${name}` } }]);
+    const text = await encodeCache(records, key(), async () => {});
+    const all = decodeCache(Buffer.from(text), key());
+    for (const [name, record] of records) assert.deepEqual(all.get(name), record, name);
+    assert.equal(all.get('missing.md'), undefined);
+    assert.deepEqual(JSON.parse(text).files['colon":{x}.md'], records[3]![1], 'still one JSON document');
+
+    const lines = text.split('\n');
+    lines[2] = lines[2]!.slice(0, 20);
+    const damaged = decodeCache(Buffer.from(lines.join('\n')), key());
+    assert.equal(damaged.get('quote"d.md'), undefined);
+    assert.deepEqual(damaged.get('last.md'), records[5]![1]);
+
+    assert.equal(decodeCache(Buffer.from(text), { ...key(), unicode: '16.0' }).get('plain.md'), undefined, 'another key: nothing');
+    assert.equal(decodeCache(Buffer.from(text.slice(0, -6)), key()).get('plain.md'), undefined, 'cut short: nothing');
   });
 
   it('gives the same answers with a cache as without one', async () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildCatalog, type Catalog } from '../../src/blog/catalog/catalog.js';
 import { selectPage, type PostsQuery } from '../../src/blog/catalog/query.js';
-import { plainSearch } from '../../src/blog/catalog/plain-search.js';
+import { containsEveryTerm, plainSearch } from '../../src/blog/catalog/plain-search.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
 import { createSearchIndexer } from '../../src/blog/catalog/search-indexer.js';
 import { foldCase } from '../../src/blog/text/fold-case.js';
@@ -58,6 +58,12 @@ describe('the q index, built in the background', () => {
     assert.notEqual(index, null);
     assert.deepEqual(answers(catalog, index), scanned(catalog));
     assert.ok(scanned(catalog).some((urls) => urls.length > 0), 'some query finds posts');
+    for (const q of QUERIES) {
+      for (const entry of catalog.published) {
+        const terms = searchTerms(q);
+        assert.equal(indexer.matchesEveryTerm(entry.post, terms), containsEveryTerm(entry.post, terms), `${entry.url} q=${q}, judged by its words`);
+      }
+    }
 
     // An edit: a new catalog, whose index is not the previous one until it is rebuilt.
     pauses.hold();

@@ -107,6 +107,24 @@ describe('the q index answers exactly what the plain scan answers', () => {
     );
   });
 
+  it('for terms in most words of most posts, which are looked for in the posts\' word lists', () => {
+    // Many short words over three letters: "a" or "b" lies in more than 32 words' lists per post.
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'É', 'é', 'c'), minLength: 1, maxLength: 6 });
+    const text = fc.array(word, { minLength: 100, maxLength: 300 }).map((words) => words.join(' '));
+    const common = fc.constantFrom('a', 'b', 'é', 'ab', 'ba', 'a b', 'c', 'aé', 'a c é');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(text, text, rawText), { minLength: 1, maxLength: 40 }).chain((texts) => fc.tuple(fc.constant(texts), fc.array(fc.oneof(common, queryFor(texts)), { minLength: 5, maxLength: 20 }))), ([texts, queries]) => {
+        const posts = texts.map(post);
+        const index = buildSearchIndex(posts);
+        for (const query of queries) {
+          const terms = searchTerms(query);
+          assert.deepEqual([...findPositions(index, terms)], plainSearch(posts, terms), `q=${JSON.stringify(query)}`);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('after edits, an index that reuses the unchanged posts answers as one built from scratch', () => {
     fc.assert(
       fc.property(corpus, corpus, fc.array(fc.nat(), { maxLength: 10 }), fc.array(rawText, { minLength: 1, maxLength: 10 }), (before, added, kept, queries) => {

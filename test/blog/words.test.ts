@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createGramDictionary } from '../../src/blog/text/grams.js';
 import { createWordTable, readText } from '../../src/blog/text/words.js';
 
-const grams = createGramDictionary();
-const collectWords = (table: ReturnType<typeof createWordTable>, text: string) => readText(table, grams, text).words.slice();
+const collectWords = (table: ReturnType<typeof createWordTable>, text: string) => readText(table, text).slice();
 const wordsOf = (table: ReturnType<typeof createWordTable>, text: string) => [...collectWords(table, text)].map((number) => table.words[number]);
 
 describe('words of a folded text: the runs /\\s+/u leaves, each listed once', () => {

@@ -3,6 +3,9 @@
 // (catalog/search-indexer.ts), and it is the reference the index's tests compare against.
 import type { Searchable } from './search-index.js';
 
+/** Posts looked at between two pauses of scanInSlices: reading their text from the files takes a few milliseconds. */
+export const SCAN_SLICE = 64;
+
 /** Whether a post's searchText contains every term. */
 export function containsEveryTerm(post: Searchable, terms: readonly string[]): boolean {
   return terms.every((term) => post.searchText.includes(term));
@@ -15,4 +18,25 @@ export function plainSearch(posts: readonly Searchable[], terms: readonly string
     if (containsEveryTerm(post, terms)) positions.push(position);
   });
   return positions;
+}
+
+/**
+ * The items that `matches`, in order, looked at SCAN_SLICE at a time with `pause()` between slices, so that other
+ * requests are answered while a scan of 100,000 posts reads their texts. Before each later slice `stop()` may end
+ * the scan (the index is ready and answers instead): the result is then null.
+ */
+export async function scanInSlices<Item>(
+  items: readonly Item[],
+  matches: (item: Item) => boolean,
+  options: { pause(): Promise<unknown>; stop(): boolean },
+): Promise<Item[] | null> {
+  const found: Item[] = [];
+  for (let start = 0; start < items.length; start += SCAN_SLICE) {
+    if (start > 0) {
+      await options.pause();
+      if (options.stop()) return null;
+    }
+    for (let at = start; at < Math.min(items.length, start + SCAN_SLICE); at += 1) if (matches(items[at]!)) found.push(items[at]!);
+  }
+  return found;
 }

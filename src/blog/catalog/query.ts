@@ -3,8 +3,8 @@
 import { languageKey } from '../content/language.js';
 import { foldCase } from '../text/fold-case.js';
 import { compareEntries, type Catalog, type CatalogEntry } from './catalog.js';
-import { containsEveryTerm } from './plain-search.js';
-import { findPositions, type SearchIndex } from './search-index.js';
+import { containsEveryTerm, scanInSlices } from './plain-search.js';
+import { findPositions, type Searchable, type SearchIndex } from './search-index.js';
 import { searchTerms } from './search.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -111,10 +111,11 @@ export function listForLanguage(catalog: Catalog, lang: string): CatalogEntry[] 
 /**
  * Filters `candidates` (already ordered) by tag and terms and cuts out the requested page. Terms are looked up
  * in `index`, which must hold every candidate (the index of the catalog they come from); without one (it is
- * still being built) every candidate's text is scanned, with the same result.
+ * still being built) every candidate's text is scanned, with the same result: selectPageInSlices does that scan
+ * without holding up other requests.
  */
 export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuery, index: SearchIndex | null): PostsPage {
-  const byTag = (entry: CatalogEntry) => query.tag === undefined || entry.tagKeys.includes(query.tag);
+  const byTag = tagFilter(query);
   let filtered: readonly CatalogEntry[] = candidates;
   if (query.terms.length > 0 && index === null) {
     filtered = candidates.filter((entry) => byTag(entry) && containsEveryTerm(entry.post, query.terms));
@@ -127,6 +128,39 @@ export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuer
   } else if (query.tag !== undefined) {
     filtered = candidates.filter(byTag);
   }
+  return cutPage(filtered, query);
+}
+
+/** How selectPageInSlices reads the posts and lets other work run. */
+export interface SliceOptions {
+  /** Whether a post holds every term: its text, or what the index build read of it already (search-index.ts). */
+  matches(post: Searchable, terms: readonly string[]): boolean;
+  /** Lets other requests run (the next event-loop turn). */
+  pause(): Promise<unknown>;
+  /** The index of the candidates' catalog once it is ready: the scan stops and the index answers. */
+  indexNow(): SearchIndex | null;
+}
+
+/**
+ * selectPage for a `q` query while the index is not ready: the candidates are scanned a slice at a time, pausing
+ * in between (a scan reads every post's text, seconds at 100,000 posts), and the index answers instead as soon
+ * as it is ready. The page is the one selectPage gives.
+ */
+export async function selectPageInSlices(candidates: readonly CatalogEntry[], query: PostsQuery, options: SliceOptions): Promise<PostsPage> {
+  const byTag = tagFilter(query);
+  const found = await scanInSlices(candidates, (entry) => byTag(entry) && options.matches(entry.post, query.terms), {
+    pause: options.pause,
+    stop: () => options.indexNow() !== null,
+  });
+  return found === null ? selectPage(candidates, query, options.indexNow()) : cutPage(found, query);
+}
+
+function tagFilter(query: PostsQuery): (entry: CatalogEntry) => boolean {
+  return (entry) => query.tag === undefined || entry.tagKeys.includes(query.tag);
+}
+
+/** The requested page of the filtered entries. */
+function cutPage(filtered: readonly CatalogEntry[], query: PostsQuery): PostsPage {
   const start = (query.page - 1) * query.limit;
   return {
     page: query.page,

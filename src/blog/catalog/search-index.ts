@@ -8,6 +8,7 @@
 // words' lists, not a read of every post that has its trigrams: "matrix" in 3,000 posts is one or a few words.
 import { createGramDictionary, type GramDictionary } from '../text/grams.js';
 import { createWordTable, readText, type WordTable } from '../text/words.js';
+import { containsEveryTerm } from './plain-search.js';
 import { gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
 import { layOutPostingsSteps, type PostingLists } from './posting-lists.js';
 
@@ -28,8 +29,6 @@ export interface WordStore {
   table: WordTable;
   /** The words' grams, for the trigram index over the words. */
   grams: GramDictionary;
-  /** Scratch numbering of the posts' unigrams and bigrams, which text/words.ts lists as it reads (not kept per post). */
-  shortGrams: GramDictionary;
   /** What was read of each post version object. */
   termsOf: WeakMap<Searchable, PostTerms>;
 }
@@ -37,6 +36,8 @@ export interface WordStore {
 /** The posts holding each word (by the word's number, as positions in `posts`), and the words' trigram index. */
 export interface SearchIndex extends PostingLists {
   posts: readonly Searchable[];
+  /** Each post's distinct words, by position in `posts` (what the store read of it). */
+  postWords: ReadonlyArray<Uint16Array | Uint32Array>;
   positionOf: Map<Searchable, number>;
   vocabulary: GramIndex;
   store: WordStore;
@@ -44,7 +45,7 @@ export interface SearchIndex extends PostingLists {
   memo: WeakMap<object, Int32Array>;
 }
 
-/** A term whose words' lists hold more entries than this many per post still in the running is looked for in the posts' text. */
+/** A term whose words' lists hold more entries than this many per post still in the running is looked for in the posts' word lists. */
 const SCAN_RATIO = 32;
 
 /** New words searched one by one, before the words' trigram index is built again. */
@@ -57,15 +58,15 @@ const POSTS_PER_STEP = 100;
 const LAYOUT_POSTS_PER_STEP = 2000;
 
 export function createWordStore(): WordStore {
-  return { table: createWordTable(), grams: createGramDictionary(), shortGrams: createGramDictionary(), termsOf: new WeakMap() };
+  return { table: createWordTable(), grams: createGramDictionary(), termsOf: new WeakMap() };
 }
 
-/** The distinct words, unigrams and bigrams of a post's folded text, read once per post version object (one pass over the text). */
+/** The distinct words of a post's folded text, read once per post version object. */
 function termsOfPost(store: WordStore, post: Searchable): PostTerms {
   let terms = store.termsOf.get(post);
   if (!terms) {
-    const read = readText(store.table, store.shortGrams, post.searchText);
-    terms = { words: store.table.words.length <= 65_536 ? Uint16Array.from(read.words) : read.words.slice() };
+    const read = readText(store.table, post.searchText);
+    terms = { words: store.table.words.length <= 65_536 ? Uint16Array.from(read) : read.slice() };
     store.termsOf.set(post, terms);
   }
   return terms;
@@ -88,9 +89,9 @@ export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex 
     }
     if (read) yield;
   }
-  const terms = posts.map((post) => termsOfPost(store, post));
+  const postWords = posts.map((post) => termsOfPost(store, post).words);
   const lists = yield* layOutPostingsSteps(
-    terms.map((post) => post.words),
+    postWords,
     store.table.words.length,
     LAYOUT_POSTS_PER_STEP,
   );
@@ -99,7 +100,7 @@ export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex 
   // Words new since the trigram index was built are searched one by one until they are many.
   const kept = previous?.store === store ? previous.vocabulary : undefined;
   const vocabulary = kept && words.length - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8) ? kept : yield* gramIndexSteps(words.slice(), store.grams);
-  return { posts, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, store, memo: new WeakMap() };
+  return { posts, postWords, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, store, memo: new WeakMap() };
 }
 
 /** indexSteps run to the end at once (tests, benchmarks). */
@@ -109,6 +110,17 @@ export function buildSearchIndex(posts: readonly Searchable[], previous?: Search
     const step = steps.next();
     if (step.done) return step.value;
   }
+}
+
+/**
+ * Whether `post` contains every term, as containsEveryTerm says: from its words when `store` has read them (a
+ * term lies inside one word, so no text is read), else from its text.
+ */
+export function matchesEveryTerm(store: WordStore, post: Searchable, terms: readonly string[]): boolean {
+  const known = store.termsOf.get(post);
+  if (!known) return containsEveryTerm(post, terms);
+  const { words } = store.table;
+  return terms.every((term) => known.words.some((word) => words[word]!.includes(term)));
 }
 
 /** Positions (ascending) of the posts whose folded text contains every folded term, as String.prototype.includes finds them. */
@@ -125,9 +137,12 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
     let entries = 0;
     for (let at = 0; at < words.length; at += 1) entries += index.offsets[words[at]! + 1]! - index.offsets[words[at]!]!;
     if (entries > SCAN_RATIO * alive) {
-      // A term in most posts ("the", "ing"): reading the text finds it within the first lines.
+      // A term in most posts ("the", "ing"): each post still in the running is looked at for one of those words,
+      // found within its first few words (the posts' texts are in their files, not in memory).
+      const holding = new Uint8Array(index.offsets.length - 1);
+      for (let at = 0; at < words.length; at += 1) holding[words[at]!] = 1;
       for (let position = 0; position < hits.length; position += 1) {
-        if (hits[position] === round && index.posts[position]!.searchText.includes(term)) hits[position] = round + 1;
+        if (hits[position] === round && holdsAny(index.postWords[position]!, holding)) hits[position] = round + 1;
       }
     } else {
       for (let at = 0; at < words.length; at += 1) advance(hits, index, words[at]!, round);
@@ -138,6 +153,12 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
   const positions: number[] = [];
   for (let position = 0; position < hits.length; position += 1) if (hits[position] === unique.length) positions.push(position);
   return positions;
+}
+
+/** Whether one of a post's words is marked in `holding`. */
+function holdsAny(postWords: Uint16Array | Uint32Array, holding: Uint8Array): boolean {
+  for (let at = 0; at < postWords.length; at += 1) if (holding[postWords[at]!] === 1) return true;
+  return false;
 }
 
 /** Moves the posts of `key`'s list that hold every earlier term on to the next round. */

@@ -4,11 +4,13 @@
 // which gives the same answers; an index is only ever used for the catalog it was built from.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Catalog } from './catalog.js';
-import { createWordStore, indexSteps, type SearchIndex } from './search-index.js';
+import { createWordStore, indexSteps, matchesEveryTerm, type Searchable, type SearchIndex } from './search-index.js';
 
 export interface SearchIndexer {
   /** The index of `catalog.published`, once built; null before (and for any catalog but the last one indexed). */
   indexFor(catalog: Catalog): SearchIndex | null;
+  /** Whether a post holds every term, from its words if a build has read them, else from its text (the plain scan). */
+  matchesEveryTerm(post: Searchable, terms: readonly string[]): boolean;
   /** Indexes `catalog` in the background, after any build under way; a build for an older catalog stops early. */
   index(catalog: Catalog): void;
   /** Settles when no build is under way or queued. */
@@ -54,6 +56,7 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
 
   return {
     indexFor: (catalog) => (ready !== null && ready.catalog === catalog ? ready.index : null),
+    matchesEveryTerm: (post, terms) => matchesEveryTerm(store, post, terms),
     index(catalog) {
       wanted = catalog;
       running = running.then(() => build(catalog)).catch(options.onError);

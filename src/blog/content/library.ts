@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log.js';
 import { readBodyAgain } from './body-reader.js';
-import { checkRecord, recordOf, type CacheRecord, type LoadCacheStore } from './load-cache.js';
+import { checkRecord, recordOf, type CacheRecord, type LoadCacheStore, type SavedRecords } from './load-cache.js';
 import { LoadedPost } from './loaded-post.js';
 import { parsePostFileName } from './file-name.js';
 import { languageKey } from './language.js';
@@ -139,7 +139,7 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
       changed = true;
     }
     // The load cache is read once, for the first refresh; later ones compare stamps in memory.
-    const saved = first && loadCache ? loadCache.read() : new Map<string, unknown>();
+    const saved: SavedRecords = first && loadCache ? loadCache.read() : new Map<string, unknown>();
     let filesRead = 0;
     let filesFromCache = 0;
     for (const { file, stamp } of stale) {

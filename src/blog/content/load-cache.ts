@@ -42,10 +42,15 @@ export interface CacheRecord {
   outcome: CachedOutcome;
 }
 
+/** The records of a cache file by post file, unchecked (checkRecord checks one). */
+export interface SavedRecords {
+  get(file: string): unknown;
+}
+
 /** The load cache of one content_dir. */
 export interface LoadCacheStore {
-  /** The records in the file, unchecked (checkRecord checks one); empty when there is no usable cache. */
-  read(): Map<string, unknown>;
+  /** The records in the file; none when there is no usable cache. */
+  read(): SavedRecords;
   /** Replaces the file with `records`, a slice at a time so that requests keep flowing. */
   write(records: ReadonlyArray<[string, CacheRecord]>): Promise<void>;
 }
@@ -55,7 +60,7 @@ export function createLoadCacheStore(file: string, key: LoadCacheKey): LoadCache
   return {
     read() {
       try {
-        return decodeCache(readFileSync(file, 'utf8'), key);
+        return decodeCache(readFileSync(file), key);
       } catch {
         return new Map();
       }
@@ -77,21 +82,89 @@ export async function encodeCache(records: ReadonlyArray<[string, CacheRecord]>,
     for (const [file, record] of records.slice(start, start + RECORDS_PER_SLICE)) pieces.push(`${JSON.stringify(file)}:${JSON.stringify(record)}`);
     await pause();
   }
-  return `{"format":${FORMAT},"key":${JSON.stringify(key)},"files":{${pieces.join(',\n')}}}\n`;
+  // One record a line, between a first line and a last one of their own: decodeCache reads them one by one.
+  return `{"format":${FORMAT},"key":${JSON.stringify(key)},"files":{\n${pieces.join(',\n')}\n}}\n`;
 }
 
-/** The records of a cache file's text written under `key`; empty for any other key or text. */
-export function decodeCache(text: string, key: LoadCacheKey): Map<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return new Map();
-  }
-  if (!isObject(parsed) || parsed.format !== FORMAT || !isObject(parsed.key) || !isObject(parsed.files)) return new Map();
-  const written = parsed.key;
-  if ((Object.keys(key) as Array<keyof LoadCacheKey>).some((name) => written[name] !== key[name])) return new Map();
+/**
+ * The records of a cache file written under `key`; none for any other key, or bytes that are not JSON. A file as
+ * encodeCache lays it out is not parsed whole (at 100,000 posts its text and its records would take some 270 MB
+ * at once): its lines are found, and each record is parsed when the library asks for it. Any other layout of the
+ * same JSON is parsed whole.
+ */
+export function decodeCache(bytes: Buffer, key: LoadCacheKey): SavedRecords {
+  return decodeByLines(bytes, key) ?? decodeWhole(bytes.toString('utf8'), key);
+}
+
+const NO_RECORDS: SavedRecords = new Map();
+const NEWLINE = 0x0a;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const CLOSING = 0x7d;
+
+function decodeWhole(text: string, key: LoadCacheKey): SavedRecords {
+  const parsed = parseOrUndefined(text);
+  if (!isCurrent(parsed, key) || !isObject(parsed.files)) return NO_RECORDS;
   return new Map(Object.entries(parsed.files));
+}
+
+/** encodeCache's layout, record places by file; null when `bytes` are laid out otherwise. */
+function decodeByLines(bytes: Buffer, key: LoadCacheKey): SavedRecords | null {
+  const headerEnd = bytes.indexOf(NEWLINE);
+  if (headerEnd === -1) return null;
+  const header = bytes.toString('utf8', 0, headerEnd);
+  if (!header.endsWith('"files":{')) return null;
+  const parsed = parseOrUndefined(`${header}}}`);
+  if (parsed === undefined) return null;
+  if (!isCurrent(parsed, key)) return NO_RECORDS;
+  const places = new Map<string, { start: number; end: number }>();
+  for (let start = headerEnd + 1; ; ) {
+    const end = bytes.indexOf(NEWLINE, start);
+    if (end === -1) return null;
+    if (bytes[start] === CLOSING) {
+      const last = end === start + 2 && bytes[start + 1] === CLOSING && end + 1 === bytes.length;
+      return last ? { get: (file) => recordAt(bytes, places.get(file)) } : null;
+    }
+    // `"file":{...}` then a comma but on the last record. A file name holds no raw quote: the first one not
+    // escaped by a backslash ends it (no byte of a multi-byte UTF-8 character is a quote or a backslash).
+    if (bytes[start] !== QUOTE) return null;
+    let nameEnd = bytes.indexOf(QUOTE, start + 1);
+    while (nameEnd !== -1 && nameEnd < end && isEscaped(bytes, nameEnd)) nameEnd = bytes.indexOf(QUOTE, nameEnd + 1);
+    if (nameEnd === -1 || nameEnd >= end || bytes[nameEnd + 1] !== COLON) return null;
+    const file = parseOrUndefined(bytes.toString('utf8', start, nameEnd + 1));
+    if (typeof file !== 'string') return null;
+    places.set(file, { start: nameEnd + 2, end: bytes[end - 1] === COMMA ? end - 1 : end });
+    start = end + 1;
+  }
+}
+
+/** Whether the quote at `at` follows an odd run of backslashes. */
+function isEscaped(bytes: Buffer, at: number): boolean {
+  let backslashes = 0;
+  while (bytes[at - 1 - backslashes] === BACKSLASH) backslashes += 1;
+  return backslashes % 2 === 1;
+}
+
+/** The record at `place`, parsed; undefined (its file is read) when there is none or it is not JSON. */
+function recordAt(bytes: Buffer, place: { start: number; end: number } | undefined): unknown {
+  return place === undefined ? undefined : parseOrUndefined(bytes.toString('utf8', place.start, place.end));
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a parsed cache (or its first line) is of this format and written under `key`. */
+function isCurrent(parsed: unknown, key: LoadCacheKey): parsed is Record<string, unknown> {
+  if (!isObject(parsed) || parsed.format !== FORMAT || !isObject(parsed.key)) return false;
+  const written = parsed.key;
+  return !(Object.keys(key) as Array<keyof LoadCacheKey>).some((name) => written[name] !== key[name]);
 }
 
 /** `value` as a record for a file with `stamp`, or null when it is for another stamp or not of the right shape. */

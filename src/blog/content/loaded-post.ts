@@ -1,6 +1,6 @@
 // A post version as the library holds it: its front-matter fields in memory, its body in its file (read again
-// when an answer needs it), its excerpt and reading time derived on first use, and its search text folded when
-// read or first asked for. One class, so that 100,000 posts share one shape and their accessors live once, on
+// when an answer needs it), its excerpt and reading time derived on first use, and its search text folded from
+// the file each time it is asked for (the q index reads it once). One class, so that 100,000 posts share one shape and their accessors live once, on
 // the prototype, instead of as closures on each object.
 import { detach } from '../text/detach.js';
 import { foldCase } from '../text/fold-case.js';
@@ -50,10 +50,9 @@ export class LoadedPost implements PostVersion {
   readonly cover: PostVersion['cover'];
   readonly source: PostSource;
   #derived: DerivedFields | undefined;
-  #searchText: string | undefined;
 
-  /** `known` carries what was derived or folded already (when read from the file, or kept in the load cache). */
-  constructor(fields: PostFields, source: PostSource, known: { derived?: DerivedFields; searchText?: string } = {}) {
+  /** `known` carries what was derived already (kept in the load cache). */
+  constructor(fields: PostFields, source: PostSource, known: { derived?: DerivedFields } = {}) {
     this.file = fields.file;
     this.slug = fields.slug;
     this.lang = fields.lang;
@@ -69,16 +68,18 @@ export class LoadedPost implements PostVersion {
     this.cover = fields.cover;
     this.source = source;
     this.#derived = known.derived;
-    this.#searchText = known.searchText;
   }
 
   get body(): string {
     return this.source.readBody();
   }
 
-  /** Folded when the file is read; a post restored from the load cache reads its file when first searched. */
+  /**
+   * Folded from the file each time, not kept: 40 MB at 10,000 posts. The q index reads it once per post version
+   * and answers from its words after; the scan before the index is ready reads it once per query.
+   */
   get searchText(): string {
-    return (this.#searchText ??= foldSearchText(this.title, this.body));
+    return foldSearchText(this.title, this.body);
   }
 
   get excerpt(): string {

@@ -8,7 +8,7 @@ import { parseFrontMatter } from './front-matter.js';
 import { describeFrontMatterIssues, frontMatterSchema, type FrontMatter } from './front-matter-schema.js';
 import { canonicalLanguage } from './language.js';
 import type { MarkdownTools } from './markdown.js';
-import { foldSearchText, LoadedPost, type PostFields } from './loaded-post.js';
+import { LoadedPost, type PostFields } from './loaded-post.js';
 import type { PostCover } from './post.js';
 
 export interface ParseContext {
@@ -81,7 +81,7 @@ export function parsePostFile(file: string, text: string, context: ParseContext,
     cover,
   };
   const source = { bodyStart, readBody, frontMatterExcerpt: front.excerpt, markdown: context.markdown };
-  return { ok: true, warnings, post: new LoadedPost(fields, source, { searchText: foldSearchText(front.title, split.body) }) };
+  return { ok: true, warnings, post: new LoadedPost(fields, source) };
 }
 
 function bodyInMemory(body: string): () => string {

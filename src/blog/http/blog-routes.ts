@@ -77,13 +77,21 @@ function createGetHandler({ current, resolver }: BlogRoutesOptions): Handler {
     }
     let prepared = memo.get(request.url);
     if (prepared === undefined) {
-      prepared = resolver.resolve(snapshot, request.path, request.query === '' ? {} : (parseQuery(request.query) as Record<string, unknown>)) ?? resolver.notFound;
+      const resolved = resolver.resolve(snapshot, request.path, request.query === '' ? {} : (parseQuery(request.query) as Record<string, unknown>)) ?? resolver.notFound;
+      // A scan under way is not remembered: once done, the snapshot keeps its answer and the next request memos it.
+      if (resolved instanceof Promise) return resolved.then((ready) => answerFor(ready, request));
+      prepared = resolved;
       if (memo.size >= URL_MEMO_SIZE) memo.clear();
       memo.set(request.url, prepared);
     }
-    if (prepared.etag !== null && matchesIfNoneMatch(ifNoneMatch(request.raw), prepared.etag)) return prepared.notModified;
-    return prepared.answer;
+    return answerFor(prepared, request);
   };
+}
+
+/** The prepared answer, or its 304 when the request names its entity tag. */
+function answerFor(prepared: PreparedResponse, request: RoutedRequest): Answer {
+  if (prepared.etag !== null && matchesIfNoneMatch(ifNoneMatch(request.raw), prepared.etag)) return prepared.notModified;
+  return prepared.answer;
 }
 
 /**

@@ -8,8 +8,11 @@ import type { BlogSnapshot } from './snapshot.js';
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
 export interface BlogResolver {
-  /** The answer to GET `path` (no query string) with `query` (parsed), or null when no route has that path. */
-  resolve(snapshot: BlogSnapshot, path: string, query: Record<string, unknown>): PreparedResponse | null;
+  /**
+   * The answer to GET `path` (no query string) with `query` (parsed), or null when no route has that path; a
+   * promise while a `q` query scans the posts (BlogSnapshot.posts).
+   */
+  resolve(snapshot: BlogSnapshot, path: string, query: Record<string, unknown>): PreparedResponse | Promise<PreparedResponse> | null;
   notFound: PreparedResponse;
   methodNotAllowed: PreparedResponse;
   badPath: PreparedResponse;

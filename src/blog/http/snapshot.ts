@@ -4,8 +4,9 @@
 // queries on first use, kept in a bounded LRU.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { createDetail, createSummary } from '../catalog/summary.js';
-import { isDefaultListing, listForLanguage, queryKey, selectPage, DEFAULT_PAGE_SIZE, type PostsPage, type PostsQuery } from '../catalog/query.js';
-import type { SearchIndex } from '../catalog/search-index.js';
+import { isDefaultListing, listForLanguage, queryKey, selectPage, selectPageInSlices, DEFAULT_PAGE_SIZE, type PostsPage, type PostsQuery } from '../catalog/query.js';
+import { containsEveryTerm } from '../catalog/plain-search.js';
+import type { Searchable, SearchIndex } from '../catalog/search-index.js';
 import { countTags } from '../catalog/tags.js';
 import { createJsonFeed } from '../feeds/json-feed.js';
 import { FEED_LENGTH, renderRss } from '../feeds/rss.js';
@@ -34,8 +35,11 @@ export interface BlogSnapshot {
   detail(entry: CatalogEntry): PreparedResponse;
   /** The rendered body of a published version, as in its detail and the feeds. */
   html(entry: CatalogEntry): string;
-  /** The answer to a valid /posts query. */
-  posts(query: PostsQuery): PreparedResponse;
+  /**
+   * The answer to a valid /posts query; a promise for a `q` query asked before the index of this content is
+   * ready, which scans the posts a slice at a time while other requests are answered.
+   */
+  posts(query: PostsQuery): PreparedResponse | Promise<PreparedResponse>;
   /**
    * Serialises every summary ahead of requests, a few posts per event-loop turn, newest first; stops early
    * when `stop()` says so (a newer snapshot or shutdown).
@@ -64,6 +68,10 @@ export interface SnapshotTools {
   memo: SnapshotMemo;
   /** The `q` index of a catalog once it is built (catalog/search-indexer.ts); null meanwhile, or always when absent. */
   searchIndexOf?: (catalog: Catalog) => SearchIndex | null;
+  /** Whether a post holds every `q` term, for the scan before the index is ready (containsEveryTerm by default). */
+  matchesEveryTerm?: (post: Searchable, terms: readonly string[]) => boolean;
+  /** Lets other requests run between slices of that scan (the next event-loop turn by default). */
+  pause?: () => Promise<unknown>;
 }
 
 export function createSnapshotMemo(): SnapshotMemo {
@@ -104,15 +112,33 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
   const pageCount = Math.max(1, Math.ceil(catalog.primaries.length / DEFAULT_PAGE_SIZE));
   const defaultPages = new Map<number, PreparedResponse>();
   const cache = createLru<string, PreparedResponse>(QUERY_CACHE_SIZE);
-  const posts = (query: PostsQuery): PreparedResponse => {
+  // Scans under way, by query key: the same query asked again meanwhile waits for the same scan.
+  const scans = new Map<string, Promise<PreparedResponse>>();
+  const indexNow = () => tools.searchIndexOf?.(catalog) ?? null;
+  const sliceOptions = { matches: tools.matchesEveryTerm ?? containsEveryTerm, pause: tools.pause ?? (() => yieldToEventLoop()), indexNow };
+  const posts = (query: PostsQuery): PreparedResponse | Promise<PreparedResponse> => {
     const isDefault = isDefaultListing(query) && query.page <= pageCount;
     const key = isDefault ? '' : queryKey(query);
     let response = isDefault ? defaultPages.get(query.page) : cache.get(key);
-    if (!response) {
-      response = renderPage(selectPage(candidatesFor(query.lang), query, tools.searchIndexOf?.(catalog) ?? null));
-      if (isDefault) defaultPages.set(query.page, response);
-      else cache.set(key, response);
+    if (response) return response;
+    const index = indexNow();
+    if (query.terms.length > 0 && index === null) {
+      let scan = scans.get(key);
+      if (!scan) {
+        scan = selectPageInSlices(candidatesFor(query.lang), query, sliceOptions).then((page) => {
+          const scanned = renderPage(page);
+          cache.set(key, scanned);
+          return scanned;
+        });
+        const forget = () => void scans.delete(key);
+        scan.then(forget, forget);
+        scans.set(key, scan);
+      }
+      return scan;
     }
+    response = renderPage(selectPage(candidatesFor(query.lang), query, index));
+    if (isDefault) defaultPages.set(query.page, response);
+    else cache.set(key, response);
     return response;
   };
   posts({ lang: undefined, tag: undefined, terms: [], page: 1, limit: DEFAULT_PAGE_SIZE });

@@ -1,10 +1,7 @@
 // The distinct words of folded texts, numbered, for the `q` index (catalog/search-index.ts). A word is a run
 // between white space exactly as /\s+/u cuts `q` into terms (catalog/search.ts), so a term, holding no white
 // space, can only occur inside one word. Words are hashed while the text is read and looked up in an open
-// addressing table, so that reading 10,000 posts does not cut millions of substrings to look them up. The same
-// pass lists the text's unigrams and bigrams (those inside words: a term of one or two units holds no white
-// space either), reading each distinct word of the text once more for them.
-import { addGram, endText, shortGramNumber, startText, type GramDictionary } from './grams.js';
+// addressing table, so that reading 10,000 posts does not cut millions of substrings to look them up.
 
 /** Word -> number; numbers are never reused, so lists keyed by them stay valid as words come and go. */
 export interface WordTable {
@@ -78,16 +75,13 @@ function numberOf(table: WordTable, text: string, start: number, end: number, ha
 }
 
 /**
- * The distinct words of a folded text, by number, numbering new ones; and its unigrams and bigrams, numbered in
- * `shortGrams`. Both are views of scratch space, valid until the next text is read: the caller copies them into
- * arrays of their own size (copies made straight from the views leave no short-lived arrays behind, which
- * would otherwise lie between the kept ones in memory).
+ * The distinct words of a folded text, by number, numbering new ones: a view of scratch space, valid until the
+ * next text is read. The caller copies it into an array of its own size (a copy made straight from the view
+ * leaves no short-lived array behind, which would otherwise lie between the kept ones in memory).
  */
-export function readText(table: WordTable, shortGrams: GramDictionary, folded: string): { words: Uint32Array; shortGrams: Uint32Array } {
+export function readText(table: WordTable, folded: string): Uint32Array {
   table.texts += 1;
   const text = table.texts;
-  startText(shortGrams);
-  const { unigrams, bigrams } = shortGrams;
   let count = 0;
   const length = folded.length;
   let index = 0;
@@ -111,18 +105,6 @@ export function readText(table: WordTable, shortGrams: GramDictionary, folded: s
     }
     table.buffer[count] = number;
     count += 1;
-    // The word's first time in this text: its unigrams and bigrams (ASCII ones through the flat tables inline).
-    let previous = -1;
-    for (let at = start; at < index; at += 1) {
-      const unit = folded.charCodeAt(at);
-      let id = unit < 128 ? unigrams[unit]! - 1 : -1;
-      addGram(shortGrams, id === -1 ? shortGramNumber(shortGrams, unit, -1) : id);
-      if (previous !== -1) {
-        id = (previous | unit) < 128 ? bigrams[(previous << 7) | unit]! - 1 : -1;
-        addGram(shortGrams, id === -1 ? shortGramNumber(shortGrams, previous, unit) : id);
-      }
-      previous = unit;
-    }
   }
-  return { words: table.buffer.subarray(0, count), shortGrams: endText(shortGrams) };
+  return table.buffer.subarray(0, count);
 }

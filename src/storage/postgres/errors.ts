@@ -1,7 +1,10 @@
 // Which PostgreSQL failures mean "the database cannot be reached now" (503, try again) rather than a fault in
 // what was asked (a bug, logged as such). SQLSTATE classes: PostgreSQL manual, appendix A.
-import pg from 'pg';
+import type Pg from 'pg';
+import { lazyModule } from '../../lazy-module.js';
 import { safeReason } from '../../safe-reason.js';
+
+const pg = lazyModule<typeof Pg>('pg');
 
 /**
  * Unreachable: no answer from a server at all (a refused or broken connection, a timeout, a pool that gave up),
@@ -9,12 +12,12 @@ import { safeReason } from '../../safe-reason.js';
  * (the server shutting down or starting up).
  */
 export function isUnreachable(error: unknown): boolean {
-  if (!(error instanceof pg.DatabaseError)) return true;
+  if (!(error instanceof pg().DatabaseError)) return true;
   return /^(08|53|57P)/.test(error.code ?? '');
 }
 
 /** A code safe to log: the SQLSTATE of a server error (never its message, which may quote values), else safeReason. */
 export function postgresReason(error: unknown): string {
-  if (error instanceof pg.DatabaseError && error.code) return `sqlstate_${error.code}`;
+  if (error instanceof pg().DatabaseError && error.code) return `sqlstate_${error.code}`;
   return safeReason(error);
 }

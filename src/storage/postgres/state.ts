@@ -2,7 +2,8 @@
 // migrated at start, and a probe that keeps /health honest. The service starts even while PostgreSQL is down:
 // migrations are tried again until they ran, queries meanwhile fail with UnavailableError (503), and every
 // store works again by itself once the database answers.
-import pg from 'pg';
+import type pg from 'pg';
+import { lazyModule } from '../../lazy-module.js';
 import type { Logger } from '../../log.js';
 import { UnavailableError } from '../../unavailable-error.js';
 import { isUnreachable, postgresReason } from './errors.js';
@@ -36,9 +37,11 @@ export interface PostgresState {
 /** A statement inside PostgresState.transaction. */
 export type TransactionQuery = <Row extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<pg.QueryResult<Row>>;
 
+const loadPg = lazyModule<typeof pg>('pg');
+
 /** Connects to `url` in the background, migrates, and keeps probing until closed. */
 export function createPostgresState(url: string, logger: Logger, options: PostgresStateOptions = {}): PostgresState {
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: url,
     max: options.maxConnections ?? 10,
     // A request waits at most this long for a connection before it is answered 503.

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { SCAN_SLICE } from '../../src/blog/catalog/plain-search.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { startBlog, type RunningBlog } from './fixture.js';
+import { startBlog } from './fixture.js';
 
 /** Enough posts for the scan to take many slices, and the index build many steps. */
 const POSTS = SCAN_SLICE * 12;

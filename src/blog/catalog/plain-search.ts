@@ -1,7 +1,12 @@
 // The plain scan docs/blog.md describes for `q`: every post whose folded text contains every folded term
 // (String.prototype.includes). It answers `q` while the index of the current catalog is being built
 // (catalog/search-indexer.ts), and it is the reference the index's tests compare against.
-import type { Searchable } from './search-index.js';
+
+/** A post as `q` sees it. */
+export interface Searchable {
+  /** The folded title and Markdown body (PostVersion.searchText). */
+  readonly searchText: string;
+}
 
 /** Posts looked at between two pauses of scanInSlices: reading their text from the files takes a few milliseconds. */
 export const SCAN_SLICE = 64;

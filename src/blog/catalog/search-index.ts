@@ -8,15 +8,11 @@
 // words' lists, not a read of every post that has its trigrams: "matrix" in 3,000 posts is one or a few words.
 import { createGramDictionary, type GramDictionary } from '../text/grams.js';
 import { createWordTable, readText, type WordTable } from '../text/words.js';
-import { containsEveryTerm } from './plain-search.js';
+import { containsEveryTerm, type Searchable } from './plain-search.js';
 import { gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
 import { layOutPostingsSteps, type PostingLists } from './posting-lists.js';
 
-/** What the index reads of a post version (tests index plain objects). */
-export interface Searchable {
-  /** The folded title and Markdown body (PostVersion.searchText). */
-  readonly searchText: string;
-}
+export type { Searchable };
 
 /** A post's distinct words, by number. */
 export interface PostTerms {

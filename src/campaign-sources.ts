@@ -4,7 +4,7 @@
 import { createBlogService } from './blog/blog-service.js';
 import type { CampaignSources } from './campaigns/campaign-plan.js';
 import type { Config } from './config/config.js';
-import { createLogger } from './log.js';
+import { createSilentLogger } from './log.js';
 import { openCampaignStore } from './campaign-store-of.js';
 import { openNewsletterReader } from './newsletter-reader.js';
 
@@ -16,7 +16,7 @@ export interface LoadedSources extends CampaignSources {
 export async function loadCampaignSources(config: Config): Promise<LoadedSources | undefined> {
   if (!config.blog || !config.site) return undefined;
   // Warnings about broken posts belong to `serve` and `check`; here they would bury the command's own output.
-  const logger = createLogger({ destination: { write: () => undefined }, timestamp: () => '' }, 'silent');
+  const logger = createSilentLogger();
   const campaigns = await openCampaignStore(config);
   const blog = await createBlogService(
     { site: config.site, blog: config.blog },

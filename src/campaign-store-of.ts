@@ -3,13 +3,11 @@
 // without `serve` (`postbox newsletter`) opens its own and closes it when done.
 import type { CampaignStore } from './campaigns/campaign-store.js';
 import type { Config } from './config/config.js';
-import { createLogger } from './log.js';
+import { createSilentLogger } from './log.js';
 import { campaignsDirOf, createCampaignFiles } from './storage/campaign-files.js';
 import { createPostgresCampaignStore } from './storage/postgres/campaign-store.js';
-import { createPostgresState, type PostgresState } from './storage/postgres/state.js';
+import { createPostgresState, migratedForCommand, type PostgresState } from './storage/postgres/state.js';
 
-/** How long a command waits for PostgreSQL to answer (and be migrated) before it gives up. */
-const COMMAND_CONNECT_MS = 10_000;
 
 /** The campaign store of `config`, over the composition root's PostgreSQL state when the backend is postgres. */
 export function campaignStoreOf(config: Config, postgres: PostgresState | undefined): CampaignStore {
@@ -20,17 +18,10 @@ export function campaignStoreOf(config: Config, postgres: PostgresState | undefi
 /** A campaign store for a command; with PostgreSQL, rejects when the database does not answer within 10 seconds. */
 export async function openCampaignStore(config: Config): Promise<{ store: CampaignStore; close(): Promise<void> }> {
   if (config.state.backend !== 'postgres') return { store: campaignStoreOf(config, undefined), close: async () => undefined };
-  const logger = createLogger({ destination: { write: () => undefined }, timestamp: () => '' }, 'silent');
-  const postgres = createPostgresState(config.state.url!, logger);
-  let timer: NodeJS.Timeout | undefined;
-  const ready = await Promise.race([
-    postgres.migrated().then(() => true),
-    new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), COMMAND_CONNECT_MS);
-    }),
-  ]);
-  clearTimeout(timer);
-  if (!ready) {
+  const postgres = createPostgresState(config.state.url!, createSilentLogger());
+  try {
+    await migratedForCommand(postgres);
+  } catch {
     await postgres.close();
     throw new Error('PostgreSQL ([state] url) cannot be reached or migrated; try again once it answers');
   }

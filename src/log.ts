@@ -20,3 +20,8 @@ export function createStdoutLogOutput(): LogOutput {
 export function createLogger(output: LogOutput, level = 'info'): Logger {
   return pino({ base: null, level, timestamp: output.timestamp }, output.destination);
 }
+
+/** A logger that writes nothing: for a command, whose output is its own. */
+export function createSilentLogger(): Logger {
+  return createLogger({ destination: { write: () => undefined }, timestamp: () => '' }, 'silent');
+}

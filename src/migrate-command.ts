@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import { postgresPlaceOf } from './check-summary.js';
 import type { Config } from './config/config.js';
-import { createLogger } from './log.js';
+import { createSilentLogger } from './log.js';
 import { FILE_IMPORTERS, type FileImporter } from './storage/postgres/file-importers.js';
 import { runMigrations } from './storage/postgres/migrate.js';
 import { createPostgresState } from './storage/postgres/state.js';
@@ -52,7 +52,7 @@ export async function runMigrateCommand(
   }
   if (!options.fromFiles) return 0;
   // Log lines of the state (reachable, migrated) are for a service, not for this command.
-  const state = createPostgresState(url, createLogger({ destination: { write: () => undefined }, timestamp: () => '' }, 'silent'));
+  const state = createPostgresState(url, createSilentLogger());
   try {
     await state.migrated();
     for (const importer of importers) {

@@ -6,13 +6,10 @@ import type { Config, NewsletterForm } from './config/config.js';
 import { readSubscribers } from './forms/newsletter/index.js';
 import { loadNewsletterSecret } from './forms/newsletter/newsletter-secret.js';
 import type { Subscriber } from './forms/newsletter/subscriber-events.js';
-import { createLogger } from './log.js';
+import { createSilentLogger } from './log.js';
 import { createPostgresNewsletterStore, readPostgresSubscribers } from './storage/postgres/newsletter-store.js';
-import { createPostgresState, type PostgresState } from './storage/postgres/state.js';
-import { UnavailableError } from './unavailable-error.js';
+import { createPostgresState, migratedForCommand } from './storage/postgres/state.js';
 
-/** How long a command waits for the database to answer (and be migrated) before it gives up. */
-const CONNECT_WAIT_MS = 10_000;
 
 export interface NewsletterReader {
   subscribers(form: NewsletterForm): Promise<Subscriber[]>;
@@ -31,30 +28,17 @@ export function openNewsletterReader(config: Config): NewsletterReader {
     };
   }
   // A command's output is its own: the state's log lines would mix into it.
-  const state = createPostgresState(config.state.url!, createLogger({ destination: { write: () => undefined }, timestamp: () => '' }, 'silent'));
+  const state = createPostgresState(config.state.url!, createSilentLogger());
   const store = createPostgresNewsletterStore(state, randomBytes);
   return {
     async subscribers(form) {
-      await migrated(state);
+      await migratedForCommand(state);
       return readPostgresSubscribers(state, form);
     },
     async secret() {
-      await migrated(state);
+      await migratedForCommand(state);
       return store.secret();
     },
     close: () => state.close(),
   };
-}
-
-/** Resolves once the database is migrated; rejects with UnavailableError after CONNECT_WAIT_MS. */
-async function migrated(state: PostgresState): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const gaveUp = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnavailableError('postgres')), CONNECT_WAIT_MS);
-  });
-  try {
-    await Promise.race([state.migrated(), gaveUp]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

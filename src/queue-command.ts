@@ -3,11 +3,11 @@
 // files (rows) as a running `serve`, which picks up what is put back and skips what is dropped.
 import type { Config } from './config/config.js';
 import { describeOutgoing } from './queue/outgoing.js';
-import { createLogger } from './log.js';
+import { createSilentLogger } from './log.js';
 import type { QueueOwnerStore } from './queue/shared-store.js';
 import type { FailedMessage, PendingMessage } from './queue/store.js';
 import { createPostgresQueueStore } from './storage/postgres/queue-store.js';
-import { createPostgresState } from './storage/postgres/state.js';
+import { createPostgresState, migratedForCommand } from './storage/postgres/state.js';
 import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
 import { UnavailableError } from './unavailable-error.js';
 
@@ -29,11 +29,9 @@ export interface QueueCommandIo {
 export async function runQueueCommand(args: readonly string[], options: { allFailed: boolean }, config: Config, io: QueueCommandIo): Promise<number> {
   if (config.state.backend !== 'postgres') return runOn(createQueueFiles(queueDirOf(config.data_dir)), args, options, io);
   // `[state] backend = "postgres"`: the table every replica's queue shares.
-  const logger = createLogger({ destination: { write: () => undefined }, timestamp: () => '' }, 'silent');
-  const state = createPostgresState(config.state.url!, logger);
+  const state = createPostgresState(config.state.url!, createSilentLogger());
   try {
-    const ready = await Promise.race([state.migrated().then(() => true), new Promise<false>((resolve) => setTimeout(resolve, POSTGRES_WAIT_MS, false).unref())]);
-    if (!ready) throw new UnavailableError('postgres');
+    await migratedForCommand(state);
     return await runOn(createPostgresQueueStore(state, { clock: io.now }), args, options, io);
   } catch (error) {
     if (!(error instanceof UnavailableError)) throw error;
@@ -43,9 +41,6 @@ export async function runQueueCommand(args: readonly string[], options: { allFai
     await state.close();
   }
 }
-
-/** How long the command waits for PostgreSQL to answer (and be migrated) before it gives up. */
-const POSTGRES_WAIT_MS = 10_000;
 
 async function runOn(store: QueueOwnerStore, args: readonly string[], options: { allFailed: boolean }, io: QueueCommandIo): Promise<number> {
   const [action, id, ...rest] = args;

@@ -165,3 +165,19 @@ async function runTransaction<T>(pool: pg.Pool, work: (query: TransactionQuery) 
     client.release(broken);
   }
 }
+
+/** How long a `postbox` command waits for the database to answer (and be migrated) before it gives up. */
+const COMMAND_WAIT_MS = 10_000;
+
+/** Resolves once `state` is migrated; rejects with UnavailableError("postgres") when that takes longer than a command waits. */
+export async function migratedForCommand(state: PostgresState, waitMs = COMMAND_WAIT_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UnavailableError('postgres')), waitMs);
+  });
+  try {
+    await Promise.race([state.migrated(), gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -21,6 +21,11 @@ describe('snapshots', () => {
     const markdown = createMarkdownTools();
     const tools: SnapshotTools = { respond: createResponseFactory(60), render: (body) => (renders++, markdown.render(body)), memo: createSnapshotMemo() };
     const snapshot = buildSnapshot(catalog, tools, new Date(0));
+    assert.equal(renders, 0, 'nothing is rendered before a feed or a detail is asked for');
+    assert.equal(snapshot.rss, snapshot.rss);
+    assert.equal(snapshot.sitemap, snapshot.sitemap);
+    assert.equal(snapshot.tags, snapshot.tags);
+    assert.equal(snapshot.jsonFeed, snapshot.jsonFeed);
     const rendersForFeeds = renders;
     assert.equal(rendersForFeeds, 10, 'the feeds render their posts once, for RSS and JSON Feed together');
 

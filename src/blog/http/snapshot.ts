@@ -1,7 +1,7 @@
-// Every answer of one content version, computed once: /site, /tags, the feeds, the sitemap and the first
-// /posts page when the snapshot is built; other default pages and each post's detail on first request
-// (rendering 10,000 posts up front would slow start-up down for pages nobody asked for); other /posts
-// queries on first use, kept in a bounded LRU.
+// Every answer of one content version, computed once: /site and the first /posts page when the snapshot is
+// built; /tags, the feeds, the sitemap, other default pages and each post's detail on first request (a sitemap
+// of 100,000 posts, or the feeds' 20 rendered bodies, would delay every start and every edit for answers a
+// reader may not ask for before the next edit); other /posts queries on first use, kept in a bounded LRU.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { createDetail, createSummary } from '../catalog/summary.js';
 import { isDefaultListing, listForLanguage, queryKey, selectPage, selectPageInSlices, DEFAULT_PAGE_SIZE, type PostsPage, type PostsQuery } from '../catalog/query.js';
@@ -87,10 +87,20 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
     return summary;
   };
 
-  // One rendering serves the detail's html and both feeds, so all three carry the same absolute media URLs.
+  // One rendering of a feed post serves its detail's html and both feeds, so all three carry the same absolute
+  // media URLs; it is kept for the snapshot's lifetime once made.
   const renderEntry = (entry: CatalogEntry, body = entry.post.body) => tools.render(body, mediaBaseUrl(catalog, entry));
-  const feedHtml = new Map(catalog.primaries.slice(0, FEED_LENGTH).map((entry) => [entry, renderEntry(entry)]));
-  const html = (entry: CatalogEntry) => feedHtml.get(entry) ?? renderEntry(entry);
+  const inFeeds = new Set(catalog.primaries.slice(0, FEED_LENGTH));
+  const feedHtml = new Map<CatalogEntry, string>();
+  const htmlOf = (entry: CatalogEntry, body?: string) => {
+    let rendered = feedHtml.get(entry);
+    if (rendered === undefined) {
+      rendered = renderEntry(entry, body);
+      if (inFeeds.has(entry)) feedHtml.set(entry, rendered);
+    }
+    return rendered;
+  };
+  const html = (entry: CatalogEntry) => htmlOf(entry);
 
   const renderPage = (page: PostsPage): PreparedResponse => {
     const head = JSON.stringify({ page: page.page, page_size: page.page_size, total: page.total, has_next: page.has_next, has_prev: page.has_prev });
@@ -143,6 +153,10 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
   };
   posts({ lang: undefined, tag: undefined, terms: [], page: 1, limit: DEFAULT_PAGE_SIZE });
 
+  const tags = once(() => respond.content(JSON.stringify({ tags: countTags(catalog.primaries) }), contentTypes.json));
+  const rss = once(() => respond.content(renderRss(catalog, html, buildTime), contentTypes.rss));
+  const jsonFeed = once(() => respond.content(JSON.stringify(createJsonFeed(catalog, html)), contentTypes.jsonFeed));
+  const sitemap = once(() => respond.content(renderSitemap(catalog, memo.sitemapUrls), contentTypes.xml));
   const { site } = catalog;
   return {
     catalog,
@@ -157,17 +171,25 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
       }),
       contentTypes.json,
     ),
-    tags: respond.content(JSON.stringify({ tags: countTags(catalog.primaries) }), contentTypes.json),
-    rss: respond.content(renderRss(catalog, html, buildTime), contentTypes.rss),
-    jsonFeed: respond.content(JSON.stringify(createJsonFeed(catalog, html)), contentTypes.jsonFeed),
-    sitemap: respond.content(renderSitemap(catalog, memo.sitemapUrls), contentTypes.xml),
+    get tags() {
+      return tags();
+    },
+    get rss() {
+      return rss();
+    },
+    get jsonFeed() {
+      return jsonFeed();
+    },
+    get sitemap() {
+      return sitemap();
+    },
     health: respond.uncached(200, { status: 'ok', posts: catalog.published.length }),
     detail(entry) {
       let response = memo.details.get(entry);
       if (!response) {
         // A post's body is read from its file (content/body-reader.ts): once for both fields.
         const body = entry.post.body;
-        response = respond.content(JSON.stringify(createDetail(entry, feedHtml.get(entry) ?? renderEntry(entry, body), body)), contentTypes.json);
+        response = respond.content(JSON.stringify(createDetail(entry, htmlOf(entry, body), body)), contentTypes.json);
         memo.details.set(entry, response);
       }
       return response;
@@ -182,4 +204,10 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
       }
     },
   };
+}
+
+/** `make()` on the first call, its value on every later one. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
 }

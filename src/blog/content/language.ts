@@ -16,6 +16,22 @@ export function canonicalLanguage(value: string): string | null {
  * `node.js` (Intl knows no language "js"). Without this, every two-letter word after a dot would be a language.
  */
 export function isKnownLanguage(code: string, names: Intl.DisplayNames): boolean {
+  // Asked for every file name with a dot at each scan: the few suffixes a blog uses are looked up once.
+  let answers = knownByNames.get(names);
+  if (!answers) knownByNames.set(names, (answers = new Map()));
+  let known = answers.get(code);
+  if (known === undefined) {
+    if (answers.size >= MAX_REMEMBERED) answers.clear();
+    answers.set(code, (known = lookUpLanguage(code, names)));
+  }
+  return known;
+}
+
+/** Suffixes remembered per lookup: file names are the authors', and not bounded. */
+const MAX_REMEMBERED = 1000;
+const knownByNames = new WeakMap<Intl.DisplayNames, Map<string, boolean>>();
+
+function lookUpLanguage(code: string, names: Intl.DisplayNames): boolean {
   const canonical = canonicalLanguage(code);
   if (!canonical) return false;
   try {

@@ -1,7 +1,7 @@
 // Keeps the parsed posts of content_dir: each refresh re-reads only files whose stamp (size, mtime, inode)
 // changed, and logs one warning per broken file when it is first seen or changes (docs/blog.md "Changes are
 // picked up on their own").
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log.js';
 import { readBodyAgain } from './body-reader.js';
@@ -11,7 +11,7 @@ import { parsePostFileName } from './file-name.js';
 import { languageKey } from './language.js';
 import { parsePostFile, type ParseContext, type ParseOutcome } from './parse-post.js';
 import type { PostVersion } from './post.js';
-import { scanContentDir, scanPaths, type PathsScan } from './scan.js';
+import { scanContentDir, scanPaths, stampOf, type PathsScan } from './scan.js';
 
 export interface RefreshResult {
   /** Whether the set of posts differs from the previous refresh (always true the first time). */
@@ -62,14 +62,20 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
   let missingReported = false;
   let directories = new Set<string>();
 
-  function load(file: string, stamp: string): CachedFile | null {
+  /** Reads and parses `file`; its stamp is the open file's, which is the text read (the scan's may be older). */
+  function load(file: string): CachedFile | null {
     let text: string;
+    let stamp: string;
     try {
-      text = readFileSync(path.join(contentDir, file), 'utf8');
+      ({ text, stamp } = readWithStamp(path.join(contentDir, file)));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return null; // removed since the scan: the next refresh drops it
-      return { stamp, outcome: { ok: false, reason: `cannot read: ${code ?? (error as Error).message}` } };
+      // Removed since the scan listed it (the next refresh drops it), unless it is a link to nothing.
+      if (code === 'ENOENT' && !isListed(path.join(contentDir, file))) return null;
+      const reason = `cannot read: ${code ?? (error as Error).message}`;
+      logger.warn({ event: 'post_skipped', file, reason }, `post skipped: ${file}: ${reason}`);
+      // Under the file's stamp, when it has one, it is not tried again until it changes.
+      return { stamp: stampIfAny(path.join(contentDir, file)) ?? `unreadable:${reason}`, outcome: { ok: false, reason } };
     }
     const outcome = parsePostFile(file, text, context, bodyReader(file, stamp));
     reportOutcome(file, outcome);
@@ -109,7 +115,11 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
   async function refresh(changedPaths?: readonly string[]): Promise<RefreshResult> {
     const accept = (file: string) => parsePostFileName(file, context.languageNames) !== null;
     const partial = changedPaths !== undefined && !first && !missingReported;
-    const scan = partial ? scanPaths(contentDir, changedPaths, accept) : await scanContentDir(contentDir, accept);
+    // The load cache is read once, for the first refresh; later ones compare stamps in memory. A file that is
+    // neither known nor in the load cache is read whatever its stamp: the scan leaves it to the read.
+    const saved: SavedRecords = first && loadCache ? loadCache.read() : new Map<string, unknown>();
+    const needsStamp = (file: string) => cache.has(file) || saved.has(file);
+    const scan = partial ? scanPaths(contentDir, changedPaths, accept) : await scanContentDir(contentDir, accept, needsStamp);
     if (!scan.found && !missingReported) {
       logger.warn({ event: 'content_dir_missing', content_dir: contentDir }, 'blog content_dir cannot be read; serving no posts until it exists');
     }
@@ -125,10 +135,10 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
     }
     let changed = first;
     const seen = new Set<string>();
-    const stale: { file: string; stamp: string }[] = [];
+    const stale: { file: string; stamp: string | null }[] = [];
     for (const { file, stamp } of scan.files) {
       seen.add(file);
-      if (cache.get(file)?.stamp !== stamp) stale.push({ file, stamp });
+      if (stamp === null || cache.get(file)?.stamp !== stamp) stale.push({ file, stamp });
     }
     for (const { file, reason } of scan.unreadable) {
       seen.add(file);
@@ -138,13 +148,11 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
       cache.set(file, { stamp, outcome: { ok: false, reason } });
       changed = true;
     }
-    // The load cache is read once, for the first refresh; later ones compare stamps in memory.
-    const saved: SavedRecords = first && loadCache ? loadCache.read() : new Map<string, unknown>();
     let filesRead = 0;
     let filesFromCache = 0;
     for (const { file, stamp } of stale) {
-      const restored = restore(file, stamp, saved.get(file));
-      const loaded = restored ?? load(file, stamp);
+      const restored = stamp === null ? null : restore(file, stamp, saved.get(file));
+      const loaded = restored ?? load(file);
       if (loaded) cache.set(file, loaded);
       else seen.delete(file);
       changed = true;
@@ -211,6 +219,35 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
   }
 
   return { refresh, saveCache };
+}
+
+function stampIfAny(filePath: string): string | null {
+  try {
+    return stampOf(statSync(filePath, { bigint: true }));
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the folder still lists `filePath` (a link is listed whether or not what it names exists). */
+function isListed(filePath: string): boolean {
+  try {
+    lstatSync(filePath);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A file's text and the stamp of what was read: one open file for both. */
+function readWithStamp(filePath: string): { text: string; stamp: string } {
+  const descriptor = openSync(filePath, 'r');
+  try {
+    const stamp = stampOf(fstatSync(descriptor, { bigint: true }));
+    return { text: readFileSync(descriptor, 'utf8'), stamp };
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** Whether a file (relative path) is one of `covered`, or inside one of them. */

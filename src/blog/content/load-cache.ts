@@ -45,6 +45,8 @@ export interface CacheRecord {
 /** The records of a cache file by post file, unchecked (checkRecord checks one). */
 export interface SavedRecords {
   get(file: string): unknown;
+  /** Whether there is a record for `file` (unchecked: get() may still find it unusable). */
+  has(file: string): boolean;
 }
 
 /** The load cache of one content_dir. */
@@ -125,7 +127,7 @@ function decodeByLines(bytes: Buffer, key: LoadCacheKey): SavedRecords | null {
     if (end === -1) return null;
     if (bytes[start] === CLOSING) {
       const last = end === start + 2 && bytes[start + 1] === CLOSING && end + 1 === bytes.length;
-      return last ? { get: (file) => recordAt(bytes, places.get(file)) } : null;
+      return last ? { get: (file) => recordAt(bytes, places.get(file)), has: (file) => places.has(file) } : null;
     }
     // `"file":{...}` then a comma but on the last record. A file name holds no raw quote: the first one not
     // escaped by a backslash ends it (no byte of a multi-byte UTF-8 character is a quote or a backslash).

@@ -11,8 +11,11 @@ const SLICE = 500;
 export interface FileStamp {
   /** Relative to content_dir, `/`-separated. */
   file: string;
-  /** Changes whenever the file's content may have: size, mtime (ns resolution where the OS has it), inode. */
-  stamp: string;
+  /**
+   * Changes whenever the file's content may have: size, mtime (ns resolution where the OS has it), inode. Null
+   * when the scan was told not to stat the file: it is read anyway, and its stamp taken from the open file.
+   */
+  stamp: string | null;
 }
 
 export interface ScanResult {
@@ -27,9 +30,10 @@ export interface ScanResult {
 
 /**
  * Walks content_dir: `*.md` at the top, `*.md` one folder down (for `<slug>/index.md`); `accept` picks the
- * post file names among them. Hidden names are skipped.
+ * post file names among them. Hidden names are skipped. A file `needsStamp` says no to is not stat-ed (a first
+ * start reads every file: a stat before each read would only repeat the read's own).
  */
-export async function scanContentDir(root: string, accept: (file: string) => boolean): Promise<ScanResult> {
+export async function scanContentDir(root: string, accept: (file: string) => boolean, needsStamp: (file: string) => boolean = () => true): Promise<ScanResult> {
   const entries = list(root);
   if (!entries) return { found: false, files: [], directories: [], unreadable: [] };
   const result: ScanResult = { found: true, files: [], directories: [root], unreadable: [] };
@@ -51,6 +55,10 @@ export async function scanContentDir(root: string, accept: (file: string) => boo
   }
   for (const [index, file] of candidates.entries()) {
     if (index > 0 && index % SLICE === 0) await yieldToEventLoop();
+    if (!needsStamp(file)) {
+      result.files.push({ file, stamp: null });
+      continue;
+    }
     try {
       const info = statSync(path.join(root, file), { bigint: true });
       if (info.isFile()) result.files.push({ file, stamp: stampOf(info) });

@@ -5,7 +5,7 @@ import { foldCase } from '../text/fold-case.js';
 import { dateFormatHint, normalizeDate } from './dates.js';
 import { checkSlug, parsePostFileName } from './file-name.js';
 import { parseFrontMatter } from './front-matter.js';
-import { describeFrontMatterIssues, frontMatterSchema, type FrontMatter } from './front-matter-schema.js';
+import { checkFrontMatter, describeFrontMatterIssues, type FrontMatter } from './front-matter-schema.js';
 import { canonicalLanguage } from './language.js';
 import type { MarkdownTools } from './markdown.js';
 import { LoadedPost, type PostFields } from './loaded-post.js';
@@ -33,7 +33,7 @@ export function parsePostFile(file: string, text: string, context: ParseContext,
   if (!name) return { ok: false, reason: 'not a post file name' };
   const split = parseFrontMatter(text);
   if (!split.ok) return split;
-  const checked = frontMatterSchema.safeParse(split.data);
+  const checked = checkFrontMatter(split.data);
   if (!checked.success) return { ok: false, reason: describeFrontMatterIssues(checked.error) };
   const front = checked.data;
 

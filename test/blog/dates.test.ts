@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { parse as parseToml } from 'smol-toml';
 import { normalizeDate } from '../../src/blog/content/dates.js';
 
@@ -34,6 +35,17 @@ describe('normalizeDate: YYYY-MM-DD or RFC 3339 (docs/blog.md "Front matter")', 
     assert.equal(new Date(normalizeDate(parsed.b)!.time).toISOString(), '2024-05-01T08:00:00.000Z');
     assert.equal(normalizeDate(parsed.c), null, 'a local date-time has no instant');
     assert.equal(normalizeDate(parsed.d), null);
+  });
+
+  it('reads a TOML plain date as the same date written as text, for any day of years 0 to 9999', () => {
+    const day = fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true });
+    fc.assert(
+      fc.property(day, (date) => {
+        const text = date.toISOString().slice(0, 10);
+        assert.deepEqual(normalizeDate(parseToml(`d = ${text}`).d), normalizeDate(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   for (const input of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-5-1', '01/05/2024', 'yesterday', '2024-05-01T10:00:00', '2024-05-01T25:00:00Z', '', 20240501, null, true]) {

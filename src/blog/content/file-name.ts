@@ -1,6 +1,6 @@
 // Which files are posts (docs/blog.md "Where posts live"): `<slug>.md`, `<slug>/index.md`, `<slug>.<lang>.md`,
 // `<slug>/index.<lang>.md`. Paths are relative to content_dir with `/` separators.
-import { canonicalLanguage, isKnownLanguage } from './language.js';
+import { knownLanguage } from './language.js';
 
 export interface PostFileName {
   slug: string;
@@ -21,9 +21,8 @@ export function parsePostFileName(relativePath: string, names: Intl.DisplayNames
     const stem = stripMarkdownExtension(parts[1]!);
     if (stem === null) return null;
     if (stem === 'index') return { slug: parts[0]!, lang: null };
-    const suffix = stem.startsWith('index.') ? stem.slice('index.'.length) : null;
-    if (suffix === null || !isKnownLanguage(suffix, names)) return null;
-    return { slug: parts[0]!, lang: canonicalLanguage(suffix) };
+    const lang = stem.startsWith('index.') ? knownLanguage(stem.slice('index.'.length), names) : null;
+    return lang === null ? null : { slug: parts[0]!, lang };
   }
   return null;
 }
@@ -35,8 +34,8 @@ function stripMarkdownExtension(name: string): string | null {
 function splitLanguage(stem: string, names: Intl.DisplayNames): PostFileName {
   const dot = stem.lastIndexOf('.');
   if (dot > 0) {
-    const suffix = stem.slice(dot + 1);
-    if (isKnownLanguage(suffix, names)) return { slug: stem.slice(0, dot), lang: canonicalLanguage(suffix) };
+    const lang = knownLanguage(stem.slice(dot + 1), names);
+    if (lang !== null) return { slug: stem.slice(0, dot), lang };
   }
   return { slug: stem, lang: null };
 }

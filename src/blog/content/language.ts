@@ -16,6 +16,11 @@ export function canonicalLanguage(value: string): string | null {
  * `node.js` (Intl knows no language "js"). Without this, every two-letter word after a dot would be a language.
  */
 export function isKnownLanguage(code: string, names: Intl.DisplayNames): boolean {
+  return knownLanguage(code, names) !== null;
+}
+
+/** The canonical form of a suffix that names a real language (see isKnownLanguage), else null. */
+export function knownLanguage(code: string, names: Intl.DisplayNames): string | null {
   // Asked for every file name with a dot at each scan: the few suffixes a blog uses are looked up once.
   let answers = knownByNames.get(names);
   if (!answers) knownByNames.set(names, (answers = new Map()));
@@ -29,15 +34,15 @@ export function isKnownLanguage(code: string, names: Intl.DisplayNames): boolean
 
 /** Suffixes remembered per lookup: file names are the authors', and not bounded. */
 const MAX_REMEMBERED = 1000;
-const knownByNames = new WeakMap<Intl.DisplayNames, Map<string, boolean>>();
+const knownByNames = new WeakMap<Intl.DisplayNames, Map<string, string | null>>();
 
-function lookUpLanguage(code: string, names: Intl.DisplayNames): boolean {
+function lookUpLanguage(code: string, names: Intl.DisplayNames): string | null {
   const canonical = canonicalLanguage(code);
-  if (!canonical) return false;
+  if (!canonical) return null;
   try {
-    return names.of(canonical) !== undefined;
+    return names.of(canonical) !== undefined ? canonical : null;
   } catch {
-    return false;
+    return null;
   }
 }
 

@@ -124,7 +124,8 @@ function buildGroup(slug: string, versions: PostVersion[], site: SiteConfig, now
   };
   for (const post of live) {
     const isPrimary = post === primaryPost;
-    const { [post.lang]: _self, ...others } = translations;
+    const others: Record<string, string> = {};
+    for (const other of live) if (other !== post) others[other.lang] = translations[other.lang]!;
     const entry: CatalogEntry = {
       post,
       primary: isPrimary,

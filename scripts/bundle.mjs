@@ -22,6 +22,10 @@ await build({
   // Bundled CommonJS packages call require(): in an ES module it comes from createRequire.
   banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
   legalComments: 'linked',
+  // dist/cli.js.map: a failure's `at` (docs/forms-api.md) names a line of the bundle; run with
+  // `node --enable-source-maps` to have it name the line of src/ instead.
+  sourcemap: 'linked',
+  sourcesContent: false,
   logLevel: 'warning',
 });
 

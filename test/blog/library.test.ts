@@ -1,6 +1,7 @@
 // Loading content_dir: one warning per broken file (not repeated while the file is unchanged), duplicates,
 // unreadable files, and re-reading only what changed.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -88,6 +89,17 @@ describe('post library', () => {
     assert.deepEqual(warnings(), ['dangling.md: cannot read: ENOENT']);
     await library.refresh();
     assert.equal(warnings().length, 1);
+  });
+
+  it('passes over a FIFO or a folder link named like a post, on a first start and after, without waiting on it', async () => {
+    await writeFile(path.join(dir, 'ok.md'), post('OK'));
+    execFileSync('mkfifo', [path.join(dir, 'pipe.md')]);
+    await mkdir(path.join(dir, 'elsewhere'));
+    await symlink(path.join(dir, 'elsewhere'), path.join(dir, 'folder-link.md'));
+    const library = createPostLibrary(dir, parseContext(), logs.logger);
+    assert.deepEqual((await library.refresh()).posts.map((entry) => entry.slug), ['ok']);
+    assert.deepEqual((await library.refresh()).posts.map((entry) => entry.slug), ['ok']);
+    assert.deepEqual(warnings(), []);
   });
 
   it('skips a front-matter slug that could escape, and a bad lang', async () => {

@@ -1,6 +1,6 @@
 // A post's Markdown body, read again from its file when an answer needs it (the detail, the feeds, the excerpt):
 // 100,000 posts hold about 400 MB of Markdown, which the service does not keep in memory.
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { splitFrontMatter } from './front-matter.js';
 import { stampOf } from './scan.js';
 
@@ -12,7 +12,8 @@ import { stampOf } from './scan.js';
 export function readBodyAgain(filePath: string, stamp: string, bodyStart: number): string {
   let text: string;
   try {
-    const descriptor = openSync(filePath, 'r');
+    // Not blocking: a FIFO put in the post's place would otherwise hold the request, and every other, forever.
+    const descriptor = openSync(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const same = stampOf(fstatSync(descriptor, { bigint: true })) === stamp;
       text = readFileSync(descriptor, 'utf8');

@@ -307,19 +307,21 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
       const { message } = queued;
       if (message.channel !== 'mail' || !message.recipient) return;
       const { campaign: id, index } = message.recipient;
-      if (active?.request.id === id) {
-        if (active.states) apply(active, index, outcome);
-        else active.early.push({ index, outcome });
-      }
       // The line must be on disk before the queue forgets the mail: a short disk hiccup is tried again.
       for (let attempt = 1; ; attempt += 1) {
         try {
           await store.append(id, { r: index, s: outcome });
-          return;
+          break;
         } catch (error) {
           if (attempt === JOURNAL_ATTEMPTS) throw error;
           await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
         }
+      }
+      // Only then does the run count it: the campaign's finished line never goes before the last outcome's (on
+      // PostgreSQL two inserts in flight at once may commit in either order).
+      if (active?.request.id === id) {
+        if (active.states) apply(active, index, outcome);
+        else active.early.push({ index, outcome });
       }
     },
     async isWanted(message) {

@@ -1,10 +1,10 @@
 // Keeps the parsed posts of content_dir: each refresh re-reads only files whose stamp (size, mtime, inode)
 // changed, and logs one warning per broken file when it is first seen or changes (docs/blog.md "Changes are
 // picked up on their own").
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log.js';
-import { readBodyAgain } from './body-reader.js';
+import { readBodyAgain, readPostFile, type PostFileRead } from './body-reader.js';
 import { checkRecord, recordOf, type CacheRecord, type LoadCacheStore, type SavedRecords } from './load-cache.js';
 import { LoadedPost } from './loaded-post.js';
 import { parsePostFileName } from './file-name.js';
@@ -66,9 +66,9 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
 
   /** Reads and parses `file`; its stamp is the open file's, which is the text read (the scan's may be older). */
   function load(file: string): CachedFile | null {
-    let read: ReturnType<typeof readWithStamp>;
+    let read: PostFileRead | null;
     try {
-      read = readWithStamp(path.join(contentDir, file));
+      read = readPostFile(path.join(contentDir, file));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // Removed since the scan listed it (the next refresh drops it), unless it is a link to nothing.
@@ -244,35 +244,6 @@ function isListed(filePath: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** A post file's bytes are read into this buffer, one file at a time; a larger file gets one of its own. */
-const READ_BUFFER_BYTES = 256 * 1024;
-let readBuffer: Buffer | undefined;
-
-/**
- * A file's text and the stamp of what was read: one open file for both, its bytes read into a buffer reused from
- * file to file (a first start reads 10,000 files: readFileSync's own stat and buffer per file showed).
- */
-function readWithStamp(filePath: string): { text: string; stamp: string } | null {
-  // Not blocking: a FIFO named like a post would otherwise wait for a writer, and hold the start with it.
-  const descriptor = openSync(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const info = fstatSync(descriptor, { bigint: true });
-    if (!info.isFile()) return null;
-    const size = Number(info.size);
-    const buffer = size < READ_BUFFER_BYTES ? (readBuffer ??= Buffer.allocUnsafe(READ_BUFFER_BYTES)) : Buffer.allocUnsafe(size);
-    let length = 0;
-    // The bytes the stamp describes: a file that grows meanwhile is read again when its next change is seen.
-    while (length < size) {
-      const count = readSync(descriptor, buffer, length, size - length, length);
-      if (count === 0) break;
-      length += count;
-    }
-    return { text: buffer.toString('utf8', 0, length), stamp: stampOf(info) };
-  } finally {
-    closeSync(descriptor);
   }
 }
 

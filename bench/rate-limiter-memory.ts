@@ -28,7 +28,7 @@ interface ProbeResult {
 export async function benchRateLimiterMemory(context: BenchContext): Promise<void> {
   const { report } = context;
   report.section('Forms: rate limiter memory, 200,000 distinct addresses');
-  const modulePath = path.join(REPO_ROOT, 'dist', 'forms', 'rules', 'rate-limiter.js');
+  const modulePath = path.join(REPO_ROOT, 'src', 'forms', 'rules', 'rate-limiter.ts');
   if (!existsSync(modulePath)) {
     report.add({ section: SECTION, name: 'rate limiter bytes per address', value: 'n/a', target: `<= ${BYTES_LIMIT} bytes`, verdict: 'FAIL', detail: `${modulePath} is missing` });
     return;

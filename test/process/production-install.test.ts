@@ -1,6 +1,6 @@
 // `npm ci --omit=dev` on a clean copy of the project gives a working `postbox`: `prepare` builds dist/ with
-// what a production install has (typescript is a dependency; the build skips type checking, so the @types
-// packages, which are devDependencies, are not needed; `npm test` type-checks everything). The copy holds the
+// what a production install has (esbuild, which bundles src/ into dist/cli.js, is a dependency; typescript and
+// the @types packages, which are devDependencies, are not needed; `npm test` type-checks everything). The copy holds the
 // files a clone would (tracked, and new ones not ignored), never node_modules or dist. npm installs from the
 // registry, or from its cache when the packages are there (a CI run has just installed them all).
 import assert from 'node:assert/strict';
@@ -39,7 +39,8 @@ describe('a production install of a clean copy', { timeout: 240_000 }, () => {
   it('npm ci --omit=dev builds dist/, and postbox runs: --version and check of the example', () => {
     const install = run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], project, 180_000);
     assert.equal(install.code, 0, `npm ci --omit=dev failed:\n${install.stdout}\n${install.stderr}`);
-    assert.ok(existsSync(path.join(project, 'node_modules/typescript')), 'typescript is a dependency');
+    assert.ok(existsSync(path.join(project, 'node_modules/esbuild')), 'esbuild is a dependency');
+    assert.ok(!existsSync(path.join(project, 'node_modules/typescript')), 'typescript, for type checks only, is a devDependency');
     assert.ok(!existsSync(path.join(project, 'node_modules/@types/node')), 'no devDependencies were installed');
     assert.ok(!existsSync(path.join(project, 'node_modules/tsx')), 'no devDependencies were installed');
 

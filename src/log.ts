@@ -7,13 +7,18 @@ export type { Logger };
 /** Where log lines go and how their time is written: what the logger and the request log share. */
 export interface LogOutput {
   destination: { write(chunk: string): unknown };
-  /** pino's time function: returns `,"time":"<ISO time>"`. */
+  /** pino's time function: returns `,"time":"<ISO time>"` for now. */
   timestamp: () => string;
+  /** The same for a moment (milliseconds since the epoch): the request log writes its lines after the fact. */
+  timeAt: (ms: number) => string;
 }
+
+/** The `"time"` of a line: ISO 8601 in UTC, as pino's `stdTimeFunctions.isoTime` writes it. */
+export const isoTimeAt = (ms: number): string => `,"time":"${new Date(ms).toISOString()}"`;
 
 /** Standard output, written synchronously (a line is out before the process may end), with ISO times. */
 export function createStdoutLogOutput(): LogOutput {
-  return { destination: pino.destination({ fd: 1, sync: true }), timestamp: pino.stdTimeFunctions.isoTime };
+  return { destination: pino.destination({ fd: 1, sync: true }), timestamp: () => isoTimeAt(Date.now()), timeAt: isoTimeAt };
 }
 
 /** A logger writing JSON lines to `output` at `level` (default info). */
@@ -23,5 +28,5 @@ export function createLogger(output: LogOutput, level = 'info'): Logger {
 
 /** A logger that writes nothing: for a command, whose output is its own. */
 export function createSilentLogger(): Logger {
-  return createLogger({ destination: { write: () => undefined }, timestamp: () => '' }, 'silent');
+  return createLogger({ destination: { write: () => undefined }, timestamp: () => '', timeAt: () => '' }, 'silent');
 }

@@ -1,6 +1,6 @@
 // A real pino logger (src/log.ts) and request log writing into memory, so tests read the JSON lines as objects.
 import { createRequestLog, type RequestLog } from '../../src/http/request-log.js';
-import { createLogger, type Logger, type LogOutput } from '../../src/log.js';
+import { createLogger, isoTimeAt, type Logger, type LogOutput } from '../../src/log.js';
 
 export type LogLine = Record<string, unknown>;
 
@@ -19,7 +19,8 @@ export function captureLogs(level = 'info'): LogCapture {
   const chunks: string[] = [];
   const output: LogOutput = {
     destination: { write: (chunk: string) => chunks.push(chunk) },
-    timestamp: () => `,"time":"${new Date().toISOString()}"`,
+    timestamp: () => isoTimeAt(Date.now()),
+    timeAt: isoTimeAt,
   };
   const logger = createLogger(output, level);
   const requestLog = createRequestLog(output, () => logger.isLevelEnabled('info'));

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import type { Answer } from '../../src/http/answer.js';
-import { bindHttp, listenHttp, ListenError, REQUEST_READ_TIMEOUT_MS, RESPONSE_WRITE_TIMEOUT_MS } from '../../src/http/http-server.js';
+import { bindHttp, listenHttp, ListenError, REQUEST_READ_TIMEOUT_MS, CONNECTION_IDLE_TIMEOUT_MS } from '../../src/http/http-server.js';
 import type { RequestListener } from '../../src/http/front-door.js';
 import { writeAnswer } from '../../src/http/answer.js';
 import { contactForm, createTestFormsService } from '../support/forms-app.js';
@@ -13,6 +13,21 @@ import { waitFor } from '../support/wait.js';
 const hello: Answer = { status: 200, headers: ['content-type', 'text/plain', 'content-length', '5'], body: 'hello' };
 const answerHello: RequestListener = (_request, response) => writeAnswer(response, hello, true);
 const LOCAL = { host: '127.0.0.1', port: 0 };
+
+/** When the first connection the server accepts from now on is closed (by either side). */
+function serverSocketClosed(server: net.Server): Promise<number> {
+  return new Promise((resolve) => server.once('connection', (socket: net.Socket) => socket.once('close', () => resolve(Date.now()))));
+}
+
+/** Counts the answers (status lines) that arrive on `socket`, each answer short enough to come whole. */
+function countAnswers(socket: net.Socket): { count: number; text: string } {
+  const seen = { count: 0, text: '' };
+  socket.on('data', (chunk: Buffer) => {
+    seen.text += chunk.toString('latin1');
+    seen.count = seen.text.split('HTTP/1.1 ').length - 1;
+  });
+  return seen;
+}
 
 /** Sends `text` on a new connection; resolves with what came back once the server closed it. */
 function exchange(port: number, text: string): Promise<string> {
@@ -31,14 +46,58 @@ function bodyOf(raw: string): unknown {
 }
 
 describe('listenHttp', () => {
-  it('defaults to a 15 s read time-out (checked every second) and a 30 s write time-out', async () => {
+  it('defaults to a 15 s read time-out (checked every second) and a 30 s idle time-out, with no keep-alive time-out of its own', async () => {
     const running = await listenHttp(answerHello, LOCAL, { maxBodyBytes: 0 });
     try {
       assert.equal(REQUEST_READ_TIMEOUT_MS, 15_000);
-      assert.equal(RESPONSE_WRITE_TIMEOUT_MS, 30_000);
+      assert.equal(CONNECTION_IDLE_TIMEOUT_MS, 30_000);
       assert.equal(running.server.requestTimeout, 15_000);
       assert.equal(running.server.headersTimeout, 15_000);
       assert.equal(running.server.timeout, 30_000);
+      assert.equal(running.server.keepAliveTimeout, 0);
+    } finally {
+      await running.close(0);
+    }
+  });
+
+  it('keeps a connection between requests until it has been idle for the idle time-out, then closes it', async () => {
+    const idleTimeoutMs = 1000;
+    const running = await listenHttp(answerHello, LOCAL, { maxBodyBytes: 0, idleTimeoutMs });
+    const closedAt = serverSocketClosed(running.server);
+    try {
+      const socket = net.connect(Number(new URL(running.address).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      const answers = countAnswers(socket);
+      socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      await waitFor('the first answer', () => (answers.count === 1 ? true : undefined));
+      await new Promise((resolve) => setTimeout(resolve, idleTimeoutMs / 2));
+      socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      await waitFor('the second answer', () => (answers.count === 2 ? true : undefined));
+      const lastAnswer = Date.now();
+      assert.doesNotMatch(answers.text, /keep-alive: timeout/i);
+      const idle = (await closedAt) - lastAnswer;
+      // Node's own keep-alive time-out would have closed it 5 s after the answer.
+      assert.ok(idle >= idleTimeoutMs * 0.8 && idle < 4000, `closed ${idle} ms after the last answer`);
+      socket.destroy();
+    } finally {
+      await running.close(0);
+    }
+  });
+
+  it('closes a connection whose client stops reading its answer for the idle time-out', async () => {
+    const idleTimeoutMs = 1000;
+    const big: Answer = { status: 200, headers: { 'content-type': 'text/plain' }, body: Buffer.alloc(32 * 1024 * 1024, 97) };
+    const running = await listenHttp((_request, response) => writeAnswer(response, big, true), LOCAL, { maxBodyBytes: 0, idleTimeoutMs });
+    const closedAt = serverSocketClosed(running.server);
+    try {
+      const socket = net.connect(Number(new URL(running.address).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.pause(); // reads nothing: the answer fills the buffers and stalls
+      const asked = Date.now();
+      socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      const stalled = (await closedAt) - asked;
+      assert.ok(stalled >= idleTimeoutMs * 0.8 && stalled < 10_000, `closed ${stalled} ms after the request`);
+      socket.destroy();
     } finally {
       await running.close(0);
     }
@@ -85,7 +144,7 @@ describe('listenHttp', () => {
     assert.match(raw, /^HTTP\/1\.1 200 /);
     assert.ok(raw.endsWith('late'));
     await closed;
-    // Node's keep-alive time-out is 5 s and the grace 10 s: the connection was closed as soon as it was idle.
+    // The idle time-out is 30 s and the grace 10 s: the connection was closed as soon as it was idle.
     assert.ok(Date.now() - startedClosing < 4000, `closed after ${Date.now() - startedClosing} ms`);
   });
 });

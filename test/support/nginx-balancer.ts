@@ -67,7 +67,7 @@ export function balancerConfig(options: {
     ...extraHttp.map((line) => `  ${line}`),
     '  upstream postbox {',
     ...upstreams.map((address) => `    server ${address} max_fails=1 fail_timeout=1s;`),
-    // Idle connections closed before Node's 5 s keep-alive time-out closes them: never a POST on a closing one.
+    // Idle connections closed long before postbox's 30 s idle time-out closes them: never a POST on a closing one.
     keepalive > 0 ? `    keepalive ${keepalive}; keepalive_timeout 4s;` : '',
     '  }',
     '  server {',

@@ -75,13 +75,16 @@ export function parseJsonObject(bytes: Uint8Array): BodyOutcome {
 
 /**
  * Strict UTF-8 decoding, as TextDecoder('utf-8', { fatal: true }) does it (a leading BOM dropped, invalid
- * bytes an error) without building a decoder per body.
+ * bytes an error) without building a decoder per body, and in one pass over valid bytes: decoding puts U+FFFD
+ * for every invalid sequence, so a text without one came from valid UTF-8, and only a text with one (which
+ * the client may have sent as such) has its bytes checked.
  */
 function decodeUtf8(bytes: Uint8Array): string {
-  if (!isUtf8(bytes)) throw new TypeError('invalid UTF-8');
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const hasBom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
-  return buffer.toString('utf8', hasBom ? 3 : 0);
+  const text = buffer.toString('utf8', hasBom ? 3 : 0);
+  if (text.includes('\ufffd') && !isUtf8(buffer)) throw new TypeError('invalid UTF-8');
+  return text;
 }
 
 async function readFormEncoded(stream: Readable, contentType: string, maxBytes: number): Promise<BodyOutcome> {
@@ -118,9 +121,11 @@ type PumpEnd = 'end' | 'too_large' | 'aborted';
  * as more than `maxBytes` came.
  */
 function pumpWithLimit<T>(stream: Readable, maxBytes: number, onChunk: (chunk: Buffer) => void, settle: (end: PumpEnd) => T): Promise<T> {
-  // A client that goes away later must not surface as an unhandled 'error' event.
-  stream.on('error', ignore);
-  if (stream.readableEnded) return Promise.resolve(settle('end'));
+  if (stream.readableEnded) {
+    // A client that goes away later must not surface as an unhandled 'error' event.
+    stream.on('error', ignore);
+    return Promise.resolve(settle('end'));
+  }
   return new Promise((resolve) => {
     let received = 0;
     let settled = false;
@@ -128,11 +133,11 @@ function pumpWithLimit<T>(stream: Readable, maxBytes: number, onChunk: (chunk: B
       if (settled) return;
       settled = true;
       // An ended stream emits nothing more that matters ('close' finds the flow settled): only a stream
-      // left unread needs its listeners taken off.
+      // left unread needs its listeners taken off. onAbort stays for 'error', so that a client that goes
+      // away later never surfaces as an unhandled 'error' event.
       if (end !== 'end') {
         stream.off('data', onData);
         stream.off('end', onEnd);
-        stream.off('error', onAbort);
         stream.off('close', onAbort);
       }
       resolve(settle(end));

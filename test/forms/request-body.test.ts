@@ -1,5 +1,6 @@
 // readFormBody on its own: the size limit is enforced while reading, never after.
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { parseJsonObject, readFormBody } from '../../src/forms/request-body.js';
@@ -63,6 +64,9 @@ describe('readFormBody', () => {
       Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3]),
       Buffer.from(' {"a":"\\ud800"} '),
       Buffer.from('{"a":1}x').subarray(0, 7),
+      Buffer.from('{"a":"\ufffd sent as such"}'),
+      Buffer.concat([Buffer.from('{"a":"\ufffd'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]),
+      new Uint8Array(Buffer.from('{"in":"a Uint8Array"}')),
     ];
     for (const bytes of bodies) {
       let expected: unknown;
@@ -73,5 +77,26 @@ describe('readFormBody', () => {
       }
       assert.deepEqual(parseJsonObject(bytes), expected, bytes.toString('hex'));
     }
+  });
+
+  it('holds to a fatal TextDecoder over arbitrary bytes in a JSON string', () => {
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const replacement = [0xef, 0xbf, 0xbd];
+    // Bytes of every kind: ASCII, lead and continuation bytes, U+FFFD's own bytes, a BOM's.
+    const byte = fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constantFrom(...replacement, 0xbb));
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(fc.oneof(byte, fc.constant(replacement)), { maxLength: 40 }), (bom, parts) => {
+        const inner = parts.flat().filter((value) => value !== 0x22 && value !== 0x5c);
+        const bytes = Buffer.from([...(bom ? [0xef, 0xbb, 0xbf] : []), 0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, ...inner, 0x22, 0x7d]);
+        let expected: unknown;
+        try {
+          expected = { ok: true, fields: JSON.parse(decoder.decode(bytes)) };
+        } catch {
+          expected = { ok: false, error: 'invalid_body', message: 'The body is not valid JSON.' };
+        }
+        assert.deepEqual(parseJsonObject(bytes), expected, bytes.toString('hex'));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -203,7 +203,7 @@ function printProblems(file: string, problems: ConfigProblem[]): void {
 async function serve(config: Config): Promise<number> {
   const output = createStdoutLogOutput();
   const logger = createLogger(output);
-  const requestLog = createRequestLog(output, () => logger.isLevelEnabled('info'));
+  const requestLog = createRequestLog(output, logger.isLevelEnabled('info'));
   // The front doors catch every failure of a request; a promise rejected elsewhere (a timer, a watcher) is
   // logged, and the services keep serving.
   process.on('unhandledRejection', (reason) => {

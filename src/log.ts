@@ -13,8 +13,23 @@ export interface LogOutput {
   timeAt: (ms: number) => string;
 }
 
-/** The `"time"` of a line: ISO 8601 in UTC, as pino's `stdTimeFunctions.isoTime` writes it. */
-export const isoTimeAt = (ms: number): string => `,"time":"${new Date(ms).toISOString()}"`;
+let timeSecond = Number.NaN;
+let timeUpToSecond = '';
+
+/**
+ * The `"time"` of a line at `ms` (a whole number of milliseconds since the epoch, as Date.now gives): ISO 8601
+ * in UTC, as pino's `stdTimeFunctions.isoTime` writes it. The text up to the second is made once a second.
+ */
+export function isoTimeAt(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== timeSecond) {
+    timeSecond = second;
+    timeUpToSecond = `,"time":"${new Date(second * 1000).toISOString().slice(0, -5)}`;
+  }
+  const milli = ms - second * 1000;
+  return `${timeUpToSecond}${milli < 10 ? '.00' : milli < 100 ? '.0' : '.'}${milli}Z"`;
+}
+
 
 /** Standard output, written synchronously (a line is out before the process may end), with ISO times. */
 export function createStdoutLogOutput(): LogOutput {

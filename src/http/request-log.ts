@@ -45,12 +45,13 @@ export function loggableOrigin(origin: string): string {
 }
 
 /**
- * A request log on `output`; `isEnabled` tells whether info lines are wanted (the logger's level). A request
+ * A request log on `output`; `enabled` tells whether info lines are wanted (the logger's level, set when the
+ * logger is made and never changed). A request
  * keeps its facts in columns (numbers in typed arrays, strings by reference) and the lines are made all at once
  * when they are written: made one by one amid the requests, they cost a cached blog answer about a tenth of its
  * CPU (docs/performance.md "What limits each path").
  */
-export function createRequestLog(output: LogOutput, isEnabled: () => boolean): RequestLog {
+export function createRequestLog(output: LogOutput, enabled: boolean): RequestLog {
   const { destination, timeAt } = output;
   const times = new Float64Array(FLUSH_LINES);
   const durations = new Float64Array(FLUSH_LINES);
@@ -92,7 +93,7 @@ export function createRequestLog(output: LogOutput, isEnabled: () => boolean): R
   };
   return {
     write(line) {
-      if (!isEnabled()) return;
+      if (!enabled) return;
       const i = count++;
       const head = headOf(line.method, line.path);
       const origin = line.origin === undefined ? '' : `,"origin":${JSON.stringify(loggableOrigin(line.origin))}`;

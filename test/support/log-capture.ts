@@ -23,7 +23,7 @@ export function captureLogs(level = 'info'): LogCapture {
     timeAt: isoTimeAt,
   };
   const logger = createLogger(output, level);
-  const requestLog = createRequestLog(output, () => logger.isLevelEnabled('info'));
+  const requestLog = createRequestLog(output, logger.isLevelEnabled('info'));
   const text = () => (requestLog.flush(), chunks.join(''));
   return {
     logger,

@@ -58,6 +58,34 @@ export async function runSideBySide(
   return results;
 }
 
+/**
+ * The same contenders loaded at the same moment, each by a load generator of its own with its share of the
+ * connections, `rounds` times. Servers pinned to one core then share it, so whatever else runs on the machine
+ * during a round weighs on all of them alike: their CPU per request is compared at one moment, not seconds
+ * apart. Requests per second mean little here (the scheduler shares the core); the CPU ratio is the figure.
+ */
+export async function runAtOnce(
+  contenders: Contender[],
+  request: Omit<LoadRequest, 'url'> & { path: string },
+  options: SideBySideOptions,
+): Promise<RoundResults> {
+  const { path, ...rest } = request;
+  const share = { ...options, connections: Math.max(1, Math.round(options.connections / contenders.length)) };
+  const results: RoundResults = Object.fromEntries(contenders.map((contender) => [contender.name, []]));
+  for (let round = 0; round < options.rounds; round += 1) {
+    const cpuBefore = contenders.map((contender) => (contender.pid === undefined ? undefined : readCpuMs(contender.pid)));
+    const runs = await Promise.all(contenders.map((contender) => runLoad({ ...rest, url: contender.base + path }, share)));
+    contenders.forEach((contender, index) => {
+      const before = cpuBefore[index];
+      const after = contender.pid === undefined ? undefined : readCpuMs(contender.pid);
+      const run = runs[index] as LoadResult;
+      const cpuUsPerRequest = before === undefined || after === undefined || run.requests === 0 ? undefined : ((after - before) * 1000) / run.requests;
+      (results[contender.name] as RunResult[]).push({ ...run, cpuUsPerRequest });
+    });
+  }
+  return results;
+}
+
 /** Per-round ratio `subject / reference` of requests per second, and their median. */
 export function ratioOf(results: RoundResults, subject: string, reference: string): { median: number; rounds: number[] } {
   const subjectRuns = results[subject] ?? [];

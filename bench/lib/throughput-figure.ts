@@ -20,6 +20,8 @@ export interface ThroughputFigureOptions {
   problems?: string[];
   /** The server's CPU is what limits this path: the CPU ratio must meet the target too. */
   cpuBound: boolean;
+  /** Rounds with the contenders loaded at the same moment (runAtOnce): their CPU ratio, printed beside. */
+  atOnce?: RoundResults;
 }
 
 /** Adds the ratio line for `subject` against `reference` and returns the median ratio. */
@@ -37,6 +39,10 @@ export function addThroughputFigure(report: Report, results: RoundResults, optio
     cpu ? `req per CPU-second ratio per round ${cpu.rounds.map((value) => value.toFixed(2)).join(' ')}` : 'no CPU figures (no /proc)',
     `req/s per round: ${perRound.join(' | ')}`,
   ];
+  const atOnce = options.atOnce && cpuRatioOf(options.atOnce, options.subject, options.reference);
+  if (atOnce) {
+    rounds.push(`at the same moment: req per CPU-second ratio ${atOnce.median.toFixed(2)}, per round ${atOnce.rounds.map((value) => value.toFixed(2)).join(' ')}`);
+  }
   const problems = options.problems ?? [];
   const cpuHolds = !options.cpuBound || cpu === undefined || cpu.median >= options.minimumRatio;
   report.add({

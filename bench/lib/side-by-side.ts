@@ -46,13 +46,11 @@ export async function runSideBySide(
     const order = contenders.map((_, index) => contenders[(index + round) % contenders.length] as Contender);
     for (const contender of order) {
       await contender.beforeRun?.();
-      const cpuBefore = contender.pid === undefined ? undefined : readCpuMs(contender.pid);
+      const cpuBefore = cpuOf(contender);
       const result = await runLoad({ ...rest, url: contender.base + path }, options);
-      const cpuAfter = contender.pid === undefined ? undefined : readCpuMs(contender.pid);
-      const cpuUsPerRequest =
-        cpuBefore === undefined || cpuAfter === undefined || result.requests === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / result.requests;
+      const run = withCpu(result, cpuBefore, cpuOf(contender));
       await contender.afterRun?.(result);
-      (results[contender.name] as RunResult[]).push({ ...result, cpuUsPerRequest });
+      (results[contender.name] as RunResult[]).push(run);
     }
   }
   return results;
@@ -73,17 +71,25 @@ export async function runAtOnce(
   const share = { ...options, connections: Math.max(1, Math.round(options.connections / contenders.length)) };
   const results: RoundResults = Object.fromEntries(contenders.map((contender) => [contender.name, []]));
   for (let round = 0; round < options.rounds; round += 1) {
-    const cpuBefore = contenders.map((contender) => (contender.pid === undefined ? undefined : readCpuMs(contender.pid)));
+    const cpuBefore = contenders.map(cpuOf);
     const runs = await Promise.all(contenders.map((contender) => runLoad({ ...rest, url: contender.base + path }, share)));
     contenders.forEach((contender, index) => {
-      const before = cpuBefore[index];
-      const after = contender.pid === undefined ? undefined : readCpuMs(contender.pid);
-      const run = runs[index] as LoadResult;
-      const cpuUsPerRequest = before === undefined || after === undefined || run.requests === 0 ? undefined : ((after - before) * 1000) / run.requests;
-      (results[contender.name] as RunResult[]).push({ ...run, cpuUsPerRequest });
+      (results[contender.name] as RunResult[]).push(withCpu(runs[index] as LoadResult, cpuBefore[index], cpuOf(contender)));
     });
   }
   return results;
+}
+
+/** CPU milliseconds the contender's server has used so far, when its pid is known (and /proc exists). */
+function cpuOf(contender: Contender): number | undefined {
+  return contender.pid === undefined ? undefined : readCpuMs(contender.pid);
+}
+
+/** A load run with the server's CPU per request between two readings of cpuOf. */
+function withCpu(result: LoadResult, cpuBefore: number | undefined, cpuAfter: number | undefined): RunResult {
+  const cpuUsPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined || result.requests === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / result.requests;
+  return { ...result, cpuUsPerRequest };
 }
 
 /** Per-round ratio `subject / reference` of requests per second, and their median. */

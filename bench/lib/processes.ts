@@ -74,11 +74,14 @@ export interface PostboxOptions {
   nodeFlags?: string[];
 }
 
-/** Starts `node dist/cli.js serve`, logs going to a file (as a user's would), and waits for every listener. */
+/**
+ * Starts `node --no-memory-reducer dist/cli.js serve` as the README runs it, logs going to a file (as a user's
+ * would), and waits for every listener.
+ */
 export async function startPostbox(options: PostboxOptions): Promise<RunningPostbox> {
   const cli = path.join(REPO_ROOT, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first`);
-  const flags = [...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(options.nodeFlags ?? [])];
+  const flags = ['--no-memory-reducer', ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(options.nodeFlags ?? [])];
   const log = openSync(options.logFile, 'w');
   const spawnedAt = performance.now();
   const child = spawnPinned(options.placement, process.execPath, [...flags, cli, 'serve', '--config', options.configFile], {

@@ -39,7 +39,7 @@ export async function benchSearch10k(context: BenchContext): Promise<void> {
   if (!loaded.ok) throw new Error(`bench config: ${JSON.stringify(loaded.problems)}`);
   const { site, blog } = loaded.config;
   const parseContext = { markdown: createMarkdownTools(), languageNames: createLanguageNames(), defaultLanguage: site!.language, baseUrl: site!.base_url };
-  const logger = createLogger({ destination: { write: () => undefined }, timestamp: () => '', timeAt: () => '' }, 'error');
+  const logger = createLogger({ destination: { write: () => undefined }, timeAt: () => '' }, 'error');
   const { posts } = await createPostLibrary(corpus.dir, parseContext, logger).refresh();
   const catalog = buildCatalog(posts, site!, blog!, Date.now());
   report.note(`corpus: ${corpus.files} files, ${(corpus.bytes / 1024 / 1024).toFixed(1)} MB, ${catalog.published.length} published versions indexed`);

@@ -7,9 +7,10 @@ export type { Logger };
 /** Where log lines go and how their time is written: what the logger and the request log share. */
 export interface LogOutput {
   destination: { write(chunk: string): unknown };
-  /** pino's time function: returns `,"time":"<ISO time>"` for now. */
-  timestamp: () => string;
-  /** The same for a moment (milliseconds since the epoch): the request log writes its lines after the fact. */
+  /**
+   * The `,"time":...` part of a line written at `ms` (milliseconds since the epoch): pino's time function asks
+   * it for now, the request log for the moment of each line it writes after the fact.
+   */
   timeAt: (ms: number) => string;
 }
 
@@ -30,18 +31,17 @@ export function isoTimeAt(ms: number): string {
   return `${timeUpToSecond}${milli < 10 ? '.00' : milli < 100 ? '.0' : '.'}${milli}Z"`;
 }
 
-
 /** Standard output, written synchronously (a line is out before the process may end), with ISO times. */
 export function createStdoutLogOutput(): LogOutput {
-  return { destination: pino.destination({ fd: 1, sync: true }), timestamp: () => isoTimeAt(Date.now()), timeAt: isoTimeAt };
+  return { destination: pino.destination({ fd: 1, sync: true }), timeAt: isoTimeAt };
 }
 
 /** A logger writing JSON lines to `output` at `level` (default info). */
 export function createLogger(output: LogOutput, level = 'info'): Logger {
-  return pino({ base: null, level, timestamp: output.timestamp }, output.destination);
+  return pino({ base: null, level, timestamp: () => output.timeAt(Date.now()) }, output.destination);
 }
 
 /** A logger that writes nothing: for a command, whose output is its own. */
 export function createSilentLogger(): Logger {
-  return createLogger({ destination: { write: () => undefined }, timestamp: () => '', timeAt: () => '' }, 'silent');
+  return createLogger({ destination: { write: () => undefined }, timeAt: () => '' }, 'silent');
 }

@@ -8,7 +8,7 @@ import { captureLogs } from '../support/log-capture.js';
 /** A request log whose written chunks the test sees as they are written, without flushing. */
 function chunkedLog() {
   const chunks: string[] = [];
-  const log = createRequestLog({ destination: { write: (chunk: string) => chunks.push(chunk) }, timestamp: () => isoTimeAt(Date.now()), timeAt: isoTimeAt }, true);
+  const log = createRequestLog({ destination: { write: (chunk: string) => chunks.push(chunk) }, timeAt: isoTimeAt }, true);
   return { log, chunks };
 }
 

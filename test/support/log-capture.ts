@@ -19,7 +19,6 @@ export function captureLogs(level = 'info'): LogCapture {
   const chunks: string[] = [];
   const output: LogOutput = {
     destination: { write: (chunk: string) => chunks.push(chunk) },
-    timestamp: () => isoTimeAt(Date.now()),
     timeAt: isoTimeAt,
   };
   const logger = createLogger(output, level);

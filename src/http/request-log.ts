@@ -46,10 +46,10 @@ export function loggableOrigin(origin: string): string {
 
 /**
  * A request log on `output`; `enabled` tells whether info lines are wanted (the logger's level, set when the
- * logger is made and never changed). A request
- * keeps its facts in columns (numbers in typed arrays, strings by reference) and the lines are made all at once
- * when they are written: made one by one amid the requests, they cost a cached blog answer about a tenth of its
- * CPU (docs/performance.md "What limits each path").
+ * logger is made and never changed). A request keeps its facts in columns (numbers in typed arrays, strings by
+ * reference) and the lines are made all at once when they are written: made one by one amid the requests, they
+ * cost a cached blog answer about a tenth of its CPU (docs/performance.md "Runtime ratios of the blog and the
+ * rejected submission").
  */
 export function createRequestLog(output: LogOutput, enabled: boolean): RequestLog {
   const { destination, timeAt } = output;

@@ -14,7 +14,7 @@ import { createPostLibrary } from '../src/blog/content/library.js';
 import { createMarkdownTools } from '../src/blog/content/markdown.js';
 import type { PostVersion } from '../src/blog/content/post.js';
 import { loadConfigFile } from '../src/config/load.js';
-import { createLogger } from '../src/log.js';
+import { createSilentLogger } from '../src/log.js';
 import type { BenchContext } from './lib/context.js';
 import { writeBlogConfig } from './lib/config-files.js';
 import { generateCorpus } from './lib/corpus.js';
@@ -39,7 +39,7 @@ export async function benchSearch10k(context: BenchContext): Promise<void> {
   if (!loaded.ok) throw new Error(`bench config: ${JSON.stringify(loaded.problems)}`);
   const { site, blog } = loaded.config;
   const parseContext = { markdown: createMarkdownTools(), languageNames: createLanguageNames(), defaultLanguage: site!.language, baseUrl: site!.base_url };
-  const logger = createLogger({ destination: { write: () => undefined }, timeAt: () => '' }, 'error');
+  const logger = createSilentLogger();
   const { posts } = await createPostLibrary(corpus.dir, parseContext, logger).refresh();
   const catalog = buildCatalog(posts, site!, blog!, Date.now());
   report.note(`corpus: ${corpus.files} files, ${(corpus.bytes / 1024 / 1024).toFixed(1)} MB, ${catalog.published.length} published versions indexed`);

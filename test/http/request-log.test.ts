@@ -1,6 +1,7 @@
 // The batched request log writes the very line pino would, to the logger's own destination.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { createRequestLog, FLUSH_DELAY_MS, loggableOrigin, MAX_LOGGED_ORIGIN } from '../../src/http/request-log.js';
 import { isoTimeAt } from '../../src/log.js';
 import { captureLogs } from '../support/log-capture.js';
@@ -8,7 +9,10 @@ import { captureLogs } from '../support/log-capture.js';
 /** A request log whose written chunks the test sees as they are written, without flushing. */
 function chunkedLog() {
   const chunks: string[] = [];
-  const log = createRequestLog({ destination: { write: (chunk: string) => chunks.push(chunk) }, timeAt: isoTimeAt }, true);
+  const log = createRequestLog(
+    { destination: { write: (chunk: string) => chunks.push(chunk) }, writeLines: (bytes) => chunks.push(Buffer.from(bytes).toString('utf8')), timeAt: isoTimeAt },
+    true,
+  );
   return { log, chunks };
 }
 
@@ -20,6 +24,37 @@ describe('request log', () => {
     direct.requestLog.write({ method: 'GET', path: '/api/blog/posts/"quoted"', status: 200, durationMs: 0.25, ip: '::1' });
     const strip = (text: string) => text.replace(/"time":"[^"]*"/, '"time":"T"');
     assert.equal(strip(direct.text()), strip(viaPino.text()));
+  });
+
+  it('writes the very lines pino would for any path, status, duration, address and origin', () => {
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\n', '\u0000', '\u2028', 'é', '😀'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 40 });
+    const duration = fc.oneof(
+      fc.integer({ min: 0, max: 2_000_000_000 }).map((hundredths) => hundredths / 100),
+      fc.integer({ min: 0, max: 100_000 }).map((n) => Math.round(n / 7) / 100),
+      fc.double({ min: 0, max: 1e22, noNaN: true }),
+    );
+    const line = fc.record({
+      method: fc.constantFrom('GET', 'HEAD', 'POST', 'OPTIONS'),
+      path: text.map((rest) => `/${rest}`),
+      status: fc.integer({ min: 100, max: 599 }),
+      durationMs: duration,
+      ip: fc.constantFrom('127.0.0.1', '::1', '2001:db8::1', 'unknown', '255.255.255.255'),
+      origin: fc.option(text, { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 30 }), (lines) => {
+        const viaPino = captureLogs();
+        const direct = captureLogs();
+        for (const { method, path, status, durationMs, ip, origin } of lines) {
+          const refused = origin === undefined ? {} : { origin: loggableOrigin(origin) };
+          viaPino.logger.info({ method, path, status, duration_ms: durationMs, ip, ...refused }, 'request');
+          direct.requestLog.write({ method, path, status, durationMs, ip, origin });
+        }
+        const strip = (written: string) => written.replace(/"time":"[^"]*"/g, '"time":"T"');
+        assert.equal(strip(direct.text()), strip(viaPino.text()));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('writes a refused origin as pino would, without control characters and cut at MAX_LOGGED_ORIGIN', () => {

@@ -19,6 +19,7 @@ export function captureLogs(level = 'info'): LogCapture {
   const chunks: string[] = [];
   const output: LogOutput = {
     destination: { write: (chunk: string) => chunks.push(chunk) },
+    writeLines: (bytes: Uint8Array) => chunks.push(Buffer.from(bytes).toString('utf8')),
     timeAt: isoTimeAt,
   };
   const logger = createLogger(output, level);

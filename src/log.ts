@@ -1,5 +1,5 @@
-// pino JSON lines (docs/forms-api.md "Logs"): no pid or hostname, ISO times. The destination and the time
-// function are chosen here and shared with the batched request log (src/http/request-log.ts).
+// pino JSON lines (docs/forms-api.md "Logs"): no pid or hostname, ISO times. Where lines go and how their time
+// reads are chosen here and shared with the batched request log (src/http/request-log.ts).
 import { writeSync } from 'node:fs';
 import { pino, type Logger } from 'pino';
 
@@ -7,10 +7,9 @@ export type { Logger };
 
 /** Where log lines go and how their time is written: what the logger and the request log share. */
 export interface LogOutput {
-  destination: { write(chunk: string): unknown };
   /**
-   * Writes whole lines already made as UTF-8 (the request log's batches), in order with the destination's: the
-   * bytes go out as they are, with no string made of them and measured again on the way.
+   * Writes whole lines made as UTF-8, the logger's one at a time and the request log's in batches, in the order
+   * they come; it never throws (a log that cannot be written must not stop a request or the service).
    */
   writeLines(bytes: Uint8Array): void;
   /**
@@ -39,22 +38,42 @@ export function isoTimeAt(ms: number): string {
 
 /** Standard output, written synchronously (a line is out before the process may end), with ISO times. */
 export function createStdoutLogOutput(): LogOutput {
-  return { destination: pino.destination({ fd: 1, sync: true }), writeLines: (bytes) => writeWhollySync(1, bytes), timeAt: isoTimeAt };
+  let failing = false;
+  return {
+    writeLines: (bytes) => {
+      const failure = writeWhollySync(1, bytes);
+      // Said once on stderr when writing starts to fail (a full disk, a closed pipe), not once per line.
+      if (failure && !failing) writeQuietly(2, `postbox: log lines cannot be written to stdout (${failure}); they are dropped until it works again\n`);
+      failing = failure !== undefined;
+    },
+    timeAt: isoTimeAt,
+  };
 }
 
 /**
- * Writes all of `bytes` to `fd` before it returns, as pino's synchronous destination writes a line: a full pipe
- * (EAGAIN) is waited for. Any other failure drops the bytes: there is nowhere else to write them to.
+ * Writes all of `bytes` to `fd` before it returns: a full pipe (EAGAIN) is waited for, as pino's synchronous
+ * destination does. Any other failure drops the bytes and is returned (its code): there is nowhere else to write
+ * them to.
  */
-function writeWhollySync(fd: number, bytes: Uint8Array): void {
+function writeWhollySync(fd: number, bytes: Uint8Array): string | undefined {
   let written = 0;
   while (written < bytes.length) {
     try {
       written += writeSync(fd, bytes, written, bytes.length - written);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      if (code !== 'EAGAIN') return code;
       Atomics.wait(PAUSE, 0, 0, FULL_PIPE_WAIT_MS);
     }
+  }
+  return undefined;
+}
+
+function writeQuietly(fd: number, text: string): void {
+  try {
+    writeSync(fd, text);
+  } catch {
+    // stderr is gone too
   }
 }
 
@@ -63,10 +82,11 @@ const FULL_PIPE_WAIT_MS = 10;
 
 /** A logger writing JSON lines to `output` at `level` (default info). */
 export function createLogger(output: LogOutput, level = 'info'): Logger {
-  return pino({ base: null, level, timestamp: () => output.timeAt(Date.now()) }, output.destination);
+  const destination = { write: (line: string) => output.writeLines(Buffer.from(line, 'utf8')) };
+  return pino({ base: null, level, timestamp: () => output.timeAt(Date.now()) }, destination);
 }
 
 /** A logger that writes nothing: for a command, whose output is its own. */
 export function createSilentLogger(): Logger {
-  return createLogger({ destination: { write: () => undefined }, writeLines: () => undefined, timeAt: () => '' }, 'silent');
+  return createLogger({ writeLines: () => undefined, timeAt: () => '' }, 'silent');
 }

@@ -49,7 +49,7 @@ export function loggableOrigin(origin: string): string {
  * logger is made and never changed). A request keeps its facts in columns (numbers in typed arrays, strings by
  * reference) and the lines are made all at once when they are written, as UTF-8 into one buffer reused batch
  * after batch and handed to the output as it is. Made one by one amid the requests the lines cost a cached blog
- * answer about a tenth of its CPU, and a batch made as one string, which the destination then measured and
+ * answer about a tenth of its CPU, and a batch made as one string, which pino's destination then measured and
  * encoded again, some 3 % more (docs/performance.md "Runtime ratios of the blog and the rejected submission").
  */
 export function createRequestLog(output: LogOutput, enabled: boolean): RequestLog {

@@ -1,4 +1,4 @@
-// The batched request log writes the very line pino would, to the logger's own destination.
+// The batched request log writes the very line pino would, to the logger's own output.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -9,10 +9,7 @@ import { captureLogs } from '../support/log-capture.js';
 /** A request log whose written chunks the test sees as they are written, without flushing. */
 function chunkedLog() {
   const chunks: string[] = [];
-  const log = createRequestLog(
-    { destination: { write: (chunk: string) => chunks.push(chunk) }, writeLines: (bytes) => chunks.push(Buffer.from(bytes).toString('utf8')), timeAt: isoTimeAt },
-    true,
-  );
+  const log = createRequestLog({ writeLines: (bytes) => chunks.push(Buffer.from(bytes).toString('utf8')), timeAt: isoTimeAt }, true);
   return { log, chunks };
 }
 

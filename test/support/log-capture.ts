@@ -18,7 +18,6 @@ export interface LogCapture {
 export function captureLogs(level = 'info'): LogCapture {
   const chunks: string[] = [];
   const output: LogOutput = {
-    destination: { write: (chunk: string) => chunks.push(chunk) },
     writeLines: (bytes: Uint8Array) => chunks.push(Buffer.from(bytes).toString('utf8')),
     timeAt: isoTimeAt,
   };

@@ -53,6 +53,7 @@ export function loggableOrigin(origin: string): string {
  * encoded again, some 3 % more (docs/performance.md "Runtime ratios of the blog and the rejected submission").
  */
 export function createRequestLog(output: LogOutput, enabled: boolean): RequestLog {
+  if (!enabled) return { write: () => undefined, flush: () => undefined };
   const { writeLines, timeAt } = output;
   const times = new Float64Array(FLUSH_LINES);
   const durations = new Float64Array(FLUSH_LINES);
@@ -121,7 +122,6 @@ export function createRequestLog(output: LogOutput, enabled: boolean): RequestLo
   };
   return {
     write(line) {
-      if (!enabled) return;
       const i = count++;
       const head = headOf(line.method, line.path);
       const origin = line.origin === undefined ? '' : `,"origin":${JSON.stringify(loggableOrigin(line.origin))}`;

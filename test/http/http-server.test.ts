@@ -53,7 +53,8 @@ describe('listenHttp', () => {
       assert.equal(CONNECTION_IDLE_TIMEOUT_MS, 30_000);
       assert.equal(running.server.requestTimeout, 15_000);
       assert.equal(running.server.headersTimeout, 15_000);
-      assert.equal(running.server.timeout, 30_000);
+      // The idle time-out is kept by a sweep, not by a socket timer pushed back on every read and write.
+      assert.equal(running.server.timeout, 0);
       assert.equal(running.server.keepAliveTimeout, 0);
     } finally {
       await running.close(0);
@@ -78,6 +79,30 @@ describe('listenHttp', () => {
       const idle = (await closedAt) - lastAnswer;
       // Node's own keep-alive time-out would have closed it 5 s after the answer.
       assert.ok(idle >= idleTimeoutMs * 0.8 && idle < 4000, `closed ${idle} ms after the last answer`);
+      socket.destroy();
+    } finally {
+      await running.close(0);
+    }
+  });
+
+  it('keeps a connection that is slow but never still for the idle time-out', async () => {
+    const idleTimeoutMs = 1000;
+    const running = await listenHttp(answerHello, LOCAL, { maxBodyBytes: 0, idleTimeoutMs });
+    try {
+      const socket = net.connect(Number(new URL(running.address).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      let closed = false;
+      socket.on('close', () => (closed = true));
+      const answers = countAnswers(socket);
+      // Six pieces of one request, 400 ms apart: 2.4 s in all, never 1 s without a byte.
+      const pieces = ['GET / HTTP/1.1\r\n', 'Host: x\r\n', 'X-A: 1\r\n', 'X-B: 2\r\n', 'X-C: 3\r\n', '\r\n'];
+      for (const piece of pieces) {
+        assert.equal(closed, false, 'the connection was closed while the request was arriving');
+        socket.write(piece);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      }
+      await waitFor('the answer', () => (answers.count === 1 ? true : undefined));
+      assert.match(answers.text, /^HTTP\/1\.1 200 /);
       socket.destroy();
     } finally {
       await running.close(0);

@@ -86,7 +86,7 @@ describe('listenHttp', () => {
   });
 
   it('keeps a connection that is slow but never still for the idle time-out', async () => {
-    const idleTimeoutMs = 1000;
+    const idleTimeoutMs = 2000;
     const running = await listenHttp(answerHello, LOCAL, { maxBodyBytes: 0, idleTimeoutMs });
     try {
       const socket = net.connect(Number(new URL(running.address).port), '127.0.0.1');
@@ -94,13 +94,15 @@ describe('listenHttp', () => {
       let closed = false;
       socket.on('close', () => (closed = true));
       const answers = countAnswers(socket);
-      // Six pieces of one request, 400 ms apart: 2.4 s in all, never 1 s without a byte.
-      const pieces = ['GET / HTTP/1.1\r\n', 'Host: x\r\n', 'X-A: 1\r\n', 'X-B: 2\r\n', 'X-C: 3\r\n', '\r\n'];
+      // Ten pieces of one request, 300 ms apart: 3 s in all, never more than 0.3 s without a byte (a stall of the
+      // event loop of up to 1.7 s still leaves the connection short of 2 s idle).
+      const pieces = ['GET / HTTP/1.1\r\n', 'Host: x\r\n', ...'ABCDEFGH'.split('').map((name) => `X-${name}: 1\r\n`)];
       for (const piece of pieces) {
         assert.equal(closed, false, 'the connection was closed while the request was arriving');
         socket.write(piece);
-        await new Promise((resolve) => setTimeout(resolve, 400));
+        await new Promise((resolve) => setTimeout(resolve, 300));
       }
+      socket.write('\r\n');
       await waitFor('the answer', () => (answers.count === 1 ? true : undefined));
       assert.match(answers.text, /^HTTP\/1\.1 200 /);
       socket.destroy();

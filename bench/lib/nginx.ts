@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { nginxPreamble } from '../../test/support/nginx-balancer.js';
 import { delay, isInstalled, spawnPinned, type Placement } from './processes.js';
 
 /** One URL (path and query, exactly as requested) with the bytes and headers to answer. */
@@ -40,19 +41,10 @@ export async function startNginx(binary: string, dir: string, routes: StaticRout
     map.push(`    ${nginxString(route.url)} ${nginxString(file)};`);
   });
   const port = await freePort();
-  const temp = path.join(dir, 'temp');
   const conf = [
-    process.getuid?.() === 0 ? 'user root;' : '',
-    'worker_processes 1;',
-    `error_log ${path.join(dir, 'error.log')} warn;`,
-    `pid ${path.join(dir, 'nginx.pid')};`,
-    'events { worker_connections 4096; }',
-    'http {',
-    '  access_log off;',
+    ...nginxPreamble(dir),
     '  sendfile on;',
     '  keepalive_requests 1000000;',
-    `  client_body_temp_path ${temp}/body; proxy_temp_path ${temp}/proxy; fastcgi_temp_path ${temp}/fastcgi;`,
-    `  uwsgi_temp_path ${temp}/uwsgi; scgi_temp_path ${temp}/scgi;`,
     `  types { ${types.map((type, index) => `${nginxString(type)} t${index};`).join(' ')} }`,
     '  map_hash_bucket_size 256;',
     '  map $request_uri $bench_file {',

@@ -38,6 +38,26 @@ export function findNginxBinary(): string {
 }
 
 /**
+ * The first lines of every nginx.conf of the tests and the bench, up to the opening of the `http` block and its
+ * temp paths: nginx runs from `dir` (pid, error log and temp files there; `dir/temp` must exist), unprivileged
+ * or as root, with one worker and no access log.
+ */
+export function nginxPreamble(dir: string): string[] {
+  const temp = path.join(dir, 'temp');
+  return [
+    process.getuid?.() === 0 ? 'user root;' : '',
+    'worker_processes 1;',
+    `error_log ${path.join(dir, 'error.log')} warn;`,
+    `pid ${path.join(dir, 'nginx.pid')};`,
+    'events { worker_connections 4096; }',
+    'http {',
+    '  access_log off;',
+    `  client_body_temp_path ${temp}/body; proxy_temp_path ${temp}/proxy; fastcgi_temp_path ${temp}/fastcgi;`,
+    `  uwsgi_temp_path ${temp}/uwsgi; scgi_temp_path ${temp}/scgi;`,
+  ];
+}
+
+/**
  * The nginx.conf of the balancer. X-Forwarded-For gets the peer appended ($proxy_add_x_forwarded_for), so the
  * replicas (trust_proxy_headers = 2) take the address the proxy in front of nginx (here: the test) named.
  * `proxy_next_upstream error timeout` sends a request on to another replica when one cannot be connected to;
@@ -53,17 +73,8 @@ export function balancerConfig(options: {
   extraHttp?: string[];
 }): string {
   const { dir, port, upstreams, keepalive, forwardedFor = '$proxy_add_x_forwarded_for', extraHttp = [] } = options;
-  const temp = path.join(dir, 'temp');
   return [
-    process.getuid?.() === 0 ? 'user root;' : '',
-    'worker_processes 1;',
-    `error_log ${path.join(dir, 'error.log')} warn;`,
-    `pid ${path.join(dir, 'nginx.pid')};`,
-    'events { worker_connections 4096; }',
-    'http {',
-    '  access_log off;',
-    `  client_body_temp_path ${temp}/body; proxy_temp_path ${temp}/proxy; fastcgi_temp_path ${temp}/fastcgi;`,
-    `  uwsgi_temp_path ${temp}/uwsgi; scgi_temp_path ${temp}/scgi;`,
+    ...nginxPreamble(dir),
     ...extraHttp.map((line) => `  ${line}`),
     '  upstream postbox {',
     ...upstreams.map((address) => `    server ${address} max_fails=1 fail_timeout=1s;`),

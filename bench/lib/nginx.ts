@@ -1,8 +1,8 @@
 // nginx serving the same bytes as files (where nginx is installed): the "best reference" beside node:http.
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { nginxPreamble } from '../../test/support/nginx-balancer.js';
+import { findFreePort } from '../../test/support/smtp-server.js';
 import { delay, isInstalled, spawnPinned, type Placement } from './processes.js';
 
 /** One URL (path and query, exactly as requested) with the bytes and headers to answer. */
@@ -40,7 +40,8 @@ export async function startNginx(binary: string, dir: string, routes: StaticRout
     writeFileSync(path.join(root, file), route.body);
     map.push(`    ${nginxString(route.url)} ${nginxString(file)};`);
   });
-  const port = await freePort();
+  // nginx cannot report a port it picked itself.
+  const port = await findFreePort();
   const conf = [
     ...nginxPreamble(dir),
     '  sendfile on;',
@@ -98,17 +99,4 @@ function readLog(dir: string): string {
   } catch {
     return '';
   }
-}
-
-/** A port nothing listens on right now (nginx cannot report a port it picked itself). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

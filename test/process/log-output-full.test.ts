@@ -5,21 +5,13 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { writeConfigFile } from '../support/config.js';
 import { assertCliBuilt, CLI_PATH, REPO_ROOT } from '../support/postbox-process.js';
+import { findFreePort } from '../support/smtp-server.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('postbox serve with a stdout that cannot be written', () => {
   let temp: Awaited<ReturnType<typeof createTempDir>>;
@@ -35,7 +27,7 @@ describe('postbox serve with a stdout that cannot be written', () => {
     assertCliBuilt();
     const contentDir = path.join(temp.dir, 'posts');
     await mkdir(contentDir);
-    const port = await freePort();
+    const port = await findFreePort();
     const file = await writeConfigFile(temp.dir, {
       data_dir: path.join(temp.dir, 'data'),
       site: { title: 'Blog', base_url: 'https://example.com' },

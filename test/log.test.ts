@@ -29,6 +29,8 @@ describe('standard output', () => {
     const program = `
       import { createRequestLog } from './src/http/request-log.ts';
       import { createLogger, createStdoutLogOutput } from './src/log.ts';
+      // Touching process.stdout makes Node set the pipe non-blocking, as in a service: a full pipe then fails a
+      // write with EAGAIN instead of blocking it, and that is what the output must wait out.
       process.stdout;
       const output = createStdoutLogOutput();
       const logger = createLogger(output);

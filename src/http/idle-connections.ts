@@ -15,7 +15,7 @@ interface Activity {
 }
 
 /** The sweep's period for a time-out: a connection is closed between `idleMs` and `idleMs + period` after it fell still. */
-export function sweepPeriodMs(idleMs: number): number {
+function sweepPeriodMs(idleMs: number): number {
   return Math.min(1000, Math.max(10, Math.floor(idleMs / 4)));
 }
 

@@ -235,7 +235,7 @@ export const configSchema = z
     data_dir: folderPath.default('./data'),
     server: server.default(server.parse({})),
     mail: mail.optional(),
-    forms: z.array(form).default([]),
+    forms: z.array(form, { error: 'must be [[forms]] tables (double brackets in TOML), one per form' }).default([]),
     site: site.optional(),
     blog: blog.optional(),
     admin: adminSchema.optional(),

@@ -106,6 +106,11 @@ describe('parseConfigText', () => {
     ]);
   });
 
+  it('says that a form written as [forms] must be a [[forms]] table', () => {
+    const problems = problemsOf(minimal.replace('[[forms]]', '[forms]'));
+    assert.deepEqual(problems.find((problem) => problem.path === 'forms'), { path: 'forms', message: 'must be [[forms]] tables (double brackets in TOML), one per form' });
+  });
+
   it('says that a missing key "is required", whatever its type', () => {
     const text = `[mail]\nto = "owner@example.com"\n[[forms]]\ntype = "contact"\n[forms.telegram]\nbot_token = "123:abc"\n[site]\ntitle = "Blog"\n[blog]\n`;
     assert.deepEqual(problemsOf(text), [

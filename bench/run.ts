@@ -43,7 +43,7 @@ Options:
 
 Environment: BENCH_LOADGEN=wrk|autocannon (default wrk where installed), BENCH_PIN=0 (no taskset pinning),
   BENCH_NICE=N (run servers and load generator at niceness N; negative values need root), BENCH_NGINX=0 (leave
-  nginx out).
+  nginx out), BENCH_CORPUS=wide (generated posts closer to prose: a wider vocabulary, longer posts).
 `;
 
 async function main(): Promise<number> {

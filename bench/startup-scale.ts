@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchContext } from './lib/context.js';
-import { generateCorpus, SEARCH_TERMS, type CorpusInfo } from './lib/corpus.js';
+import { corpusShape, generateCorpus, SEARCH_TERMS, type CorpusInfo } from './lib/corpus.js';
 import { writeBlogConfig } from './lib/config-files.js';
 import { createClient, parseJson } from './lib/http-client.js';
 import { delay, readMemory, startPostbox, waitForListening, type RunningPostbox } from './lib/processes.js';
@@ -75,8 +75,9 @@ function readEveryFile(dir: string): number {
 
 /** The corpus of `size` posts under `root`, written once; info.json marks a complete one. */
 function cachedCorpus(root: string, size: number): CorpusInfo {
-  const dir = path.join(root, `posts-${size}`);
-  const infoFile = path.join(root, `posts-${size}.json`);
+  const name = corpusShape() === 'narrow' ? `posts-${size}` : `posts-${size}-${corpusShape()}`;
+  const dir = path.join(root, name);
+  const infoFile = path.join(root, `${name}.json`);
   if (existsSync(infoFile)) return JSON.parse(readFileSync(infoFile, 'utf8')) as CorpusInfo;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });

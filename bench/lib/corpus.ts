@@ -24,7 +24,28 @@ export const MARKER_WORD = 'xylograph';
 export interface CorpusOptions {
   posts: number;
   seed: number;
+  /** corpusShape() unless given. */
+  shape?: CorpusShape;
 }
+
+/**
+ * `narrow` (the default): 3,000 words, posts of about 4 KB. `wide` (BENCH_CORPUS=wide): 50,000 words in a longer
+ * tail and posts of about 6 KB (600 MB of Markdown per 100,000 posts), which is closer to prose: its distinct
+ * words, punctuation attached, are three to four times as many, and the `q` index's size follows them.
+ */
+export type CorpusShape = 'narrow' | 'wide';
+
+/** The shape BENCH_CORPUS asks for. */
+export function corpusShape(): CorpusShape {
+  const shape = process.env.BENCH_CORPUS ?? 'narrow';
+  if (shape !== 'narrow' && shape !== 'wide') throw new Error(`BENCH_CORPUS must be narrow or wide, not ${JSON.stringify(shape)}`);
+  return shape;
+}
+
+const SHAPES: Record<CorpusShape, { vocabulary: number; tail: number; length: number }> = {
+  narrow: { vocabulary: 3000, tail: 3, length: 1 },
+  wide: { vocabulary: 50_000, tail: 4, length: 1.5 },
+};
 
 export interface CorpusInfo {
   dir: string;
@@ -50,7 +71,8 @@ const NEWEST_MS = Date.UTC(2025, 5, 30);
 /** Writes `posts` posts (plus some translations and drafts) under `dir`; the same seed gives the same bytes. */
 export function generateCorpus(dir: string, options: CorpusOptions): CorpusInfo {
   const prng = createPrng(options.seed);
-  const vocabulary = createVocabulary(prng, 3000);
+  const shape = SHAPES[options.shape ?? corpusShape()];
+  const vocabulary: Vocabulary = { words: createWords(prng, shape.vocabulary), tail: shape.tail, length: shape.length };
   const info: CorpusInfo = { dir, published: 0, slugs: [], termCounts: {}, files: 0, bytes: 0, fileOf: {} };
   for (const term of SEARCH_TERMS) info.termCounts[term.word] = 0;
   mkdirSync(dir, { recursive: true });
@@ -149,7 +171,14 @@ function yamlFrontMatter(post: PostShape): string {
   return `${lines.join('\n')}\n`;
 }
 
-function createVocabulary(prng: Prng, size: number): string[] {
+/** The words posts are written with, how steeply their use falls off, and how long a post is (1: about 4 KB). */
+interface Vocabulary {
+  words: string[];
+  tail: number;
+  length: number;
+}
+
+function createWords(prng: Prng, size: number): string[] {
   const words = new Set<string>();
   while (words.size < size) {
     const syllables = prng.int(1, 4);
@@ -161,9 +190,9 @@ function createVocabulary(prng: Prng, size: number): string[] {
   return [...words];
 }
 
-/** Zipf-like: a few words are very common, most are rare. */
-function pickWord(prng: Prng, vocabulary: string[]): string {
-  return vocabulary[Math.floor(vocabulary.length * prng.next() ** 3)] as string;
+/** Zipf-like: a few words are very common, most are rare (the more so, the larger `tail`). */
+function pickWord(prng: Prng, vocabulary: Vocabulary): string {
+  return vocabulary.words[Math.floor(vocabulary.words.length * prng.next() ** vocabulary.tail)] as string;
 }
 
 function pickTags(prng: Prng): string[] {
@@ -173,7 +202,7 @@ function pickTags(prng: Prng): string[] {
   return [...tags];
 }
 
-function sentence(prng: Prng, vocabulary: string[], extra?: string): string {
+function sentence(prng: Prng, vocabulary: Vocabulary, extra?: string): string {
   const words = Array.from({ length: prng.int(6, 18) }, () => pickWord(prng, vocabulary));
   if (extra) words.splice(prng.int(0, words.length), 0, extra);
   if (prng.chance(0.1)) words[0] = `**${words[0]}**`;
@@ -181,8 +210,8 @@ function sentence(prng: Prng, vocabulary: string[], extra?: string): string {
   return `${capitalize(words.join(' '))}.`;
 }
 
-function createBody(prng: Prng, vocabulary: string[], terms: string[]): string {
-  const paragraphs = prng.int(3, 10);
+function createBody(prng: Prng, vocabulary: Vocabulary, terms: string[]): string {
+  const paragraphs = Math.round(prng.int(3, 10) * vocabulary.length);
   const termAt = new Map<number, string[]>();
   for (const term of terms) {
     const at = prng.int(0, paragraphs - 1);

@@ -4,7 +4,7 @@
 // shortest first; only terms longer than three units need their candidates checked with a substring search,
 // because the list of a term's own unigram, bigram or trigram is already its exact answer.
 import { collectGrams, createGramDictionary, gramsOfTerm, type GramDictionary } from '../text/grams.js';
-import { layOutPostingsSteps, postingsOf, type PostingLists } from './posting-lists.js';
+import { appendList, createPackedLists, keysOfPacked, layOutPostingsSteps, listBytes, postingsOf, type PostingLists } from './posting-lists.js';
 
 /** The texts holding each gram, by the gram's number, as positions in `texts`. */
 export interface GramIndex extends PostingLists {
@@ -20,15 +20,12 @@ const TEXTS_PER_STEP = 4000;
  * after each slice of texts. Every text is read on each build: they are words, a small share of the posts' text.
  */
 export function* gramIndexSteps(texts: readonly string[], dictionary: GramDictionary): Generator<void, GramIndex> {
-  const gramLists: Array<Uint16Array | Uint32Array> = [];
+  const gramLists = createPackedLists();
   for (let start = 0; start < texts.length; start += TEXTS_PER_STEP) {
-    for (let at = start; at < Math.min(texts.length, start + TEXTS_PER_STEP); at += 1) {
-      const grams = collectGrams(dictionary, texts[at]!);
-      gramLists.push(dictionary.size <= 65_536 ? Uint16Array.from(grams) : grams.slice());
-    }
+    for (let at = start; at < Math.min(texts.length, start + TEXTS_PER_STEP); at += 1) appendList(gramLists, collectGrams(dictionary, texts[at]!).sort());
     yield;
   }
-  return { texts, ...(yield* layOutPostingsSteps(gramLists, dictionary.size, TEXTS_PER_STEP)), dictionary };
+  return { texts, ...(yield* layOutPostingsSteps(texts.length, keysOfPacked(gramLists), dictionary.size, TEXTS_PER_STEP)), dictionary };
 }
 
 /** gramIndexSteps run to the end at once. */
@@ -45,7 +42,11 @@ export function findTexts(index: GramIndex, term: string): ArrayLike<number> {
   const grams = gramsOfTerm(index.dictionary, term);
   // The dictionary is shared with later indexes: a gram numbered after this index was built is in none of its texts.
   if (grams === null || grams.some((gram) => gram + 1 >= index.offsets.length)) return [];
-  const lists = grams.map((gram) => postingsOf(index, gram)).sort((a, b) => a.length - b.length);
+  // Shortest first: the first list bounds what the others are searched for.
+  const lists = grams.sort((a, b) => listBytes(index, a) - listBytes(index, b)).map((gram) => {
+    const { values, count } = postingsOf(index, gram, new Uint32Array(listBytes(index, gram)));
+    return values.subarray(0, count);
+  });
   let found: ArrayLike<number> = lists[0]!;
   for (let list = 1; list < lists.length && found.length > 0; list += 1) found = intersect(found, lists[list]!);
   if (term.length <= 3) return found;
@@ -87,7 +88,7 @@ function intersect(small: ArrayLike<number>, large: ArrayLike<number>): number[]
 export function measureGramIndex(index: GramIndex): { postings: number; tables: number } {
   const { dictionary } = index;
   return {
-    postings: index.postings.byteLength + index.offsets.byteLength,
+    postings: index.bytes.byteLength + index.offsets.byteLength,
     tables: dictionary.unigrams.byteLength + dictionary.bigrams.byteLength + dictionary.seenIn.byteLength + dictionary.wide.size * 16,
   };
 }

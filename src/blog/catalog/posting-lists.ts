@@ -1,40 +1,169 @@
-// Posting lists laid out in one typed array (compressed sparse rows), the form both `q` indexes keep them in:
-// a few large arrays instead of one small array per key.
+// Posting lists laid out in one byte array (compressed sparse rows), the form both `q` indexes keep them in: a
+// few large arrays instead of one small array per key. A list is ascending, so it is kept as the gaps between
+// its numbers, seven bits a byte (the high bit says another byte follows): most gaps of a common word's or
+// gram's list take one byte, and a list takes a third to a quarter of what 32-bit numbers would.
 
-/** The items holding key k are postings[offsets[k] .. offsets[k + 1]), as ascending positions. */
+/** The items holding key k, as ascending positions, coded as gaps in bytes[offsets[k] .. offsets[k + 1]). */
 export interface PostingLists {
   offsets: Uint32Array;
-  /** 16-bit positions while there are at most 65,536 items, which halves the lists' size. */
-  postings: Uint16Array | Uint32Array;
+  bytes: Uint8Array;
+}
+
+/** Bytes `gap` (>= 1) takes. */
+function gapBytes(gap: number): number {
+  let bytes = 1;
+  for (let rest = gap; rest >= 0x80; rest = Math.floor(rest / 0x80)) bytes += 1;
+  return bytes;
+}
+
+/** Writes `gap` at `at`; returns where it ends. */
+function putGap(bytes: Uint8Array, at: number, gap: number): number {
+  let rest = gap;
+  while (rest >= 0x80) {
+    bytes[at++] = (rest & 0x7f) | 0x80;
+    rest = Math.floor(rest / 0x80);
+  }
+  bytes[at++] = rest;
+  return at;
+}
+
+/** Bytes the gaps of `values[0, count)` (ascending, distinct) take. */
+function listSize(values: ArrayLike<number>, count: number): number {
+  let size = 0;
+  for (let at = 0, last = -1; at < count; last = values[at]!, at += 1) size += gapBytes(values[at]! - last);
+  return size;
+}
+
+/** Writes the gaps of `values[0, count)` at `at`; returns where they end. */
+function putList(bytes: Uint8Array, at: number, values: ArrayLike<number>, count: number): number {
+  let end = at;
+  for (let index = 0, last = -1; index < count; last = values[index]!, index += 1) end = putGap(bytes, end, values[index]! - last);
+  return end;
+}
+
+/** `values[0, count)`, ascending and distinct, as gaps: a list of its own size. */
+export function encodeAscending(values: ArrayLike<number>, count = values.length): Uint8Array {
+  const bytes = new Uint8Array(listSize(values, count));
+  putList(bytes, 0, values, count);
+  return bytes;
 }
 
 /**
- * Inverts `keysOf` (the distinct keys, below `keyCount`, of each item by position) by a counting sort, pausing
- * after every `itemsPerStep` items of each of its two passes.
+ * Lists coded one after another in one buffer, list i in bytes[starts[i], starts[i + 1]): many short lists
+ * without an object each (the gram lists of 100,000 words would otherwise leave as many arrays to collect).
  */
-export function* layOutPostingsSteps(keysOf: ReadonlyArray<Uint16Array | Uint32Array>, keyCount: number, itemsPerStep: number): Generator<void, PostingLists> {
-  const offsets = new Uint32Array(keyCount + 1);
-  for (let position = 0; position < keysOf.length; position += 1) {
-    const keys = keysOf[position]!;
-    for (let index = 0; index < keys.length; index += 1) offsets[keys[index]! + 1]! += 1;
-    if ((position + 1) % itemsPerStep === 0) yield;
+export interface PackedLists {
+  bytes: Uint8Array;
+  starts: Uint32Array;
+  count: number;
+}
+
+export function createPackedLists(): PackedLists {
+  return { bytes: new Uint8Array(4096), starts: new Uint32Array(1024), count: 0 };
+}
+
+/** Adds `values[0, count)` (ascending, distinct) as the next list, growing the buffers as needed. */
+export function appendList(lists: PackedLists, values: ArrayLike<number>, count = values.length): void {
+  const start = lists.starts[lists.count]!;
+  const end = start + listSize(values, count);
+  if (end > lists.bytes.length) lists.bytes = copyGrown(lists.bytes, end, start);
+  if (lists.count + 2 > lists.starts.length) lists.starts = copyGrown(lists.starts, lists.count + 2, lists.count + 1);
+  putList(lists.bytes, start, values, count);
+  lists.count += 1;
+  lists.starts[lists.count] = end;
+}
+
+function copyGrown<T extends Uint8Array | Uint32Array>(array: T, needed: number, used: number): T {
+  const grown = new (array.constructor as new (length: number) => T)(Math.max(needed, array.length * 2));
+  grown.set(array.subarray(0, used));
+  return grown;
+}
+
+/** Whether `test` holds for a number of the gaps in `bytes[start, end)`, read in order until it does. */
+export function someInList(bytes: Uint8Array, start: number, end: number, test: (value: number) => boolean): boolean {
+  let value = -1;
+  for (let at = start; at < end; ) {
+    let byte = bytes[at++]!;
+    let gap = byte & 0x7f;
+    for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
+      byte = bytes[at++]!;
+      gap += (byte & 0x7f) * scale;
+    }
+    value += gap;
+    if (test(value)) return true;
   }
-  for (let key = 0; key < keyCount; key += 1) offsets[key + 1]! += offsets[key]!;
-  const postings = keysOf.length <= 65_536 ? new Uint16Array(offsets[keyCount]!) : new Uint32Array(offsets[keyCount]!);
-  const cursor = offsets.slice(0, keyCount);
-  for (let position = 0; position < keysOf.length; position += 1) {
-    const keys = keysOf[position]!;
-    for (let index = 0; index < keys.length; index += 1) {
+  return false;
+}
+
+/**
+ * Decodes the gaps in `bytes[start, end)` into `into` (grown when too small); returns the array written and
+ * how many numbers it holds.
+ */
+export function decodeInto(bytes: Uint8Array, start: number, end: number, into: Uint32Array): { values: Uint32Array; count: number } {
+  let values = into;
+  let count = 0;
+  someInList(bytes, start, end, (value) => {
+    if (count === values.length) {
+      const grown = new Uint32Array(Math.max(16, values.length * 2));
+      grown.set(values);
+      values = grown;
+    }
+    values[count++] = value;
+    return false;
+  });
+  return { values, count };
+}
+
+/** Decodes the keys of item `position` into `into` (as decodeInto). */
+export type KeysOf = (position: number, into: Uint32Array) => { values: Uint32Array; count: number };
+
+/** The keys of each list of `lists`, for layOutPostingsSteps. */
+export function keysOfPacked(lists: PackedLists): KeysOf {
+  return (position, into) => decodeInto(lists.bytes, lists.starts[position]!, lists.starts[position + 1]!, into);
+}
+
+/**
+ * Inverts the key lists of `items` items (the distinct keys, below `keyCount`, of each item by position) by a
+ * counting sort, pausing after every `itemsPerStep` items of each of its two passes.
+ */
+export function* layOutPostingsSteps(items: number, keysOf: KeysOf, keyCount: number, itemsPerStep: number): Generator<void, PostingLists> {
+  const offsets = new Uint32Array(keyCount + 1);
+  // Each key's last position so far, then where its list is written up to.
+  const last = new Int32Array(keyCount).fill(-1);
+  let keys: Uint32Array = new Uint32Array(256);
+  for (let position = 0; position < items; position += 1) {
+    const decoded = keysOf(position, keys);
+    keys = decoded.values;
+    for (let index = 0; index < decoded.count; index += 1) {
       const key = keys[index]!;
-      postings[cursor[key]!] = position;
-      cursor[key]! += 1;
+      offsets[key + 1]! += gapBytes(position - last[key]!);
+      last[key] = position;
     }
     if ((position + 1) % itemsPerStep === 0) yield;
   }
-  return { offsets, postings };
+  for (let key = 0; key < keyCount; key += 1) offsets[key + 1]! += offsets[key]!;
+  const bytes = new Uint8Array(offsets[keyCount]!);
+  const cursor = offsets.slice(0, keyCount);
+  last.fill(-1);
+  for (let position = 0; position < items; position += 1) {
+    const decoded = keysOf(position, keys);
+    keys = decoded.values;
+    for (let index = 0; index < decoded.count; index += 1) {
+      const key = keys[index]!;
+      cursor[key] = putGap(bytes, cursor[key]!, position - last[key]!);
+      last[key] = position;
+    }
+    if ((position + 1) % itemsPerStep === 0) yield;
+  }
+  return { offsets, bytes };
 }
 
-/** The list of `key`, a view into the shared array. */
-export function postingsOf(lists: PostingLists, key: number): Uint16Array | Uint32Array {
-  return lists.postings.subarray(lists.offsets[key]!, lists.offsets[key + 1]!);
+/** The bytes of `key`'s list: how much work reading it is (one to five bytes a number). */
+export function listBytes(lists: PostingLists, key: number): number {
+  return lists.offsets[key + 1]! - lists.offsets[key]!;
+}
+
+/** The list of `key`, decoded into `into` (see decodeInto). */
+export function postingsOf(lists: PostingLists, key: number, into: Uint32Array): { values: Uint32Array; count: number } {
+  return decodeInto(lists.bytes, lists.offsets[key]!, lists.offsets[key + 1]!, into);
 }

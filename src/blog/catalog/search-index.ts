@@ -10,13 +10,13 @@ import { createGramDictionary, type GramDictionary } from '../text/grams.js';
 import { createWordTable, readText, type WordTable } from '../text/words.js';
 import { containsEveryTerm, type Searchable } from './plain-search.js';
 import { gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
-import { layOutPostingsSteps, type PostingLists } from './posting-lists.js';
+import { decodeInto, encodeAscending, layOutPostingsSteps, listBytes, someInList, type PostingLists } from './posting-lists.js';
 
 export type { Searchable };
 
-/** A post's distinct words, by number. */
+/** A post's distinct words, by number, ascending, as posting-lists.ts codes a list (common words come first). */
 export interface PostTerms {
-  words: Uint16Array | Uint32Array;
+  words: Uint8Array;
 }
 
 /** Word numbers and each post's words, kept from one index to the next so an edit reads only its file. */
@@ -33,7 +33,7 @@ export interface WordStore {
 export interface SearchIndex extends PostingLists {
   posts: readonly Searchable[];
   /** Each post's distinct words, by position in `posts` (what the store read of it). */
-  postWords: ReadonlyArray<Uint16Array | Uint32Array>;
+  postWords: readonly Uint8Array[];
   positionOf: Map<Searchable, number>;
   vocabulary: GramIndex;
   store: WordStore;
@@ -41,7 +41,7 @@ export interface SearchIndex extends PostingLists {
   memo: WeakMap<object, Int32Array>;
 }
 
-/** A term whose words' lists hold more entries than this many per post still in the running is looked for in the posts' word lists. */
+/** A term whose words' lists take more bytes than this many per post still in the running is looked for in the posts' word lists. */
 const SCAN_RATIO = 32;
 
 /** New words searched one by one, before the words' trigram index is built again. */
@@ -61,8 +61,8 @@ export function createWordStore(): WordStore {
 function termsOfPost(store: WordStore, post: Searchable): PostTerms {
   let terms = store.termsOf.get(post);
   if (!terms) {
-    const read = readText(store.table, post.searchText);
-    terms = { words: store.table.words.length <= 65_536 ? Uint16Array.from(read) : read.slice() };
+    // Words are numbered as they are first met, so the common ones have small numbers and come first.
+    terms = { words: encodeAscending(readText(store.table, post.searchText).sort()) };
     store.termsOf.set(post, terms);
   }
   return terms;
@@ -87,7 +87,8 @@ export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex 
   }
   const postWords = posts.map((post) => termsOfPost(store, post).words);
   const lists = yield* layOutPostingsSteps(
-    postWords,
+    postWords.length,
+    (position, into) => decodeInto(postWords[position]!, 0, postWords[position]!.length, into),
     store.table.words.length,
     LAYOUT_POSTS_PER_STEP,
   );
@@ -116,7 +117,7 @@ export function matchesEveryTerm(store: WordStore, post: Searchable, terms: read
   const known = store.termsOf.get(post);
   if (!known) return containsEveryTerm(post, terms);
   const { words } = store.table;
-  return terms.every((term) => known.words.some((word) => words[word]!.includes(term)));
+  return terms.every((term) => someInList(known.words, 0, known.words.length, (word) => words[word]!.includes(term)));
 }
 
 /** Positions (ascending) of the posts whose folded text contains every folded term, as String.prototype.includes finds them. */
@@ -131,7 +132,7 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
     // holding it, and a common one ("a", "th") is looked for in the posts' text, where it is found at once.
     const words = findWords(index, term);
     let entries = 0;
-    for (let at = 0; at < words.length; at += 1) entries += index.offsets[words[at]! + 1]! - index.offsets[words[at]!]!;
+    for (let at = 0; at < words.length; at += 1) entries += listBytes(index, words[at]!);
     if (entries > SCAN_RATIO * alive) {
       // A term in most posts ("the", "ing"): each post still in the running is looked at for one of those words,
       // found within its first few words (the posts' texts are in their files, not in memory).
@@ -151,18 +152,17 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
   return positions;
 }
 
-/** Whether one of a post's words is marked in `holding`. */
-function holdsAny(postWords: Uint16Array | Uint32Array, holding: Uint8Array): boolean {
-  for (let at = 0; at < postWords.length; at += 1) if (holding[postWords[at]!] === 1) return true;
-  return false;
+/** Whether one of a post's words (a coded list) is marked in `holding`. */
+function holdsAny(postWords: Uint8Array, holding: Uint8Array): boolean {
+  return someInList(postWords, 0, postWords.length, (word) => holding[word] === 1);
 }
 
 /** Moves the posts of `key`'s list that hold every earlier term on to the next round. */
 function advance(hits: Uint32Array, lists: PostingLists, key: number, round: number): void {
-  const { offsets, postings } = lists;
-  for (let next = offsets[key]!, end = offsets[key + 1]!; next < end; next += 1) {
-    if (hits[postings[next]!] === round) hits[postings[next]!] = round + 1;
-  }
+  someInList(lists.bytes, lists.offsets[key]!, lists.offsets[key + 1]!, (position) => {
+    if (hits[position] === round) hits[position] = round + 1;
+    return false;
+  });
 }
 
 /** Numbers of the words that contain `term`: from the trigram index, and from the words added since it was built. */
@@ -182,5 +182,5 @@ export function measureSearchIndex(index: SearchIndex): { postings: number; word
   for (const post of index.posts) wordLists += index.store.termsOf.get(post)?.words.byteLength ?? 0;
   let characters = 0;
   for (const word of index.store.table.words) characters += word.length;
-  return { postings: index.postings.byteLength + index.offsets.byteLength, wordLists, words: characters, wordCount: index.store.table.words.length };
+  return { postings: index.bytes.byteLength + index.offsets.byteLength, wordLists, words: characters, wordCount: index.store.table.words.length };
 }

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { appendList, createPackedLists, decodeInto, encodeAscending, keysOfPacked, layOutPostingsSteps, postingsOf, someInList } from '../../src/blog/catalog/posting-lists.js';
+
+const ascending = (values: number[]) => [...new Set(values)].sort((a, b) => a - b);
+const decoded = (bytes: Uint8Array) => {
+  const { values, count } = decodeInto(bytes, 0, bytes.length, new Uint32Array(1));
+  return [...values.subarray(0, count)];
+};
+
+describe('posting lists coded as gaps', () => {
+  it('give back every number of an ascending list, of any size up to 2^32 - 1', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.nat(300), fc.nat(70_000), fc.nat(2 ** 32 - 1)), { maxLength: 200 }), (values) => {
+        const list = ascending(values);
+        assert.deepEqual(decoded(encodeAscending(list)), list);
+      }),
+    );
+  });
+
+  it('take one byte a gap below 128, and more only for larger gaps (the first number counts from -1)', () => {
+    assert.equal(encodeAscending([0, 1, 2, 127]).length, 4);
+    assert.equal(encodeAscending([126]).length, 1);
+    assert.equal(encodeAscending([127]).length, 2);
+    assert.equal(encodeAscending([2 ** 32 - 1]).length, 5);
+  });
+
+  it('are read in order until the test holds', () => {
+    const seen: number[] = [];
+    const bytes = encodeAscending([3, 200, 70_000, 80_000]);
+    assert.equal(someInList(bytes, 0, bytes.length, (value) => (seen.push(value), value === 70_000)), true);
+    assert.deepEqual(seen, [3, 200, 70_000]);
+    assert.equal(someInList(bytes, 0, bytes.length, () => false), false);
+  });
+
+  it('lay out the inverse of the items\' key lists', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.nat(400), { maxLength: 30 }), { maxLength: 1500 }), fc.integer({ min: 1, max: 50 }), (items, perStep) => {
+        const keyCount = 401;
+        // Packed one after another, the buffers growing from their first size.
+        const packed = createPackedLists();
+        for (const keys of items) appendList(packed, ascending(keys));
+        const steps = layOutPostingsSteps(items.length, keysOfPacked(packed), keyCount, perStep);
+        let step = steps.next();
+        while (!step.done) step = steps.next();
+        for (let key = 0; key < keyCount; key += 1) {
+          const expected = items.flatMap((keys, position) => (keys.includes(key) ? [position] : []));
+          const { values, count } = postingsOf(step.value, key, new Uint32Array(4));
+          assert.deepEqual([...values.subarray(0, count)], expected);
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
+});

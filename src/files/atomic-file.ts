@@ -5,8 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { link, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Writes `content` to `file` atomically; on failure the temp file is removed and `file` is untouched. */
-export async function writeFileAtomically(file: string, content: string | Uint8Array): Promise<void> {
+/**
+ * Writes `content` (or its pieces, as they come) to `file` atomically; on failure the temp file is removed and
+ * `file` is untouched.
+ */
+export async function writeFileAtomically(file: string, content: string | Uint8Array | AsyncIterable<string>): Promise<void> {
   await withFlushedTempFile(path.dirname(file), content, 0o600, (temporary) => rename(temporary, file));
   await syncFolder(path.dirname(file));
 }
@@ -32,12 +35,14 @@ export async function createFileExclusively(folder: string, names: Iterable<stri
 }
 
 /** Writes `content` whole and fsynced to a new temp file in `folder`, hands it to `place`, and removes what is left of it. */
-async function withFlushedTempFile<T>(folder: string, content: string | Uint8Array, mode: number, place: (temporary: string) => Promise<T>): Promise<T> {
+async function withFlushedTempFile<T>(folder: string, content: string | Uint8Array | AsyncIterable<string>, mode: number, place: (temporary: string) => Promise<T>): Promise<T> {
   const temporary = path.join(folder, `.postbox-${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(temporary, 'wx', mode);
     try {
-      await handle.writeFile(content);
+      if (typeof content === 'string' || content instanceof Uint8Array) await handle.writeFile(content);
+      // Each writeFile on a handle goes on from where the last one ended.
+      else for await (const piece of content) await handle.writeFile(piece);
       await handle.sync();
     } finally {
       await handle.close();

@@ -212,11 +212,12 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
   async function saveCache(): Promise<void> {
     if (!loadCache || !cacheDirty) return;
     cacheDirty = false;
-    const records: Array<[string, CacheRecord]> = [];
+    // The files as they are now; each record is made when its slice is written.
+    const records: Array<[string, () => CacheRecord]> = [];
     for (const [file, { stamp, outcome }] of cache) {
       // An unreadable file is looked at again on each start.
       if (stamp.startsWith('unreadable:')) continue;
-      records.push([file, { stamp, outcome: outcome.ok ? { ok: true, warnings: outcome.warnings, post: recordOf(outcome.post) } : outcome }]);
+      records.push([file, () => ({ stamp, outcome: outcome.ok ? { ok: true, warnings: outcome.warnings, post: recordOf(outcome.post) } : outcome })]);
     }
     try {
       await loadCache.write(records);

@@ -53,8 +53,11 @@ export interface SavedRecords {
 export interface LoadCacheStore {
   /** The records in the file; none when there is no usable cache. */
   read(): SavedRecords;
-  /** Replaces the file with `records`, a slice at a time so that requests keep flowing. */
-  write(records: ReadonlyArray<[string, CacheRecord]>): Promise<void>;
+  /**
+   * Replaces the file with `records`, made and written a slice at a time so that requests keep flowing and the
+   * whole text is never held at once (some 10 MB at 10,000 posts, which V8 would keep until its next full collection).
+   */
+  write(records: ReadonlyArray<[string, () => CacheRecord]>): Promise<void>;
 }
 
 /** The store at `file` for content parsed under `key`. */
@@ -69,7 +72,7 @@ export function createLoadCacheStore(file: string, key: LoadCacheKey): LoadCache
     },
     async write(records) {
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFileAtomically(file, await encodeCache(records, key, () => yieldToEventLoop()));
+      await writeFileAtomically(file, encodeCache(records, key, () => yieldToEventLoop()));
     },
   };
 }
@@ -77,15 +80,16 @@ export function createLoadCacheStore(file: string, key: LoadCacheKey): LoadCache
 /** Records serialised between two pauses. */
 const RECORDS_PER_SLICE = 2000;
 
-/** The cache file's text: the key, then one record per file. */
-export async function encodeCache(records: ReadonlyArray<[string, CacheRecord]>, key: LoadCacheKey, pause: () => Promise<unknown>): Promise<string> {
-  const pieces: string[] = [];
+/** The cache file's text, in pieces: the key, then one record per file (each made when its slice is). */
+export async function* encodeCache(records: ReadonlyArray<[string, () => CacheRecord]>, key: LoadCacheKey, pause: () => Promise<unknown>): AsyncGenerator<string> {
+  // One record a line, between a first line and a last one of their own: decodeCache reads them one by one.
+  yield `{"format":${FORMAT},"key":${JSON.stringify(key)},"files":{\n`;
   for (let start = 0; start < records.length; start += RECORDS_PER_SLICE) {
-    for (const [file, record] of records.slice(start, start + RECORDS_PER_SLICE)) pieces.push(`${JSON.stringify(file)}:${JSON.stringify(record)}`);
+    const pieces = records.slice(start, start + RECORDS_PER_SLICE).map(([file, record]) => `${JSON.stringify(file)}:${JSON.stringify(record())}`);
+    yield `${start === 0 ? '' : ',\n'}${pieces.join(',\n')}`;
     await pause();
   }
-  // One record a line, between a first line and a last one of their own: decodeCache reads them one by one.
-  return `{"format":${FORMAT},"key":${JSON.stringify(key)},"files":{\n${pieces.join(',\n')}\n}}\n`;
+  yield '\n}}\n';
 }
 
 /**

@@ -71,9 +71,15 @@ export function plainFrontMatter(data: Record<string, unknown>): FrontMatter | u
     if (typeof value !== 'string') return undefined;
     result[key] = value;
   }
-  if (cover !== undefined) {
-    if (typeof cover !== 'string' || cover === '') return undefined;
+  if (typeof cover === 'string') {
+    if (cover === '') return undefined;
     result.cover = cover;
+  } else if (cover !== undefined) {
+    // A table {src, alt}: plain objects only (YAML and TOML give no others), unknown keys dropped as zod drops them.
+    if (typeof cover !== 'object' || cover === null || ![Object.prototype, null].includes(Object.getPrototypeOf(cover))) return undefined;
+    const { src, alt } = cover as Record<string, unknown>;
+    if (typeof src !== 'string' || src === '' || (alt !== undefined && typeof alt !== 'string')) return undefined;
+    result.cover = 'alt' in cover ? { src, alt } : { src };
   }
   return result;
 }

@@ -9,19 +9,17 @@ export interface PostingLists {
   bytes: Uint8Array;
 }
 
-/** Bytes `gap` (>= 1) takes. */
+/** Bytes `gap` (1 to 2^31) takes. */
 function gapBytes(gap: number): number {
-  let bytes = 1;
-  for (let rest = gap; rest >= 0x80; rest = Math.floor(rest / 0x80)) bytes += 1;
-  return bytes;
+  return gap < 0x80 ? 1 : gap < 0x4000 ? 2 : gap < 0x200000 ? 3 : gap < 0x10000000 ? 4 : 5;
 }
 
-/** Writes `gap` at `at`; returns where it ends. */
+/** Writes `gap` (1 to 2^31) at `at`; returns where it ends. */
 function putGap(bytes: Uint8Array, at: number, gap: number): number {
   let rest = gap;
   while (rest >= 0x80) {
     bytes[at++] = (rest & 0x7f) | 0x80;
-    rest = Math.floor(rest / 0x80);
+    rest >>>= 7;
   }
   bytes[at++] = rest;
   return at;
@@ -41,7 +39,7 @@ function putList(bytes: Uint8Array, at: number, values: ArrayLike<number>, count
   return end;
 }
 
-/** `values[0, count)`, ascending and distinct, as gaps: a list of its own size. */
+/** `values[0, count)`, ascending, distinct and below 2^31 (positions and numbers of words and grams), as gaps: a list of its own size. */
 export function encodeAscending(values: ArrayLike<number>, count = values.length): Uint8Array {
   const bytes = new Uint8Array(listSize(values, count));
   putList(bytes, 0, values, count);
@@ -79,38 +77,43 @@ function copyGrown<T extends Uint8Array | Uint32Array>(array: T, needed: number,
   return grown;
 }
 
+/** Where the gap readGap read last ends: a second result, without an object per gap. */
+let gapEnd = 0;
+
+/** The gap that starts at `bytes[at]`; gapEnd is set to where it ends. */
+function readGap(bytes: Uint8Array, at: number): number {
+  let next = at;
+  let byte = bytes[next++]!;
+  let gap = byte & 0x7f;
+  for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
+    byte = bytes[next++]!;
+    gap += (byte & 0x7f) * scale;
+  }
+  gapEnd = next;
+  return gap;
+}
+
 /** Whether `test` holds for a number of the gaps in `bytes[start, end)`, read in order until it does. */
 export function someInList(bytes: Uint8Array, start: number, end: number, test: (value: number) => boolean): boolean {
-  let value = -1;
-  for (let at = start; at < end; ) {
-    let byte = bytes[at++]!;
-    let gap = byte & 0x7f;
-    for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
-      byte = bytes[at++]!;
-      gap += (byte & 0x7f) * scale;
-    }
-    value += gap;
+  for (let at = start, value = -1; at < end; at = gapEnd) {
+    value += readGap(bytes, at);
     if (test(value)) return true;
   }
   return false;
 }
 
 /**
- * Decodes the gaps in `bytes[start, end)` into `into` (grown when too small); returns the array written and
- * how many numbers it holds.
+ * Decodes the gaps in `bytes[start, end)` into `into` (or a larger array when it is too small); returns the array
+ * written and how many numbers it holds.
  */
 export function decodeInto(bytes: Uint8Array, start: number, end: number, into: Uint32Array): { values: Uint32Array; count: number } {
-  let values = into;
+  // Sized for the most numbers the bytes can hold: no check per number (layOutPostingsSteps decodes every list twice).
+  const values = into.length >= end - start ? into : new Uint32Array(Math.max(end - start, into.length * 2));
   let count = 0;
-  someInList(bytes, start, end, (value) => {
-    if (count === values.length) {
-      const grown = new Uint32Array(Math.max(16, values.length * 2));
-      grown.set(values);
-      values = grown;
-    }
+  for (let at = start, value = -1; at < end; at = gapEnd) {
+    value += readGap(bytes, at);
     values[count++] = value;
-    return false;
-  });
+  }
   return { values, count };
 }
 

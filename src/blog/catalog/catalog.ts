@@ -87,6 +87,8 @@ export function buildCatalog(posts: readonly PostVersion[], site: SiteConfig, bl
   const groups = new Map<string, SlugGroup>();
   const fresh: CatalogEntry[] = [];
   const kept = new Set<SlugGroup>();
+  // Groups of the previous catalog built again (edited, or due to change with time), with their entries.
+  const replaced: SlugGroup[] = [];
   let shownSince = -Infinity;
   let nextRelease = Infinity;
   for (const [slug, versions] of bySlug) {
@@ -96,16 +98,53 @@ export function buildCatalog(posts: readonly PostVersion[], site: SiteConfig, bl
     const group = reuse ? before : buildGroup(slug, versions, site, now);
     groups.set(slug, group);
     if (reuse) kept.add(group);
-    else for (const entry of group.versions.values()) fresh.push(entry);
+    else {
+      if (before) replaced.push(before);
+      for (const entry of group.versions.values()) fresh.push(entry);
+    }
     shownSince = Math.max(shownSince, group.shownSince);
     nextRelease = Math.min(nextRelease, group.nextRelease);
   }
-  // The kept groups' entries in their previous order, then the new ones: after an edit the list is sorted but
-  // for a few entries, which the sort (a merge of sorted runs) places in one pass instead of sorting 100,000.
+  // After an edit, the previous lists with a few entries taken out and put in, found by binary search: touching
+  // 100,000 entries to filter and sort them again took some 0.3 s. When a slug is gone, or the lists are not as
+  // expected, they are filtered and sorted whole.
+  const removed = replaced.flatMap((group) => [...group.versions.values()]);
+  const patched = reusable && reusable.size === kept.size + replaced.length ? patchedLists(previous!, removed, fresh) : null;
+  if (patched) return { site, blog, ...patched, groups, shownSince, nextRelease };
   const published = reusable ? previous!.published.filter((entry) => kept.has(reusable.get(entry.post.slug)!)) : [];
   for (const entry of fresh) published.push(entry);
   published.sort(compareEntries);
   return { site, blog, primaries: published.filter((entry) => entry.primary), published, groups, shownSince, nextRelease };
+}
+
+/** The previous catalog's lists without `removed` and with `added`, each placed by binary search; null if one is not where it should be. */
+function patchedLists(previous: Catalog, removed: readonly CatalogEntry[], added: readonly CatalogEntry[]): { published: CatalogEntry[]; primaries: CatalogEntry[] } | null {
+  const published = patched(previous.published, removed, added);
+  const primaries = published && patched(previous.primaries, removed.filter((entry) => entry.primary), added.filter((entry) => entry.primary));
+  return published && primaries ? { published, primaries } : null;
+}
+
+function patched(list: readonly CatalogEntry[], removed: readonly CatalogEntry[], added: readonly CatalogEntry[]): CatalogEntry[] | null {
+  const result = list.slice();
+  for (const entry of removed) {
+    const at = firstNotBefore(result, entry);
+    if (result[at] !== entry) return null;
+    result.splice(at, 1);
+  }
+  for (const entry of added) result.splice(firstNotBefore(result, entry), 0, entry);
+  return result;
+}
+
+/** The first position of sorted `list` whose entry does not come before `entry`. */
+function firstNotBefore(list: readonly CatalogEntry[], entry: CatalogEntry): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareEntries(list[middle]!, entry) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function sameVersions(a: readonly PostVersion[], b: readonly PostVersion[]): boolean {

@@ -25,24 +25,24 @@ function putGap(bytes: Uint8Array, at: number, gap: number): number {
   return at;
 }
 
-/** Bytes the gaps of `values[0, count)` (ascending, distinct) take. */
-function listSize(values: ArrayLike<number>, count: number): number {
+/** Bytes the gaps of `values` (ascending, distinct) take. */
+function listSize(values: ArrayLike<number>): number {
   let size = 0;
-  for (let at = 0, last = -1; at < count; last = values[at]!, at += 1) size += gapBytes(values[at]! - last);
+  for (let at = 0, last = -1; at < values.length; last = values[at]!, at += 1) size += gapBytes(values[at]! - last);
   return size;
 }
 
-/** Writes the gaps of `values[0, count)` at `at`; returns where they end. */
-function putList(bytes: Uint8Array, at: number, values: ArrayLike<number>, count: number): number {
+/** Writes the gaps of `values` at `at`; returns where they end. */
+function putList(bytes: Uint8Array, at: number, values: ArrayLike<number>): number {
   let end = at;
-  for (let index = 0, last = -1; index < count; last = values[index]!, index += 1) end = putGap(bytes, end, values[index]! - last);
+  for (let index = 0, last = -1; index < values.length; last = values[index]!, index += 1) end = putGap(bytes, end, values[index]! - last);
   return end;
 }
 
-/** `values[0, count)`, ascending, distinct and below 2^31 (positions and numbers of words and grams), as gaps: a list of its own size. */
-export function encodeAscending(values: ArrayLike<number>, count = values.length): Uint8Array {
-  const bytes = new Uint8Array(listSize(values, count));
-  putList(bytes, 0, values, count);
+/** `values`, ascending, distinct and below 2^31 (positions and numbers of words and grams), as gaps: a list of its own size. */
+export function encodeAscending(values: ArrayLike<number>): Uint8Array {
+  const bytes = new Uint8Array(listSize(values));
+  putList(bytes, 0, values);
   return bytes;
 }
 
@@ -60,13 +60,13 @@ export function createPackedLists(): PackedLists {
   return { bytes: new Uint8Array(4096), starts: new Uint32Array(1024), count: 0 };
 }
 
-/** Adds `values[0, count)` (ascending, distinct) as the next list, growing the buffers as needed. */
-export function appendList(lists: PackedLists, values: ArrayLike<number>, count = values.length): void {
+/** Adds `values` (ascending, distinct) as the next list, growing the buffers as needed. */
+export function appendList(lists: PackedLists, values: ArrayLike<number>): void {
   const start = lists.starts[lists.count]!;
-  const end = start + listSize(values, count);
+  const end = start + listSize(values);
   if (end > lists.bytes.length) lists.bytes = copyGrown(lists.bytes, end, start);
   if (lists.count + 2 > lists.starts.length) lists.starts = copyGrown(lists.starts, lists.count + 2, lists.count + 1);
-  putList(lists.bytes, start, values, count);
+  putList(lists.bytes, start, values);
   lists.count += 1;
   lists.starts[lists.count] = end;
 }

@@ -131,9 +131,9 @@ export function findPositions(index: SearchIndex, terms: readonly string[]): num
     // A term of one or two units goes through the words too: the words' unigram and bigram lists find the words
     // holding it, and a common one ("a", "th") is looked for in the posts' text, where it is found at once.
     const words = findWords(index, term);
-    let entries = 0;
-    for (let at = 0; at < words.length; at += 1) entries += listBytes(index, words[at]!);
-    if (entries > SCAN_RATIO * alive) {
+    let listsBytes = 0;
+    for (let at = 0; at < words.length; at += 1) listsBytes += listBytes(index, words[at]!);
+    if (listsBytes > SCAN_RATIO * alive) {
       // A term in most posts ("the", "ing"): each post still in the running is looked at for one of those words,
       // found within its first few words (the posts' texts are in their files, not in memory).
       const holding = new Uint8Array(index.offsets.length - 1);

@@ -107,6 +107,8 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   let directories: readonly string[] = [];
   let warming: Promise<void> = Promise.resolve();
   let stopped = false;
+  // Two reloads may overlap (reloader.ts): from the end of the library's refresh to the new snapshot, each runs
+  // in one event-loop turn, so snapshots follow one another in the order the library was brought up to date.
   const reload = async (changedPaths?: readonly string[]) => {
     const started = performance.now();
     const result = await library.refresh(changedPaths);
@@ -135,10 +137,9 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     });
   };
   const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
-  // When the earliest scheduled post comes due, the content is reloaded like after a file change.
-  const releases = createReleaseTimer({ timers: deps.timers ?? systemTimers, now: () => clock().getTime(), onRelease: () => reloader.request() });
-  // The first load runs alone; only then do file events, the periodic rescan and releases ask for reloads,
-  // which the reloader runs one at a time.
+  // When the earliest scheduled post comes due, the catalog is built again (no file needs a look: an empty list).
+  const releases = createReleaseTimer({ timers: deps.timers ?? systemTimers, now: () => clock().getTime(), onRelease: () => reloader.request([]) });
+  // The first load runs alone; only then do file events, the periodic rescan and releases ask for reloads.
   await reload();
   const rescans = createRescanTimer({
     intervalMs: deps.rescanIntervalMs ?? 5000,

@@ -2,6 +2,7 @@
 // unreadable files, and re-reading only what changed.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -174,5 +175,32 @@ describe('post library', () => {
 
     const full = await library.refresh();
     assert.deepEqual(titles(full), { a: 'A2', b: 'B2', new: 'New' });
+  });
+
+  it('keeps what a look at named paths found while a look at everything was listing content_dir', async () => {
+    // More than one slice of files, so that the look at everything yields to the event loop midway.
+    for (let index = 0; index < 600; index += 1) await writeFile(path.join(dir, `p${index}.md`), post(`P${index}`));
+    const library = createPostLibrary(dir, parseContext(), logs.logger);
+    await library.refresh();
+
+    const everything = library.refresh();
+    // content_dir is listed, and the look at everything is stat-ing: a new file and a new folder come, and a
+    // file event names them. (Synchronous calls: the look at everything must not go on meanwhile.)
+    writeFileSync(path.join(dir, 'late.md'), post('Late'));
+    mkdirSync(path.join(dir, 'folder'));
+    writeFileSync(path.join(dir, 'folder', 'index.md'), post('Folder'));
+    const named = await library.refresh(['late.md', 'folder']);
+    assert.ok(named.posts.some((entry) => entry.slug === 'late'));
+
+    const full = await everything;
+    const slugs = new Set(full.posts.map((entry) => entry.slug));
+    assert.ok(slugs.has('late') && slugs.has('folder'), 'the look at everything did not see them, and keeps them');
+    assert.ok(full.directories.includes(path.join(dir, 'folder')));
+    assert.equal(full.posts.length, 602);
+    assert.equal(full.filesRead, 0);
+
+    const again = await library.refresh();
+    assert.equal(again.posts.length, 602);
+    assert.equal(again.changed, false);
   });
 });

@@ -37,6 +37,9 @@ export interface PostLibrary {
   /**
    * Looks at content_dir again: everything, or with `changedPaths` (relative paths file events named) only those
    * paths, which at 100,000 posts spares seconds of listing and stat-ing. The first refresh looks at everything.
+   * A look at named paths is done within the call; a look at everything lists content_dir over many event-loop
+   * turns, and refreshes of named paths may run meanwhile: what they found is newer, and the look at everything
+   * leaves it as it is. The posts are brought up to date at the end of each refresh, in one turn.
    */
   refresh(changedPaths?: readonly string[]): Promise<RefreshResult>;
   /** Writes the load cache when the posts changed since it was last read or written; a no-op without one. */
@@ -48,12 +51,20 @@ interface CachedFile {
   outcome: ParseOutcome;
 }
 
+/** A file as the library keeps it: `look` numbers the refresh that last read it (refreshes count up as they start). */
+interface KnownFile extends CachedFile {
+  look: number;
+}
+
 /**
  * A library over `contentDir`; nothing is read until the first refresh. With `loadCache`, the first refresh takes
  * each unchanged file's parse from it instead of reading the file (load-cache.ts).
  */
 export function createPostLibrary(contentDir: string, context: ParseContext, logger: Logger, loadCache?: LoadCacheStore): PostLibrary {
-  const cache = new Map<string, CachedFile>();
+  const cache = new Map<string, KnownFile>();
+  let looks = 0;
+  /** Folders a look at named paths added or dropped, with that look's number. */
+  const foldersLooked = new Map<string, number>();
   let cacheDirty = false;
   let reportedDuplicates = new Set<string>();
   let posts: PostVersion[] = [];
@@ -118,6 +129,11 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
   async function refresh(changedPaths?: readonly string[]): Promise<RefreshResult> {
     const accept = (file: string) => parsePostFileName(file, context.languageNames) !== null;
     const partial = changedPaths !== undefined && !first && !missingReported;
+    const look = ++looks;
+    // What a refresh that started after this one found (while this one listed content_dir) is newer than what
+    // this one saw: such files are neither read again nor dropped, such folders neither added nor dropped.
+    const newer = (file: string) => (cache.get(file)?.look ?? 0) > look;
+    const newerFolder = (folder: string) => (foldersLooked.get(folder) ?? 0) > look;
     // The load cache is read once, for the first refresh; later ones compare stamps in memory. A file that is
     // neither known nor in the load cache is read whatever its stamp: the scan leaves it to the read.
     const saved: SavedRecords = first && loadCache ? loadCache.read() : new Map<string, unknown>();
@@ -131,25 +147,35 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
     const inScope = partial ? coveredBy((scan as PathsScan).covered) : () => true;
     if (partial) {
       const covered = (scan as PathsScan).covered;
-      for (const folder of [...directories]) if (folder !== contentDir && covered.includes(path.basename(folder))) directories.delete(folder);
-      for (const folder of scan.directories) directories.add(folder);
+      for (const folder of [...directories]) {
+        if (folder !== contentDir && covered.includes(path.basename(folder))) {
+          directories.delete(folder);
+          foldersLooked.set(folder, look);
+        }
+      }
+      for (const folder of scan.directories) {
+        directories.add(folder);
+        foldersLooked.set(folder, look);
+      }
     } else {
-      directories = new Set(scan.directories);
+      const later = [...directories].filter(newerFolder);
+      directories = new Set([...scan.directories.filter((folder) => !newerFolder(folder)), ...later]);
+      for (const [folder, at] of foldersLooked) if (at <= look) foldersLooked.delete(folder);
     }
     let changed = first;
     const seen = new Set<string>();
     const stale: { file: string; stamp: string | null }[] = [];
     for (const { file, stamp } of scan.files) {
       seen.add(file);
-      if (stamp === null || cache.get(file)?.stamp !== stamp) stale.push({ file, stamp });
+      if (!newer(file) && (stamp === null || cache.get(file)?.stamp !== stamp)) stale.push({ file, stamp });
     }
     for (const { file, reason } of scan.unreadable) {
       seen.add(file);
       const stamp = `unreadable:${reason}`;
-      if (cache.get(file)?.stamp === stamp) continue;
+      if (newer(file) || cache.get(file)?.stamp === stamp) continue;
       logger.warn({ event: 'post_skipped', file, reason }, `post skipped: ${file}: ${reason}`);
       if (!cache.has(file)) sortedFiles = null;
-      cache.set(file, { stamp, outcome: { ok: false, reason } });
+      cache.set(file, { stamp, outcome: { ok: false, reason }, look });
       changed = true;
     }
     let filesRead = 0;
@@ -158,7 +184,7 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
       const restored = stamp === null ? null : restore(file, stamp, saved.get(file));
       const loaded = restored ?? load(file);
       if (loaded && !cache.has(file)) sortedFiles = null;
-      if (loaded) cache.set(file, loaded);
+      if (loaded) cache.set(file, { ...loaded, look });
       else seen.delete(file);
       changed = true;
       cacheDirty ||= restored === null;
@@ -166,7 +192,7 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
       else filesRead += 1;
     }
     for (const file of [...cache.keys()]) {
-      if (!seen.has(file) && inScope(file)) {
+      if (!seen.has(file) && inScope(file) && !newer(file)) {
         cache.delete(file);
         sortedFiles = null;
         changed = true;

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { buildCatalog, type Catalog, type CatalogEntry } from '../src/blog/catalog/catalog.js';
+import { buildCatalog, groupBySlug, type Catalog, type CatalogEntry } from '../src/blog/catalog/catalog.js';
 import { selectPage, type PostsQuery } from '../src/blog/catalog/query.js';
 import { measureGramIndex } from '../src/blog/catalog/gram-index.js';
 import { buildSearchIndex, createWordStore, indexSteps, measureSearchIndex, type SearchIndex, type Searchable } from '../src/blog/catalog/search-index.js';
@@ -41,7 +41,7 @@ export async function benchSearch10k(context: BenchContext): Promise<void> {
   const parseContext = { markdown: createMarkdownTools(), languageNames: createLanguageNames(), defaultLanguage: site!.language, baseUrl: site!.base_url };
   const logger = createSilentLogger();
   const { posts } = await createPostLibrary(corpus.dir, parseContext, logger).refresh();
-  const catalog = buildCatalog(posts, site!, blog!, Date.now());
+  const catalog = buildCatalog(groupBySlug(posts), site!, blog!, Date.now());
   report.note(`corpus: ${corpus.files} files, ${(corpus.bytes / 1024 / 1024).toFixed(1)} MB, ${catalog.published.length} published versions indexed`);
 
   const index = measureBuild(context, catalog);

@@ -107,6 +107,9 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   let directories: readonly string[] = [];
   let warming: Promise<void> = Promise.resolve();
   let stopped = false;
+  // Whether the snapshot shows every change the library reported: only then is the next catalog built from the
+  // previous one and the slugs the library says changed (a reload that failed in between looks at every slug).
+  let caughtUp = true;
   // Two reloads may overlap (reloader.ts): from the end of the library's refresh to the new snapshot, each runs
   // in one event-loop turn, so snapshots follow one another in the order the library was brought up to date.
   const reload = async (changedPaths?: readonly string[]) => {
@@ -118,8 +121,11 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     const now = clock();
     // Unchanged files still make a new snapshot when a scheduled post has come due (or the clock went back).
     if (!result.changed && snapshot && isCatalogCurrent(snapshot.catalog, now.getTime())) return;
-    const next = buildSnapshot(buildCatalog(result.posts, site, blog, now.getTime(), snapshot?.catalog), tools, now);
+    const changedSlugs = caughtUp ? result.changedSlugs : undefined;
+    caughtUp = false;
+    const next = buildSnapshot(buildCatalog(result.versions, site, blog, now.getTime(), snapshot?.catalog, changedSlugs), tools, now);
     snapshot = next;
+    caughtUp = true;
     releases.arm(next.catalog.nextRelease);
     const duration = Math.round(performance.now() - started);
     logger.info(

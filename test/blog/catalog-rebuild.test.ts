@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { buildCatalog, type Catalog } from '../../src/blog/catalog/catalog.js';
+import { buildCatalog, groupBySlug, type Catalog } from '../../src/blog/catalog/catalog.js';
 import type { LoadedPost } from '../../src/blog/content/loaded-post.js';
 import { parsePostFile } from '../../src/blog/content/parse-post.js';
 import { blogConfig, FIXTURE_POSTS, parseContext } from './fixture.js';
@@ -42,11 +42,20 @@ describe('a catalog built on the previous one', () => {
         const kept = [...new Set(keptAt.map((at) => first[at % Math.max(1, first.length)]).filter((p) => p !== undefined))];
         const taken = new Set(kept.map((p) => p.file));
         const next = [...kept, ...after.map((s) => post(s, 2)).filter((p) => !taken.has(p.file))];
-        const previous = buildCatalog(first, config.site!, config.blog!, NOW);
-        const rebuilt = buildCatalog(next, config.site!, config.blog!, NOW, previous);
-        const scratch = buildCatalog(next, config.site!, config.blog!, NOW);
-        assert.deepEqual(listing(rebuilt), listing(scratch));
-        assert.deepEqual(rebuilt.primaries.map((entry) => entry.post.file), scratch.primaries.map((entry) => entry.post.file));
+        const previous = buildCatalog(groupBySlug(first), config.site!, config.blog!, NOW);
+        const scratch = buildCatalog(groupBySlug(next), config.site!, config.blog!, NOW);
+        // Built on the previous catalog by visiting every slug, and by visiting only the slugs that changed (those
+        // of the files not kept, before or after).
+        const changedSlugs = new Set([...first, ...next].filter((version) => !kept.includes(version)).map((version) => version.slug));
+        for (const rebuilt of [
+          buildCatalog(groupBySlug(next), config.site!, config.blog!, NOW, previous),
+          buildCatalog(groupBySlug(next), config.site!, config.blog!, NOW, previous, changedSlugs),
+        ]) {
+          assert.deepEqual(listing(rebuilt), listing(scratch));
+          assert.deepEqual(rebuilt.primaries.map((entry) => entry.post.file), scratch.primaries.map((entry) => entry.post.file));
+          assert.deepEqual([...rebuilt.groups.keys()].sort(), [...scratch.groups.keys()].sort());
+          assert.deepEqual([rebuilt.shownSince, rebuilt.nextRelease], [scratch.shownSince, scratch.nextRelease]);
+        }
       }),
       { numRuns: 300 },
     );

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../src/config/config.js';
-import { buildCatalog, type Catalog } from '../../src/blog/catalog/catalog.js';
+import { buildCatalog, groupBySlug, type Catalog } from '../../src/blog/catalog/catalog.js';
 import { createLanguageNames } from '../../src/blog/content/language.js';
 import { createPostLibrary } from '../../src/blog/content/library.js';
 import { createMarkdownTools } from '../../src/blog/content/markdown.js';
@@ -61,7 +61,7 @@ export async function loadCatalog(contentDir = FIXTURE_POSTS, overrides: Paramet
   const logs = captureLogs();
   const library = createPostLibrary(contentDir, parseContext(config), logs.logger);
   const { posts } = await library.refresh();
-  return { config, posts, catalog: buildCatalog(posts, config.site!, config.blog!, now), logs };
+  return { config, posts, catalog: buildCatalog(groupBySlug(posts), config.site!, config.blog!, now), logs };
 }
 
 export interface RunningBlog {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { buildCatalog, findPost, isCatalogCurrent } from '../../src/blog/catalog/catalog.js';
+import { buildCatalog, groupBySlug, findPost, isCatalogCurrent } from '../../src/blog/catalog/catalog.js';
 import { visibilityOf } from '../../src/blog/catalog/visibility.js';
 import { normalizeDate } from '../../src/blog/content/dates.js';
 import { createTempDir } from '../support/temp-dir.js';
@@ -52,12 +52,12 @@ describe('the catalog at a moment', () => {
 
       const { posts } = await loadCatalog(dir, {}, START);
       const config = blogConfig(dir);
-      const later = buildCatalog(posts, config.site!, config.blog!, START + HOUR, before);
+      const later = buildCatalog(groupBySlug(posts), config.site!, config.blog!, START + HOUR, before);
       assert.deepEqual(later.published.map((entry) => entry.post.file), ['old.fr.md', 'old.md'], 'newest first');
       assert.deepEqual(later.primaries[0]!.translations, { fr: '/api/blog/posts/old?lang=fr' });
       assert.notEqual(later.groups.get('old'), before.groups.get('old'), 'the group with a release is built again');
       assert.equal(later.nextRelease, START + 2 * HOUR);
-      const same = buildCatalog(posts, config.site!, config.blog!, START + HOUR + 1, later);
+      const same = buildCatalog(groupBySlug(posts), config.site!, config.blog!, START + HOUR + 1, later);
       assert.equal(same.groups.get('old'), later.groups.get('old'), 'nothing came due: the group is kept');
       assert.equal(isCatalogCurrent(later, START), false, 'a clock set back needs a new catalog too');
     } finally {

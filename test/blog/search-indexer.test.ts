@@ -2,7 +2,7 @@
 // (plain scan) and after, and an index only ever answers for the catalog it was built from.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildCatalog, type Catalog } from '../../src/blog/catalog/catalog.js';
+import { buildCatalog, groupBySlug, type Catalog } from '../../src/blog/catalog/catalog.js';
 import { selectPage, type PostsQuery } from '../../src/blog/catalog/query.js';
 import { containsEveryTerm, plainSearch } from '../../src/blog/catalog/plain-search.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
@@ -68,7 +68,7 @@ describe('the q index, built in the background', () => {
     // An edit: a new catalog, whose index is not the previous one until it is rebuilt.
     pauses.hold();
     const edited = posts.map((post) => (post.file === 'beta/index.md' ? { ...post, searchText: foldCase(`${post.searchText} Zebrafinch`) } : post));
-    const next = buildCatalog(edited, config.site!, config.blog!, Date.now(), catalog);
+    const next = buildCatalog(groupBySlug(edited), config.site!, config.blog!, Date.now(), catalog);
     indexer.index(next);
     await Promise.resolve();
     assert.equal(indexer.indexFor(next), null, 'no index answers for a catalog it was not built from');
@@ -90,7 +90,7 @@ describe('the q index, built in the background', () => {
     const indexer = createSearchIndexer({ pause: pauses.pause, onError: (error) => assert.fail(String(error)) });
     indexer.index(catalog);
     await Promise.resolve();
-    const next = buildCatalog([...posts], config.site!, config.blog!, Date.now(), catalog);
+    const next = buildCatalog(groupBySlug([...posts]), config.site!, config.blog!, Date.now(), catalog);
     indexer.index(next);
     pauses.releaseAll();
     await indexer.idle();
@@ -98,7 +98,7 @@ describe('the q index, built in the background', () => {
     assert.deepEqual(answers(next, indexer.indexFor(next)), scanned(next));
 
     pauses.hold();
-    const third = buildCatalog([...posts], config.site!, config.blog!, Date.now(), next);
+    const third = buildCatalog(groupBySlug([...posts]), config.site!, config.blog!, Date.now(), next);
     indexer.index(third);
     await Promise.resolve();
     const closed = indexer.close();

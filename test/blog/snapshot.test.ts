@@ -1,7 +1,7 @@
 // Answers are computed once per content version, and unchanged posts keep their answers across versions.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildCatalog, findPost } from '../../src/blog/catalog/catalog.js';
+import { buildCatalog, groupBySlug, findPost } from '../../src/blog/catalog/catalog.js';
 import { parsePostsQuery } from '../../src/blog/catalog/query.js';
 import { createResponseFactory } from '../../src/blog/http/prepared-response.js';
 import { buildSnapshot, createSnapshotMemo, type SnapshotTools } from '../../src/blog/http/snapshot.js';
@@ -53,7 +53,7 @@ describe('snapshots', () => {
         ? { ...post, title: 'Beta, edited', body: post.body, excerpt: post.excerpt, readingTime: post.readingTime, searchText: post.searchText }
         : post,
     );
-    const nextCatalog = buildCatalog(edited, config.site!, config.blog!, Date.now(), catalog);
+    const nextCatalog = buildCatalog(groupBySlug(edited), config.site!, config.blog!, Date.now(), catalog);
     const second = buildSnapshot(nextCatalog, tools, new Date(0));
     const alphaAgain = findPost(nextCatalog, 'alpha', undefined);
     const betaAgain = findPost(nextCatalog, 'beta', undefined);

@@ -8,17 +8,22 @@ import { readBodyAgain, readPostFile, type PostFileRead } from './body-reader.js
 import { checkRecord, recordOf, type CacheRecord, type LoadCacheStore, type SavedRecords } from './load-cache.js';
 import { LoadedPost } from './loaded-post.js';
 import { parsePostFileName } from './file-name.js';
-import { languageKey } from './language.js';
 import { parsePostFile, type ParseContext, type ParseOutcome } from './parse-post.js';
 import type { PostVersion } from './post.js';
 import { scanContentDir, scanPaths, stampOf, type PathsScan } from './scan.js';
+import { createSlugVersions, type ServedVersions } from './slug-versions.js';
 
 export interface RefreshResult {
   /** Whether the set of posts differs from the previous refresh (always true the first time). */
   changed: boolean;
-  posts: PostVersion[];
-  /** Files that are not served, in path order, with the reason the log gave. */
-  skipped: SkippedFile[];
+  /** The posts served, by slug: each slug's versions (one per language) in path order. */
+  versions: ReadonlyMap<string, readonly PostVersion[]>;
+  /** The slugs whose versions may differ from the previous refresh's (every slug the first time). */
+  changedSlugs: ReadonlySet<string>;
+  /** Every version served, in path order (made when first read). */
+  readonly posts: PostVersion[];
+  /** Files that are not served, in path order, with the reason the log gave (made when first read). */
+  readonly skipped: SkippedFile[];
   /** Folders to watch for changes. */
   directories: string[];
   /** Files this refresh read and parsed, and files it took from the load cache instead. */
@@ -66,14 +71,24 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
   /** Folders a look at named paths added or dropped, with that look's number. */
   const foldersLooked = new Map<string, number>();
   let cacheDirty = false;
-  let reportedDuplicates = new Set<string>();
-  let posts: PostVersion[] = [];
-  let skipped: SkippedFile[] = [];
+  const slugVersions = createSlugVersions(logger, (file) => cache.get(file)!.stamp);
+  /** The files that did not parse or could not be read, with the reason; `broken` is its copy as of the last refresh. */
+  const brokenFiles = new Map<string, string>();
+  let broken: ReadonlyMap<string, string> = new Map();
   let first = true;
   let missingReported = false;
   let directories = new Set<string>();
-  /** The cached files in path order; null when one was added or removed since it was sorted. */
-  let sortedFiles: string[] | null = null;
+
+  /** Keeps `next` as what `file` holds (null: it is gone), and tells the slugs' versions. */
+  function put(file: string, next: KnownFile | null): void {
+    const before = cache.get(file)?.outcome;
+    if (next) cache.set(file, next);
+    else cache.delete(file);
+    const after = next?.outcome;
+    slugVersions.set(file, before?.ok ? before.post : undefined, after?.ok ? after.post : undefined);
+    if (after && !after.ok) brokenFiles.set(file, after.reason);
+    else brokenFiles.delete(file);
+  }
 
   /** Reads and parses `file`; its stamp is the open file's, which is the text read (the scan's may be older). */
   function load(file: string): CachedFile | null {
@@ -174,8 +189,7 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
       const stamp = `unreadable:${reason}`;
       if (newer(file) || cache.get(file)?.stamp === stamp) continue;
       logger.warn({ event: 'post_skipped', file, reason }, `post skipped: ${file}: ${reason}`);
-      if (!cache.has(file)) sortedFiles = null;
-      cache.set(file, { stamp, outcome: { ok: false, reason }, look });
+      put(file, { stamp, outcome: { ok: false, reason }, look });
       changed = true;
     }
     let filesRead = 0;
@@ -183,8 +197,7 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
     for (const { file, stamp } of stale) {
       const restored = stamp === null ? null : restore(file, stamp, saved.get(file));
       const loaded = restored ?? load(file);
-      if (loaded && !cache.has(file)) sortedFiles = null;
-      if (loaded) cache.set(file, { ...loaded, look });
+      if (loaded) put(file, { ...loaded, look });
       else seen.delete(file);
       changed = true;
       cacheDirty ||= restored === null;
@@ -193,46 +206,15 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
     }
     for (const file of [...cache.keys()]) {
       if (!seen.has(file) && inScope(file) && !newer(file)) {
-        cache.delete(file);
-        sortedFiles = null;
+        put(file, null);
         changed = true;
         cacheDirty = true;
       }
     }
     first = false;
-    if (changed) ({ posts, skipped } = dropDuplicates());
-    return { changed, posts, skipped, directories: [...directories], filesRead, filesFromCache };
-  }
-
-  // Two files for one slug and language (`a.md` and `a/index.md`, or a `lang` key that collides with a
-  // suffix): the first path in sort order wins; the other is skipped with one warning.
-  function dropDuplicates(): { posts: PostVersion[]; skipped: SkippedFile[] } {
-    const kept = new Map<string, PostVersion>();
-    const duplicates = new Set<string>();
-    const skippedFiles: SkippedFile[] = [];
-    // The same files in the same order as last time unless one came or went: an edit at 100,000 posts does
-    // not sort 100,000 paths again.
-    const files = (sortedFiles ??= [...cache.keys()].sort());
-    for (const file of files) {
-      const outcome = cache.get(file)!.outcome;
-      if (!outcome.ok) {
-        skippedFiles.push({ file, reason: outcome.reason });
-        continue;
-      }
-      const key = `${outcome.post.slug}\n${languageKey(outcome.post.lang)}`;
-      const winner = kept.get(key);
-      if (!winner) {
-        kept.set(key, outcome.post);
-        continue;
-      }
-      const reason = `duplicate of ${winner.file} (slug "${outcome.post.slug}", lang "${outcome.post.lang}")`;
-      const report = `${file}\n${reason}\n${cache.get(file)!.stamp}`;
-      duplicates.add(report);
-      skippedFiles.push({ file, reason, post: outcome.post });
-      if (!reportedDuplicates.has(report)) logger.warn({ event: 'post_skipped', file, reason }, `post skipped: ${file}: ${reason}`);
-    }
-    reportedDuplicates = duplicates;
-    return { posts: [...kept.values()], skipped: skippedFiles };
+    const { served, changedSlugs } = slugVersions.settle();
+    if (changed) broken = new Map(brokenFiles);
+    return resultOf(served, broken, { changed, changedSlugs, directories: [...directories], filesRead, filesFromCache });
   }
 
   async function saveCache(): Promise<void> {
@@ -254,6 +236,26 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
   }
 
   return { refresh, saveCache };
+}
+
+/** A refresh's result; its lists of every version and of the skipped files are made when first read. */
+function resultOf(served: ServedVersions, broken: ReadonlyMap<string, string>, fields: Omit<RefreshResult, 'versions' | 'posts' | 'skipped'>): RefreshResult {
+  let posts: PostVersion[] | undefined;
+  let skipped: SkippedFile[] | undefined;
+  return {
+    ...fields,
+    versions: served.versions,
+    get posts() {
+      return (posts ??= [...served.versions.values()].flat().sort(byFile));
+    },
+    get skipped() {
+      return (skipped ??= [...[...broken].map(([file, reason]): SkippedFile => ({ file, reason })), ...[...served.duplicates.values()].flat()].sort(byFile));
+    },
+  };
+}
+
+function byFile(a: { file: string }, b: { file: string }): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
 }
 
 function stampIfAny(filePath: string): string | null {

@@ -48,6 +48,23 @@ describe('normalizeDate: YYYY-MM-DD or RFC 3339 (docs/blog.md "Front matter")', 
     );
   });
 
+  it('takes a written day exactly when it is a day of the calendar, for years 0 to 9999 (leap years too)', () => {
+    const pad = (value: number, width: number) => String(value).padStart(width, '0');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), fc.boolean(), (year, month, day, withTime) => {
+        const text = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+        // Date.parse rolls an impossible day over into the next month: a real day comes back as written.
+        const real = new Date(Date.parse(`${text}T00:00:00Z`)).toISOString().slice(0, 10) === text;
+        const written = withTime ? `${text}T12:00:00+01:00` : text;
+        assert.equal(normalizeDate(written) !== null, real, written);
+      }),
+      { numRuns: 3000 },
+    );
+    assert.notEqual(normalizeDate('2000-02-29'), null);
+    assert.equal(normalizeDate('1900-02-29'), null);
+    assert.equal(normalizeDate('2100-02-29T10:00:00Z'), null);
+  });
+
   for (const input of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-5-1', '01/05/2024', 'yesterday', '2024-05-01T10:00:00', '2024-05-01T25:00:00Z', '', 20240501, null, true]) {
     it(`refuses ${JSON.stringify(input)}`, () => assert.equal(normalizeDate(input), null));
   }

@@ -32,8 +32,9 @@ export function normalizeDate(value: unknown): PostDate | null {
   const [, year, month, date, hour, minute, second] = dateTime;
   if (!isCalendarDate(Number(year), Number(month), Number(date))) return null;
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 60) return null;
-  const normalized = text.replace(/^(.{10})[t ]/, '$1T').replace(/z$/, 'Z');
-  const time = Date.parse(normalized.replace(/:60(?=[.Z+-])/, ':59'));
+  // Most dates are written normalised already (`T`, `Z`, no leap second): no string is made for them.
+  const normalized = text[10] === 'T' && !text.endsWith('z') ? text : text.replace(/^(.{10})[t ]/, '$1T').replace(/z$/, 'Z');
+  const time = Date.parse(second === '60' ? normalized.replace(/:60(?=[.Z+-])/, ':59') : normalized);
   if (Number.isNaN(time)) return null;
   return { day: text.slice(0, 10), text: normalized, rfc3339: normalized, time };
 }
@@ -62,7 +63,10 @@ function fromPlainDate(value: Date): PostDate | null {
   return { day, text: day, rfc3339: `${day}T00:00:00Z`, time: value.getTime() };
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function isCalendarDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!);
 }

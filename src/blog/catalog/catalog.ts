@@ -30,7 +30,7 @@ export interface SlugGroup {
   /** Published versions by language key. */
   versions: Map<string, CatalogEntry>;
   /** Language keys of draft versions. */
-  drafts: Set<string>;
+  drafts: ReadonlySet<string>;
   /** The version shown for a language the slug has no version in, when one is marked all_langs. */
   allLanguages: CatalogEntry | null;
   /** The group holds for every moment in [shownSince, nextRelease): see Catalog. */
@@ -201,26 +201,33 @@ function sameVersions(a: readonly PostVersion[], b: readonly PostVersion[]): boo
   return a === b || (a.length === b.length && a.every((post, index) => post === b[index]));
 }
 
+/** The drafts of most slugs: none. */
+const NO_DRAFTS: ReadonlySet<string> = new Set();
+
 function buildGroup(slug: string, versions: readonly PostVersion[], site: SiteConfig, now: number): SlugGroup {
-  const live = versions.filter((post) => visibilityOf(post, now) === 'published').sort((a, b) => compareText(languageKey(a.lang), languageKey(b.lang)));
-  const scheduled = versions.filter((post) => visibilityOf(post, now) === 'scheduled');
+  // One pass sorts the versions by what the visibility rule says of them now.
+  const live: PostVersion[] = [];
+  let drafts = NO_DRAFTS;
+  let shownSince = -Infinity;
+  let nextRelease = Infinity;
+  for (const post of versions) {
+    const visibility = visibilityOf(post, now);
+    if (visibility === 'published') {
+      live.push(post);
+      shownSince = Math.max(shownSince, post.date.time);
+    } else if (visibility === 'scheduled') nextRelease = Math.min(nextRelease, post.date.time);
+    else drafts = new Set([...drafts, languageKey(post.lang)]);
+  }
+  if (live.length > 1) live.sort((a, b) => compareText(languageKey(a.lang), languageKey(b.lang)));
   const primaryPost = choosePrimary(live, site.language);
-  const translations = Object.fromEntries(
-    live.map((post) => [post.lang, `/api/blog/posts/${encodeURIComponent(slug)}?lang=${encodeURIComponent(post.lang)}`]),
-  );
-  const group: SlugGroup = {
-    sources: versions,
-    primary: null,
-    versions: new Map(),
-    drafts: new Set(versions.filter((post) => post.draft).map((post) => languageKey(post.lang))),
-    allLanguages: null,
-    shownSince: Math.max(-Infinity, ...live.map((post) => post.date.time)),
-    nextRelease: Math.min(Infinity, ...scheduled.map((post) => post.date.time)),
-  };
+  const slugUrl = `/api/blog/posts/${encodeURIComponent(slug)}`;
+  const urlOf = (post: PostVersion) => (post === primaryPost ? slugUrl : `${slugUrl}?lang=${encodeURIComponent(post.lang)}`);
+  const group: SlugGroup = { sources: versions, primary: null, versions: new Map(), drafts, allLanguages: null, shownSince, nextRelease };
   for (const post of live) {
     const isPrimary = post === primaryPost;
+    // The other published languages, at the URLs that serve them with `?lang=` (the primary one's too).
     const others: Record<string, string> = {};
-    for (const other of live) if (other !== post) others[other.lang] = translations[other.lang]!;
+    for (const other of live) if (other !== post) others[other.lang] = `${slugUrl}?lang=${encodeURIComponent(other.lang)}`;
     const entry: CatalogEntry = {
       post,
       primary: isPrimary,
@@ -228,12 +235,13 @@ function buildGroup(slug: string, versions: readonly PostVersion[], site: SiteCo
       author: post.author ?? (site.author || null),
       fediverseCreator: post.fediverseCreator ?? site.fediverse_creator ?? null,
       translations: others,
-      url: isPrimary ? `/api/blog/posts/${encodeURIComponent(slug)}` : translations[post.lang]!,
+      url: urlOf(post),
     };
     group.versions.set(languageKey(post.lang), entry);
     if (isPrimary) group.primary = entry;
+    if (post.allLangs && !group.allLanguages) group.allLanguages = entry;
   }
-  group.allLanguages = group.primary?.post.allLangs ? group.primary : ([...group.versions.values()].find((entry) => entry.post.allLangs) ?? null);
+  if (group.primary?.post.allLangs) group.allLanguages = group.primary;
   return group;
 }
 

@@ -87,32 +87,32 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
     const after = next?.outcome;
     slugVersions.set(file, before?.ok ? before.post : undefined, after?.ok ? after.post : undefined);
     if (after && !after.ok) brokenFiles.set(file, after.reason);
-    else brokenFiles.delete(file);
+    else if (before && !before.ok) brokenFiles.delete(file);
   }
 
   /** Reads and parses `file`; its stamp is the open file's, which is the text read (the scan's may be older). */
   function load(file: string): CachedFile | null {
+    const filePath = path.join(contentDir, file);
     let read: PostFileRead | null;
     try {
-      read = readPostFile(path.join(contentDir, file));
+      read = readPostFile(filePath);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // Removed since the scan listed it (the next refresh drops it), unless it is a link to nothing.
-      if (code === 'ENOENT' && !isListed(path.join(contentDir, file))) return null;
+      if (code === 'ENOENT' && !isListed(filePath)) return null;
       const reason = `cannot read: ${code ?? (error as Error).message}`;
       logger.warn({ event: 'post_skipped', file, reason }, `post skipped: ${file}: ${reason}`);
       // Under the file's stamp, when it has one, it is not tried again until it changes.
-      return { stamp: stampIfAny(path.join(contentDir, file)) ?? `unreadable:${reason}`, outcome: { ok: false, reason } };
+      return { stamp: stampIfAny(filePath) ?? `unreadable:${reason}`, outcome: { ok: false, reason } };
     }
     if (read === null) return null; // not a file (a folder or a FIFO named like a post), as the scan passes over it
     const { text, stamp } = read;
-    const outcome = parsePostFile(file, text, context, bodyReader(file, stamp));
+    const outcome = parsePostFile(file, text, context, bodyReader(filePath, stamp));
     reportOutcome(file, outcome);
     return { stamp, outcome };
   }
 
-  function bodyReader(file: string, stamp: string): (bodyStart: number) => string {
-    const filePath = path.join(contentDir, file);
+  function bodyReader(filePath: string, stamp: string): (bodyStart: number) => string {
     return (bodyStart) => readBodyAgain(filePath, stamp, bodyStart);
   }
 
@@ -125,7 +125,7 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
     if (!cached.ok) outcome = cached;
     else {
       const { bodyStart, frontMatterExcerpt, derived, ...fields } = cached.post;
-      const readBody = bodyReader(file, stamp);
+      const readBody = bodyReader(path.join(contentDir, file), stamp);
       const source = { bodyStart, readBody: () => readBody(bodyStart), frontMatterExcerpt: frontMatterExcerpt ?? undefined, markdown: context.markdown };
       outcome = { ok: true, warnings: cached.warnings, post: new LoadedPost({ ...fields, file }, source, { derived: derived ?? undefined }) };
     }

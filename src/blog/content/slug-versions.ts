@@ -46,16 +46,25 @@ export function createSlugVersions(logger: Logger, stampOf: (file: string) => st
     touched.add(slug);
   };
   const including = (post: PostVersion) => {
-    const list = [...(parsed.get(post.slug) ?? [])];
+    touched.add(post.slug);
+    const before = parsed.get(post.slug);
+    if (!before) {
+      parsed.set(post.slug, [post]);
+      return;
+    }
+    const list = [...before];
     let at = list.length;
     while (at > 0 && list[at - 1]!.file > post.file) at -= 1;
     list.splice(at, 0, post);
     parsed.set(post.slug, list);
-    touched.add(post.slug);
   };
 
   /** The slug's served versions and duplicates; warns of a duplicate not reported before. */
   const workOut = (slug: string, files: readonly PostVersion[]) => {
+    if (files.length === 1) {
+      reported.delete(slug);
+      return { versions: files, duplicates: [] };
+    }
     const kept = new Map<string, PostVersion>();
     const duplicates: Duplicate[] = [];
     const reports = new Set<string>();

@@ -100,6 +100,7 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     render: markdown.render,
     memo: createSnapshotMemo(),
     searchIndexOf: searchIndexer.indexFor,
+    latestSearchIndex: searchIndexer.latest,
     matchesEveryTerm: searchIndexer.matchesEveryTerm,
   };
   let snapshot: BlogSnapshot | null = null;

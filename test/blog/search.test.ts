@@ -4,7 +4,9 @@ import fc from 'fast-check';
 import { buildSearchIndex, findPositions, type Searchable } from '../../src/blog/catalog/search-index.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
 import { foldCase } from '../../src/blog/text/fold-case.js';
-import { plainSearch } from '../../src/blog/catalog/plain-search.js';
+import { containsEveryTerm, plainSearch } from '../../src/blog/catalog/plain-search.js';
+import { selectPage, unindexedCount } from '../../src/blog/catalog/query.js';
+import type { CatalogEntry } from '../../src/blog/catalog/catalog.js';
 
 // As parse-post.ts folds a post: title and body in one fold.
 const post = (text: string): Searchable => ({ searchText: foldCase(text) });
@@ -141,6 +143,29 @@ describe('the q index answers exactly what the plain scan answers', () => {
           assert.deepEqual([...findPositions(fresh, terms)], expected);
           // The older index still answers for its own posts (a snapshot may be serving it).
           assert.deepEqual([...findPositions(previous, terms)], plainSearch(first, terms));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('answers for a later content version from the earlier index, reading the posts it lacks one by one', () => {
+    fc.assert(
+      fc.property(corpus, corpus, fc.array(fc.nat(), { maxLength: 10 }), fc.array(rawText, { minLength: 1, maxLength: 10 }), (before, added, kept, queries) => {
+        const first = before.map(post);
+        const earlier = buildSearchIndex(first);
+        // The later version: some posts kept (the same objects), some gone, some new (edited or added), in another order.
+        const next = [...added.map(post), ...new Set(kept.map((at) => first[at % first.length]!))];
+        const candidates = next.map((version) => ({ post: version, tagKeys: [] }) as unknown as CatalogEntry);
+        const read: Searchable[] = [];
+        const matches = (version: Searchable, terms: readonly string[]) => (read.push(version), containsEveryTerm(version, terms));
+        assert.equal(unindexedCount(earlier, candidates), added.length);
+        for (const query of [...queries, ...added, ...before]) {
+          const terms = searchTerms(query);
+          read.length = 0;
+          const page = selectPage(candidates, { lang: undefined, tag: undefined, terms, page: 1, limit: 100_000 }, earlier, matches);
+          assert.deepEqual(page.entries.map((entry) => next.indexOf(entry.post as Searchable)), plainSearch(next, terms), `q=${JSON.stringify(query)}`);
+          if (terms.length > 0) assert.ok(read.every((version) => !first.includes(version)), 'only the posts the index lacks are read');
         }
       }),
       { numRuns: 200 },

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildCatalog, groupBySlug, findPost } from '../../src/blog/catalog/catalog.js';
 import { parsePostsQuery } from '../../src/blog/catalog/query.js';
+import { buildSearchIndex } from '../../src/blog/catalog/search-index.js';
 import { createResponseFactory } from '../../src/blog/http/prepared-response.js';
 import { buildSnapshot, createSnapshotMemo, type SnapshotTools } from '../../src/blog/http/snapshot.js';
 import { createMarkdownTools } from '../../src/blog/content/markdown.js';
@@ -63,6 +64,32 @@ describe('snapshots', () => {
     assert.notEqual(second.detail(betaAgain.entry), betaDetail);
     assert.match(second.detail(betaAgain.entry).answer.body!.toString(), /"title":"Beta, edited"/);
     assert.notEqual(second.tags, undefined);
+  });
+
+  it('answer q after an edit from the index built before it, until their own is ready, as their own would', async () => {
+    const { catalog, posts, config } = await loadCatalog();
+    const edited = posts.map((post) => (post.file === 'beta/index.md' ? { ...post, searchText: `${post.searchText} zanzibar` } : post));
+    const nextCatalog = buildCatalog(groupBySlug(edited), config.site!, config.blog!, Date.now(), catalog);
+    const earlier = buildSearchIndex(catalog.published.map((entry) => entry.post));
+    const own = buildSearchIndex(nextCatalog.published.map((entry) => entry.post));
+    const base = { respond: createResponseFactory(60), render: createMarkdownTools().render };
+    const meanwhile = buildSnapshot(nextCatalog, { ...base, memo: createSnapshotMemo(), searchIndexOf: () => null, latestSearchIndex: () => earlier }, new Date(0));
+    const ready = buildSnapshot(nextCatalog, { ...base, memo: createSnapshotMemo(), searchIndexOf: () => own }, new Date(0));
+    for (const q of ['zanzibar', 'beta', 'alpha', 'e']) {
+      const answer = meanwhile.posts(query({ q }));
+      assert.ok(!(answer instanceof Promise), `q=${q} is answered at once, not by a scan of every post`);
+      const expected = ready.posts(query({ q }));
+      assert.ok(!(expected instanceof Promise));
+      assert.equal(answer.answer.body!.toString(), expected.answer.body!.toString(), `q=${q}`);
+    }
+    assert.match(String((meanwhile.posts(query({ q: 'zanzibar' })) as { answer: { body: Buffer } }).answer.body), /"total":1/);
+
+    // An index of other posts altogether: every post is one it lacks, read one by one, with the same answer.
+    const unrelated = buildSearchIndex(Array.from({ length: 10 }, () => ({ searchText: 'other' })));
+    const apart = buildSnapshot(nextCatalog, { ...base, memo: createSnapshotMemo(), searchIndexOf: () => null, latestSearchIndex: () => unrelated }, new Date(0));
+    const answer = apart.posts(query({ q: 'e' }));
+    assert.ok(!(answer instanceof Promise));
+    assert.equal(answer.answer.body!.toString(), (ready.posts(query({ q: 'e' })) as typeof answer).answer.body!.toString());
   });
 
   it('keep at most 1,000 post details, the least recently read going first', async () => {

@@ -4,7 +4,7 @@ import { languageKey } from '../content/language.js';
 import { foldCase } from '../text/fold-case.js';
 import { compareEntries, type Catalog, type CatalogEntry } from './catalog.js';
 import { containsEveryTerm, scanInSlices } from './plain-search.js';
-import { findPositions, type Searchable, type SearchIndex } from './search-index.js';
+import { findPositions, type CandidateRanks, type Searchable, type SearchIndex } from './search-index.js';
 import { searchTerms } from './search.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -77,20 +77,29 @@ export function queryKey(query: PostsQuery): string {
 }
 
 /**
- * Each indexed post's place in `candidates` (-1 when absent), kept per candidate list: a snapshot asks with the
- * same few lists (the primaries, one per language) for its lifetime.
+ * Where the index's posts are in `candidates`, kept per candidate list: a snapshot asks with the same few lists
+ * (the primaries, one per language) for its lifetime.
  */
-function candidateRanks(index: SearchIndex, candidates: readonly CatalogEntry[]): Int32Array {
-  let ranks = index.memo.get(candidates);
-  if (!ranks) {
-    ranks = new Int32Array(index.posts.length).fill(-1);
-    candidates.forEach((entry, rank) => {
-      const position = index.positionOf.get(entry.post);
-      if (position !== undefined) ranks![position] = rank;
-    });
-    index.memo.set(candidates, ranks);
+function candidateRanks(index: SearchIndex, candidates: readonly CatalogEntry[]): CandidateRanks {
+  let known = index.memo.get(candidates);
+  if (!known) {
+    known = { ranks: new Int32Array(index.posts.length).fill(-1), unindexed: [] };
+    for (let rank = 0; rank < candidates.length; rank += 1) {
+      const position = index.positionOf.get(candidates[rank]!.post);
+      if (position === undefined) known.unindexed.push(rank);
+      else known.ranks[position] = rank;
+    }
+    index.memo.set(candidates, known);
   }
-  return ranks;
+  return known;
+}
+
+/**
+ * How many of `candidates` `index` does not hold: none for the index of their own catalog; after an edit, the
+ * index of the catalog before lacks the edited posts, and can answer while the new one is built (selectPage).
+ */
+export function unindexedCount(index: SearchIndex, candidates: readonly CatalogEntry[]): number {
+  return candidateRanks(index, candidates).unindexed.length;
 }
 
 /** Whether `query` is one of the unfiltered default pages that are prepared ahead. */
@@ -110,20 +119,26 @@ export function listForLanguage(catalog: Catalog, lang: string): CatalogEntry[] 
 
 /**
  * Filters `candidates` (already ordered) by tag and terms and cuts out the requested page. Terms are looked up
- * in `index`, which must hold every candidate (the index of the catalog they come from); without one (it is
- * still being built) every candidate's text is scanned, with the same result: selectPageInSlices does that scan
- * without holding up other requests.
+ * in `index`; candidates it does not hold (it is an earlier catalog's, while the index of theirs is built) are
+ * each asked `matches`. Without an index every candidate is scanned, with the same result: selectPageInSlices
+ * does that scan without holding up other requests.
  */
-export function selectPage(candidates: readonly CatalogEntry[], query: PostsQuery, index: SearchIndex | null): PostsPage {
+export function selectPage(
+  candidates: readonly CatalogEntry[],
+  query: PostsQuery,
+  index: SearchIndex | null,
+  matches: (post: Searchable, terms: readonly string[]) => boolean = containsEveryTerm,
+): PostsPage {
   const byTag = tagFilter(query);
   let filtered: readonly CatalogEntry[] = candidates;
   if (query.terms.length > 0 && index === null) {
     filtered = candidates.filter((entry) => byTag(entry) && containsEveryTerm(entry.post, query.terms));
   } else if (query.terms.length > 0) {
     // Only the posts found are looked at: a rare term costs its few hits, not a pass over every candidate.
-    const rankOf = candidateRanks(index!, candidates);
+    const { ranks: rankOf, unindexed } = candidateRanks(index!, candidates);
     const ranks: number[] = [];
     for (const position of findPositions(index!, query.terms)) if (rankOf[position]! >= 0) ranks.push(rankOf[position]!);
+    for (const rank of unindexed) if (matches(candidates[rank]!.post, query.terms)) ranks.push(rank);
     filtered = ranks.sort((a, b) => a - b).map((rank) => candidates[rank]!).filter(byTag);
   } else if (query.tag !== undefined) {
     filtered = candidates.filter(byTag);

@@ -19,6 +19,14 @@ export interface PostTerms {
   words: Uint8Array;
 }
 
+/** Where a list of candidates (catalog entries) stands against an index. */
+export interface CandidateRanks {
+  /** Each indexed post's place in the candidates (-1 when absent). */
+  ranks: Int32Array;
+  /** The places of the candidates the index does not hold: posts new since it was built. */
+  unindexed: number[];
+}
+
 /** Word numbers and each post's words, kept from one index to the next so an edit reads only its file. */
 export interface WordStore {
   /** Words of removed posts stay (their lists are empty), so numbers stay valid. */
@@ -37,8 +45,8 @@ export interface SearchIndex extends PostingLists {
   positionOf: Map<Searchable, number>;
   vocabulary: GramIndex;
   store: WordStore;
-  /** What callers derive from the index once (catalog/query.ts: each candidate list's order), by list. */
-  memo: WeakMap<object, Int32Array>;
+  /** What callers derive from the index once (catalog/query.ts: where each candidate list's posts are), by list. */
+  memo: WeakMap<object, CandidateRanks>;
 }
 
 /** A term whose words' lists take more bytes than this many per post still in the running is looked for in the posts' word lists. */

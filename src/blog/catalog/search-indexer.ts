@@ -9,6 +9,8 @@ import { createWordStore, indexSteps, matchesEveryTerm, type Searchable, type Se
 export interface SearchIndexer {
   /** The index of `catalog.published`, once built; null before (and for any catalog but the last one indexed). */
   indexFor(catalog: Catalog): SearchIndex | null;
+  /** The index built last, of whichever catalog; null before the first is ready. */
+  latest(): SearchIndex | null;
   /** Whether a post holds every term, from its words if a build has read them, else from its text (the plain scan). */
   matchesEveryTerm(post: Searchable, terms: readonly string[]): boolean;
   /** Indexes `catalog` in the background, after any build under way; a build for an older catalog stops early. */
@@ -56,6 +58,7 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
 
   return {
     indexFor: (catalog) => (ready !== null && ready.catalog === catalog ? ready.index : null),
+    latest: () => ready?.index ?? null,
     matchesEveryTerm: (post, terms) => matchesEveryTerm(store, post, terms),
     index(catalog) {
       wanted = catalog;

@@ -4,7 +4,7 @@
 // reader may not ask for before the next edit); other /posts queries on first use, kept in a bounded LRU.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { createDetail, createSummary } from '../catalog/summary.js';
-import { isDefaultListing, listForLanguage, queryKey, selectPage, selectPageInSlices, DEFAULT_PAGE_SIZE, type PostsPage, type PostsQuery } from '../catalog/query.js';
+import { isDefaultListing, listForLanguage, queryKey, selectPage, selectPageInSlices, unindexedCount, DEFAULT_PAGE_SIZE, type PostsPage, type PostsQuery } from '../catalog/query.js';
 import { containsEveryTerm } from '../catalog/plain-search.js';
 import type { Searchable, SearchIndex } from '../catalog/search-index.js';
 import { countTags } from '../catalog/tags.js';
@@ -47,6 +47,9 @@ export interface BlogSnapshot {
   warmUp(stop: () => boolean): Promise<void>;
 }
 
+/** Candidates an earlier index may lack, each read on its own, before a `q` query scans every post instead. */
+const MOST_UNINDEXED = 256;
+
 /** Summaries serialised per event-loop turn while warming up: a request waits for one slice at most. */
 const WARM_UP_SLICE = 8;
 
@@ -68,6 +71,8 @@ export interface SnapshotTools {
   memo: SnapshotMemo;
   /** The `q` index of a catalog once it is built (catalog/search-indexer.ts); null meanwhile, or always when absent. */
   searchIndexOf?: (catalog: Catalog) => SearchIndex | null;
+  /** The index built last, of an earlier catalog while this one's is built (catalog/search-indexer.ts). */
+  latestSearchIndex?: () => SearchIndex | null;
   /** Whether a post holds every `q` term, for the scan before the index is ready (containsEveryTerm by default). */
   matchesEveryTerm?: (post: Searchable, terms: readonly string[]) => boolean;
   /** Lets other requests run between slices of that scan (the next event-loop turn by default). */
@@ -125,17 +130,28 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
   // Scans under way, by query key: the same query asked again meanwhile waits for the same scan.
   const scans = new Map<string, Promise<PreparedResponse>>();
   const indexNow = () => tools.searchIndexOf?.(catalog) ?? null;
-  const sliceOptions = { matches: tools.matchesEveryTerm ?? containsEveryTerm, pause: tools.pause ?? (() => yieldToEventLoop()), indexNow };
+  const matches = tools.matchesEveryTerm ?? containsEveryTerm;
+  const sliceOptions = { matches, pause: tools.pause ?? (() => yieldToEventLoop()), indexNow };
+  // The index `q` is answered from: this catalog's once built; meanwhile (after an edit, seconds at 100,000
+  // posts) the one built last, when it lacks few of the candidates (the posts the edit made), which are read one
+  // by one; else none, and the posts are scanned.
+  const searchIndexFor = (candidates: readonly CatalogEntry[]): SearchIndex | null => {
+    const own = indexNow();
+    if (own) return own;
+    const latest = tools.latestSearchIndex?.() ?? null;
+    return latest && unindexedCount(latest, candidates) <= MOST_UNINDEXED ? latest : null;
+  };
   const posts = (query: PostsQuery): PreparedResponse | Promise<PreparedResponse> => {
     const isDefault = isDefaultListing(query) && query.page <= pageCount;
     const key = isDefault ? '' : queryKey(query);
     let response = isDefault ? defaultPages.get(query.page) : cache.get(key);
     if (response) return response;
-    const index = indexNow();
+    const candidates = candidatesFor(query.lang);
+    const index = query.terms.length > 0 ? searchIndexFor(candidates) : null;
     if (query.terms.length > 0 && index === null) {
       let scan = scans.get(key);
       if (!scan) {
-        scan = selectPageInSlices(candidatesFor(query.lang), query, sliceOptions).then((page) => {
+        scan = selectPageInSlices(candidates, query, sliceOptions).then((page) => {
           const scanned = renderPage(page);
           cache.set(key, scanned);
           return scanned;
@@ -146,7 +162,7 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
       }
       return scan;
     }
-    response = renderPage(selectPage(candidatesFor(query.lang), query, index));
+    response = renderPage(selectPage(candidates, query, index, matches));
     if (isDefault) defaultPages.set(query.page, response);
     else cache.set(key, response);
     return response;

@@ -41,9 +41,16 @@ describe('posting lists coded as gaps', () => {
         // Packed one after another, the buffers growing from their first size.
         const packed = createPackedLists();
         for (const keys of items) appendList(packed, ascending(keys));
-        const steps = layOutPostingsSteps(items.length, keysOfPacked(packed), keyCount, perStep);
+        // A pause every `perStep` items, wherever it falls in the passes.
+        let calls = 0;
+        const steps = layOutPostingsSteps(items.length, keysOfPacked(packed), keyCount, () => ++calls % perStep === 0);
         let step = steps.next();
-        while (!step.done) step = steps.next();
+        let pauses = 0;
+        while (!step.done) {
+          pauses += 1;
+          step = steps.next();
+        }
+        assert.equal(pauses, Math.floor(calls / perStep));
         for (let key = 0; key < keyCount; key += 1) {
           const expected = items.flatMap((keys, position) => (keys.includes(key) ? [position] : []));
           const { values, count } = postingsOf(step.value, key, new Uint32Array(4));

@@ -5,6 +5,7 @@
 // because the list of a term's own unigram, bigram or trigram is already its exact answer.
 import { collectGrams, createGramDictionary, gramsOfTerm, type GramDictionary } from '../text/grams.js';
 import { appendList, createPackedLists, keysOfPacked, layOutPostingsSteps, listBytes, postingsOf, type PostingLists } from './posting-lists.js';
+import { stepClock, type StepDue } from './step-clock.js';
 
 /** The texts holding each gram, by the gram's number, as positions in `texts`. */
 export interface GramIndex extends PostingLists {
@@ -12,20 +13,17 @@ export interface GramIndex extends PostingLists {
   dictionary: GramDictionary;
 }
 
-/** Texts read between two pauses of gramIndexSteps. */
-const TEXTS_PER_STEP = 4000;
-
 /**
  * Indexes folded `texts`, numbering grams in `dictionary` (pass the previous index's to keep numbers), pausing
- * after each slice of texts. Every text is read on each build: they are words, a small share of the posts' text.
+ * whenever `due()` says so. Every text is read on each build: they are words, a small share of the posts' text.
  */
-export function* gramIndexSteps(texts: readonly string[], dictionary: GramDictionary): Generator<void, GramIndex> {
+export function* gramIndexSteps(texts: readonly string[], dictionary: GramDictionary, due: StepDue = stepClock()): Generator<void, GramIndex> {
   const gramLists = createPackedLists();
-  for (let start = 0; start < texts.length; start += TEXTS_PER_STEP) {
-    for (let at = start; at < Math.min(texts.length, start + TEXTS_PER_STEP); at += 1) appendList(gramLists, collectGrams(dictionary, texts[at]!).sort());
-    yield;
+  for (let at = 0; at < texts.length; at += 1) {
+    appendList(gramLists, collectGrams(dictionary, texts[at]!).sort());
+    if (due()) yield;
   }
-  return { texts, ...(yield* layOutPostingsSteps(texts.length, keysOfPacked(gramLists), dictionary.size, TEXTS_PER_STEP)), dictionary };
+  return { texts, ...(yield* layOutPostingsSteps(texts.length, keysOfPacked(gramLists), dictionary.size, due)), dictionary };
 }
 
 /** gramIndexSteps run to the end at once. */

@@ -2,6 +2,7 @@
 // few large arrays instead of one small array per key. A list is ascending, so it is kept as the gaps between
 // its numbers, seven bits a byte (the high bit says another byte follows): most gaps of a common word's or
 // gram's list take one byte, and a list takes a third to a quarter of what 32-bit numbers would.
+import type { StepDue } from './step-clock.js';
 
 /** The items holding key k, as ascending positions, coded as gaps in bytes[offsets[k] .. offsets[k + 1]). */
 export interface PostingLists {
@@ -127,9 +128,9 @@ export function keysOfPacked(lists: PackedLists): KeysOf {
 
 /**
  * Inverts the key lists of `items` items (the distinct keys, below `keyCount`, of each item by position) by a
- * counting sort, pausing after every `itemsPerStep` items of each of its two passes.
+ * counting sort, pausing in each of its two passes whenever `due()` says so (step-clock.ts).
  */
-export function* layOutPostingsSteps(items: number, keysOf: KeysOf, keyCount: number, itemsPerStep: number): Generator<void, PostingLists> {
+export function* layOutPostingsSteps(items: number, keysOf: KeysOf, keyCount: number, due: StepDue): Generator<void, PostingLists> {
   const offsets = new Uint32Array(keyCount + 1);
   // Each key's last position so far, then where its list is written up to.
   const last = new Int32Array(keyCount).fill(-1);
@@ -142,7 +143,7 @@ export function* layOutPostingsSteps(items: number, keysOf: KeysOf, keyCount: nu
       offsets[key + 1]! += gapBytes(position - last[key]!);
       last[key] = position;
     }
-    if ((position + 1) % itemsPerStep === 0) yield;
+    if (due()) yield;
   }
   for (let key = 0; key < keyCount; key += 1) offsets[key + 1]! += offsets[key]!;
   const bytes = new Uint8Array(offsets[keyCount]!);
@@ -156,7 +157,7 @@ export function* layOutPostingsSteps(items: number, keysOf: KeysOf, keyCount: nu
       cursor[key] = putGap(bytes, cursor[key]!, position - last[key]!);
       last[key] = position;
     }
-    if ((position + 1) % itemsPerStep === 0) yield;
+    if (due()) yield;
   }
   return { offsets, bytes };
 }

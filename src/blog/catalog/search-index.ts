@@ -11,6 +11,7 @@ import { createWordTable, readText, type WordTable } from '../text/words.js';
 import { containsEveryTerm, type Searchable } from './plain-search.js';
 import { gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
 import { decodeInto, encodeAscending, layOutPostingsSteps, listBytes, someInList, type PostingLists } from './posting-lists.js';
+import { stepClock, type StepDue } from './step-clock.js';
 
 export type { Searchable };
 
@@ -55,12 +56,6 @@ const SCAN_RATIO = 32;
 /** New words searched one by one, before the words' trigram index is built again. */
 const MAX_UNINDEXED_WORDS = 4096;
 
-/** Posts read between two pauses of indexSteps (a few milliseconds of work). */
-const POSTS_PER_STEP = 100;
-
-/** Posts whose lists are counted, or placed, between two pauses while the lists are laid out. */
-const LAYOUT_POSTS_PER_STEP = 2000;
-
 export function createWordStore(): WordStore {
   return { table: createWordTable(), grams: createGramDictionary(), termsOf: new WeakMap() };
 }
@@ -77,34 +72,30 @@ function termsOfPost(store: WordStore, post: Searchable): PostTerms {
 }
 
 /**
- * Indexes `posts` (folded texts, in the order answers should come in) step by step: the generator pauses after
- * each slice of posts read and each list laid out, so a caller can let other work run in between
+ * Indexes `posts` (folded texts, in the order answers should come in) step by step: the generator pauses whenever
+ * `due()` says so (every STEP_MS by default, step-clock.ts), so a caller can let other work run in between
  * (catalog/search-indexer.ts). Posts that are the same objects as in an earlier index of `store` keep what was
  * read of them, and `previous`'s trigram index over the words is kept unless many new words appeared: an edit
  * reads one file's text, then the lists are laid out again (a counting sort over typed arrays). Nothing else may
  * read texts into `store` while the generator runs.
  */
-export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex | undefined, store: WordStore): Generator<void, SearchIndex> {
-  for (let start = 0; start < posts.length; start += POSTS_PER_STEP) {
-    let read = false;
-    for (let position = start; position < Math.min(posts.length, start + POSTS_PER_STEP); position += 1) {
-      read ||= !store.termsOf.has(posts[position]!);
-      termsOfPost(store, posts[position]!);
-    }
-    if (read) yield;
+export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex | undefined, store: WordStore, due: StepDue = stepClock()): Generator<void, SearchIndex> {
+  for (let position = 0; position < posts.length; position += 1) {
+    termsOfPost(store, posts[position]!);
+    if (due()) yield;
   }
   const postWords = posts.map((post) => termsOfPost(store, post).words);
   const lists = yield* layOutPostingsSteps(
     postWords.length,
     (position, into) => decodeInto(postWords[position]!, 0, postWords[position]!.length, into),
     store.table.words.length,
-    LAYOUT_POSTS_PER_STEP,
+    due,
   );
   yield;
   const words = store.table.words;
   // Words new since the trigram index was built are searched one by one until they are many.
   const kept = previous?.store === store ? previous.vocabulary : undefined;
-  const vocabulary = kept && words.length - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8) ? kept : yield* gramIndexSteps(words.slice(), store.grams);
+  const vocabulary = kept && words.length - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8) ? kept : yield* gramIndexSteps(words.slice(), store.grams, due);
   return { posts, postWords, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, store, memo: new WeakMap() };
 }
 

@@ -21,7 +21,7 @@ export function* gramIndexSteps(texts: readonly string[], dictionary: GramDictio
   const gramLists = createPackedLists();
   for (let at = 0; at < texts.length; at += 1) {
     appendList(gramLists, collectGrams(dictionary, texts[at]!).sort());
-    if (due()) yield;
+    if ((at & 31) === 31 && due()) yield;
   }
   return { texts, ...(yield* layOutPostingsSteps(texts.length, keysOfPacked(gramLists), dictionary.size, due)), dictionary };
 }

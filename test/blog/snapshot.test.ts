@@ -7,7 +7,8 @@ import { buildSearchIndex } from '../../src/blog/catalog/search-index.js';
 import { createResponseFactory } from '../../src/blog/http/prepared-response.js';
 import { buildSnapshot, createSnapshotMemo, type SnapshotTools } from '../../src/blog/http/snapshot.js';
 import { createMarkdownTools } from '../../src/blog/content/markdown.js';
-import { loadCatalog } from './fixture.js';
+import { parsePostFile } from '../../src/blog/content/parse-post.js';
+import { loadCatalog, parseContext } from './fixture.js';
 
 const query = (raw: Record<string, string>) => {
   const parsed = parsePostsQuery(raw);
@@ -90,6 +91,27 @@ describe('snapshots', () => {
     const answer = apart.posts(query({ q: 'e' }));
     assert.ok(!(answer instanceof Promise));
     assert.equal(answer.answer.body!.toString(), (ready.posts(query({ q: 'e' })) as typeof answer).answer.body!.toString());
+  });
+
+  it('scan for q instead when the index built last lacks more than 256 of the candidates', async () => {
+    const { config } = await loadCatalog();
+    const context = parseContext(config);
+    const many = Array.from({ length: 300 }, (_, at) => {
+      const outcome = parsePostFile(`post-${at}.md`, `+++\ntitle = "Post ${at}"\ndate = 2024-01-01\n+++\nWords ${at % 3 === 0 ? 'needle' : 'hay'}.\n`, context);
+      assert.ok(outcome.ok);
+      return outcome.post;
+    });
+    const catalog = buildCatalog(groupBySlug(many), config.site!, config.blog!, Date.now());
+    const base = { respond: createResponseFactory(60), render: createMarkdownTools().render, pause: async () => {} };
+    const lacking = (count: number) => buildSearchIndex(catalog.published.slice(count).map((entry) => entry.post));
+    const near = buildSnapshot(catalog, { ...base, memo: createSnapshotMemo(), searchIndexOf: () => null, latestSearchIndex: () => lacking(256) }, new Date(0));
+    const far = buildSnapshot(catalog, { ...base, memo: createSnapshotMemo(), searchIndexOf: () => null, latestSearchIndex: () => lacking(257) }, new Date(0));
+    const nearAnswer = near.posts(query({ q: 'needle' }));
+    const farAnswer = far.posts(query({ q: 'needle' }));
+    assert.ok(!(nearAnswer instanceof Promise), '256 lacking: answered from the index at once');
+    assert.ok(farAnswer instanceof Promise, '257 lacking: the posts are scanned');
+    assert.equal((await farAnswer).answer.body!.toString(), nearAnswer.answer.body!.toString());
+    assert.match(nearAnswer.answer.body!.toString(), /"total":100/);
   });
 
   it('keep at most 1,000 post details, the least recently read going first', async () => {

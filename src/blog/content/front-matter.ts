@@ -6,6 +6,7 @@
 import jsYaml from 'js-yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { detach } from '../text/detach.js';
+import { parseSimpleFrontMatter } from './simple-front-matter.js';
 
 export type FrontMatterResult =
   | { ok: true; data: Record<string, unknown>; body: string }
@@ -84,7 +85,7 @@ const YAML_OPTIONS: jsYaml.LoadOptions = { schema: jsYaml.CORE_SCHEMA };
 function parseData(raw: string, format: 'TOML' | 'YAML', body: string): FrontMatterResult {
   let data: unknown;
   try {
-    data = format === 'TOML' ? parseToml(raw) : jsYaml.load(raw, YAML_OPTIONS);
+    data = parseSimpleFrontMatter(raw, format) ?? (format === 'TOML' ? parseToml(raw) : jsYaml.load(raw, YAML_OPTIONS));
   } catch (error) {
     return { ok: false, reason: describeSyntaxError(error, format) };
   }

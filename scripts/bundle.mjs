@@ -1,9 +1,11 @@
 // The build: dist/postbox.cjs, one file holding every module src/cli.ts imports at start, Postbox's own and the
 // packages', compiled from TypeScript by esbuild (`npm test` type-checks with tsc); and dist/cli.js, the command,
-// which runs it with V8's code cache (src/launch.ts). A start reads one file instead of some 480: Node's ESM
-// loader resolves, reads and links each one, which cost 0.6 s of every start (docs/performance.md "Blog start-up
-// by corpus size"). Packages loaded on first use (src/lazy-module.ts) stay in node_modules and load from there.
+// which runs it with V8's code cache (src/launch.ts), written here by a first run. A start reads one file instead
+// of some 480: Node's ESM loader resolves, reads and links each one, which cost 0.6 s of every start
+// (docs/performance.md "Blog start-up by corpus size"). Packages loaded on first use (src/lazy-module.ts) stay in
+// node_modules and load from there.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -41,3 +43,7 @@ await build({ ...common, entryPoints: [source('launch.ts')], outfile: output('cl
 
 // It stays the `postbox` command (package.json "bin"), run directly as well as through node.
 chmodSync(output('cli.js'), 0o755);
+
+// The first run writes the code cache (src/launch.ts), so that the first start after a build has it too.
+const first = spawnSync(process.execPath, [output('cli.js'), '--version'], { stdio: 'ignore' });
+if (first.status !== 0) throw new Error(`dist/cli.js --version failed (${first.status ?? first.signal})`);

@@ -1,19 +1,15 @@
 #!/usr/bin/env node
 // dist/cli.js, the `postbox` command: runs the bundle of src/cli.ts (dist/postbox.cjs) with V8's code cache of
-// it, kept beside it in dist/postbox.cjs.cache. Compiling the 2.4 MB bundle, and then each function a start runs,
-// took some 0.2-0.3 s of every start; from the cache V8 reads them compiled. A process that has run for a few
-// seconds (a server, past its start) writes the cache when it found none or V8 refused the one it found (another
-// Node.js, other V8 flags): by then it holds what a start compiles. A cache that cannot be written (a read-only
-// install) is simply not kept; a rebuild empties dist/. With --enable-source-maps the bundle is required as usual,
-// so that Node maps stack traces through dist/postbox.cjs.map.
+// it, kept beside it in dist/postbox.cjs.cache. Compiling the 2.4 MB bundle took some 0.1 s of every start; from
+// the cache V8 reads it compiled. The build writes the cache (scripts/bundle.mjs runs `postbox --version`); a
+// process that found none, or one V8 refused (another Node.js, other V8 flags), writes it as it exits. A cache
+// that cannot be written (a read-only install) is simply not kept; a rebuild empties dist/. With
+// --enable-source-maps the bundle is required as usual, so that Node maps stack traces through its source map.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-
-/** How long a process runs before it writes the code cache it found missing or refused. */
-const WRITE_CACHE_AFTER_MS = 5000;
 
 const bundle = fileURLToPath(new URL('./postbox.cjs', import.meta.url));
 const requireFromBundle = createRequire(bundle);
@@ -32,9 +28,7 @@ function runWithCodeCache(cacheFile: string): void {
   // The bundle keeps src/cli.ts's `#!` line, which is only valid first in a file: a comment keeps its place.
   const code = Module.wrap(source.startsWith('#!') ? `//${source.slice(2)}` : source);
   const script = new vm.Script(code, { filename: bundle, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected) {
-    setTimeout(() => writeCodeCache(script, cacheFile), WRITE_CACHE_AFTER_MS).unref();
-  }
+  if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => writeCodeCache(script, cacheFile));
   const module = { exports: {}, filename: bundle, id: bundle };
   (script.runInThisContext() as CommonJsWrapper)(module.exports, requireFromBundle, module, bundle, path.dirname(bundle));
 }

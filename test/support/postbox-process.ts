@@ -22,9 +22,9 @@ export interface ProcessResult {
 }
 
 /** Runs `postbox <args>` to completion (bounded by `timeoutMs`, then killed) and returns its output. */
-export async function runPostbox(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cliPath?: string } = {}): Promise<ProcessResult> {
+export async function runPostbox(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ProcessResult> {
   assertCliBuilt();
-  const child = spawn(process.execPath, [options.cliPath ?? CLI_PATH, ...args], { cwd: REPO_ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: REPO_ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -65,10 +65,10 @@ export interface ServeProcess {
 export async function startPostboxServe(
   configFile: string,
   services: string[] = ['forms'],
-  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cliPath?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<ServeProcess> {
   assertCliBuilt();
-  const child = spawn(process.execPath, [options.cliPath ?? CLI_PATH, 'serve', '--config', configFile], {
+  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--config', configFile], {
     cwd: REPO_ROOT,
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,9 @@
 // TOML between `+++` lines (smol-toml) or YAML between `---` lines (js-yaml, YAML 1.2's core schema: a date stays
 // the text it is written as, as in TOML's plain dates it is checked by content/dates.ts). Contract section 4.
 // js-yaml reads a post's few keys some ten times faster than the `yaml` package, which /admin keeps for editing
-// front matter in place (admin/posts/front-matter-edit.ts): every start reads every post, an edit one.
+// front matter in place (admin/posts/front-matter-edit.ts): every start reads every post, an edit one. The usual
+// front matter (one key per line, plain values) is read first by simple-front-matter.ts, which answers exactly
+// as these parsers do or leaves the text to them.
 import jsYaml from 'js-yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { detach } from '../text/detach.js';

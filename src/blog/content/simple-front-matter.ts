@@ -21,6 +21,7 @@ const YAML_PLAIN_TEXT = /^[A-Za-z][A-Za-z0-9 ,.!?'()/+_-]*$/;
 const YAML_WORDS = new Set(['null', 'Null', 'NULL', 'True', 'TRUE', 'False', 'FALSE']);
 
 const NOT_SIMPLE = Symbol('not simple');
+const QUOTE = 34;
 
 /** The keys of `raw` as the format's parser reads them; undefined when `raw` is not that simple. */
 export function parseSimpleFrontMatter(raw: string, format: SimpleFormat): Record<string, unknown> | undefined {
@@ -73,15 +74,14 @@ function quotedOrBoolean(text: string): unknown {
   return QUOTED_LIST.test(text) ? quotedItems(text) : NOT_SIMPLE;
 }
 
-const QUOTE = 34;
-
 /** The strings of a list QUOTED_LIST matched: what lies between each pair of quotes. */
 function quotedItems(list: string): string[] {
   const items: string[] = [];
-  for (let open = list.indexOf('"'); open !== -1; open = list.indexOf('"', open)) {
+  let open = list.indexOf('"');
+  while (open !== -1) {
     const close = list.indexOf('"', open + 1);
     items.push(list.slice(open + 1, close));
-    open = close + 1;
+    open = list.indexOf('"', close + 1);
   }
   return items;
 }

@@ -4,7 +4,7 @@
 import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log.js';
-import { readBodyAgain, readPostFile, type PostFileRead } from './body-reader.js';
+import { readPostFile, type PostFileRead } from './body-reader.js';
 import { checkRecord, recordOf, type CacheRecord, type LoadCacheStore, type SavedRecords } from './load-cache.js';
 import { LoadedPost } from './loaded-post.js';
 import { parsePostFileName } from './file-name.js';
@@ -107,13 +107,9 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
     }
     if (read === null) return null; // not a file (a folder or a FIFO named like a post), as the scan passes over it
     const { text, stamp } = read;
-    const outcome = parsePostFile(file, text, context, bodyReader(filePath, stamp));
+    const outcome = parsePostFile(file, text, context, { path: filePath, stamp });
     reportOutcome(file, outcome);
     return { stamp, outcome };
-  }
-
-  function bodyReader(filePath: string, stamp: string): (bodyStart: number) => string {
-    return (bodyStart) => readBodyAgain(filePath, stamp, bodyStart);
   }
 
   /** The file's parse as the load cache has it for this stamp, logged as a parse is; null when it has none. */
@@ -125,8 +121,7 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
     if (!cached.ok) outcome = cached;
     else {
       const { bodyStart, frontMatterExcerpt, derived, ...fields } = cached.post;
-      const readBody = bodyReader(path.join(contentDir, file), stamp);
-      const source = { bodyStart, readBody: () => readBody(bodyStart), frontMatterExcerpt: frontMatterExcerpt ?? undefined, markdown: context.markdown };
+      const source = { bodyStart, body: { path: path.join(contentDir, file), stamp }, frontMatterExcerpt: frontMatterExcerpt ?? undefined, markdown: context.markdown };
       outcome = { ok: true, warnings: cached.warnings, post: new LoadedPost({ ...fields, file }, source, { derived: derived ?? undefined }) };
     }
     reportOutcome(file, outcome);

@@ -3,6 +3,7 @@
 // the file each time it is asked for (the q index reads it once). One class, so that 100,000 posts share one shape and their accessors live once, on
 // the prototype, instead of as closures on each object.
 import { detach } from '../text/detach.js';
+import { readBodyAgain } from './body-reader.js';
 import { foldCase } from '../text/fold-case.js';
 import { readingTime, resolveExcerpt } from './excerpt.js';
 import type { MarkdownTools } from './markdown.js';
@@ -17,12 +18,22 @@ export interface DerivedFields {
   readingTime: number;
 }
 
-/** Where a post's body comes from, and what deriving its summary fields needs. */
+/** The file a post was read from, as it was then: its body is read from it again each time it is needed. */
+export interface PostFile {
+  path: string;
+  /** The file's stamp (content/scan.ts stampOf) when the post was read. */
+  stamp: string;
+}
+
+/**
+ * Where a post's body comes from, and what deriving its summary fields needs: plain data, no closure (100,000
+ * posts would hold two functions and their contexts each).
+ */
 export interface PostSource {
   /** UTF-16 offset of the body in the file text (the load cache keeps it to read the body again). */
   bodyStart: number;
-  /** The body: kept in memory (tests), or read from the file each time (content/body-reader.ts). */
-  readBody(): string;
+  /** The file the body is read from each time (content/body-reader.ts), or the body itself (a post parsed from a text alone). */
+  body: PostFile | string;
   /** The front matter's `excerpt`, which takes the place of the derived one. */
   frontMatterExcerpt: string | undefined;
   markdown: MarkdownTools;
@@ -71,7 +82,8 @@ export class LoadedPost implements PostVersion {
   }
 
   get body(): string {
-    return this.source.readBody();
+    const { body, bodyStart } = this.source;
+    return typeof body === 'string' ? body : readBodyAgain(body.path, body.stamp, bodyStart);
   }
 
   /**

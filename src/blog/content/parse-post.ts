@@ -8,7 +8,7 @@ import { parseFrontMatter } from './front-matter.js';
 import { checkFrontMatter, describeFrontMatterIssues, type FrontMatter } from './front-matter-schema.js';
 import { canonicalLanguage } from './language.js';
 import type { MarkdownTools } from './markdown.js';
-import { LoadedPost, type PostFields } from './loaded-post.js';
+import { LoadedPost, type PostFields, type PostFile } from './loaded-post.js';
 import type { PostCover } from './post.js';
 
 export interface ParseContext {
@@ -25,10 +25,10 @@ export type ParseOutcome =
   | { ok: false; reason: string };
 
 /**
- * Parses the file at `file` (relative to content_dir) whose content is `text`. With `rereadBody` the post does not
- * keep its body: it asks `rereadBody` for it (with the body's offset in `text`) each time the body is needed.
+ * Parses the file at `file` (relative to content_dir) whose content is `text`. With `origin` (the file `text` was
+ * read from) the post does not keep its body: it reads it from there each time the body is needed.
  */
-export function parsePostFile(file: string, text: string, context: ParseContext, rereadBody?: (bodyStart: number) => string): ParseOutcome {
+export function parsePostFile(file: string, text: string, context: ParseContext, origin?: PostFile): ParseOutcome {
   const name = parsePostFileName(file, context.languageNames);
   if (!name) return { ok: false, reason: 'not a post file name' };
   const split = parseFrontMatter(text);
@@ -63,8 +63,6 @@ export function parsePostFile(file: string, text: string, context: ParseContext,
   if (cover === 'invalid') return { ok: false, reason: 'cover is neither an http(s) URL nor a path' };
 
   const bodyStart = text.length - split.body.length;
-  // The body is kept, or read again, by a function made outside this scope: a closure here would keep `text`.
-  const readBody = rereadBody ? bodyFromFile(rereadBody, bodyStart) : bodyInMemory(split.body);
   const fields: PostFields = {
     file,
     slug,
@@ -80,16 +78,8 @@ export function parsePostFile(file: string, text: string, context: ParseContext,
     fediverseCreator,
     cover,
   };
-  const source = { bodyStart, readBody, frontMatterExcerpt: front.excerpt, markdown: context.markdown };
+  const source = { bodyStart, body: origin ?? split.body, frontMatterExcerpt: front.excerpt, markdown: context.markdown };
   return { ok: true, warnings, post: new LoadedPost(fields, source) };
-}
-
-function bodyInMemory(body: string): () => string {
-  return () => body;
-}
-
-function bodyFromFile(rereadBody: (bodyStart: number) => string, bodyStart: number): () => string {
-  return () => rereadBody(bodyStart);
 }
 
 /** A URL stays as it is; a path (`/img/a.png`, `img/a.png`) is made absolute on site.base_url. */

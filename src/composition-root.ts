@@ -15,6 +15,7 @@ import { createTelegramNotifier, type TelegramSettings } from './chat/telegram.j
 import { createWebhookNotifier } from './chat/webhook.js';
 import { createBlogService } from './blog/blog-service.js';
 import { LOAD_CACHE_FILE } from './blog/content/load-cache.js';
+import { SEARCH_WORDS_FILE } from './blog/catalog/search-words-file.js';
 import { createFormsService, type FormsAdapters, type FormsSettings } from './forms/forms-service.js';
 import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from './ports.js';
 import { createRateLimitKey } from './forms/rules/rate-limit-key.js';
@@ -247,6 +248,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
           clientAddressOf: createClientAddressResolver(withAdmin ? config.server.trust_proxy_headers : 0),
           clock: () => new Date(clock()),
           loadCacheFile: path.join(config.data_dir, LOAD_CACHE_FILE),
+          searchWordsFile: path.join(config.data_dir, SEARCH_WORDS_FILE),
           extraRoutes: withAdmin ? admin.routes : undefined,
         },
       );

@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
 import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
 import { createSearchIndexer } from './catalog/search-indexer.js';
+import { createSearchWordsStore } from './catalog/search-words-file.js';
 import { listVersionStates } from './catalog/version-states.js';
 import { parsePostFileName } from './content/file-name.js';
 import { createLanguageNames } from './content/language.js';
@@ -56,6 +57,11 @@ export interface BlogAdapters {
    * (content/load-cache.ts). Without it every start reads every file.
    */
   loadCacheFile?: string;
+  /**
+   * Where the `q` index keeps each post's words from one start to the next (catalog/search-words-file.ts). Without
+   * it the first index after each start reads every post file.
+   */
+  searchWordsFile?: string;
   /** Routes served beside the blog's own on its listener (/admin, from the composition root). */
   extraRoutes?: readonly Route[];
 }
@@ -81,20 +87,24 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   const clock = deps.clock ?? (() => new Date());
   const markdown = createMarkdownTools();
   const languageNames = createLanguageNames();
-  const loadCache = deps.loadCacheFile
-    ? createLoadCacheStore(deps.loadCacheFile, {
-        version: VERSION,
-        contentDir: blog.content_dir,
-        defaultLanguage: site.language,
-        baseUrl: site.base_url,
-        unicode: process.versions.unicode ?? '',
-      })
-    : undefined;
+  const cacheKey = {
+    version: VERSION,
+    contentDir: blog.content_dir,
+    defaultLanguage: site.language,
+    baseUrl: site.base_url,
+    unicode: process.versions.unicode ?? '',
+  };
+  const loadCache = deps.loadCacheFile ? createLoadCacheStore(deps.loadCacheFile, cacheKey) : undefined;
   const library = createPostLibrary(blog.content_dir, { markdown, languageNames, defaultLanguage: site.language, baseUrl: site.base_url }, logger, loadCache);
   let loaded: RefreshResult | null = null;
   const respond = createResponseFactory(blog.cache_max_age);
   // The q index is built after each catalog is served, in the background; q scans the posts until it is ready.
-  const searchIndexer = createSearchIndexer({ onError: (error) => logger.error({ err: error }, 'blog search index build failed') });
+  const searchIndexer = createSearchIndexer({
+    words: deps.searchWordsFile ? createSearchWordsStore(deps.searchWordsFile, cacheKey) : undefined,
+    onError: (error) => logger.error({ err: error }, 'blog search index build failed'),
+    onSaveError: (error) =>
+      logger.warn({ event: 'blog_search_words_not_written', reason: (error as Error).message }, 'blog search words could not be written; the next start reads every post file for q'),
+  });
   const tools: SnapshotTools = {
     respond,
     render: markdown.render,
@@ -139,7 +149,10 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     // One line when the q index of this content is ready (not when a newer content took its place first).
     void searchIndexer.idle().then(() => {
       if (!stopped && searchIndexer.indexFor(next.catalog)) {
-        logger.info({ event: 'blog_search_indexed', posts: next.catalog.published.length, duration_ms: Math.round(performance.now() - started) }, 'blog search index ready');
+        logger.info(
+          { event: 'blog_search_indexed', posts: next.catalog.published.length, texts_read: searchIndexer.textsRead(), duration_ms: Math.round(performance.now() - started) },
+          'blog search index ready',
+        );
       }
     });
   };

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * signups journal (src/forms/newsletter/pending-store.ts), the newsletter secret (newsletter-secret.ts), the mail
  * outbox (src/mail/outbox-dir.ts), the mail queue (src/storage/queue-files.ts), the campaigns
  * (src/storage/campaign-files.ts), the admin's sessions and trash (src/composition-root.ts), and the blog's load cache
- * (src/blog/content/load-cache.ts). A form writing to one of them would overwrite it or fail on every submission.
+ * (src/blog/content/load-cache.ts) and its search words (src/blog/catalog/search-words-file.ts). A form writing to one of them would overwrite it or fail on every submission.
  */
 export const RESERVED_DATA_NAMES: readonly string[] = [
   'ratelimit-snapshot.json',
@@ -18,6 +18,7 @@ export const RESERVED_DATA_NAMES: readonly string[] = [
   'admin-sessions.json',
   'trash',
   'blog-cache.json',
+  'blog-search-words.bin',
 ];
 
 /** A plain file name inside data_dir, none of the reserved ones (compared without case, as macOS does). */

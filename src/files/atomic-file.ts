@@ -9,7 +9,7 @@ import path from 'node:path';
  * Writes `content` (or its pieces, as they come) to `file` atomically; on failure the temp file is removed and
  * `file` is untouched.
  */
-export async function writeFileAtomically(file: string, content: string | Uint8Array | AsyncIterable<string>): Promise<void> {
+export async function writeFileAtomically(file: string, content: string | Uint8Array | AsyncIterable<string | Uint8Array>): Promise<void> {
   await withFlushedTempFile(path.dirname(file), content, 0o600, (temporary) => rename(temporary, file));
   await syncFolder(path.dirname(file));
 }
@@ -35,7 +35,7 @@ export async function createFileExclusively(folder: string, names: Iterable<stri
 }
 
 /** Writes `content` whole and fsynced to a new temp file in `folder`, hands it to `place`, and removes what is left of it. */
-async function withFlushedTempFile<T>(folder: string, content: string | Uint8Array | AsyncIterable<string>, mode: number, place: (temporary: string) => Promise<T>): Promise<T> {
+async function withFlushedTempFile<T>(folder: string, content: string | Uint8Array | AsyncIterable<string | Uint8Array>, mode: number, place: (temporary: string) => Promise<T>): Promise<T> {
   const temporary = path.join(folder, `.postbox-${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(temporary, 'wx', mode);

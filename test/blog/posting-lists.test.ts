@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { appendList, createPackedLists, decodeInto, encodeAscending, keysOfPacked, layOutPostingsSteps, postingsOf, someInList } from '../../src/blog/catalog/posting-lists.js';
+import { appendList, createPackedLists, decodeInto, encodeAscending, isListBelow, keysOfPacked, layOutPostingsSteps, postingsOf, someInList } from '../../src/blog/catalog/posting-lists.js';
 
 const ascending = (values: number[]) => [...new Set(values)].sort((a, b) => a - b);
 const decoded = (bytes: Uint8Array) => {
@@ -59,5 +59,21 @@ describe('posting lists coded as gaps', () => {
       }),
       { numRuns: 50 },
     );
+  });
+
+  it('are told apart from bytes that are not such a list below a bound', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(2 ** 31 - 1), { maxLength: 50 }), (values) => {
+        const list = ascending(values);
+        const bytes = encodeAscending(list);
+        const limit = list.length === 0 ? 0 : list[list.length - 1]! + 1;
+        assert.equal(isListBelow(bytes, 0, bytes.length, limit), true);
+        if (list.length > 0) assert.equal(isListBelow(bytes, 0, bytes.length, limit - 1), false, 'a number at the bound');
+      }),
+    );
+    assert.equal(isListBelow(Uint8Array.of(0x81, 0x01), 0, 1, 1000), false, 'a gap running past the end');
+    assert.equal(isListBelow(Uint8Array.of(0x81, 0x01), 0, 2, 1000), true);
+    assert.equal(isListBelow(Uint8Array.of(5, 0), 0, 2, 1000), false, 'a gap of 0: a number twice');
+    assert.equal(isListBelow(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x01), 0, 6, 2 ** 40), false, 'a gap of six bytes');
   });
 });

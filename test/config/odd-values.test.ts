@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { stringify } from 'smol-toml';
 import { RESERVED_DATA_NAMES } from '../../src/config/data-files.js';
 import { LOAD_CACHE_FILE } from '../../src/blog/content/load-cache.js';
+import { SEARCH_WORDS_FILE } from '../../src/blog/catalog/search-words-file.js';
 import { CONFIRM_TTL_HOURS, MAX_CACHE_MAX_AGE, MAX_RATE_LIMIT_PER_HOUR } from '../../src/config/limits.js';
 import { parseConfigText, type LoadResult } from '../../src/config/load.js';
 import { PENDING_JOURNAL_FILE } from '../../src/forms/newsletter/pending-store.js';
@@ -350,6 +351,7 @@ describe('the bounds hold at run time', () => {
       ADMIN_SESSIONS_FILE,
       TRASH_FOLDER,
       LOAD_CACHE_FILE,
+      SEARCH_WORDS_FILE,
     ];
     assert.deepEqual([...RESERVED_DATA_NAMES].sort(), ownFiles.sort());
   });

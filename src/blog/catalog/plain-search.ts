@@ -6,6 +6,11 @@
 export interface Searchable {
   /** The folded title and Markdown body (PostVersion.searchText). */
   readonly searchText: string;
+  /**
+   * What names this searchText from one start to the next (its file and the file's stamp), so that its words can
+   * be kept in data_dir (search-words-file.ts); absent when it does not come from a file.
+   */
+  readonly searchKey?: string | undefined;
 }
 
 /** Posts looked at between two pauses of scanInSlices: reading their text from the files takes a few milliseconds. */

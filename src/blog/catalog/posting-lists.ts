@@ -104,6 +104,28 @@ export function someInList(bytes: Uint8Array, start: number, end: number, test: 
 }
 
 /**
+ * Whether `bytes[start, end)` is a list as encodeAscending codes it of numbers below `limit`: every gap whole within
+ * the range and at most five bytes (what a list read from a file must be before it is used).
+ */
+export function isListBelow(bytes: Uint8Array, start: number, end: number, limit: number): boolean {
+  let value = -1;
+  for (let at = start; at < end; ) {
+    let gap = 0;
+    let scale = 1;
+    for (let length = 0; ; length += 1) {
+      if (at === end || length === 5) return false;
+      const byte = bytes[at++]!;
+      gap += (byte & 0x7f) * scale;
+      scale *= 0x80;
+      if (byte < 0x80) break;
+    }
+    value += gap;
+    if (gap === 0 || value >= limit) return false;
+  }
+  return true;
+}
+
+/**
  * Decodes the gaps in `bytes[start, end)` into `into` (or a larger array when it is too small); returns the array
  * written and how many numbers it holds.
  */

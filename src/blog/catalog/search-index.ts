@@ -36,6 +36,22 @@ export interface WordStore {
   grams: GramDictionary;
   /** What was read of each post version object. */
   termsOf: WeakMap<Searchable, PostTerms>;
+  /**
+   * Word lists of an earlier run (search-words-file.ts) by searchKey, numbered as `table` is: a post with one of
+   * these keys takes its list instead of reading its text.
+   */
+  saved: Map<string, Uint8Array>;
+  /** Post texts read so far. */
+  textsRead: number;
+}
+
+/** A word table and the posts' lists of its words, as search-words-file.ts keeps them. */
+export interface SavedWords {
+  /** The table's words, in number order, each followed by a newline. */
+  words: string;
+  count: number;
+  /** Each post's list (encodeAscending), by searchKey. */
+  lists: Map<string, Uint8Array>;
 }
 
 /** The posts holding each word (by the word's number, as positions in `posts`), and the words' trigram index. */
@@ -57,15 +73,36 @@ const SCAN_RATIO = 32;
 const MAX_UNINDEXED_WORDS = 4096;
 
 export function createWordStore(): WordStore {
-  return { table: createWordTable(), grams: createGramDictionary(), termsOf: new WeakMap() };
+  return { table: createWordTable(), grams: createGramDictionary(), termsOf: new WeakMap(), saved: new Map(), textsRead: 0 };
 }
 
-/** The distinct words of a post's folded text, read once per post version object. */
+/**
+ * Takes an earlier run's words into a store that has numbered none yet: its table numbers them as they were, so
+ * that their lists can be used as they are. Whether it did (not when the words are not distinct words).
+ */
+export function adoptSavedWords(store: WordStore, saved: SavedWords): boolean {
+  if (store.table.words.length > 0) return false;
+  // Distinct runs without white space are numbered 0, 1, 2... as they come; anything else shows in the count.
+  const read = readText(store.table, saved.words).length;
+  if (read !== saved.count || store.table.words.length !== saved.count) return false;
+  store.saved = saved.lists;
+  return true;
+}
+
+/** The distinct words of a post's folded text, read once per post version object (or taken from an earlier run's). */
 function termsOfPost(store: WordStore, post: Searchable): PostTerms {
   let terms = store.termsOf.get(post);
   if (!terms) {
-    // Words are numbered as they are first met, so the common ones have small numbers and come first.
-    terms = { words: encodeAscending(readText(store.table, post.searchText).sort()) };
+    const key = post.searchKey;
+    const saved = key === undefined ? undefined : store.saved.get(key);
+    if (saved) {
+      store.saved.delete(key!);
+      terms = { words: saved };
+    } else {
+      // Words are numbered as they are first met, so the common ones have small numbers and come first.
+      terms = { words: encodeAscending(readText(store.table, post.searchText).sort()) };
+      store.textsRead += 1;
+    }
     store.termsOf.set(post, terms);
   }
   return terms;

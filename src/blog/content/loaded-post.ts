@@ -94,6 +94,12 @@ export class LoadedPost implements PostVersion {
     return foldSearchText(this.title, this.body);
   }
 
+  /** The file and its stamp when the post was read: the same key names the same searchText on the next start. */
+  get searchKey(): string | undefined {
+    const { body } = this.source;
+    return typeof body === 'string' ? undefined : `${this.file}\n${body.stamp}`;
+  }
+
   get excerpt(): string {
     return this.derived().excerpt;
   }

@@ -34,4 +34,6 @@ export interface PostVersion {
   readonly body: string;
   /** Case-folded title and body for `q` (catalog/search-index.ts indexes it). */
   searchText: string;
+  /** What names searchText from one start to the next, when it comes from a file (catalog/plain-search.ts). */
+  readonly searchKey?: string | undefined;
 }

@@ -1,0 +1,201 @@
+// The q index's words in data_dir (catalog/search-words-file.ts): a restart takes the words of unchanged posts from
+// the file and reads only the others, with the same answers as a scan; words no post holds are left out; a file
+// cut short, damaged, or written under another key is not used; and a file that cannot be written is only logged.
+import assert from 'node:assert/strict';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { plainSearch, type Searchable } from '../../src/blog/catalog/plain-search.js';
+import { decodeInto } from '../../src/blog/catalog/posting-lists.js';
+import { searchTerms } from '../../src/blog/catalog/search.js';
+import { adoptSavedWords, buildSearchIndex, createWordStore, findPositions, type SearchIndex } from '../../src/blog/catalog/search-index.js';
+import { createSearchIndexer } from '../../src/blog/catalog/search-indexer.js';
+import { createSearchWordsStore, decodeSearchWords, encodeSearchWords } from '../../src/blog/catalog/search-words-file.js';
+import { foldCase } from '../../src/blog/text/fold-case.js';
+import { createTempDir } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
+import { FIXTURE_POSTS, loadCatalog, startBlog } from './fixture.js';
+
+const KEY = { version: '1.0.0', contentDir: '/posts', unicode: '15.1' };
+
+async function encoded(index: SearchIndex, key: Record<string, string> = KEY): Promise<Buffer> {
+  const pieces: Uint8Array[] = [];
+  for await (const piece of encodeSearchWords(index, key, async () => undefined)) pieces.push(piece);
+  return Buffer.concat(pieces);
+}
+
+/** An index over `posts` built after adopting `file`, and how many texts it read. */
+function restarted(posts: readonly Searchable[], file: Buffer): { index: SearchIndex; textsRead: number } {
+  const saved = decodeSearchWords(file, KEY);
+  assert.ok(saved, 'the file is used');
+  const store = createWordStore();
+  assert.ok(adoptSavedWords(store, saved));
+  const index = buildSearchIndex(posts, undefined, store);
+  return { index, textsRead: store.textsRead };
+}
+
+/** A post as the index sees it: its folded text, and the key of its file and stamp (none: not from a file). */
+function post(key: string | undefined, text: string): Searchable {
+  return { searchKey: key, searchText: foldCase(text) };
+}
+
+// Text over few units, so that generated posts share words and terms hit them: ASCII, letters that fold (É, ß, ﬁ),
+// a lone surrogate, an emoji, and white space of several kinds.
+const unit = fc.constantFrom('a', 'b', 'ab', 'é', 'É', 'ß', 'ﬁ', '\ud800', '😀', ' ', '\n', '\u00a0', '\u3000');
+const text = fc.array(unit, { maxLength: 30 }).map((units) => units.join(''));
+const query = fc.array(fc.constantFrom('a', 'b', 'é', 'ss', 'fi', '\ud800', '😀', 'ab'), { minLength: 1, maxLength: 3 }).map((terms) => terms.join(' '));
+
+describe('the q index words file', () => {
+  it('lets a restart read only new and changed posts, with the answers of the plain scan', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { maxLength: 12 }), fc.array(fc.constantFrom('keep', 'change', 'drop'), { maxLength: 12 }), fc.array(text, { maxLength: 4 }), fc.array(query, { minLength: 1, maxLength: 6 }), async (texts, fates, added, queries) => {
+        const before = texts.map((body, at) => post(`p${at}.md\nstamp1`, body));
+        const file = await encoded(buildSearchIndex(before));
+        const after: Searchable[] = [];
+        let changed = 0;
+        before.forEach((old, at) => {
+          const fate = fates[at] ?? 'keep';
+          if (fate === 'keep') after.push(post(old.searchKey, texts[at]!));
+          if (fate === 'change') after.push(post(`p${at}.md\nstamp2`, `${texts[at]!} zebra`));
+          if (fate === 'change') changed += 1;
+        });
+        added.forEach((body, at) => after.push(post(`new${at}.md\nstamp1`, body)));
+        const { index, textsRead } = restarted(after, file);
+        assert.equal(textsRead, changed + added.length);
+        for (const q of queries) {
+          const terms = searchTerms(q);
+          assert.deepEqual(findPositions(index, terms), plainSearch(after, terms), q);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('leaves out the words no post holds any more, and numbers the others as before', async () => {
+    // gamma and delta are numbered first, so alpha's and beta's numbers change when they go.
+    const first = buildSearchIndex([post('a.md\n1', 'gamma delta beta'), post('b.md\n1', 'alpha beta'), post('c.md\n1', 'alpha')]);
+    const kept = [first.posts[1]!, first.posts[2]!];
+    const second = buildSearchIndex(kept, first, first.store);
+    const saved = decodeSearchWords(await encoded(second), KEY)!;
+    assert.equal(saved.count, 2);
+    assert.equal(saved.words, 'beta\nalpha\n');
+    const { index, textsRead } = restarted(kept, await encoded(second));
+    assert.equal(textsRead, 0);
+    assert.deepEqual(findPositions(index, ['alpha']), [0, 1]);
+    assert.deepEqual(findPositions(index, ['beta']), [0]);
+    assert.deepEqual(findPositions(index, ['gamma']), []);
+  });
+
+  it('keeps no record of a post whose text is not from a file', async () => {
+    const saved = decodeSearchWords(await encoded(buildSearchIndex([post(undefined, 'alpha'), post('b.md\n1', 'beta')])), KEY)!;
+    assert.deepEqual([...saved.lists.keys()], ['b.md\n1']);
+  });
+
+  it('is not used when cut short anywhere, damaged, or written under another key', async () => {
+    const file = await encoded(buildSearchIndex([post('a.md\n1', 'alpha beta été'), post('b.md\n1', 'gamma beta')]));
+    assert.ok(decodeSearchWords(file, KEY));
+    for (let length = 0; length < file.length; length += 1) assert.equal(decodeSearchWords(file.subarray(0, length), KEY), null, `cut at ${length}`);
+    assert.equal(decodeSearchWords(file, { ...KEY, unicode: '16.0' }), null);
+    assert.equal(decodeSearchWords(file, { ...KEY, extra: 'x' }), null);
+    assert.equal(decodeSearchWords(Buffer.concat([file, Buffer.from([1])]), KEY), null, 'a byte after the last record');
+    // The last list's last byte made to point past the word table.
+    const pastTable = Buffer.from(file);
+    pastTable[pastTable.length - 1] = 0x7f;
+    assert.equal(decodeSearchWords(pastTable, KEY), null);
+    // Any bytes after a valid first line: never a throw, and whatever is taken holds only numbers of its table.
+    const header = file.subarray(0, file.indexOf(0x0a) + 1);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        const saved = decodeSearchWords(Buffer.concat([header, bytes]), KEY);
+        for (const list of saved?.lists.values() ?? []) {
+          const { values, count } = decodeInto(list, 0, list.length, new Uint32Array(0));
+          for (let at = 0; at < count; at += 1) assert.ok(values[at]! < saved!.count && (at === 0 || values[at]! > values[at - 1]!));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('gives up the lists of a table whose words are not distinct words', () => {
+    const store = createWordStore();
+    assert.equal(adoptSavedWords(store, { words: 'alpha\nalpha\n', count: 2, lists: new Map([['a.md\n1', Uint8Array.of(1, 1)]]) }), false);
+    assert.equal(store.saved.size, 0);
+    assert.equal(adoptSavedWords(createWordStore(), { words: 'al pha\n', count: 1, lists: new Map() }), false);
+  });
+});
+
+describe('the q index words file, kept by the indexer', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+  beforeEach(async () => {
+    ({ dir, remove } = await createTempDir('blog-search-words'));
+  });
+  afterEach(async () => {
+    await remove();
+  });
+
+  it('is written after a build, and spares the next start every text', async () => {
+    const file = path.join(dir, 'data', 'blog-search-words.bin');
+    const { catalog } = await loadCatalog();
+    const first = createSearchIndexer({ words: createSearchWordsStore(file, KEY), onError: assert.fail, onSaveError: assert.fail });
+    first.index(catalog);
+    await first.idle();
+    assert.equal(first.textsRead(), catalog.published.length);
+    await first.close();
+    assert.ok((await readFile(file)).length > 0);
+
+    const { catalog: again } = await loadCatalog();
+    const second = createSearchIndexer({ words: createSearchWordsStore(file, KEY), onError: assert.fail, onSaveError: assert.fail });
+    second.index(again);
+    await second.idle();
+    assert.equal(second.textsRead(), 0);
+    const index = second.indexFor(again)!;
+    const posts = again.published.map((entry) => entry.post);
+    for (const q of ['e', 'post', 'été', 'alpha beta', 'zz']) assert.deepEqual(findPositions(index, searchTerms(q)), plainSearch(posts, searchTerms(q)), q);
+    await second.close();
+  });
+
+  it('reports a file it cannot write, and goes on answering', async () => {
+    await writeFile(path.join(dir, 'data'), 'a file where the folder would be');
+    const errors: unknown[] = [];
+    const { catalog } = await loadCatalog();
+    const indexer = createSearchIndexer({ words: createSearchWordsStore(path.join(dir, 'data', 'words.bin'), KEY), onError: assert.fail, onSaveError: (error) => errors.push(error) });
+    indexer.index(catalog);
+    await waitFor('the failed write', () => (errors.length > 0 ? errors : undefined));
+    await indexer.close();
+    assert.equal(errors.length, 1);
+    assert.ok(indexer.indexFor(catalog));
+  });
+
+  it('gives a restarted blog the same q answers without reading a post file for them', async () => {
+    const contentDir = path.join(dir, 'posts');
+    await cp(FIXTURE_POSTS, contentDir, { recursive: true });
+    await mkdir(path.join(dir, 'data'));
+    const deps = { searchWordsFile: path.join(dir, 'data', 'blog-search-words.bin'), clock: () => new Date(Date.UTC(2026, 0, 1)) };
+    const queries = ['post', 'é', 'markdown', 'the a', 'zzz'];
+    const answersOf = async (blog: Awaited<ReturnType<typeof startBlog>>) => Promise.all(queries.map(async (q) => (await blog.request(`/api/blog/posts?q=${encodeURIComponent(q)}&limit=50`)).body));
+    const indexed = (blog: Awaited<ReturnType<typeof startBlog>>) => blog.logs.lines().find((line) => line.event === 'blog_search_indexed');
+
+    const first = await startBlog(contentDir, { deps });
+    await waitFor('the first index', () => indexed(first));
+    const expected = await answersOf(first);
+    assert.ok((indexed(first)!.texts_read as number) > 0);
+    await first.close();
+
+    const second = await startBlog(contentDir, { deps });
+    await waitFor('the index after the restart', () => indexed(second));
+    assert.equal(indexed(second)!.texts_read, 0);
+    assert.deepEqual(await answersOf(second), expected);
+    await second.close();
+
+    // A file changed between two starts (same name, new stamp) is read again: its new words are found.
+    const alpha = path.join(contentDir, 'alpha.md');
+    await writeFile(alpha, `${await readFile(alpha, 'utf8')}\nQuetzalcoatl.\n`);
+    const third = await startBlog(contentDir, { deps });
+    await waitFor('the index after the edit', () => indexed(third));
+    assert.equal(indexed(third)!.texts_read, 1);
+    assert.equal((await third.request('/api/blog/posts?q=quetzalcoatl')).json.total, 1);
+    await third.close();
+  });
+});

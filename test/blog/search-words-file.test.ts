@@ -11,7 +11,7 @@ import { decodeInto } from '../../src/blog/catalog/posting-lists.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
 import { adoptSavedWords, buildSearchIndex, createWordStore, findPositions, type SearchIndex } from '../../src/blog/catalog/search-index.js';
 import { createSearchIndexer } from '../../src/blog/catalog/search-indexer.js';
-import { createSearchWordsStore, decodeSearchWords, encodeSearchWords } from '../../src/blog/catalog/search-words-file.js';
+import { createSearchWordsStore, encodeSearchWords, readSearchWords } from '../../src/blog/catalog/search-words-file.js';
 import { foldCase } from '../../src/blog/text/fold-case.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
@@ -27,7 +27,7 @@ async function encoded(index: SearchIndex, key: Record<string, string> = KEY): P
 
 /** An index over `posts` built after adopting `file`, and how many texts it read. */
 function restarted(posts: readonly Searchable[], file: Buffer): { index: SearchIndex; textsRead: number } {
-  const saved = decodeSearchWords(file, KEY);
+  const saved = readSearchWords(file, KEY);
   assert.ok(saved, 'the file is used');
   const store = createWordStore();
   assert.ok(adoptSavedWords(store, saved));
@@ -77,7 +77,7 @@ describe('the q index words file', () => {
     const first = buildSearchIndex([post('a.md\n1', 'gamma delta beta'), post('b.md\n1', 'alpha beta'), post('c.md\n1', 'alpha')]);
     const kept = [first.posts[1]!, first.posts[2]!];
     const second = buildSearchIndex(kept, first, first.store);
-    const saved = decodeSearchWords(await encoded(second), KEY)!;
+    const saved = readSearchWords(await encoded(second), KEY)!;
     assert.equal(saved.count, 2);
     assert.equal(saved.words, 'beta\nalpha\n');
     const { index, textsRead } = restarted(kept, await encoded(second));
@@ -88,26 +88,26 @@ describe('the q index words file', () => {
   });
 
   it('keeps no record of a post whose text is not from a file', async () => {
-    const saved = decodeSearchWords(await encoded(buildSearchIndex([post(undefined, 'alpha'), post('b.md\n1', 'beta')])), KEY)!;
+    const saved = readSearchWords(await encoded(buildSearchIndex([post(undefined, 'alpha'), post('b.md\n1', 'beta')])), KEY)!;
     assert.deepEqual([...saved.lists.keys()], ['b.md\n1']);
   });
 
   it('is not used when cut short anywhere, damaged, or written under another key', async () => {
     const file = await encoded(buildSearchIndex([post('a.md\n1', 'alpha beta été'), post('b.md\n1', 'gamma beta')]));
-    assert.ok(decodeSearchWords(file, KEY));
-    for (let length = 0; length < file.length; length += 1) assert.equal(decodeSearchWords(file.subarray(0, length), KEY), null, `cut at ${length}`);
-    assert.equal(decodeSearchWords(file, { ...KEY, unicode: '16.0' }), null);
-    assert.equal(decodeSearchWords(file, { ...KEY, extra: 'x' }), null);
-    assert.equal(decodeSearchWords(Buffer.concat([file, Buffer.from([1])]), KEY), null, 'a byte after the last record');
+    assert.ok(readSearchWords(file, KEY));
+    for (let length = 0; length < file.length; length += 1) assert.equal(readSearchWords(file.subarray(0, length), KEY), null, `cut at ${length}`);
+    assert.equal(readSearchWords(file, { ...KEY, unicode: '16.0' }), null);
+    assert.equal(readSearchWords(file, { ...KEY, extra: 'x' }), null);
+    assert.equal(readSearchWords(Buffer.concat([file, Buffer.from([1])]), KEY), null, 'a byte after the last record');
     // The last list's last byte made to point past the word table.
     const pastTable = Buffer.from(file);
     pastTable[pastTable.length - 1] = 0x7f;
-    assert.equal(decodeSearchWords(pastTable, KEY), null);
+    assert.equal(readSearchWords(pastTable, KEY), null);
     // Any bytes after a valid first line: never a throw, and whatever is taken holds only numbers of its table.
     const header = file.subarray(0, file.indexOf(0x0a) + 1);
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
-        const saved = decodeSearchWords(Buffer.concat([header, bytes]), KEY);
+        const saved = readSearchWords(Buffer.concat([header, bytes]), KEY);
         for (const list of saved?.lists.values() ?? []) {
           const { values, count } = decodeInto(list, 0, list.length, new Uint32Array(0));
           for (let at = 0; at < count; at += 1) assert.ok(values[at]! < saved!.count && (at === 0 || values[at]! > values[at - 1]!));
@@ -135,7 +135,7 @@ describe('the q index words file, kept by the indexer', () => {
     await remove();
   });
 
-  it('is written after a build, and spares the next start every text', async () => {
+  it('is written by the close after a build, and spares the next start every text', async () => {
     const file = path.join(dir, 'data', 'blog-search-words.bin');
     const { catalog } = await loadCatalog();
     const first = createSearchIndexer({ words: createSearchWordsStore(file, KEY), onError: assert.fail, onSaveError: assert.fail });
@@ -156,13 +156,30 @@ describe('the q index words file, kept by the indexer', () => {
     await second.close();
   });
 
+  it('reads the file a window at a time as it reads it whole, and not one cut short', async () => {
+    const file = path.join(dir, 'words.bin');
+    const bytes = await encoded(buildSearchIndex([post('a.md\n1', 'alpha beta été'), post('b.md\n1', 'gamma beta 😀'), post('c.md\n1', 'x'.repeat(40))]));
+    await writeFile(file, bytes);
+    const whole = readSearchWords(bytes, KEY);
+    for (const windowBytes of [1, 3, 7, 64, 1 << 20]) {
+      const steps = createSearchWordsStore(file, KEY, windowBytes).read(() => true);
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      assert.deepEqual(step.value, whole, `window of ${windowBytes}`);
+    }
+    await writeFile(file, bytes.subarray(0, bytes.length - 1));
+    const cut = createSearchWordsStore(file, KEY, 7).read(() => false).next();
+    assert.deepEqual(cut, { done: true, value: null });
+    assert.deepEqual(createSearchWordsStore(path.join(dir, 'none.bin'), KEY).read(() => false).next(), { done: true, value: null });
+  });
+
   it('reports a file it cannot write, and goes on answering', async () => {
     await writeFile(path.join(dir, 'data'), 'a file where the folder would be');
     const errors: unknown[] = [];
     const { catalog } = await loadCatalog();
     const indexer = createSearchIndexer({ words: createSearchWordsStore(path.join(dir, 'data', 'words.bin'), KEY), onError: assert.fail, onSaveError: (error) => errors.push(error) });
     indexer.index(catalog);
-    await waitFor('the failed write', () => (errors.length > 0 ? errors : undefined));
+    await indexer.idle();
     await indexer.close();
     assert.equal(errors.length, 1);
     assert.ok(indexer.indexFor(catalog));

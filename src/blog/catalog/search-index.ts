@@ -84,6 +84,8 @@ export function adoptSavedWords(store: WordStore, saved: SavedWords): boolean {
   if (store.table.words.length > 0) return false;
   // Distinct runs without white space are numbered 0, 1, 2... as they come; anything else shows in the count.
   const read = readText(store.table, saved.words).length;
+  // The scratch space grew to hold every word at once: a post needs far less.
+  store.table.buffer = new Uint32Array(256);
   if (read !== saved.count || store.table.words.length !== saved.count) return false;
   store.saved = saved.lists;
   return true;

@@ -2,12 +2,13 @@
 // slice of posts per event-loop turn (search-index.ts indexSteps), so a request waits for one slice at most.
 // Until the index of a catalog is ready, `q` over that catalog is answered by the plain scan (plain-search.ts),
 // which gives the same answers; an index is only ever used for the catalog it was built from. With a words file
-// (search-words-file.ts), the first build takes the words of unchanged posts from it, and each build that read a
-// post's text writes it again.
+// (search-words-file.ts), the first build takes the words of unchanged posts from it; a build that read many
+// posts' texts (a first start) writes it again, and so does the close when any was read since.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Catalog } from './catalog.js';
 import { adoptSavedWords, createWordStore, indexSteps, matchesEveryTerm, type Searchable, type SearchIndex } from './search-index.js';
 import type { SearchWordsStore } from './search-words-file.js';
+import { stepClock } from './step-clock.js';
 
 export interface SearchIndexer {
   /** The index of `catalog.published`, once built; null before (and for any catalog but the last one indexed). */
@@ -22,7 +23,7 @@ export interface SearchIndexer {
   idle(): Promise<void>;
   /** Post texts the last completed build read: the others' words were known already, or in the words file. */
   textsRead(): number;
-  /** Stops building; settles when the build under way has paused for good and the words file is written. */
+  /** Stops building; settles when the build under way has paused for good and the words file holds the last index's words. */
   close(): Promise<void>;
 }
 
@@ -35,6 +36,9 @@ export interface SearchIndexerOptions {
   /** The words file could not be written (the next start reads every post again). */
   onSaveError?(error: unknown): void;
 }
+
+/** Texts read since the words file was written that make a build write it again, at least (else a 16th of the posts). */
+const MIN_UNSAVED = 64;
 
 export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexer {
   const pause = options.pause ?? (() => nextTurn());
@@ -51,24 +55,38 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   /** The first build takes what the words file has, before any text is read into the store. */
   const adoptWordsFile = async (): Promise<void> => {
     first = false;
-    const saved = await options.words?.read();
-    if (saved) adoptSavedWords(store, saved);
+    const steps = options.words?.read(stepClock());
+    for (let step = steps?.next(); step !== undefined; step = steps!.next()) {
+      if (step.done) {
+        if (step.value) adoptSavedWords(store, step.value);
+        return;
+      }
+      await pause();
+      if (closed) {
+        steps!.return(null);
+        return;
+      }
+    }
   };
 
-  // Whether the store holds words the file does not: a build read texts, or posts the file lists are gone.
-  let unsaved = false;
+  // Post texts read, and saved lists dropped (their posts are gone or changed), since the words file was read or written.
+  let unsaved = 0;
 
-  /** Writes the words of `index` once the write before is done, unless a newer build is on its way by then. */
-  const save = (catalog: Catalog, index: SearchIndex): void => {
+  /**
+   * Writes the words of `index` once the write before is done: after a build, unless a newer build is on its way
+   * by then; at close, whatever the last index is.
+   */
+  const save = (index: SearchIndex, still: () => boolean): void => {
     const { words } = options;
     if (!words) return;
     writing = writing.then(async () => {
-      if (!unsaved || wanted !== catalog || closed) return;
-      unsaved = false;
+      if (unsaved === 0 || !still()) return;
+      const written = unsaved;
+      unsaved = 0;
       try {
         await words.write(index, pause);
       } catch (error) {
-        unsaved = true;
+        unsaved += written;
         options.onSaveError?.(error);
       }
     });
@@ -91,9 +109,10 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
         ready = { catalog, index: step.value };
         lastTextsRead = store.textsRead - textsBefore;
         // Lists the build did not take are of posts that are gone (or changed): the file is written without them.
-        if (store.textsRead > textsBefore || store.saved.size > 0) unsaved = true;
+        unsaved += lastTextsRead + store.saved.size;
         store.saved.clear();
-        if (unsaved) save(catalog, step.value);
+        // A first start writes the file at once; a few edits wait for more, or for the close (each write is the whole file).
+        if (unsaved > Math.max(MIN_UNSAVED, step.value.posts.length / 16)) save(step.value, () => !closed && wanted === catalog);
         return;
       }
       await pause();
@@ -114,6 +133,7 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
     async close() {
       closed = true;
       await running;
+      if (ready) save(ready.index, () => true);
       await writing;
     },
   };

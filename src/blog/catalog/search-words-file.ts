@@ -5,14 +5,17 @@
 // post whose file has the same stamp.
 //
 // Layout: a first line of JSON ({"format", "key"}), then little-endian binary: the word count, the words' byte
-// length and the words (UTF-16, each followed by a newline: a word may hold any code unit but white space), the
+// length, their encoding (8 or 16: UTF-8 unless a word holds a lone surrogate, which only UTF-16 keeps; UTF-8
+// gives one-byte strings in memory for ASCII words, UTF-16 two) and the words, each followed by a newline, the
 // number of records, and one record per post: its key's byte length, the key (UTF-8), its list's byte length and
 // the list (posting-lists.ts encodeAscending), up to the last byte.
-import { mkdir, readFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../../files/atomic-file.js';
 import { decodeInto, encodeAscending, isListBelow } from './posting-lists.js';
 import type { SavedWords, SearchIndex } from './search-index.js';
+import type { StepDue } from './step-clock.js';
 
 /** The file's name in data_dir (config/data-files.ts reserves it). */
 export const SEARCH_WORDS_FILE = 'blog-search-words.bin';
@@ -20,26 +23,42 @@ export const SEARCH_WORDS_FILE = 'blog-search-words.bin';
 /** Bumped whenever the layout, or what a word is, changes. */
 const FORMAT = 1;
 
-/** Records made between two pauses. */
-const RECORDS_PER_SLICE = 2000;
+/** Bytes read into memory at once, at most; a larger span gets a buffer of its own. */
+const WINDOW_BYTES = 1 << 20;
+
+/** A code unit of a surrogate pair that is not part of one. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** Records, and words, made between two pauses: each slice is one buffer of some 200 KB, soon collected. */
+const RECORDS_PER_SLICE = 256;
+const WORDS_PER_SLICE = 16_384;
 
 /** What the words were read under (the load cache's key): a file written under any other is not used. */
 export type SearchWordsKey = Readonly<Record<string, string>>;
 
 export interface SearchWordsStore {
-  /** The words in the file, or null when there is no usable file. */
-  read(): Promise<SavedWords | null>;
+  /** The words in the file, read a window at a time and pausing whenever `due()` says so; null when there is no usable file. */
+  read(due: StepDue): Generator<void, SavedWords | null>;
   /** Replaces the file with `index`'s words, made a slice at a time with `pause()` in between. */
   write(index: SearchIndex, pause: () => Promise<unknown>): Promise<void>;
 }
 
-export function createSearchWordsStore(file: string, key: SearchWordsKey): SearchWordsStore {
+/** The words file at `file`; `windowBytes` is how much of it is read at once (1 MB; less in tests, to read over many). */
+export function createSearchWordsStore(file: string, key: SearchWordsKey, windowBytes = WINDOW_BYTES): SearchWordsStore {
   return {
-    async read() {
+    *read(due) {
+      let descriptor: number;
       try {
-        return decodeSearchWords(await readFile(file), key);
+        descriptor = openSync(file, 'r');
       } catch {
         return null;
+      }
+      try {
+        return yield* decodeSearchWords(fileSpans(descriptor, fstatSync(descriptor).size, windowBytes), key, due);
+      } catch {
+        return null;
+      } finally {
+        closeSync(descriptor);
       }
     },
     async write(index, pause) {
@@ -68,14 +87,24 @@ export async function* encodeSearchWords(index: SearchIndex, key: SearchWordsKey
   }
   const kept: string[] = [];
   for (let number = 0; number < words.length; number += 1) if (renumbered[number] === 0) renumbered[number] = kept.push(words[number]!) - 1;
-  const wordBytes = Buffer.from(kept.length === 0 ? '' : `${kept.join('\n')}\n`, 'utf16le');
+  const encoding = kept.some((word) => LONE_SURROGATE.test(word)) ? 16 : 8;
+  const unitBytes = encoding === 8 ? 'utf8' : 'utf16le';
+  let wordBytes = 0;
+  for (const word of kept) wordBytes += Buffer.byteLength(word, unitBytes) + (encoding === 8 ? 1 : 2);
+  yield uint32s(kept.length, wordBytes, encoding);
+  // In slices, as the records: the whole table at once would be a string and a buffer of megabytes more to collect.
+  for (let start = 0; start < kept.length; start += WORDS_PER_SLICE) {
+    await pause();
+    yield Buffer.from(`${kept.slice(start, start + WORDS_PER_SLICE).join('\n')}\n`, unitBytes);
+  }
   let records = 0;
   for (const post of index.posts) if (post.searchKey !== undefined) records += 1;
-  yield Buffer.concat([uint32s(kept.length, wordBytes.length), wordBytes, uint32s(records)]);
+  yield uint32s(records);
   const unchanged = kept.length === words.length;
   for (let start = 0; start < index.posts.length; start += RECORDS_PER_SLICE) {
     await pause();
-    const pieces: Uint8Array[] = [];
+    const slice: Array<{ key: string; list: Uint8Array }> = [];
+    let size = 0;
     for (let position = start; position < Math.min(index.posts.length, start + RECORDS_PER_SLICE); position += 1) {
       const postKey = index.posts[position]!.searchKey;
       if (postKey === undefined) continue;
@@ -86,10 +115,21 @@ export async function* encodeSearchWords(index: SearchIndex, key: SearchWordsKey
         for (let at = 0; at < decoded.count; at += 1) scratch[at] = renumbered[scratch[at]!]!;
         list = encodeAscending(scratch.subarray(0, decoded.count));
       }
-      const keyBytes = Buffer.from(postKey);
-      pieces.push(uint32s(keyBytes.length), keyBytes, uint32s(list.length), list);
+      slice.push({ key: postKey, list });
+      size += 8 + Buffer.byteLength(postKey) + list.length;
     }
-    yield Buffer.concat(pieces);
+    // One buffer per slice, written in place.
+    const bytes = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (const { key: postKey, list } of slice) {
+      const keyLength = bytes.write(postKey, at + 4);
+      bytes.writeUInt32LE(keyLength, at);
+      at += 4 + keyLength;
+      at = bytes.writeUInt32LE(list.length, at);
+      bytes.set(list, at);
+      at += list.length;
+    }
+    yield bytes;
   }
 }
 
@@ -99,36 +139,90 @@ function uint32s(...values: number[]): Buffer {
   return bytes;
 }
 
-/** The words of a file written under `key`; null for any other key, or for bytes not laid out as encodeSearchWords lays them out. */
-export function decodeSearchWords(bytes: Buffer, key: SearchWordsKey): SavedWords | null {
-  const headerEnd = bytes.indexOf(0x0a);
-  if (headerEnd === -1 || !isHeaderFor(bytes.toString('utf8', 0, headerEnd), key)) return null;
-  let at = headerEnd + 1;
-  const uint32 = (): number | null => {
-    if (at + 4 > bytes.length) return null;
-    at += 4;
-    return bytes.readUInt32LE(at - 4);
+/** A file's bytes, a span at a time: a span is valid until the next is asked for; null past the end. */
+export interface ByteSpans {
+  span(offset: number, length: number): Buffer | null;
+  size: number;
+}
+
+/** Bytes in memory as spans. */
+export function spansOf(bytes: Buffer): ByteSpans {
+  return { span: (offset, length) => (offset + length <= bytes.length ? bytes.subarray(offset, offset + length) : null), size: bytes.length };
+}
+
+/**
+ * The open file's bytes as spans, read through one reused window: the whole file (66 MB at 100,000 posts) is never
+ * in memory at once, and nothing is left for the collector but the lists the index keeps.
+ */
+function fileSpans(descriptor: number, size: number, windowBytes: number): ByteSpans {
+  let window = Buffer.allocUnsafe(Math.min(windowBytes, size));
+  let start = 0;
+  let end = 0;
+  return {
+    size,
+    span(offset, length) {
+      if (offset + length > size) return null;
+      if (offset < start || offset + length > end) {
+        if (length > window.length) window = Buffer.allocUnsafe(length);
+        start = offset;
+        end = offset;
+        while (end < Math.min(size, offset + window.length)) {
+          const count = readSync(descriptor, window, end - offset, Math.min(size, offset + window.length) - end, end);
+          if (count === 0) return null;
+          end += count;
+        }
+      }
+      return window.subarray(offset - start, offset - start + length);
+    },
   };
+}
+
+/** Header bytes looked at for the first line's end. */
+const HEADER_MAX_BYTES = 64 * 1024;
+
+/**
+ * The words of a file written under `key`, read a record at a time and pausing whenever `due()` says so; null for any
+ * other key, or for bytes not laid out as encodeSearchWords lays them out, down to the last one.
+ */
+export function* decodeSearchWords(source: ByteSpans, key: SearchWordsKey, due: StepDue = () => false): Generator<void, SavedWords | null> {
+  const head = source.span(0, Math.min(source.size, HEADER_MAX_BYTES));
+  const headerEnd = head?.indexOf(0x0a) ?? -1;
+  if (headerEnd === -1 || !isHeaderFor(head!.toString('utf8', 0, headerEnd), key)) return null;
+  let at = headerEnd + 1;
+  const take = (length: number): Buffer | null => {
+    const span = source.span(at, length);
+    at += length;
+    return span;
+  };
+  const uint32 = (): number | null => take(4)?.readUInt32LE(0) ?? null;
   const count = uint32();
   const wordBytes = uint32();
-  if (count === null || wordBytes === null || wordBytes % 2 !== 0 || at + wordBytes > bytes.length) return null;
-  const words = bytes.toString('utf16le', at, at + wordBytes);
-  at += wordBytes;
+  const encoding = uint32();
+  if (count === null || wordBytes === null || !(encoding === 8 || (encoding === 16 && wordBytes % 2 === 0))) return null;
+  const words = take(wordBytes)?.toString(encoding === 8 ? 'utf8' : 'utf16le');
   const records = uint32();
-  if (records === null) return null;
+  if (words === undefined || records === null) return null;
   const lists = new Map<string, Uint8Array>();
   for (let record = 0; record < records; record += 1) {
     const keyBytes = uint32();
-    if (keyBytes === null || at + keyBytes > bytes.length) return null;
-    const postKey = bytes.toString('utf8', at, at + keyBytes);
-    at += keyBytes;
+    const postKey = keyBytes === null ? undefined : take(keyBytes)?.toString('utf8');
     const listBytes = uint32();
-    if (listBytes === null || at + listBytes > bytes.length || !isListBelow(bytes, at, at + listBytes, count)) return null;
-    // A copy of its own: the index keeps the lists, not the file's bytes.
-    lists.set(postKey, Uint8Array.prototype.slice.call(bytes, at, at + listBytes));
-    at += listBytes;
+    const list = listBytes === null ? null : take(listBytes);
+    if (postKey === undefined || list === null || !isListBelow(list, 0, list.length, count)) return null;
+    // A copy of its own: the window is read over.
+    lists.set(postKey, new Uint8Array(list));
+    if ((record & 255) === 255 && due()) yield;
   }
-  return at === bytes.length ? { words, count, lists } : null;
+  return at === source.size ? { words, count, lists } : null;
+}
+
+/** decodeSearchWords of bytes in memory, at once. */
+export function readSearchWords(bytes: Buffer, key: SearchWordsKey): SavedWords | null {
+  const steps = decodeSearchWords(spansOf(bytes), key);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 function isHeaderFor(line: string, key: SearchWordsKey): boolean {

@@ -1,4 +1,4 @@
-// The `q` index's words kept in data_dir (docs/blog.md "The load cache"): the word table, and each indexed post's
+// The `q` index's words kept in data_dir (docs/blog.md "Start-up and the load cache"): the word table, and each indexed post's
 // list of its words under the post's searchKey (its file and the file's stamp), so that the index after a restart
 // reads only the post files that changed. Like the load cache it never changes an answer: a file written under
 // another key, or that is not laid out as below down to its last byte, is not used; a list is used only for a

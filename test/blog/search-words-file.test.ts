@@ -79,7 +79,7 @@ describe('the q index words file', () => {
     const second = buildSearchIndex(kept, first, first.store);
     const saved = readSearchWords(await encoded(second), KEY)!;
     assert.equal(saved.count, 2);
-    assert.equal(saved.words, 'beta\nalpha\n');
+    assert.equal(saved.words.join(''), 'beta\nalpha\n');
     const { index, textsRead } = restarted(kept, await encoded(second));
     assert.equal(textsRead, 0);
     assert.deepEqual(findPositions(index, ['alpha']), [0, 1]);
@@ -119,9 +119,9 @@ describe('the q index words file', () => {
 
   it('gives up the lists of a table whose words are not distinct words', () => {
     const store = createWordStore();
-    assert.equal(adoptSavedWords(store, { words: 'alpha\nalpha\n', count: 2, lists: new Map([['a.md\n1', Uint8Array.of(1, 1)]]) }), false);
+    assert.equal(adoptSavedWords(store, { words: ['alpha\n', 'alpha\n'], count: 2, lists: new Map([['a.md\n1', Uint8Array.of(1, 1)]]) }), false);
     assert.equal(store.saved.size, 0);
-    assert.equal(adoptSavedWords(createWordStore(), { words: 'al pha\n', count: 1, lists: new Map() }), false);
+    assert.equal(adoptSavedWords(createWordStore(), { words: ['al pha\n'], count: 1, lists: new Map() }), false);
   });
 });
 
@@ -158,15 +158,27 @@ describe('the q index words file, kept by the indexer', () => {
 
   it('reads the file a window at a time as it reads it whole, and not one cut short', async () => {
     const file = path.join(dir, 'words.bin');
-    const bytes = await encoded(buildSearchIndex([post('a.md\n1', 'alpha beta été'), post('b.md\n1', 'gamma beta 😀'), post('c.md\n1', 'x'.repeat(40))]));
-    await writeFile(file, bytes);
-    const whole = readSearchWords(bytes, KEY);
-    for (const windowBytes of [1, 3, 7, 64, 1 << 20]) {
-      const steps = createSearchWordsStore(file, KEY, windowBytes).read(() => true);
-      let step = steps.next();
-      while (!step.done) step = steps.next();
-      assert.deepEqual(step.value, whole, `window of ${windowBytes}`);
+    for (const long of ['x'.repeat(150_000), `\ud800${'xชੁ一'.repeat(30_000)}`]) {
+      // Words longer than a window, in UTF-8 and (with a lone surrogate) in UTF-16, where ช and ੁ一 (U+0E0A;
+      // U+0A41 U+4E00) hold a newline's byte, 0x0A, that is not a newline: as a unit's low byte, or as a high byte
+      // followed by a zero.
+      const posts = [post('a.md\n1', 'alpha beta été'), post('b.md\n1', `gamma ${long} beta 😀`), post('c.md\n1', `${long}y x`)];
+      const bytes = await encoded(buildSearchIndex(posts));
+      await writeFile(file, bytes);
+      const whole = readSearchWords(bytes, KEY);
+      // Compared as booleans: a failing diff of 100,000-unit words would bury the report.
+      assert.ok(whole!.words.join('') === foldCase(`alpha\nbeta\nété\ngamma\n${long}\n😀\n${long}y\nx\n`), 'the words, in number order');
+      for (const windowBytes of [1, 3, 7, 64, 1 << 20]) {
+        const steps = createSearchWordsStore(file, KEY, windowBytes).read(() => true);
+        let step = steps.next();
+        while (!step.done) step = steps.next();
+        assert.deepEqual(step.value!.lists, whole!.lists, `window of ${windowBytes}`);
+        assert.ok(step.value!.words.join('') === whole!.words.join(''), `the words, window of ${windowBytes}`);
+      }
+      assert.deepEqual(restarted(posts, bytes).textsRead, 0);
     }
+    const bytes = await encoded(buildSearchIndex([post('a.md\n1', 'alpha beta été')]));
+    await writeFile(file, bytes);
     await writeFile(file, bytes.subarray(0, bytes.length - 1));
     const cut = createSearchWordsStore(file, KEY, 7).read(() => false).next();
     assert.deepEqual(cut, { done: true, value: null });

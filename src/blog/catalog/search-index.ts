@@ -47,8 +47,8 @@ export interface WordStore {
 
 /** A word table and the posts' lists of its words, as search-words-file.ts keeps them. */
 export interface SavedWords {
-  /** The table's words, in number order, each followed by a newline. */
-  words: string;
+  /** The table's words, in number order, each followed by a newline, in pieces (none cut). */
+  words: string[];
   count: number;
   /** Each post's list (encodeAscending), by searchKey. */
   lists: Map<string, Uint8Array>;
@@ -83,7 +83,8 @@ export function createWordStore(): WordStore {
 export function adoptSavedWords(store: WordStore, saved: SavedWords): boolean {
   if (store.table.words.length > 0) return false;
   // Distinct runs without white space are numbered 0, 1, 2... as they come; anything else shows in the count.
-  const read = readText(store.table, saved.words).length;
+  let read = 0;
+  for (const piece of saved.words) read += readText(store.table, piece).length;
   // The scratch space grew to hold every word at once: a post needs far less.
   store.table.buffer = new Uint32Array(256);
   if (read !== saved.count || store.table.words.length !== saved.count) return false;

@@ -9,10 +9,11 @@
 // gives one-byte strings in memory for ASCII words, UTF-16 two) and the words, each followed by a newline, the
 // number of records, and one record per post: its key's byte length, the key (UTF-8), its list's byte length and
 // the list (posting-lists.ts encodeAscending), up to the last byte.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../../files/atomic-file.js';
+import { fileSpans, spansOf, WINDOW_BYTES, type ByteSpans } from '../../files/file-spans.js';
 import { decodeInto, encodeAscending, isListBelow } from './posting-lists.js';
 import type { SavedWords, SearchIndex } from './search-index.js';
 import type { StepDue } from './step-clock.js';
@@ -22,9 +23,6 @@ export const SEARCH_WORDS_FILE = 'blog-search-words.bin';
 
 /** Bumped whenever the layout, or what a word is, changes. */
 const FORMAT = 1;
-
-/** Bytes read into memory at once, at most; a larger span gets a buffer of its own. */
-const WINDOW_BYTES = 1 << 20;
 
 /** A code unit of a surrogate pair that is not part of one. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
@@ -43,7 +41,7 @@ export interface SearchWordsStore {
   write(index: SearchIndex, pause: () => Promise<unknown>): Promise<void>;
 }
 
-/** The words file at `file`; `windowBytes` is how much of it is read at once (1 MB; less in tests, to read over many). */
+/** The words file at `file`; `windowBytes` is how much of it is read at once (less in tests, to read over many windows). */
 export function createSearchWordsStore(file: string, key: SearchWordsKey, windowBytes = WINDOW_BYTES): SearchWordsStore {
   return {
     *read(due) {
@@ -139,44 +137,6 @@ function uint32s(...values: number[]): Buffer {
   return bytes;
 }
 
-/** A file's bytes, a span at a time: a span is valid until the next is asked for; null past the end. */
-export interface ByteSpans {
-  span(offset: number, length: number): Buffer | null;
-  size: number;
-}
-
-/** Bytes in memory as spans. */
-export function spansOf(bytes: Buffer): ByteSpans {
-  return { span: (offset, length) => (offset + length <= bytes.length ? bytes.subarray(offset, offset + length) : null), size: bytes.length };
-}
-
-/**
- * The open file's bytes as spans, read through one reused window: the whole file (66 MB at 100,000 posts) is never
- * in memory at once, and nothing is left for the collector but the lists the index keeps.
- */
-function fileSpans(descriptor: number, size: number, windowBytes: number): ByteSpans {
-  let window = Buffer.allocUnsafe(Math.min(windowBytes, size));
-  let start = 0;
-  let end = 0;
-  return {
-    size,
-    span(offset, length) {
-      if (offset + length > size) return null;
-      if (offset < start || offset + length > end) {
-        if (length > window.length) window = Buffer.allocUnsafe(length);
-        start = offset;
-        end = offset;
-        while (end < Math.min(size, offset + window.length)) {
-          const count = readSync(descriptor, window, end - offset, Math.min(size, offset + window.length) - end, end);
-          if (count === 0) return null;
-          end += count;
-        }
-      }
-      return window.subarray(offset - start, offset - start + length);
-    },
-  };
-}
-
 /** Header bytes looked at for the first line's end. */
 const HEADER_MAX_BYTES = 64 * 1024;
 
@@ -199,9 +159,25 @@ export function* decodeSearchWords(source: ByteSpans, key: SearchWordsKey, due: 
   const wordBytes = uint32();
   const encoding = uint32();
   if (count === null || wordBytes === null || !(encoding === 8 || (encoding === 16 && wordBytes % 2 === 0))) return null;
-  const words = take(wordBytes)?.toString(encoding === 8 ? 'utf8' : 'utf16le');
+  // The words in pieces of a window or so, each cut after a newline: the table as one string would be one large
+  // block of memory (file-spans.ts), and a piece of it is read as well as the whole.
+  const words: string[] = [];
+  const unitBytes = encoding === 8 ? 1 : 2;
+  for (const wordsEnd = at + wordBytes; at < wordsEnd; ) {
+    let length = Math.min(WINDOW_BYTES, wordsEnd - at);
+    let cut = afterLastNewline(source.span(at, length), unitBytes);
+    // A word longer than the window: a larger span, as large as it takes.
+    while (cut === 0 && at + length < wordsEnd) {
+      length = Math.min(length * 2, wordsEnd - at);
+      cut = afterLastNewline(source.span(at, length), unitBytes);
+    }
+    if (cut === 0) return null;
+    words.push(source.span(at, cut)!.toString(encoding === 8 ? 'utf8' : 'utf16le'));
+    at += cut;
+    if (due()) yield;
+  }
   const records = uint32();
-  if (words === undefined || records === null) return null;
+  if (records === null) return null;
   const lists = new Map<string, Uint8Array>();
   for (let record = 0; record < records; record += 1) {
     const keyBytes = uint32();
@@ -214,6 +190,15 @@ export function* decodeSearchWords(source: ByteSpans, key: SearchWordsKey, due: 
     if ((record & 255) === 255 && due()) yield;
   }
   return at === source.size ? { words, count, lists } : null;
+}
+
+/** Where the bytes after `span`'s last newline (in units of `unitBytes`) start; 0 when it holds none. */
+function afterLastNewline(span: Buffer | null, unitBytes: number): number {
+  if (span === null) return 0;
+  for (let at = span.lastIndexOf(0x0a); at !== -1; at = at === 0 ? -1 : span.lastIndexOf(0x0a, at - 1)) {
+    if (unitBytes === 1 || (at % 2 === 0 && span[at + 1] === 0)) return at + unitBytes;
+  }
+  return 0;
 }
 
 /** decodeSearchWords of bytes in memory, at once. */

@@ -44,10 +44,14 @@ export function fileSpans(descriptor: number, size: number, windowBytes = WINDOW
   };
 }
 
-/** The offset of the first `byte` at or after `offset`, or -1 when there is none before the end. */
+/**
+ * The offset of the first `byte` at or after `offset`, or -1 when there is none before the end. It looks a few KB
+ * ahead at a time, more while it finds none: asking for a whole window from each offset would read the file again
+ * from every line.
+ */
 export function indexOfByte(source: ByteSpans, byte: number, offset: number): number {
-  for (let at = offset; at < source.size; ) {
-    const length = Math.min(WINDOW_BYTES, source.size - at);
+  for (let at = offset, ahead = 4096; at < source.size; ahead = Math.min(ahead * 2, WINDOW_BYTES)) {
+    const length = Math.min(ahead, source.size - at);
     const found = source.span(at, length)!.indexOf(byte);
     if (found !== -1) return at + found;
     at += length;

@@ -52,6 +52,22 @@ describe('blog load cache', () => {
     assert.deepEqual(second.warnings, first.warnings);
   });
 
+  it('reads its file through a window of any size as it reads it whole, and lets it go when released', async () => {
+    const first = await load();
+    await first.library.saveCache();
+    const whole = decodeCache(await readFile(cacheFile), key());
+    const files = first.result.posts.map((post) => post.file);
+    assert.ok(files.length > 5);
+    for (const windowBytes of [1, 7, 64, 4096]) {
+      const saved = createLoadCacheStore(cacheFile, key(), windowBytes).read();
+      // Asked for out of the file's order too: the window goes back as well as forward.
+      for (const file of [...files, ...[...files].reverse()]) assert.deepEqual(saved.get(file), whole.get(file), `${file}, window of ${windowBytes}`);
+      saved.release!();
+      assert.equal(saved.get(files[0]!), undefined, 'nothing once released');
+      assert.equal(saved.has(files[0]!), true);
+    }
+  });
+
   it('reads a file again when it changed since the cache was written', async () => {
     const first = await load();
     await first.library.saveCache();

@@ -147,69 +147,74 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
     // The load cache is read once, for the first refresh; later ones compare stamps in memory. A file that is
     // neither known nor in the load cache is read whatever its stamp: the scan leaves it to the read.
     const saved: SavedRecords = first && loadCache ? loadCache.read() : new Map<string, unknown>();
-    const needsStamp = (file: string) => cache.has(file) || saved.has(file);
-    const scan = partial ? scanPaths(contentDir, changedPaths, accept) : await scanContentDir(contentDir, accept, needsStamp);
-    if (!scan.found && !missingReported) {
-      logger.warn({ event: 'content_dir_missing', content_dir: contentDir }, 'blog content_dir cannot be read; serving no posts until it exists');
-    }
-    missingReported = !scan.found;
-    // A partial look answers for its covered paths only: the other cached files stay as they are.
-    const inScope = partial ? coveredBy((scan as PathsScan).covered) : () => true;
-    if (partial) {
-      const covered = (scan as PathsScan).covered;
-      for (const folder of [...directories]) {
-        if (folder !== contentDir && covered.includes(path.basename(folder))) {
-          directories.delete(folder);
+    try {
+      const needsStamp = (file: string) => cache.has(file) || saved.has(file);
+      const scan = partial ? scanPaths(contentDir, changedPaths, accept) : await scanContentDir(contentDir, accept, needsStamp);
+      if (!scan.found && !missingReported) {
+        logger.warn({ event: 'content_dir_missing', content_dir: contentDir }, 'blog content_dir cannot be read; serving no posts until it exists');
+      }
+      missingReported = !scan.found;
+      // A partial look answers for its covered paths only: the other cached files stay as they are.
+      const inScope = partial ? coveredBy((scan as PathsScan).covered) : () => true;
+      if (partial) {
+        const covered = (scan as PathsScan).covered;
+        for (const folder of [...directories]) {
+          if (folder !== contentDir && covered.includes(path.basename(folder))) {
+            directories.delete(folder);
+            foldersLooked.set(folder, look);
+          }
+        }
+        for (const folder of scan.directories) {
+          directories.add(folder);
           foldersLooked.set(folder, look);
         }
+      } else {
+        const later = [...directories].filter(newerFolder);
+        directories = new Set([...scan.directories.filter((folder) => !newerFolder(folder)), ...later]);
+        for (const [folder, at] of foldersLooked) if (at <= look) foldersLooked.delete(folder);
       }
-      for (const folder of scan.directories) {
-        directories.add(folder);
-        foldersLooked.set(folder, look);
+      let changed = first;
+      const seen = new Set<string>();
+      const stale: { file: string; stamp: string | null }[] = [];
+      for (const { file, stamp } of scan.files) {
+        seen.add(file);
+        if (!newer(file) && (stamp === null || cache.get(file)?.stamp !== stamp)) stale.push({ file, stamp });
       }
-    } else {
-      const later = [...directories].filter(newerFolder);
-      directories = new Set([...scan.directories.filter((folder) => !newerFolder(folder)), ...later]);
-      for (const [folder, at] of foldersLooked) if (at <= look) foldersLooked.delete(folder);
-    }
-    let changed = first;
-    const seen = new Set<string>();
-    const stale: { file: string; stamp: string | null }[] = [];
-    for (const { file, stamp } of scan.files) {
-      seen.add(file);
-      if (!newer(file) && (stamp === null || cache.get(file)?.stamp !== stamp)) stale.push({ file, stamp });
-    }
-    for (const { file, reason } of scan.unreadable) {
-      seen.add(file);
-      const stamp = `unreadable:${reason}`;
-      if (newer(file) || cache.get(file)?.stamp === stamp) continue;
-      logger.warn({ event: 'post_skipped', file, reason }, `post skipped: ${file}: ${reason}`);
-      put(file, { stamp, outcome: { ok: false, reason }, look });
-      changed = true;
-    }
-    let filesRead = 0;
-    let filesFromCache = 0;
-    for (const { file, stamp } of stale) {
-      const restored = stamp === null ? null : restore(file, stamp, saved.get(file));
-      const loaded = restored ?? load(file);
-      if (loaded) put(file, { ...loaded, look });
-      else seen.delete(file);
-      changed = true;
-      cacheDirty ||= restored === null;
-      if (restored) filesFromCache += 1;
-      else filesRead += 1;
-    }
-    for (const file of [...cache.keys()]) {
-      if (!seen.has(file) && inScope(file) && !newer(file)) {
-        put(file, null);
+      for (const { file, reason } of scan.unreadable) {
+        seen.add(file);
+        const stamp = `unreadable:${reason}`;
+        if (newer(file) || cache.get(file)?.stamp === stamp) continue;
+        logger.warn({ event: 'post_skipped', file, reason }, `post skipped: ${file}: ${reason}`);
+        put(file, { stamp, outcome: { ok: false, reason }, look });
         changed = true;
-        cacheDirty = true;
       }
+      let filesRead = 0;
+      let filesFromCache = 0;
+      for (const { file, stamp } of stale) {
+        const restored = stamp === null ? null : restore(file, stamp, saved.get(file));
+        const loaded = restored ?? load(file);
+        if (loaded) put(file, { ...loaded, look });
+        else seen.delete(file);
+        changed = true;
+        cacheDirty ||= restored === null;
+        if (restored) filesFromCache += 1;
+        else filesRead += 1;
+      }
+      for (const file of [...cache.keys()]) {
+        if (!seen.has(file) && inScope(file) && !newer(file)) {
+          put(file, null);
+          changed = true;
+          cacheDirty = true;
+        }
+      }
+      first = false;
+      const { served, changedSlugs } = slugVersions.settle();
+      if (changed) broken = new Map(brokenFiles);
+      return resultOf(served, broken, { changed, changedSlugs, directories: [...directories], filesRead, filesFromCache });
+    } finally {
+      // Records are read from the load cache's file while the refresh asks for them (load-cache.ts).
+      saved.release?.();
     }
-    first = false;
-    const { served, changedSlugs } = slugVersions.settle();
-    if (changed) broken = new Map(brokenFiles);
-    return resultOf(served, broken, { changed, changedSlugs, directories: [...directories], filesRead, filesFromCache });
   }
 
   async function saveCache(): Promise<void> {

@@ -3,11 +3,12 @@
 // the files that changed. It never changes an answer: a record is used only for a file whose stamp is the same;
 // a cache written for another content_dir, other site settings or another postbox, or one that is not valid
 // JSON, is ignored whole; a record of the wrong shape is ignored and its file read.
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { writeFileAtomically } from '../../files/atomic-file.js';
+import { fileSpans, indexOfByte, spansOf, WINDOW_BYTES, type ByteSpans } from '../../files/file-spans.js';
 import type { PostDate } from './dates.js';
 import type { DerivedFields, LoadedPost, PostFields } from './loaded-post.js';
 
@@ -47,6 +48,8 @@ export interface SavedRecords {
   get(file: string): unknown;
   /** Whether there is a record for `file` (unchecked: get() may still find it unusable). */
   has(file: string): boolean;
+  /** Closes the file the records are read from, when there is one; get() finds nothing after. */
+  release?(): void;
 }
 
 /** The load cache of one content_dir. */
@@ -60,14 +63,33 @@ export interface LoadCacheStore {
   write(records: ReadonlyArray<[string, () => CacheRecord]>): Promise<void>;
 }
 
-/** The store at `file` for content parsed under `key`. */
-export function createLoadCacheStore(file: string, key: LoadCacheKey): LoadCacheStore {
+/** The store at `file` for content parsed under `key`; `windowBytes` is how much of it is read at once (less in tests). */
+export function createLoadCacheStore(file: string, key: LoadCacheKey, windowBytes = WINDOW_BYTES): LoadCacheStore {
   return {
     read() {
+      let descriptor: number;
       try {
-        return decodeCache(readFileSync(file), key);
+        descriptor = openSync(file, 'r');
       } catch {
-        return new Map();
+        return NO_RECORDS;
+      }
+      // The file is read through a small window as its records are asked for (file-spans.ts), so it stays open
+      // until the library releases the records.
+      let open = true;
+      const release = () => {
+        if (open) closeSync(descriptor);
+        open = false;
+      };
+      try {
+        const records = decodeSpans(fileSpans(descriptor, fstatSync(descriptor).size, windowBytes), key);
+        return {
+          get: (name) => (open ? records.get(name) : undefined),
+          has: (name) => records.has(name),
+          release,
+        };
+      } catch {
+        release();
+        return NO_RECORDS;
       }
     },
     async write(records) {
@@ -99,7 +121,12 @@ export async function* encodeCache(records: ReadonlyArray<[string, () => CacheRe
  * same JSON is parsed whole.
  */
 export function decodeCache(bytes: Buffer, key: LoadCacheKey): SavedRecords {
-  return decodeByLines(bytes, key) ?? decodeWhole(bytes.toString('utf8'), key);
+  return decodeSpans(spansOf(bytes), key);
+}
+
+/** decodeCache over a file's bytes read a span at a time. */
+function decodeSpans(source: ByteSpans, key: LoadCacheKey): SavedRecords {
+  return decodeByLines(source, key) ?? decodeWhole(source.span(0, source.size)!.toString('utf8'), key);
 }
 
 const NO_RECORDS: SavedRecords = new Map();
@@ -116,32 +143,33 @@ function decodeWhole(text: string, key: LoadCacheKey): SavedRecords {
   return new Map(Object.entries(parsed.files));
 }
 
-/** encodeCache's layout, record places by file; null when `bytes` are laid out otherwise. */
-function decodeByLines(bytes: Buffer, key: LoadCacheKey): SavedRecords | null {
-  const headerEnd = bytes.indexOf(NEWLINE);
+/** encodeCache's layout, record places by file; null when `source` is laid out otherwise. */
+function decodeByLines(source: ByteSpans, key: LoadCacheKey): SavedRecords | null {
+  const headerEnd = indexOfByte(source, NEWLINE, 0);
   if (headerEnd === -1) return null;
-  const header = bytes.toString('utf8', 0, headerEnd);
+  const header = source.span(0, headerEnd)!.toString('utf8');
   if (!header.endsWith('"files":{')) return null;
   const parsed = parseOrUndefined(`${header}}}`);
   if (parsed === undefined) return null;
   if (!isCurrent(parsed, key)) return NO_RECORDS;
   const places = new Map<string, { start: number; end: number }>();
   for (let start = headerEnd + 1; ; ) {
-    const end = bytes.indexOf(NEWLINE, start);
+    const end = indexOfByte(source, NEWLINE, start);
     if (end === -1) return null;
-    if (bytes[start] === CLOSING) {
-      const last = end === start + 2 && bytes[start + 1] === CLOSING && end + 1 === bytes.length;
-      return last ? { get: (file) => recordAt(bytes, places.get(file)), has: (file) => places.has(file) } : null;
+    const line = source.span(start, end - start)!;
+    if (line[0] === CLOSING) {
+      const last = line.length === 2 && line[1] === CLOSING && end + 1 === source.size;
+      return last ? { get: (file) => recordAt(source, places.get(file)), has: (file) => places.has(file) } : null;
     }
     // `"file":{...}` then a comma but on the last record. A file name holds no raw quote: the first one not
     // escaped by a backslash ends it (no byte of a multi-byte UTF-8 character is a quote or a backslash).
-    if (bytes[start] !== QUOTE) return null;
-    let nameEnd = bytes.indexOf(QUOTE, start + 1);
-    while (nameEnd !== -1 && nameEnd < end && isEscaped(bytes, nameEnd)) nameEnd = bytes.indexOf(QUOTE, nameEnd + 1);
-    if (nameEnd === -1 || nameEnd >= end || bytes[nameEnd + 1] !== COLON) return null;
-    const file = parseOrUndefined(bytes.toString('utf8', start, nameEnd + 1));
+    if (line[0] !== QUOTE) return null;
+    let nameEnd = line.indexOf(QUOTE, 1);
+    while (nameEnd !== -1 && isEscaped(line, nameEnd)) nameEnd = line.indexOf(QUOTE, nameEnd + 1);
+    if (nameEnd === -1 || line[nameEnd + 1] !== COLON) return null;
+    const file = parseOrUndefined(line.toString('utf8', 0, nameEnd + 1));
     if (typeof file !== 'string') return null;
-    places.set(file, { start: nameEnd + 2, end: bytes[end - 1] === COMMA ? end - 1 : end });
+    places.set(file, { start: start + nameEnd + 2, end: line[line.length - 1] === COMMA ? end - 1 : end });
     start = end + 1;
   }
 }
@@ -154,8 +182,9 @@ function isEscaped(bytes: Buffer, at: number): boolean {
 }
 
 /** The record at `place`, parsed; undefined (its file is read) when there is none or it is not JSON. */
-function recordAt(bytes: Buffer, place: { start: number; end: number } | undefined): unknown {
-  return place === undefined ? undefined : parseOrUndefined(bytes.toString('utf8', place.start, place.end));
+function recordAt(source: ByteSpans, place: { start: number; end: number } | undefined): unknown {
+  const bytes = place === undefined ? null : source.span(place.start, place.end - place.start);
+  return bytes === null ? undefined : parseOrUndefined(bytes.toString('utf8'));
 }
 
 function parseOrUndefined(text: string): unknown {

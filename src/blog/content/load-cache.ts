@@ -114,17 +114,17 @@ export async function* encodeCache(records: ReadonlyArray<[string, () => CacheRe
   yield '\n}}\n';
 }
 
-/**
- * The records of a cache file written under `key`; none for any other key, or bytes that are not JSON. A file as
- * encodeCache lays it out is not parsed whole (at 100,000 posts its text and its records would take some 270 MB
- * at once): its lines are found, and each record is parsed when the library asks for it. Any other layout of the
- * same JSON is parsed whole.
- */
+/** decodeSpans of bytes in memory. */
 export function decodeCache(bytes: Buffer, key: LoadCacheKey): SavedRecords {
   return decodeSpans(spansOf(bytes), key);
 }
 
-/** decodeCache over a file's bytes read a span at a time. */
+/**
+ * The records of a cache file written under `key`; none for any other key, or bytes that are not JSON. A file as
+ * encodeCache lays it out is not parsed whole (at 100,000 posts its text and its records would take some 270 MB
+ * at once), nor read whole (file-spans.ts): its lines are found, and each record is read and parsed when the
+ * library asks for it. Any other layout of the same JSON is parsed whole.
+ */
 function decodeSpans(source: ByteSpans, key: LoadCacheKey): SavedRecords {
   return decodeByLines(source, key) ?? decodeWhole(source.span(0, source.size)!.toString('utf8'), key);
 }

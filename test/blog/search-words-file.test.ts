@@ -6,6 +6,7 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { buildCatalog, groupBySlug } from '../../src/blog/catalog/catalog.js';
 import { plainSearch, type Searchable } from '../../src/blog/catalog/plain-search.js';
 import { decodeInto } from '../../src/blog/catalog/posting-lists.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
@@ -154,6 +155,37 @@ describe('the q index words file, kept by the indexer', () => {
     const posts = again.published.map((entry) => entry.post);
     for (const q of ['e', 'post', 'été', 'alpha beta', 'zz']) assert.deepEqual(findPositions(index, searchTerms(q)), plainSearch(posts, searchTerms(q)), q);
     await second.close();
+  });
+
+  it('is written once a build read many texts, without waiting for the close, even when a newer catalog cut the first build short', async () => {
+    const contentDir = path.join(dir, 'many');
+    await mkdir(contentDir);
+    for (let number = 0; number < 100; number += 1) {
+      await writeFile(path.join(contentDir, `post-${number}.md`), `+++\ntitle = "Post ${number}"\ndate = 2024-01-01\n+++\nWord${number} and more.\n`);
+    }
+    const { config, posts, catalog } = await loadCatalog(contentDir);
+    // The same posts in a second catalog: its build finds every text read by the first one, which it cuts short.
+    const newer = buildCatalog(groupBySlug(posts), config.site!, config.blog!, Date.now());
+    const file = path.join(dir, 'data', 'blog-search-words.bin');
+    let pauses = 0;
+    const indexer = createSearchIndexer({
+      words: createSearchWordsStore(file, KEY),
+      pause: () => {
+        pauses += 1;
+        if (pauses === 1) indexer.index(newer);
+        return new Promise((resolve) => setImmediate(resolve));
+      },
+      onError: assert.fail,
+      onSaveError: assert.fail,
+    });
+    indexer.index(catalog);
+    await waitFor('the newer catalog indexed', () => indexer.indexFor(newer) ?? undefined, 5000);
+    assert.equal(indexer.indexFor(catalog), null, 'the first build was cut short');
+    assert.equal(indexer.textsRead(), 100, 'the texts the first build read count for the one that used them');
+    await waitFor('the words file, before any close', () => readFile(file).then(() => true, () => undefined), 5000);
+    await indexer.close();
+    const saved = readSearchWords(await readFile(file), KEY)!;
+    assert.equal(saved.lists.size, 100);
   });
 
   it('reads the file a window at a time as it reads it whole, and not one cut short', async () => {

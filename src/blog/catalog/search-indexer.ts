@@ -21,7 +21,7 @@ export interface SearchIndexer {
   index(catalog: Catalog): void;
   /** Settles when no build is under way or queued. */
   idle(): Promise<void>;
-  /** Post texts the last completed build read: the others' words were known already, or in the words file. */
+  /** Post texts read for the last completed build (by it, or by builds cut short before it): the others' words were known, or in the words file. */
   textsRead(): number;
   /** Stops building; settles when the build under way has paused for good and the words file holds the last index's words. */
   close(): Promise<void>;
@@ -50,7 +50,13 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   let running: Promise<void> = Promise.resolve();
   let writing: Promise<void> = Promise.resolve();
   let first = true;
+  // store.textsRead when the last build completed, and how many of those it read itself (or an aborted build for it).
+  let textsAtReady = 0;
   let lastTextsRead = 0;
+  // store.textsRead that the words file holds, and the file's lists no build took since (their posts gone or changed).
+  let textsAtSave = 0;
+  let dropped = 0;
+  const unsaved = () => textsAtReady - textsAtSave + dropped;
 
   /** The first build takes what the words file has, before any text is read into the store. */
   const adoptWordsFile = async (): Promise<void> => {
@@ -69,24 +75,25 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
     }
   };
 
-  // Post texts read, and saved lists dropped (their posts are gone or changed), since the words file was read or written.
-  let unsaved = 0;
-
   /**
-   * Writes the words of `index` once the write before is done: after a build, unless a newer build is on its way
-   * by then; at close, whatever the last index is.
+   * Writes the words of the last index once the write before is done: after a build, unless a newer build is on its
+   * way by then; at close, whatever the last index is.
    */
-  const save = (index: SearchIndex, still: () => boolean): void => {
+  const save = (still: () => boolean): void => {
     const { words } = options;
-    if (!words) return;
+    if (!words || !ready) return;
+    // By the time the write runs, `still()` holds only if no newer index is ready: this one is still the last.
+    const { index } = ready;
     writing = writing.then(async () => {
-      if (unsaved === 0 || !still()) return;
-      const written = unsaved;
-      unsaved = 0;
+      if (unsaved() === 0 || !still()) return;
+      const before = { texts: textsAtSave, dropped };
+      textsAtSave = textsAtReady;
+      dropped = 0;
       try {
         await words.write(index, pause);
       } catch (error) {
-        unsaved += written;
+        textsAtSave = before.texts;
+        dropped += before.dropped;
         options.onSaveError?.(error);
       }
     });
@@ -96,7 +103,6 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
     const current = () => !closed && wanted === catalog;
     if (first) await adoptWordsFile();
     if (!current()) return;
-    const textsBefore = store.textsRead;
     // The previous index keeps serving its own catalog's snapshot meanwhile; only its word index is reused.
     const steps = indexSteps(
       catalog.published.map((entry) => entry.post),
@@ -107,12 +113,14 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
       const step = steps.next();
       if (step.done) {
         ready = { catalog, index: step.value };
-        lastTextsRead = store.textsRead - textsBefore;
+        // Texts read by a build that a newer catalog cut short count for this one, which used them.
+        lastTextsRead = store.textsRead - textsAtReady;
+        textsAtReady = store.textsRead;
         // Lists the build did not take are of posts that are gone (or changed): the file is written without them.
-        unsaved += lastTextsRead + store.saved.size;
+        dropped += store.saved.size;
         store.saved.clear();
         // A first start writes the file at once; a few edits wait for more, or for the close (each write is the whole file).
-        if (unsaved > Math.max(MIN_UNSAVED, step.value.posts.length / 16)) save(step.value, () => !closed && wanted === catalog);
+        if (unsaved() > Math.max(MIN_UNSAVED, step.value.posts.length / 16)) save(() => !closed && wanted === catalog);
         return;
       }
       await pause();
@@ -133,7 +141,7 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
     async close() {
       closed = true;
       await running;
-      if (ready) save(ready.index, () => true);
+      save(() => true);
       await writing;
     },
   };

@@ -13,6 +13,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../../files/atomic-file.js';
+import { isCacheHeader, type CacheKey } from '../../files/cache-header.js';
 import { fileSpans, spansOf, WINDOW_BYTES, type ByteSpans } from '../../files/file-spans.js';
 import { decodeInto, encodeAscending, isListBelow } from './posting-lists.js';
 import type { SavedWords, SearchIndex } from './search-index.js';
@@ -32,7 +33,7 @@ const RECORDS_PER_SLICE = 256;
 const WORDS_PER_SLICE = 16_384;
 
 /** What the words were read under (the load cache's key): a file written under any other is not used. */
-export type SearchWordsKey = Readonly<Record<string, string>>;
+export type SearchWordsKey = CacheKey;
 
 export interface SearchWordsStore {
   /** The words in the file, read a window at a time and pausing whenever `due()` says so; null when there is no usable file. */
@@ -211,15 +212,9 @@ export function readSearchWords(bytes: Buffer, key: SearchWordsKey): SavedWords 
 }
 
 function isHeaderFor(line: string, key: SearchWordsKey): boolean {
-  let header: unknown;
   try {
-    header = JSON.parse(line);
+    return isCacheHeader(JSON.parse(line), FORMAT, key);
   } catch {
     return false;
   }
-  if (typeof header !== 'object' || header === null) return false;
-  const { format, key: written } = header as { format?: unknown; key?: unknown };
-  if (format !== FORMAT || typeof written !== 'object' || written === null) return false;
-  const entries = Object.entries(key);
-  return entries.length === Object.keys(written).length && entries.every(([name, value]) => (written as Record<string, unknown>)[name] === value);
 }

@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { writeFileAtomically } from '../../files/atomic-file.js';
+import { isCacheHeader } from '../../files/cache-header.js';
 import { fileSpans, indexOfByte, spansOf, WINDOW_BYTES, type ByteSpans } from '../../files/file-spans.js';
 import type { PostDate } from './dates.js';
 import type { DerivedFields, LoadedPost, PostFields } from './loaded-post.js';
@@ -19,7 +20,7 @@ export const LOAD_CACHE_FILE = 'blog-cache.json';
 const FORMAT = 1;
 
 /** What the records were parsed under: a cache written under anything else is not used. */
-export interface LoadCacheKey {
+export type LoadCacheKey = {
   /** postbox's version. */
   version: string;
   contentDir: string;
@@ -27,7 +28,7 @@ export interface LoadCacheKey {
   baseUrl: string;
   /** The runtime's Unicode version: language codes and case folding follow it. */
   unicode: string;
-}
+};
 
 /** A post as the cache keeps it: its fields, where its body starts, and its excerpt and reading time if derived. */
 export interface PostRecord extends PostFields {
@@ -139,7 +140,7 @@ const CLOSING = 0x7d;
 
 function decodeWhole(text: string, key: LoadCacheKey): SavedRecords {
   const parsed = parseOrUndefined(text);
-  if (!isCurrent(parsed, key) || !isObject(parsed.files)) return NO_RECORDS;
+  if (!isCacheHeader(parsed, FORMAT, key) || !isObject(parsed.files)) return NO_RECORDS;
   return new Map(Object.entries(parsed.files));
 }
 
@@ -151,7 +152,7 @@ function decodeByLines(source: ByteSpans, key: LoadCacheKey): SavedRecords | nul
   if (!header.endsWith('"files":{')) return null;
   const parsed = parseOrUndefined(`${header}}}`);
   if (parsed === undefined) return null;
-  if (!isCurrent(parsed, key)) return NO_RECORDS;
+  if (!isCacheHeader(parsed, FORMAT, key)) return NO_RECORDS;
   const places = new Map<string, { start: number; end: number }>();
   for (let start = headerEnd + 1; ; ) {
     const end = indexOfByte(source, NEWLINE, start);
@@ -193,13 +194,6 @@ function parseOrUndefined(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** Whether a parsed cache (or its first line) is of this format and written under `key`. */
-function isCurrent(parsed: unknown, key: LoadCacheKey): parsed is Record<string, unknown> {
-  if (!isObject(parsed) || parsed.format !== FORMAT || !isObject(parsed.key)) return false;
-  const written = parsed.key;
-  return !(Object.keys(key) as Array<keyof LoadCacheKey>).some((name) => written[name] !== key[name]);
 }
 
 /** `value` as a record for a file with `stamp`, or null when it is for another stamp or not of the right shape. */

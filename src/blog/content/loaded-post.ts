@@ -1,10 +1,10 @@
 // A post version as the library holds it: its front-matter fields in memory, its body in its file (read again
 // when an answer needs it), its excerpt and reading time derived on first use, and its search text folded from
-// the file each time it is asked for (the q index reads it once). One class, so that 100,000 posts share one shape and their accessors live once, on
-// the prototype, instead of as closures on each object.
+// the file each time it is asked for (the q index reads it once). One class, so that 100,000 posts share one
+// shape and their accessors live once, on the prototype, instead of as closures on each object.
 import { detach } from '../text/detach.js';
-import { readBodyAgain } from './body-reader.js';
 import { foldCase } from '../text/fold-case.js';
+import { readBodyAgain } from './body-reader.js';
 import { readingTime, resolveExcerpt } from './excerpt.js';
 import type { MarkdownTools } from './markdown.js';
 import type { PostVersion } from './post.js';

@@ -1,6 +1,7 @@
 // The load cache in data_dir: a restart takes unchanged files from it and reads only changed ones; a cache that is
 // corrupt, for another content_dir or site, or of the wrong shape is ignored; and answers are the same with it.
 import assert from 'node:assert/strict';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -66,6 +67,14 @@ describe('blog load cache', () => {
       assert.equal(saved.get(files[0]!), undefined, 'nothing once released');
       assert.equal(saved.has(files[0]!), true);
     }
+  });
+
+  it('leaves no file open once the refresh that read records from it is done', async () => {
+    const first = await load();
+    await first.library.saveCache();
+    const second = await load();
+    assert.ok(second.result.filesFromCache > 0);
+    assert.ok(!openFiles().includes(cacheFile), 'the load cache is closed');
   });
 
   it('reads a file again when it changed since the cache was written', async () => {
@@ -148,3 +157,14 @@ describe('blog load cache', () => {
     assert.deepEqual(withCache, withoutCache);
   });
 });
+
+/** The paths this process has open (Linux). */
+function openFiles(): string[] {
+  return readdirSync('/proc/self/fd').map((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return ''; // the folder's own descriptor, closed by now
+    }
+  });
+}

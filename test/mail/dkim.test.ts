@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 // The verifier's own module: the package root also loads its BIMI support, whose HTTP client needs Node 22.
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
-import type { DKIMResult } from 'mailauth';
+import type { DKIMResult as DeclaredDkimResult } from 'mailauth';
 import { composeServices } from '../../src/composition-root.js';
 import type { DkimConfig } from '../../src/config/config.js';
 import type { MailMessage } from '../../src/ports.js';
@@ -39,6 +39,9 @@ function dnsWith(record: string, name = `${DKIM.selector}._domainkey.${DKIM.doma
     throw Object.assign(new Error(`queryTxt ENOTFOUND ${domain}`), { code: 'ENOTFOUND' });
   };
 }
+
+/** mailauth 4 reports the signature's algorithm and canonicalization without declaring them in its types. */
+type DKIMResult = DeclaredDkimResult & { algo?: string; format?: string };
 
 async function verify(raw: string | Buffer, record = key.txtRecord): Promise<DKIMResult[]> {
   const { results } = await dkimVerify(Buffer.from(raw), { resolver: dnsWith(record) });

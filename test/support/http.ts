@@ -4,7 +4,8 @@ import inject from 'light-my-request';
 import { listenHttp, type HttpServerSettings, type RunningServer } from '../../src/http/http-server.js';
 import type { HttpService } from '../../src/http/http-service.js';
 
-export type InjectOptions = inject.InjectOptions;
+/** light-my-request sends any method as it is; its type names only the common ones, and tests also send TRACE. */
+export type InjectOptions = Omit<inject.InjectOptions, 'method'> & { method?: inject.InjectOptions['method'] | 'TRACE' };
 export type InjectedResponse = inject.Response;
 
 /** What tests call on a service: `inject` a request, or `listen` on a real socket (closed by the caller). */
@@ -16,7 +17,7 @@ export interface ServiceDriver {
 /** A driver for `service`'s front door and server settings. */
 export function driveService(service: Pick<HttpService, 'handle' | 'serverSettings'>): ServiceDriver {
   return {
-    inject: (options) => inject(service.handle, options),
+    inject: (options) => inject(service.handle, options as inject.InjectOptions | string),
     listen: (settings = {}) => listenHttp(service.handle, { host: '127.0.0.1', port: 0 }, { ...service.serverSettings, ...settings }),
   };
 }

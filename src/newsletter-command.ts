@@ -12,6 +12,7 @@ import type { Config, MailConfig } from './config/config.js';
 import { openCampaignStore } from './campaign-store-of.js';
 
 export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH --post SLUG [--lang LANG] [--test ADDRESS] [--dry-run] [--resend]
+                         [--config FILE]
                                   send a published post to a newsletter form's subscribers
   postbox newsletter list [--config FILE]
                                   the campaigns sent so far, with their counts

@@ -125,3 +125,21 @@ describe('postbox --version', () => {
     }
   });
 });
+
+describe('postbox --help', () => {
+  it('lists every command, and [--config FILE] on each that reads the file', async () => {
+    const result = await runPostbox(['--help']);
+    assert.equal(result.code, 0);
+    // A usage entry runs from its "  postbox " line to the next; its description is the indented text after it.
+    const entries = result.stdout.split(/\n(?=  postbox )/u).filter((entry) => entry.trimStart().startsWith('postbox '));
+    // The command is the usage's first words in lower case; the usage ends where two spaces start its description.
+    const commands = entries.map((entry) => entry.trim().split(/\s{2,}/u)[0]!.split(' ').slice(1, 3).filter((word) => /^[a-z-]+$/u.test(word)).join(' '));
+    for (const command of ['serve', 'check', 'queue list', 'queue retry', 'queue drop', 'subscribers export', 'newsletter send', 'newsletter list', 'migrate', 'hash-password', 'version']) {
+      assert.ok(commands.includes(command), `${command} in ${commands.join(', ')}`);
+    }
+    const withoutFile = new Set(['hash-password', 'version']);
+    for (const [i, entry] of entries.entries()) {
+      if (!withoutFile.has(commands[i]!)) assert.match(entry, /\[--config FILE\]/u, entry);
+    }
+  });
+});

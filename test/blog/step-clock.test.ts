@@ -18,6 +18,20 @@ describe('the step clock', () => {
     assert.equal(due(), true);
   });
 
+  it('counts a step from its first question after the pause, not from the pause', () => {
+    let time = 0;
+    const due = stepClock(10, () => time);
+    time = 10;
+    assert.equal(due(), true);
+    // Another step of as long runs during the pause.
+    time = 22;
+    assert.equal(due(), false, 'a step after a long pause still gets its time');
+    time = 31;
+    assert.equal(due(), false);
+    time = 32;
+    assert.equal(due(), true);
+  });
+
   it('cuts the index build where it says, and the index is the one built at once', () => {
     const posts = Array.from({ length: 300 }, (_, at) => ({ searchText: `post ${at} word${at % 17} common` }));
     let calls = 0;

@@ -6,16 +6,26 @@
 /** Milliseconds of work between two pauses of the index build. */
 export const STEP_MS = 12;
 
-/** Whether the step under way should pause now; true at most once per STEP_MS (it restarts the clock). */
+/**
+ * Whether the step under way should pause now: true once it has run STEP_MS. The next step's time counts from the
+ * first question after that, when the pause is over: counted from the pause, a step after a pause as long as
+ * itself (another scan's or the build's turn) would be a single item, and two that take turns would go item by item.
+ */
 export type StepDue = () => boolean;
 
 /** A StepDue on `now` (performance.now by default). */
 export function stepClock(ms: number = STEP_MS, now: () => number = () => performance.now()): StepDue {
   let started = now();
+  let pausing = false;
   return () => {
     const time = now();
+    if (pausing) {
+      pausing = false;
+      started = time;
+      return false;
+    }
     if (time - started < ms) return false;
-    started = time;
+    pausing = true;
     return true;
   };
 }

@@ -62,6 +62,11 @@ export interface BlogAdapters {
    * it the first index after each start reads every post file.
    */
   searchWordsFile?: string;
+  /**
+   * Milliseconds of work between two pauses of the `q` index build, and of a `q` scan before the index is ready
+   * (catalog/step-clock.ts STEP_MS by default): how long another request may wait behind either.
+   */
+  searchStepMs?: number;
   /** Routes served beside the blog's own on its listener (/admin, from the composition root). */
   extraRoutes?: readonly Route[];
 }
@@ -101,6 +106,7 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
   // The q index is built after each catalog is served, in the background; q scans the posts until it is ready.
   const searchIndexer = createSearchIndexer({
     words: deps.searchWordsFile ? createSearchWordsStore(deps.searchWordsFile, cacheKey) : undefined,
+    stepMs: deps.searchStepMs,
     onError: (error) => logger.error({ err: error }, 'blog search index build failed'),
     onSaveError: (error) =>
       logger.warn({ event: 'blog_search_words_not_written', reason: (error as Error).message }, 'blog search words could not be written; the next start reads every post file for q'),
@@ -111,7 +117,8 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     memo: createSnapshotMemo(),
     searchIndexOf: searchIndexer.indexFor,
     latestSearchIndex: searchIndexer.latest,
-    matchesEveryTerm: searchIndexer.matchesEveryTerm,
+    matcherFor: searchIndexer.matcherFor,
+    scanStepMs: deps.searchStepMs,
   };
   let snapshot: BlogSnapshot | null = null;
   let watcher: ContentWatcher | null = null;

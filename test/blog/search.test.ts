@@ -158,12 +158,12 @@ describe('the q index answers exactly what the plain scan answers', () => {
         const next = [...added.map(post), ...new Set(kept.map((at) => first[at % first.length]!))];
         const candidates = next.map((version) => ({ post: version, tagKeys: [] }) as unknown as CatalogEntry);
         const read: Searchable[] = [];
-        const matches = (version: Searchable, terms: readonly string[]) => (read.push(version), containsEveryTerm(version, terms));
+        const matchesTerms = (terms: readonly string[]) => (version: Searchable) => (read.push(version), containsEveryTerm(version, terms));
         assert.equal(unindexedCount(earlier, candidates), added.length);
         for (const query of [...queries, ...added, ...before]) {
           const terms = searchTerms(query);
           read.length = 0;
-          const page = selectPage(candidates, { lang: undefined, tag: undefined, terms, page: 1, limit: 100_000 }, earlier, matches);
+          const page = selectPage(candidates, { lang: undefined, tag: undefined, terms, page: 1, limit: 100_000 }, earlier, matchesTerms(terms));
           assert.deepEqual(page.entries.map((entry) => next.indexOf(entry.post as Searchable)), plainSearch(next, terms), `q=${JSON.stringify(query)}`);
           if (terms.length > 0) assert.ok(read.every((version) => !first.includes(version)), 'only the posts the index lacks are read');
         }

@@ -1,6 +1,7 @@
 // The plain scan docs/blog.md describes for `q`: every post whose folded text contains every folded term
 // (String.prototype.includes). It answers `q` while the index of the current catalog is being built
 // (catalog/search-indexer.ts), and it is the reference the index's tests compare against.
+import type { StepDue } from './step-clock.js';
 
 /** A post as `q` sees it. */
 export interface Searchable {
@@ -12,9 +13,6 @@ export interface Searchable {
    */
   readonly searchKey?: string | undefined;
 }
-
-/** Posts looked at between two pauses of scanInSlices: reading their text from the files takes a few milliseconds. */
-export const SCAN_SLICE = 64;
 
 /** Whether a post's searchText contains every term. */
 export function containsEveryTerm(post: Searchable, terms: readonly string[]): boolean {
@@ -31,22 +29,28 @@ export function plainSearch(posts: readonly Searchable[], terms: readonly string
 }
 
 /**
- * The items that `matches`, in order, looked at SCAN_SLICE at a time with `pause()` between slices, so that other
- * requests are answered while a scan of 100,000 posts reads their texts. Before each later slice `stop()` may end
- * the scan (the index is ready and answers instead): the result is then null.
+ * The items that `matches`, in order, looked at for `due()`'s time at once (step-clock.ts) with `pause()` between,
+ * so that other requests are answered while a scan of 100,000 posts reads their texts. Slices are cut by time, as
+ * the index build's steps are: a post judged by its words costs a microsecond, one read from its file a hundred
+ * times that. While `held()` says so the scan only pauses. After each pause `stop()` may end the scan (the index
+ * is ready and answers instead): the result is then null.
  */
 export async function scanInSlices<Item>(
   items: readonly Item[],
   matches: (item: Item) => boolean,
-  options: { pause(): Promise<unknown>; stop(): boolean },
+  options: { pause(): Promise<unknown>; stop(): boolean; due: StepDue; held?(): boolean },
 ): Promise<Item[] | null> {
   const found: Item[] = [];
-  for (let start = 0; start < items.length; start += SCAN_SLICE) {
-    if (start > 0) {
+  for (let at = 0; at < items.length; at += 1) {
+    while (options.held?.()) {
       await options.pause();
       if (options.stop()) return null;
     }
-    for (let at = start; at < Math.min(items.length, start + SCAN_SLICE); at += 1) if (matches(items[at]!)) found.push(items[at]!);
+    if (matches(items[at]!)) found.push(items[at]!);
+    if (at + 1 < items.length && options.due()) {
+      await options.pause();
+      if (options.stop()) return null;
+    }
   }
   return found;
 }

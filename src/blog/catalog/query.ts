@@ -6,6 +6,7 @@ import { compareEntries, type Catalog, type CatalogEntry } from './catalog.js';
 import { containsEveryTerm, scanInSlices } from './plain-search.js';
 import { findPositions, type CandidateRanks, type Searchable, type SearchIndex } from './search-index.js';
 import { searchTerms } from './search.js';
+import { stepClock } from './step-clock.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -120,14 +121,14 @@ export function listForLanguage(catalog: Catalog, lang: string): CatalogEntry[] 
 /**
  * Filters `candidates` (already ordered) by tag and terms and cuts out the requested page. Terms are looked up
  * in `index`; candidates it does not hold (it is an earlier catalog's, while the index of theirs is built) are
- * each asked `matches`. Without an index every candidate is scanned, with the same result: selectPageInSlices
- * does that scan without holding up other requests.
+ * each asked `matches` (whether the post holds query.terms). Without an index every candidate is scanned, with
+ * the same result: selectPageInSlices does that scan without holding up other requests.
  */
 export function selectPage(
   candidates: readonly CatalogEntry[],
   query: PostsQuery,
   index: SearchIndex | null,
-  matches: (post: Searchable, terms: readonly string[]) => boolean = containsEveryTerm,
+  matches: (post: Searchable) => boolean = (post) => containsEveryTerm(post, query.terms),
 ): PostsPage {
   const byTag = tagFilter(query);
   let filtered: readonly CatalogEntry[] = candidates;
@@ -138,7 +139,7 @@ export function selectPage(
     const { ranks: rankOf, unindexed } = candidateRanks(index!, candidates);
     const ranks: number[] = [];
     for (const position of findPositions(index!, query.terms)) if (rankOf[position]! >= 0) ranks.push(rankOf[position]!);
-    for (const rank of unindexed) if (matches(candidates[rank]!.post, query.terms)) ranks.push(rank);
+    for (const rank of unindexed) if (matches(candidates[rank]!.post)) ranks.push(rank);
     filtered = ranks.sort((a, b) => a - b).map((rank) => candidates[rank]!).filter(byTag);
   } else if (query.tag !== undefined) {
     filtered = candidates.filter(byTag);
@@ -146,14 +147,25 @@ export function selectPage(
   return cutPage(filtered, query);
 }
 
+/** How a scan before the index judges the posts, for one query. */
+export interface ScanMatcher {
+  /** Whether a post holds every term of the query: by its words (search-index.ts createTermMatcher), or its text. */
+  matches(post: Searchable): boolean;
+  /**
+   * While true the scan looks at no post and waits: the words file is being taken in, after which posts are judged
+   * by their words, a hundred times faster than by their text.
+   */
+  held?(): boolean;
+}
+
 /** How selectPageInSlices reads the posts and lets other work run. */
-export interface SliceOptions {
-  /** Whether a post holds every term: its text, or what the index build read of it already (search-index.ts). */
-  matches(post: Searchable, terms: readonly string[]): boolean;
+export interface SliceOptions extends ScanMatcher {
   /** Lets other requests run (the next event-loop turn). */
   pause(): Promise<unknown>;
   /** The index of the candidates' catalog once it is ready: the scan stops and the index answers. */
   indexNow(): SearchIndex | null;
+  /** Milliseconds of scanning between two pauses (STEP_MS by default, as the index build). */
+  stepMs?: number;
 }
 
 /**
@@ -163,9 +175,11 @@ export interface SliceOptions {
  */
 export async function selectPageInSlices(candidates: readonly CatalogEntry[], query: PostsQuery, options: SliceOptions): Promise<PostsPage> {
   const byTag = tagFilter(query);
-  const found = await scanInSlices(candidates, (entry) => byTag(entry) && options.matches(entry.post, query.terms), {
+  const found = await scanInSlices(candidates, (entry) => byTag(entry) && options.matches(entry.post), {
     pause: options.pause,
     stop: () => options.indexNow() !== null,
+    held: options.held,
+    due: stepClock(options.stepMs),
   });
   return found === null ? selectPage(candidates, query, options.indexNow()) : cutPage(found, query);
 }

@@ -116,8 +116,9 @@ function termsOfPost(store: WordStore, post: Searchable): PostTerms {
  * `due()` says so (every STEP_MS by default, step-clock.ts), so a caller can let other work run in between
  * (catalog/search-indexer.ts). Posts that are the same objects as in an earlier index of `store` keep what was
  * read of them, and `previous`'s trigram index over the words is kept unless many new words appeared: an edit
- * reads one file's text, then the lists are laid out again (a counting sort over typed arrays). Nothing else may
- * read texts into `store` while the generator runs.
+ * reads one file's text, then the lists are laid out again (a counting sort over typed arrays). Scans read texts
+ * into `store` between the steps (createTermMatcher): the posts' lists are fixed before the first step that lays
+ * them out, and words numbered after it are in none of this index's posts.
  */
 export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex | undefined, store: WordStore, due: StepDue = stepClock()): Generator<void, SearchIndex> {
   for (let position = 0; position < posts.length; position += 1) {
@@ -125,17 +126,21 @@ export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex 
     if (due()) yield;
   }
   const postWords = posts.map((post) => termsOfPost(store, post).words);
+  // The words of these posts: any numbered later (by a scan, of another catalog's posts) are in none of them.
+  const wordCount = store.table.words.length;
   const lists = yield* layOutPostingsSteps(
     postWords.length,
     (position, into) => decodeInto(postWords[position]!, 0, postWords[position]!.length, into),
-    store.table.words.length,
+    wordCount,
     due,
   );
   yield;
-  const words = store.table.words;
   // Words new since the trigram index was built are searched one by one until they are many.
   const kept = previous?.store === store ? previous.vocabulary : undefined;
-  const vocabulary = kept && words.length - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8) ? kept : yield* gramIndexSteps(words.slice(), store.grams, due);
+  const vocabulary =
+    kept && wordCount - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8)
+      ? kept
+      : yield* gramIndexSteps(store.table.words.slice(0, wordCount), store.grams, due);
   return { posts, postWords, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, store, memo: new WeakMap() };
 }
 
@@ -149,14 +154,35 @@ export function buildSearchIndex(posts: readonly Searchable[], previous?: Search
 }
 
 /**
- * Whether `post` contains every term, as containsEveryTerm says: from its words when `store` has read them (a
- * term lies inside one word, so no text is read), else from its text.
+ * Whether a post contains every term, as containsEveryTerm says, for one query asked before the index answers it:
+ * judged by the post's words (a term lies inside one word, so no text is searched). Words the store has not got
+ * yet are read from the post's text now and kept, and the index build takes them as they are, so a scan does part
+ * of the build's work instead of doing it twice; while `canRead()` says no (the words file is being taken in, and
+ * nothing may be numbered before it), a post without words is judged by its text. What each word holds is worked
+ * out once per query, however many posts hold the word.
  */
-export function matchesEveryTerm(store: WordStore, post: Searchable, terms: readonly string[]): boolean {
-  const known = store.termsOf.get(post);
-  if (!known) return containsEveryTerm(post, terms);
-  const { words } = store.table;
-  return terms.every((term) => someInList(known.words, 0, known.words.length, (word) => words[word]!.includes(term)));
+export function createTermMatcher(store: WordStore, terms: readonly string[], canRead: () => boolean): (post: Searchable) => boolean {
+  const unique = [...new Set(terms)];
+  // Per term, per word number: 0 not known yet, 1 the word contains the term, 2 it does not.
+  const verdicts = unique.map(() => new Uint8Array(0));
+  const holds = (term: number, word: number): boolean => {
+    let known = verdicts[term]!;
+    if (word >= known.length) {
+      known = new Uint8Array(Math.max(word + 1, store.table.words.length));
+      known.set(verdicts[term]!);
+      verdicts[term] = known;
+    }
+    if (known[word] === 0) known[word] = store.table.words[word]!.includes(unique[term]!) ? 1 : 2;
+    return known[word] === 1;
+  };
+  return (post) => {
+    if (!canRead() && !store.termsOf.has(post)) return containsEveryTerm(post, unique);
+    const { words } = termsOfPost(store, post);
+    for (let term = 0; term < unique.length; term += 1) {
+      if (!someInList(words, 0, words.length, (word) => holds(term, word))) return false;
+    }
+    return true;
+  };
 }
 
 /** Positions (ascending) of the posts whose folded text contains every folded term, as String.prototype.includes finds them. */

@@ -6,7 +6,8 @@
 // posts' texts (a first start) writes it again, and so does the close when any was read since.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Catalog } from './catalog.js';
-import { adoptSavedWords, createWordStore, indexSteps, matchesEveryTerm, type Searchable, type SearchIndex } from './search-index.js';
+import type { ScanMatcher } from './query.js';
+import { adoptSavedWords, createTermMatcher, createWordStore, indexSteps, type SearchIndex } from './search-index.js';
 import type { SearchWordsStore } from './search-words-file.js';
 import { stepClock } from './step-clock.js';
 
@@ -15,13 +16,16 @@ export interface SearchIndexer {
   indexFor(catalog: Catalog): SearchIndex | null;
   /** The index built last, of whichever catalog; null before the first is ready. */
   latest(): SearchIndex | null;
-  /** Whether a post holds every term, from its words if a build has read them, else from its text (the plain scan). */
-  matchesEveryTerm(post: Searchable, terms: readonly string[]): boolean;
+  /**
+   * For one query before the index answers it: whether a post holds every term, by its words, reading and keeping
+   * them when no build has yet (so the build does not read them again); held while the words file is taken in.
+   */
+  matcherFor(terms: readonly string[]): ScanMatcher;
   /** Indexes `catalog` in the background, after any build under way; a build for an older catalog stops early. */
   index(catalog: Catalog): void;
   /** Settles when no build is under way or queued. */
   idle(): Promise<void>;
-  /** Post texts read for the last completed build (by it, or by builds cut short before it): the others' words were known, or in the words file. */
+  /** Post texts read for the last completed build (by it, by builds cut short before it, or by scans): the others' words were known, or in the words file. */
   textsRead(): number;
   /** Stops building; settles when the build under way has paused for good and the words file holds the last index's words. */
   close(): Promise<void>;
@@ -30,6 +34,8 @@ export interface SearchIndexer {
 export interface SearchIndexerOptions {
   /** Waits for the next event-loop turn (setImmediate by default): requests get their turn between slices. */
   pause?: () => Promise<unknown>;
+  /** Milliseconds of work between two pauses (step-clock.ts STEP_MS by default). */
+  stepMs?: number;
   /** Where the posts' words are kept from one start to the next; none by default. */
   words?: SearchWordsStore;
   onError(error: unknown): void;
@@ -50,6 +56,10 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   let running: Promise<void> = Promise.resolve();
   let writing: Promise<void> = Promise.resolve();
   let first = true;
+  // No text is read into the store before the words file is taken in (adoptSavedWords wants an empty table);
+  // scans wait while it is.
+  let storeOpen = !options.words;
+  let adopting = false;
   // store.textsRead when the last build completed, and how many of those it read itself (or an aborted build for it).
   let textsAtReady = 0;
   let lastTextsRead = 0;
@@ -61,17 +71,23 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   /** The first build takes what the words file has, before any text is read into the store. */
   const adoptWordsFile = async (): Promise<void> => {
     first = false;
-    const steps = options.words?.read(stepClock());
-    for (let step = steps?.next(); step !== undefined; step = steps!.next()) {
-      if (step.done) {
-        if (step.value) adoptSavedWords(store, step.value);
-        return;
+    adopting = true;
+    try {
+      const steps = options.words?.read(stepClock());
+      for (let step = steps?.next(); step !== undefined; step = steps!.next()) {
+        if (step.done) {
+          if (step.value) adoptSavedWords(store, step.value);
+          break;
+        }
+        await pause();
+        if (closed) {
+          steps!.return(null);
+          return;
+        }
       }
-      await pause();
-      if (closed) {
-        steps!.return(null);
-        return;
-      }
+      storeOpen = true;
+    } finally {
+      adopting = false;
     }
   };
 
@@ -108,6 +124,7 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
       catalog.published.map((entry) => entry.post),
       ready?.index,
       store,
+      stepClock(options.stepMs),
     );
     for (;;) {
       const step = steps.next();
@@ -131,7 +148,7 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   return {
     indexFor: (catalog) => (ready !== null && ready.catalog === catalog ? ready.index : null),
     latest: () => ready?.index ?? null,
-    matchesEveryTerm: (post, terms) => matchesEveryTerm(store, post, terms),
+    matcherFor: (terms) => ({ matches: createTermMatcher(store, terms, () => storeOpen), held: () => adopting }),
     index(catalog) {
       wanted = catalog;
       running = running.then(() => build(catalog)).catch(options.onError);

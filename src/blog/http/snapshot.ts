@@ -4,9 +4,9 @@
 // reader may not ask for before the next edit); other /posts queries on first use, kept in a bounded LRU.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { createDetail, createSummary } from '../catalog/summary.js';
-import { isDefaultListing, listForLanguage, queryKey, selectPage, selectPageInSlices, unindexedCount, DEFAULT_PAGE_SIZE, type PostsPage, type PostsQuery } from '../catalog/query.js';
+import { isDefaultListing, listForLanguage, queryKey, selectPage, selectPageInSlices, unindexedCount, DEFAULT_PAGE_SIZE, type PostsPage, type PostsQuery, type ScanMatcher } from '../catalog/query.js';
 import { containsEveryTerm } from '../catalog/plain-search.js';
-import type { Searchable, SearchIndex } from '../catalog/search-index.js';
+import type { SearchIndex } from '../catalog/search-index.js';
 import { countTags } from '../catalog/tags.js';
 import { createJsonFeed } from '../feeds/json-feed.js';
 import { FEED_LENGTH, renderRss } from '../feeds/rss.js';
@@ -73,10 +73,12 @@ export interface SnapshotTools {
   searchIndexOf?: (catalog: Catalog) => SearchIndex | null;
   /** The index built last, of an earlier catalog while this one's is built (catalog/search-indexer.ts). */
   latestSearchIndex?: () => SearchIndex | null;
-  /** Whether a post holds every `q` term, for the scan before the index is ready (containsEveryTerm by default). */
-  matchesEveryTerm?: (post: Searchable, terms: readonly string[]) => boolean;
+  /** For one `q` query before the index answers it: whether a post holds every term (containsEveryTerm by default). */
+  matcherFor?: (terms: readonly string[]) => ScanMatcher;
   /** Lets other requests run between slices of that scan (the next event-loop turn by default). */
   pause?: () => Promise<unknown>;
+  /** Milliseconds of that scan between two pauses (catalog/step-clock.ts STEP_MS by default). */
+  scanStepMs?: number;
 }
 
 export function createSnapshotMemo(): SnapshotMemo {
@@ -130,8 +132,8 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
   // Scans under way, by query key: the same query asked again meanwhile waits for the same scan.
   const scans = new Map<string, Promise<PreparedResponse>>();
   const indexNow = () => tools.searchIndexOf?.(catalog) ?? null;
-  const matches = tools.matchesEveryTerm ?? containsEveryTerm;
-  const sliceOptions = { matches, pause: tools.pause ?? (() => yieldToEventLoop()), indexNow };
+  const matcherFor = tools.matcherFor ?? ((terms): ScanMatcher => ({ matches: (post) => containsEveryTerm(post, terms) }));
+  const pause = tools.pause ?? (() => yieldToEventLoop());
   // The index `q` is answered from: this catalog's once built; meanwhile (after an edit, seconds at 100,000
   // posts) the one built last, when it lacks few of the candidates (the posts the edit made), which are read one
   // by one; else none, and the posts are scanned.
@@ -151,7 +153,7 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
     if (query.terms.length > 0 && index === null) {
       let scan = scans.get(key);
       if (!scan) {
-        scan = selectPageInSlices(candidates, query, sliceOptions).then((page) => {
+        scan = selectPageInSlices(candidates, query, { ...matcherFor(query.terms), pause, indexNow, stepMs: tools.scanStepMs }).then((page) => {
           const scanned = renderPage(page);
           cache.set(key, scanned);
           return scanned;
@@ -162,7 +164,7 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
       }
       return scan;
     }
-    response = renderPage(selectPage(candidates, query, index, matches));
+    response = renderPage(selectPage(candidates, query, index, matcherFor(query.terms).matches));
     if (isDefault) defaultPages.set(query.page, response);
     else cache.set(key, response);
     return response;

@@ -1,0 +1,197 @@
+// `q` before the index is ready (search-index.ts createTermMatcher): a post is judged by its words, and words the
+// store has not got yet are read from the post's text and kept, so that the build, which takes them as they are,
+// reads no text twice. Scans run between the build's steps, also for posts the build does not index (a newer
+// catalog's), and while the words file is being taken in they leave the store alone.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import type { Catalog } from '../../src/blog/catalog/catalog.js';
+import { containsEveryTerm, scanInSlices, type Searchable } from '../../src/blog/catalog/plain-search.js';
+import { searchTerms } from '../../src/blog/catalog/search.js';
+import { adoptSavedWords, buildSearchIndex, createTermMatcher, createWordStore, findPositions, indexSteps } from '../../src/blog/catalog/search-index.js';
+import { createSearchIndexer } from '../../src/blog/catalog/search-indexer.js';
+import { encodeSearchWords, readSearchWords } from '../../src/blog/catalog/search-words-file.js';
+import { foldCase } from '../../src/blog/text/fold-case.js';
+
+const KEY = { version: '1.0.0' };
+
+/** A post that counts how often its text is read. */
+interface CountedPost extends Searchable {
+  readonly text: string;
+  reads: number;
+}
+
+function countedPost(key: string, body: string): CountedPost {
+  const text = foldCase(body);
+  return {
+    text,
+    reads: 0,
+    searchKey: key,
+    get searchText() {
+      this.reads += 1;
+      return text;
+    },
+  };
+}
+
+/** What the plain scan answers, without counting a read. */
+function expected(posts: readonly CountedPost[], terms: readonly string[]): number[] {
+  const positions: number[] = [];
+  posts.forEach((post, position) => {
+    if (terms.every((term) => post.text.includes(term))) positions.push(position);
+  });
+  return positions;
+}
+
+// Text over few units, so that posts share words and terms hit them: ASCII, letters that fold, a lone surrogate,
+// an emoji, and white space of several kinds.
+const unit = fc.constantFrom('a', 'b', 'ab', 'é', 'É', 'ß', 'ﬁ', '\ud800', '😀', ' ', '\n', '\u00a0', '\u3000');
+const text = fc.array(unit, { maxLength: 30 }).map((units) => units.join(''));
+const query = fc.array(fc.constantFrom('a', 'b', 'é', 'ss', 'fi', '\ud800', '😀', 'ab', 'zz'), { minLength: 1, maxLength: 3 }).map((terms) => terms.join(' '));
+
+async function encoded(index: ReturnType<typeof buildSearchIndex>): Promise<Buffer> {
+  const pieces: Uint8Array[] = [];
+  for await (const piece of encodeSearchWords(index, KEY, async () => undefined)) pieces.push(piece);
+  return Buffer.concat(pieces);
+}
+
+describe('q scanned by words before the index is ready', () => {
+  it('answers as the plain scan between any two steps of a build, and no text is read twice', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(text, { maxLength: 10 }),
+        fc.array(text, { maxLength: 5 }),
+        fc.array(fc.tuple(query, fc.array(fc.nat(), { maxLength: 6 })), { maxLength: 12 }),
+        fc.array(query, { minLength: 1, maxLength: 4 }),
+        async (indexedTexts, newerTexts, scans, queries) => {
+          const indexed = indexedTexts.map((body, at) => countedPost(`p${at}.md\n1`, body));
+          // A newer catalog's posts, which this build does not index: scans of them number words the build never sees.
+          const newer = newerTexts.map((body, at) => countedPost(`new${at}.md\n1`, `${body} zebra${at}`));
+          const everyPost = [...indexed, ...newer];
+          const store = createWordStore();
+          const steps = indexSteps(indexed, undefined, store, () => true);
+          let step = steps.next();
+          for (const [q, picks] of scans) {
+            const terms = searchTerms(q);
+            const matches = createTermMatcher(store, terms, () => true);
+            for (const pick of picks) {
+              if (everyPost.length === 0) break;
+              const post = everyPost[pick % everyPost.length]!;
+              assert.equal(matches(post), terms.every((term) => post.text.includes(term)), `q=${JSON.stringify(q)}`);
+            }
+            if (!step.done) step = steps.next();
+          }
+          while (!step.done) step = steps.next();
+          const index = step.value;
+          assert.equal(index.vocabulary.texts.length, index.offsets.length - 1, 'the words found by trigrams are the words of these posts');
+          for (const q of queries) assert.deepEqual(findPositions(index, searchTerms(q)), expected(indexed, searchTerms(q)), q);
+          for (const post of everyPost) assert.ok(post.reads <= 1, `${post.searchKey} read ${post.reads} times`);
+          for (const post of indexed) assert.equal(post.reads, 1, 'every indexed post read once, by the scan or the build');
+
+          // The words file of this index leaves out the words only the newer posts hold, and a restart uses it.
+          const saved = readSearchWords(await encoded(index), KEY);
+          assert.ok(saved, 'the file is used');
+          assert.equal(saved.lists.size, indexed.length);
+          const again = createWordStore();
+          const restartedPosts = indexedTexts.map((body, at) => countedPost(`p${at}.md\n1`, body));
+          assert.ok(adoptSavedWords(again, saved));
+          const restarted = buildSearchIndex(restartedPosts, undefined, again);
+          assert.equal(again.textsRead, 0);
+          for (const q of queries) assert.deepEqual(findPositions(restarted, searchTerms(q)), expected(restartedPosts, searchTerms(q)), q);
+          assert.ok(!saved.words.join('').includes('zebra'), 'no word of the newer posts is in the file');
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads no post into the store while the words file is being taken in, so the build still uses the file', async () => {
+    const bodies = ['alpha beta', 'beta gamma', 'Straße ﬁsh', 'gamma delta alpha'];
+    const saved = readSearchWords(await encoded(buildSearchIndex(bodies.map((body, at) => countedPost(`p${at}.md\n1`, body)))), KEY);
+    assert.ok(saved);
+    const posts = bodies.map((body, at) => countedPost(`p${at}.md\n1`, body));
+    const catalog = { published: posts.map((post) => ({ post })) } as unknown as Catalog;
+    // The file is read over three steps; the test scans between them.
+    let readSteps = 0;
+    const words = {
+      *read() {
+        for (; readSteps < 3; readSteps += 1) yield;
+        return saved;
+      },
+      write: async () => undefined,
+    };
+    const waiting: Array<() => void> = [];
+    const indexer = createSearchIndexer({ words, pause: () => new Promise<void>((resolve) => waiting.push(resolve)), onError: (error) => assert.fail(String(error)) });
+    indexer.index(catalog);
+    for (let turn = 0; turn < 3; turn += 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.ok(readSteps < 3, 'the words file is still being read');
+      assert.equal(indexer.matcherFor(['alpha']).held?.(), true, 'a scan waits meanwhile');
+      for (const q of ['alpha', 'ss', 'fi', 'beta gamma', 'zz']) {
+        const terms = searchTerms(q);
+        const { matches } = indexer.matcherFor(terms);
+        for (const post of posts) assert.equal(matches(post), containsEveryTerm(post, terms), `${post.searchKey} q=${q}`);
+      }
+      waiting.shift()?.();
+    }
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const next = waiting.shift();
+      if (!next) break;
+      next();
+    }
+    await indexer.idle();
+    assert.notEqual(indexer.indexFor(catalog), null);
+    assert.equal(indexer.textsRead(), 0, 'the build took every post from the file');
+    assert.equal(indexer.matcherFor(['alpha']).held?.(), false);
+  });
+
+  it('looks at no post while held, and gives way to the index if it is ready meanwhile', async () => {
+    const looked: number[] = [];
+    let heldTurns = 3;
+    let pauses = 0;
+    const options = {
+      pause: async () => void (pauses += 1),
+      stop: () => false,
+      due: () => false,
+      held: () => heldTurns-- > 0,
+    };
+    const found = await scanInSlices([1, 2, 3, 4], (item) => (looked.push(item), item % 2 === 0), options);
+    assert.deepEqual(found, [2, 4]);
+    assert.deepEqual(looked, [1, 2, 3, 4]);
+    assert.equal(pauses, 3, 'one pause per held turn, none after');
+    looked.length = 0;
+    const stopped = await scanInSlices([1, 2, 3], (item) => (looked.push(item), true), { ...options, held: () => true, stop: () => pauses > 4 });
+    assert.equal(stopped, null);
+    assert.deepEqual(looked, []);
+  });
+
+  it('keeps what a scan read after the file is taken in: the build reads only the changed post, and that once', async () => {
+    const bodies = ['alpha beta', 'beta gamma', 'gamma delta'];
+    const saved = readSearchWords(await encoded(buildSearchIndex(bodies.map((body, at) => countedPost(`p${at}.md\n1`, body)))), KEY);
+    assert.ok(saved);
+    const posts = [countedPost('p0.md\n1', bodies[0]!), countedPost('p1.md\n2', 'beta epsilon'), countedPost('p2.md\n1', bodies[2]!)];
+    const catalog = { published: posts.map((post) => ({ post })) } as unknown as Catalog;
+    const waiting: Array<() => void> = [];
+    const indexer = createSearchIndexer({
+      words: { *read() { return saved; }, write: async () => undefined },
+      pause: () => new Promise<void>((resolve) => waiting.push(resolve)),
+      onError: (error) => assert.fail(String(error)),
+    });
+    indexer.index(catalog);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(indexer.indexFor(catalog), null, 'the build has not run yet');
+    const { matches } = indexer.matcherFor(['epsilon']);
+    assert.deepEqual(posts.map((post) => matches(post)), [false, true, false]);
+    assert.deepEqual(posts.map((post) => post.reads), [0, 1, 0], 'the unchanged posts are judged by the file\'s words');
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const next = waiting.shift();
+      if (!next) break;
+      next();
+    }
+    await indexer.idle();
+    assert.deepEqual(posts.map((post) => post.reads), [0, 1, 0], 'the build read nothing again');
+    assert.equal(indexer.textsRead(), 1);
+  });
+});

@@ -1,7 +1,8 @@
 // `q` before the index is ready (search-index.ts createTermMatcher): a post is judged by its words, and words the
 // store has not got yet are read from the post's text and kept, so that the build, which takes them as they are,
 // reads no text twice. Scans run between the build's steps, also for posts the build does not index (a newer
-// catalog's), and while the words file is being taken in they leave the store alone.
+// catalog's), and while the words file is being taken in they leave the store alone. The index answers as soon as
+// its lists are laid out, before the trigram index over its words is built.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -105,6 +106,37 @@ describe('q scanned by words before the index is ready', () => {
     );
   });
 
+  it('answers from the index as soon as its lists are laid out, before its words\' trigram index is built', () => {
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 12 }), fc.array(query, { minLength: 1, maxLength: 6 }), (texts, queries) => {
+        const posts = texts.map((body, at) => countedPost(`p${at}.md\n1`, body));
+        const steps = indexSteps(posts, undefined, createWordStore(), () => true);
+        let step = steps.next();
+        while (!step.done && step.value === undefined) step = steps.next();
+        assert.ok(!step.done, 'the index is yielded before the build is done');
+        const early = step.value!;
+        assert.equal(early.vocabulary.texts.length, 0, 'no trigram index yet');
+        for (const q of queries) assert.deepEqual(findPositions(early, searchTerms(q)), expected(posts, searchTerms(q)), q);
+        while (!step.done) step = steps.next();
+        assert.equal(step.value, early, 'the same index, its trigram index now built');
+        assert.equal(early.vocabulary.texts.length, early.offsets.length - 1);
+        for (const q of queries) assert.deepEqual(findPositions(early, searchTerms(q)), expected(posts, searchTerms(q)), q);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('judges a query of more terms than a word mask has bits (31) as the plain scan does', () => {
+    const terms = Array.from({ length: 40 }, (_, at) => `w${at}x`);
+    const every = countedPost('a.md\n1', terms.join(' '));
+    const allButOne = countedPost('b.md\n1', terms.filter((_, at) => at !== 35).join(' '));
+    const allButFirst = countedPost('c.md\n1', terms.slice(1).join(' '));
+    const matches = createTermMatcher(createWordStore(), terms, () => true);
+    assert.deepEqual([every, allButOne, allButFirst].map((post) => matches(post)), [true, false, false]);
+    const someTerms = createTermMatcher(createWordStore(), [...terms.slice(30, 33), 'w1', 'w1'], () => true);
+    assert.deepEqual([every, allButOne, allButFirst].map((post) => someTerms(post)), [true, true, true]);
+  });
+
   it('reads no post into the store while the words file is being taken in, so the build still uses the file', async () => {
     const bodies = ['alpha beta', 'beta gamma', 'Straße ﬁsh', 'gamma delta alpha'];
     const saved = readSearchWords(await encoded(buildSearchIndex(bodies.map((body, at) => countedPost(`p${at}.md\n1`, body)))), KEY);
@@ -144,6 +176,51 @@ describe('q scanned by words before the index is ready', () => {
     assert.notEqual(indexer.indexFor(catalog), null);
     assert.equal(indexer.textsRead(), 0, 'the build took every post from the file');
     assert.equal(indexer.matcherFor(['alpha']).held?.(), false);
+  });
+
+  it('holds scans while a build lays out its lists, from when every post is read until the index answers', async () => {
+    const catalogOf = (posts: readonly CountedPost[]) => ({ published: posts.map((post) => ({ post })) }) as unknown as Catalog;
+    const posts = Array.from({ length: 100 }, (_, at) => countedPost(`p${at}.md\n1`, `post ${at} word${at % 7}`));
+    const catalog = catalogOf(posts);
+    const waiting: Array<() => void> = [];
+    const indexer = createSearchIndexer({ stepMs: 0, pause: () => new Promise<void>((resolve) => waiting.push(resolve)), onError: (error) => assert.fail(String(error)) });
+    const held = () => indexer.matcherFor(['word1']).held?.() ?? false;
+    const turn = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      waiting.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    // Twice: the first build is cut short by a newer catalog while it lays out its lists.
+    const more = Array.from({ length: 100 }, (_, at) => countedPost(`q${at}.md\n1`, `other ${at}`));
+    const next = catalogOf([...posts, ...more]);
+    const everyPost = [...posts, ...more];
+    indexer.index(catalog);
+    let wanted = catalog;
+    const states: string[] = [];
+    while (indexer.indexFor(next) === null) {
+      const allRead = (wanted === catalog ? posts : everyPost).every((post) => post.reads === 1);
+      assert.equal(held(), allRead && indexer.indexFor(wanted) === null, `held exactly while the lists are laid out (${states.length})`);
+      states.push(allRead ? 'laying out' : 'reading');
+      if (wanted === catalog && allRead) {
+        indexer.index(next);
+        wanted = next;
+        // The first build stops at its next pause, and holds nothing after it.
+        await turn();
+        assert.equal(held(), false, 'reading the new posts');
+      }
+      await turn();
+    }
+    assert.equal(indexer.indexFor(catalog), null, 'the first build never answered');
+    assert.ok(states.filter((state) => state === 'reading').length > 1 && states.includes('laying out'), states.join());
+    assert.equal(held(), false, 'not held once the index answers');
+    for (;;) {
+      const resolve = waiting.shift();
+      if (!resolve) break;
+      resolve();
+      await new Promise((done) => setImmediate(done));
+    }
+    await indexer.idle();
+    assert.equal(held(), false);
   });
 
   it('looks at no post while held, and gives way to the index if it is ready meanwhile', async () => {

@@ -26,6 +26,11 @@ export function* gramIndexSteps(texts: readonly string[], dictionary: GramDictio
   return { texts, ...(yield* layOutPostingsSteps(texts.length, keysOfPacked(gramLists), dictionary.size, due)), dictionary };
 }
 
+/** An index of no text, numbering grams in `dictionary`: it finds nothing. */
+export function emptyGramIndex(dictionary: GramDictionary): GramIndex {
+  return { texts: [], offsets: new Uint32Array(1), bytes: new Uint8Array(0), dictionary };
+}
+
 /** gramIndexSteps run to the end at once. */
 export function buildGramIndex(texts: readonly string[], dictionary: GramDictionary = createGramDictionary()): GramIndex {
   const steps = gramIndexSteps(texts, dictionary);

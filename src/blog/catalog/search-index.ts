@@ -9,8 +9,8 @@
 import { createGramDictionary, type GramDictionary } from '../text/grams.js';
 import { createWordTable, readText, type WordTable } from '../text/words.js';
 import { containsEveryTerm, type Searchable } from './plain-search.js';
-import { gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
-import { decodeInto, encodeAscending, layOutPostingsSteps, listBytes, someInList, type PostingLists } from './posting-lists.js';
+import { emptyGramIndex, gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
+import { decodeInto, encodeAscending, layOutPostingsSteps, listBytes, orOfMasks, someInList, type PostingLists } from './posting-lists.js';
 import { stepClock, type StepDue } from './step-clock.js';
 
 export type { Searchable };
@@ -60,6 +60,7 @@ export interface SearchIndex extends PostingLists {
   /** Each post's distinct words, by position in `posts` (what the store read of it). */
   postWords: readonly Uint8Array[];
   positionOf: Map<Searchable, number>;
+  /** The trigram index over the words: the previous index's, or none, until this one's is built (indexSteps). */
   vocabulary: GramIndex;
   store: WordStore;
   /** What callers derive from the index once (catalog/query.ts: where each candidate list's posts are), by list. */
@@ -119,12 +120,24 @@ function termsOfPost(store: WordStore, post: Searchable): PostTerms {
  * reads one file's text, then the lists are laid out again (a counting sort over typed arrays). Scans read texts
  * into `store` between the steps (createTermMatcher): the posts' lists are fixed before the first step that lays
  * them out, and words numbered after it are in none of this index's posts.
+ *
+ * `onWordsRead()` is called once every post's words are read, before the lists are laid out. Once they are, the
+ * generator yields the index, which answers from then on: until the words'
+ * trigram index is built (a second at 100,000 posts), the words it lacks are searched one by one, some
+ * milliseconds a term, where a scan of the posts' words would take tens. The index returned is that object.
  */
-export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex | undefined, store: WordStore, due: StepDue = stepClock()): Generator<void, SearchIndex> {
+export function* indexSteps(
+  posts: readonly Searchable[],
+  previous: SearchIndex | undefined,
+  store: WordStore,
+  due: StepDue = stepClock(),
+  onWordsRead: () => void = () => undefined,
+): Generator<SearchIndex | void, SearchIndex> {
   for (let position = 0; position < posts.length; position += 1) {
     termsOfPost(store, posts[position]!);
     if (due()) yield;
   }
+  onWordsRead();
   const postWords = posts.map((post) => termsOfPost(store, post).words);
   // The words of these posts: any numbered later (by a scan, of another catalog's posts) are in none of them.
   const wordCount = store.table.words.length;
@@ -134,14 +147,21 @@ export function* indexSteps(posts: readonly Searchable[], previous: SearchIndex 
     wordCount,
     due,
   );
-  yield;
   // Words new since the trigram index was built are searched one by one until they are many.
   const kept = previous?.store === store ? previous.vocabulary : undefined;
-  const vocabulary =
-    kept && wordCount - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8)
-      ? kept
-      : yield* gramIndexSteps(store.table.words.slice(0, wordCount), store.grams, due);
-  return { posts, postWords, positionOf: new Map(posts.map((post, position) => [post, position])), ...lists, vocabulary, store, memo: new WeakMap() };
+  const keep = kept !== undefined && wordCount - kept.texts.length <= Math.max(MAX_UNINDEXED_WORDS, kept.texts.length / 8);
+  const index: SearchIndex = {
+    posts,
+    postWords,
+    positionOf: new Map(posts.map((post, position) => [post, position])),
+    ...lists,
+    vocabulary: kept ?? emptyGramIndex(store.grams),
+    store,
+    memo: new WeakMap(),
+  };
+  yield index;
+  if (!keep) index.vocabulary = yield* gramIndexSteps(store.table.words.slice(0, wordCount), store.grams, due);
+  return index;
 }
 
 /** indexSteps run to the end at once (tests, benchmarks). */
@@ -163,27 +183,44 @@ export function buildSearchIndex(posts: readonly Searchable[], previous?: Search
  */
 export function createTermMatcher(store: WordStore, terms: readonly string[], canRead: () => boolean): (post: Searchable) => boolean {
   const unique = [...new Set(terms)];
-  // Per term, per word number: 0 not known yet, 1 the word contains the term, 2 it does not.
-  const verdicts = unique.map(() => new Uint8Array(0));
-  const holds = (term: number, word: number): boolean => {
-    let known = verdicts[term]!;
-    if (word >= known.length) {
-      known = new Uint8Array(Math.max(word + 1, store.table.words.length));
-      known.set(verdicts[term]!);
-      verdicts[term] = known;
-    }
-    if (known[word] === 0) known[word] = store.table.words[word]!.includes(unique[term]!) ? 1 : 2;
-    return known[word] === 1;
-  };
+  // Terms in groups of 31: bit i of a word's mask says whether it contains the group's term i, and bit 31 that the
+  // mask is worked out (0: not yet). A post holds the group when its words' masks together have every term's bit.
+  const groups: Array<{ terms: string[]; all: number; masks: Uint32Array; fill(word: number): number }> = [];
+  for (let at = 0; at < unique.length; at += 31) {
+    const group = {
+      terms: unique.slice(at, at + 31),
+      all: 0,
+      masks: new Uint32Array(0),
+      fill(word: number): number {
+        const text = store.table.words[word]!;
+        let mask = WORKED_OUT;
+        for (let bit = 0; bit < group.terms.length; bit += 1) if (text.includes(group.terms[bit]!)) mask |= 1 << bit;
+        group.masks[word] = mask;
+        return mask;
+      },
+    };
+    group.all = 2 ** group.terms.length - 1;
+    groups.push(group);
+  }
   return (post) => {
     if (!canRead() && !store.termsOf.has(post)) return containsEveryTerm(post, unique);
     const { words } = termsOfPost(store, post);
-    for (let term = 0; term < unique.length; term += 1) {
-      if (!someInList(words, 0, words.length, (word) => holds(term, word))) return false;
+    const numbered = store.table.words.length;
+    for (const group of groups) {
+      if (group.masks.length < numbered) {
+        // Doubled at least: a scan during a first start meets new words one after another.
+        const masks = new Uint32Array(Math.max(numbered, 2 * group.masks.length));
+        masks.set(group.masks);
+        group.masks = masks;
+      }
+      if (orOfMasks(words, 0, words.length, group.masks, group.all, group.fill) !== group.all) return false;
     }
     return true;
   };
 }
+
+/** A word's mask in createTermMatcher once worked out: a bit no term has. */
+const WORKED_OUT = 0x80000000;
 
 /** Positions (ascending) of the posts whose folded text contains every folded term, as String.prototype.includes finds them. */
 export function findPositions(index: SearchIndex, terms: readonly string[]): number[] {

@@ -57,9 +57,12 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   let writing: Promise<void> = Promise.resolve();
   let first = true;
   // No text is read into the store before the words file is taken in (adoptSavedWords wants an empty table);
-  // scans wait while it is.
+  // scans wait while it is. They also wait while a build lays out its lists: every post's words are known then,
+  // and the index that answers a term in milliseconds is a fraction of a second away, where a scan of the posts'
+  // words takes tens of milliseconds at 10,000 posts and slows the build down.
   let storeOpen = !options.words;
   let adopting = false;
+  let layingOut = false;
   // store.textsRead when the last build completed, and how many of those it read itself (or an aborted build for it).
   let textsAtReady = 0;
   let lastTextsRead = 0;
@@ -125,7 +128,16 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
       ready?.index,
       store,
       stepClock(options.stepMs),
+      () => (layingOut = true),
     );
+    try {
+      await runSteps(catalog, steps, current);
+    } finally {
+      layingOut = false;
+    }
+  };
+
+  const runSteps = async (catalog: Catalog, steps: ReturnType<typeof indexSteps>, current: () => boolean): Promise<void> => {
     for (;;) {
       const step = steps.next();
       if (step.done) {
@@ -142,13 +154,18 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
       }
       await pause();
       if (!current()) return;
+      if (step.value) {
+        // The lists are laid out: the index answers while its words' trigram index is built.
+        ready = { catalog, index: step.value };
+        layingOut = false;
+      }
     }
   };
 
   return {
     indexFor: (catalog) => (ready !== null && ready.catalog === catalog ? ready.index : null),
     latest: () => ready?.index ?? null,
-    matcherFor: (terms) => ({ matches: createTermMatcher(store, terms, () => storeOpen), held: () => adopting }),
+    matcherFor: (terms) => ({ matches: createTermMatcher(store, terms, () => storeOpen), held: () => adopting || layingOut }),
     index(catalog) {
       wanted = catalog;
       running = running.then(() => build(catalog)).catch(options.onError);

@@ -98,7 +98,7 @@ function readGap(bytes: Uint8Array, at: number): number {
  * The bits of `masks[n]`, or-ed, for the numbers n coded in `bytes[start, end)`, read in order until the bits hold
  * all of `all`. A mask of 0 is not worked out yet: `fill(n)` works it out (never 0), keeps it and returns it.
  */
-export function orOfMasks(bytes: Uint8Array, start: number, end: number, masks: Uint32Array, all: number, fill: (value: number) => number): number {
+export function orOfMasks(bytes: Uint8Array, start: number, end: number, masks: Uint8Array, all: number, fill: (value: number) => number): number {
   let bits = 0;
   for (let at = start, value = -1; at < end && (bits & all) !== all; at = gapEnd) {
     value += readGap(bytes, at);

@@ -152,8 +152,8 @@ export interface ScanMatcher {
   /** Whether a post holds every term of the query: by its words (search-index.ts createTermMatcher), or its text. */
   matches(post: Searchable): boolean;
   /**
-   * While true the scan looks at no post and waits: the words file is being taken in, after which posts are judged
-   * by their words, a hundred times faster than by their text.
+   * While true the scan looks at no post and waits: the words file is being taken in (after which posts are judged
+   * by their words, a hundred times faster than by their text), or the index is near (every post's words known).
    */
   held?(): boolean;
 }

@@ -57,12 +57,12 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   let writing: Promise<void> = Promise.resolve();
   let first = true;
   // No text is read into the store before the words file is taken in (adoptSavedWords wants an empty table);
-  // scans wait while it is. They also wait while a build lays out its lists: every post's words are known then,
-  // and the index that answers a term in milliseconds is a fraction of a second away, where a scan of the posts'
-  // words takes tens of milliseconds at 10,000 posts and slows the build down.
+  // scans wait to begin while it is. They also wait while a build has every post's words (it lays out its lists,
+  // or its posts are in the words file): the index that answers a term in milliseconds is a fraction of a second
+  // away, where a scan of the posts' words takes tens of milliseconds at 10,000 posts and slows the build down.
   let storeOpen = !options.words;
   let adopting = false;
-  let layingOut = false;
+  let wordsKnown = false;
   // store.textsRead when the last build completed, and how many of those it read itself (or an aborted build for it).
   let textsAtReady = 0;
   let lastTextsRead = 0;
@@ -79,7 +79,8 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
       const steps = options.words?.read(stepClock());
       for (let step = steps?.next(); step !== undefined; step = steps!.next()) {
         if (step.done) {
-          if (step.value) adoptSavedWords(store, step.value);
+          // A restart: the first build takes (almost) every post's words from the file.
+          if (step.value) wordsKnown = adoptSavedWords(store, step.value);
           break;
         }
         await pause();
@@ -121,19 +122,22 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   const build = async (catalog: Catalog): Promise<void> => {
     const current = () => !closed && wanted === catalog;
     if (first) await adoptWordsFile();
-    if (!current()) return;
+    if (!current()) {
+      wordsKnown = false;
+      return;
+    }
     // The previous index keeps serving its own catalog's snapshot meanwhile; only its word index is reused.
     const steps = indexSteps(
       catalog.published.map((entry) => entry.post),
       ready?.index,
       store,
       stepClock(options.stepMs),
-      () => (layingOut = true),
+      () => (wordsKnown = true),
     );
     try {
       await runSteps(catalog, steps, current);
     } finally {
-      layingOut = false;
+      wordsKnown = false;
     }
   };
 
@@ -157,7 +161,7 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
       if (step.value) {
         // The lists are laid out: the index answers while its words' trigram index is built.
         ready = { catalog, index: step.value };
-        layingOut = false;
+        wordsKnown = false;
       }
     }
   };
@@ -165,7 +169,7 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   return {
     indexFor: (catalog) => (ready !== null && ready.catalog === catalog ? ready.index : null),
     latest: () => ready?.index ?? null,
-    matcherFor: (terms) => ({ matches: createTermMatcher(store, terms, () => storeOpen), held: () => adopting || layingOut }),
+    matcherFor: (terms) => ({ matches: createTermMatcher(store, terms, () => storeOpen), held: () => adopting || wordsKnown }),
     index(catalog) {
       wanted = catalog;
       running = running.then(() => build(catalog)).catch(options.onError);

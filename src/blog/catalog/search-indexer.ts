@@ -1,7 +1,8 @@
 // Builds the `q` index of each catalog off the start-up and request paths: after the catalog is served, a
 // slice of posts per event-loop turn (search-index.ts indexSteps), so a request waits for one slice at most.
-// Until the index of a catalog is ready, `q` over that catalog is answered by the plain scan (plain-search.ts),
-// which gives the same answers; an index is only ever used for the catalog it was built from. With a words file
+// Until the index of a catalog is ready, `q` over that catalog is answered by a scan (plain-search.ts) that judges
+// each post by its words, reading and keeping them for the build when no build has yet, and gives the same answers;
+// an index answers once its lists are laid out, and only for the catalog it was built from. With a words file
 // (search-words-file.ts), the first build takes the words of unchanged posts from it; a build that read many
 // posts' texts (a first start) writes it again, and so does the close when any was read since.
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -18,7 +19,8 @@ export interface SearchIndexer {
   latest(): SearchIndex | null;
   /**
    * For one query before the index answers it: whether a post holds every term, by its words, reading and keeping
-   * them when no build has yet (so the build does not read them again); held while the words file is taken in.
+   * them when no build has yet (so the build does not read them again); held while the words file is taken in and
+   * while a build has every post's words (its index is near).
    */
   matcherFor(terms: readonly string[]): ScanMatcher;
   /** Indexes `catalog` in the background, after any build under way; a build for an older catalog stops early. */
@@ -57,7 +59,7 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   let writing: Promise<void> = Promise.resolve();
   let first = true;
   // No text is read into the store before the words file is taken in (adoptSavedWords wants an empty table);
-  // scans wait to begin while it is. They also wait while a build has every post's words (it lays out its lists,
+  // scans wait while it is. They also wait while a build has every post's words (it lays out its lists,
   // or its posts are in the words file): the index that answers a term in milliseconds is a fraction of a second
   // away, where a scan of the posts' words takes tens of milliseconds at 10,000 posts and slows the build down.
   let storeOpen = !options.words;

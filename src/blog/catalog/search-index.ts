@@ -7,6 +7,7 @@
 // documentation suggests for substring search over a table of unique words. A common term then costs a few
 // words' lists, not a read of every post that has its trigrams: "matrix" in 3,000 posts is one or a few words.
 import { createGramDictionary, type GramDictionary } from '../text/grams.js';
+import { findInJoined, joinWords, type JoinedWords } from '../text/joined-words.js';
 import { createWordTable, readText, type WordTable } from '../text/words.js';
 import { containsEveryTerm, type Searchable } from './plain-search.js';
 import { emptyGramIndex, gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
@@ -62,6 +63,8 @@ export interface SearchIndex extends PostingLists {
   positionOf: Map<Searchable, number>;
   /** The trigram index over the words: the previous index's, or none, until this one's is built (indexSteps). */
   vocabulary: GramIndex;
+  /** The words the trigram index does not hold, joined, made when a term is first looked for in them. */
+  unindexedWords?: JoinedWords;
   store: WordStore;
   /** What callers derive from the index once (catalog/query.ts: where each candidate list's posts are), by list. */
   memo: WeakMap<object, CandidateRanks>;
@@ -160,7 +163,10 @@ export function* indexSteps(
     memo: new WeakMap(),
   };
   yield index;
-  if (!keep) index.vocabulary = yield* gramIndexSteps(store.table.words.slice(0, wordCount), store.grams, due);
+  if (!keep) {
+    index.vocabulary = yield* gramIndexSteps(store.table.words.slice(0, wordCount), store.grams, due);
+    index.unindexedWords = undefined;
+  }
   return index;
 }
 
@@ -273,9 +279,12 @@ function findWords(index: SearchIndex, term: string): ArrayLike<number> {
   const indexed = findTexts(index.vocabulary, term);
   const words = index.store.table.words;
   const newest = Math.min(words.length, index.offsets.length - 1);
-  if (newest === index.vocabulary.texts.length) return indexed;
+  const first = index.vocabulary.texts.length;
+  if (newest === first) return indexed;
+  let joined = index.unindexedWords;
+  if (joined?.first !== first || joined.end !== newest) index.unindexedWords = joined = joinWords(words, first, newest);
   const found = Array.from(indexed);
-  for (let number = index.vocabulary.texts.length; number < newest; number += 1) if (words[number]!.includes(term)) found.push(number);
+  findInJoined(joined, term, found);
   return found;
 }
 

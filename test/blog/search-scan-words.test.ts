@@ -230,6 +230,31 @@ describe('q scanned by words before the index is ready', () => {
     assert.equal(held(), false);
   });
 
+  it('answers without the words\' trigram index only once that has taken earlyAnswerMs', async () => {
+    const posts = Array.from({ length: 300 }, (_, at) => countedPost(`p${at}.md\n1`, `post ${at} word${at} w${at % 13}`));
+    const catalog = { published: posts.map((post) => ({ post })) } as unknown as Catalog;
+    for (const earlyAnswerMs of [0, Infinity]) {
+      const waiting: Array<() => void> = [];
+      const indexer = createSearchIndexer({ stepMs: 0, earlyAnswerMs, pause: () => new Promise<void>((resolve) => waiting.push(resolve)), onError: (error) => assert.fail(String(error)) });
+      indexer.index(catalog);
+      let answeredWithout = false;
+      for (;;) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const index = indexer.indexFor(catalog);
+        if (index) {
+          answeredWithout ||= index.vocabulary.texts.length < index.offsets.length - 1;
+          assert.equal(indexer.matcherFor(['w1']).held?.(), false, 'scans go on once the index answers');
+        }
+        const next = waiting.shift();
+        if (!next) break;
+        next();
+      }
+      await indexer.idle();
+      assert.equal(answeredWithout, earlyAnswerMs === 0, `earlyAnswerMs ${earlyAnswerMs}`);
+      assert.deepEqual(findPositions(indexer.indexFor(catalog)!, ['w1']), expected(posts, ['w1']));
+    }
+  });
+
   it('looks at no post while held, and gives way to the index if it is ready meanwhile', async () => {
     const looked: number[] = [];
     let heldTurns = 3;

@@ -38,12 +38,21 @@ export interface SearchIndexerOptions {
   pause?: () => Promise<unknown>;
   /** Milliseconds of work between two pauses (step-clock.ts STEP_MS by default). */
   stepMs?: number;
+  /** Milliseconds a build's index waits for its words' trigram index before it answers without (EARLY_ANSWER_MS). */
+  earlyAnswerMs?: number;
   /** Where the posts' words are kept from one start to the next; none by default. */
   words?: SearchWordsStore;
   onError(error: unknown): void;
   /** The words file could not be written (the next start reads every post again). */
   onSaveError?(error: unknown): void;
 }
+
+/**
+ * How long the trigram index over a build's words may take before the index answers without it (words then
+ * searched joined, some milliseconds a term), and scans held for it go on. At 10,000 posts it is built within
+ * this time, and queries asked meanwhile wait for the whole index instead of taking turns with its last steps.
+ */
+const EARLY_ANSWER_MS = 250;
 
 /** Texts read since the words file was written that make a build write it again, at least (else a 16th of the posts). */
 const MIN_UNSAVED = 64;
@@ -144,6 +153,8 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   };
 
   const runSteps = async (catalog: Catalog, steps: ReturnType<typeof indexSteps>, current: () => boolean): Promise<void> => {
+    // The index once its lists are laid out, and when they were.
+    let laidOut: { index: SearchIndex; at: number } | null = null;
     for (;;) {
       const step = steps.next();
       if (step.done) {
@@ -160,10 +171,12 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
       }
       await pause();
       if (!current()) return;
-      if (step.value) {
-        // The lists are laid out: the index answers while its words' trigram index is built.
-        ready = { catalog, index: step.value };
+      if (step.value) laidOut = { index: step.value, at: performance.now() };
+      if (laidOut && performance.now() - laidOut.at >= (options.earlyAnswerMs ?? EARLY_ANSWER_MS)) {
+        // The index answers while its words' trigram index is built.
+        ready = { catalog, index: laidOut.index };
         wordsKnown = false;
+        laidOut = null;
       }
     }
   };

@@ -132,22 +132,14 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
 
   const build = async (catalog: Catalog): Promise<void> => {
     const current = () => !closed && wanted === catalog;
-    if (first) await adoptWordsFile();
-    if (!current()) {
-      wordsKnown = false;
-      return;
-    }
-    // The previous index keeps serving its own catalog's snapshot meanwhile; only its word index is reused.
-    const steps = indexSteps(
-      catalog.published.map((entry) => entry.post),
-      ready?.index,
-      store,
-      stepClock(options.stepMs),
-      () => (wordsKnown = true),
-    );
     try {
+      if (first) await adoptWordsFile();
+      if (!current()) return;
+      // The previous index keeps serving its own catalog's snapshot meanwhile; only its word index is reused.
+      const steps = indexSteps(catalog.published.map((entry) => entry.post), ready?.index, store, stepClock(options.stepMs), () => (wordsKnown = true));
       await runSteps(catalog, steps, current);
     } finally {
+      // However the build ends, no scan waits for it any more.
       wordsKnown = false;
     }
   };

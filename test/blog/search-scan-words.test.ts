@@ -11,8 +11,9 @@ import { containsEveryTerm, scanInSlices, type Searchable } from '../../src/blog
 import { searchTerms } from '../../src/blog/catalog/search.js';
 import { adoptSavedWords, buildSearchIndex, createTermMatcher, createWordStore, findPositions, indexSteps } from '../../src/blog/catalog/search-index.js';
 import { createSearchIndexer } from '../../src/blog/catalog/search-indexer.js';
-import { encodeSearchWords, readSearchWords } from '../../src/blog/catalog/search-words-file.js';
+import { readSearchWords } from '../../src/blog/catalog/search-words-file.js';
 import { foldCase } from '../../src/blog/text/fold-case.js';
+import { encodedWords, postText as text, searchQuery as query } from './search-samples.js';
 
 const KEY = { version: '1.0.0' };
 
@@ -44,17 +45,7 @@ function expected(posts: readonly CountedPost[], terms: readonly string[]): numb
   return positions;
 }
 
-// Text over few units, so that posts share words and terms hit them: ASCII, letters that fold, a lone surrogate,
-// an emoji, and white space of several kinds.
-const unit = fc.constantFrom('a', 'b', 'ab', 'é', 'É', 'ß', 'ﬁ', '\ud800', '😀', ' ', '\n', '\u00a0', '\u3000');
-const text = fc.array(unit, { maxLength: 30 }).map((units) => units.join(''));
-const query = fc.array(fc.constantFrom('a', 'b', 'é', 'ss', 'fi', '\ud800', '😀', 'ab', 'zz'), { minLength: 1, maxLength: 3 }).map((terms) => terms.join(' '));
-
-async function encoded(index: ReturnType<typeof buildSearchIndex>): Promise<Buffer> {
-  const pieces: Uint8Array[] = [];
-  for await (const piece of encodeSearchWords(index, KEY, async () => undefined)) pieces.push(piece);
-  return Buffer.concat(pieces);
-}
+const encoded = (index: ReturnType<typeof buildSearchIndex>) => encodedWords(index, KEY);
 
 describe('q scanned by words before the index is ready', () => {
   it('answers as the plain scan between any two steps of a build, and no text is read twice', async () => {

@@ -12,19 +12,16 @@ import { decodeInto } from '../../src/blog/catalog/posting-lists.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
 import { adoptSavedWords, buildSearchIndex, createWordStore, findPositions, type SearchIndex } from '../../src/blog/catalog/search-index.js';
 import { createSearchIndexer } from '../../src/blog/catalog/search-indexer.js';
-import { createSearchWordsStore, encodeSearchWords, readSearchWords } from '../../src/blog/catalog/search-words-file.js';
+import { createSearchWordsStore, readSearchWords } from '../../src/blog/catalog/search-words-file.js';
 import { foldCase } from '../../src/blog/text/fold-case.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import { FIXTURE_POSTS, loadCatalog, startBlog } from './fixture.js';
+import { encodedWords, postText as text, searchQuery as query } from './search-samples.js';
 
 const KEY = { version: '1.0.0', contentDir: '/posts', unicode: '15.1' };
 
-async function encoded(index: SearchIndex, key: Record<string, string> = KEY): Promise<Buffer> {
-  const pieces: Uint8Array[] = [];
-  for await (const piece of encodeSearchWords(index, key, async () => undefined)) pieces.push(piece);
-  return Buffer.concat(pieces);
-}
+const encoded = (index: SearchIndex, key: Record<string, string> = KEY) => encodedWords(index, key);
 
 /** An index over `posts` built after adopting `file`, and how many texts it read. */
 function restarted(posts: readonly Searchable[], file: Buffer): { index: SearchIndex; textsRead: number } {
@@ -40,12 +37,6 @@ function restarted(posts: readonly Searchable[], file: Buffer): { index: SearchI
 function post(key: string | undefined, text: string): Searchable {
   return { searchKey: key, searchText: foldCase(text) };
 }
-
-// Text over few units, so that generated posts share words and terms hit them: ASCII, letters that fold (É, ß, ﬁ),
-// a lone surrogate, an emoji, and white space of several kinds.
-const unit = fc.constantFrom('a', 'b', 'ab', 'é', 'É', 'ß', 'ﬁ', '\ud800', '😀', ' ', '\n', '\u00a0', '\u3000');
-const text = fc.array(unit, { maxLength: 30 }).map((units) => units.join(''));
-const query = fc.array(fc.constantFrom('a', 'b', 'é', 'ss', 'fi', '\ud800', '😀', 'ab'), { minLength: 1, maxLength: 3 }).map((terms) => terms.join(' '));
 
 describe('the q index words file', () => {
   it('lets a restart read only new and changed posts, with the answers of the plain scan', async () => {

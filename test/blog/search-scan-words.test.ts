@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { Catalog } from '../../src/blog/catalog/catalog.js';
+import type { Catalog, CatalogEntry } from '../../src/blog/catalog/catalog.js';
+import { selectPage, selectPageInSlices, type PostsQuery } from '../../src/blog/catalog/query.js';
 import { containsEveryTerm, scanInSlices, type Searchable } from '../../src/blog/catalog/plain-search.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
 import { adoptSavedWords, buildSearchIndex, createTermMatcher, createWordStore, findPositions, indexSteps } from '../../src/blog/catalog/search-index.js';
@@ -113,6 +114,26 @@ describe('q scanned by words before the index is ready', () => {
         assert.equal(early.vocabulary.texts.length, early.offsets.length - 1);
         for (const q of queries) assert.deepEqual(findPositions(early, searchTerms(q)), expected(posts, searchTerms(q)), q);
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives, from a scan to its end, the page the index gives: the same posts, order, total and page flags', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(text, fc.subarray(['x', 'y'])), { maxLength: 12 }),
+        query,
+        fc.constantFrom(undefined, 'x', 'y'),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (posts, q, tag, page, limit) => {
+          const candidates = posts.map(([body, tagKeys], at) => ({ post: countedPost(`p${at}.md\n1`, body), tagKeys }) as unknown as CatalogEntry);
+          const postsQuery: PostsQuery = { lang: undefined, tag, terms: searchTerms(q), page, limit };
+          const byIndex = selectPage(candidates, postsQuery, buildSearchIndex(candidates.map((entry) => entry.post)));
+          const options = { matches: createTermMatcher(createWordStore(), postsQuery.terms, () => true), pause: async () => undefined, indexNow: () => null, stepMs: 0 };
+          assert.deepEqual(await selectPageInSlices(candidates, postsQuery, options), byIndex, `q=${JSON.stringify(q)} tag=${tag}`);
+        },
+      ),
       { numRuns: 300 },
     );
   });

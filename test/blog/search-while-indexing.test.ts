@@ -1,6 +1,7 @@
 // A `q` request that arrives before the q index is ready scans the posts a slice at a time
-// (catalog/query.ts selectPageInSlices): other requests are answered meanwhile, and the answer is the index's.
-// Slices are cut by time; here they are cut after every post (searchStepMs 0), whatever the machine's speed.
+// (catalog/query.ts selectPageInSlices): other requests are answered meanwhile. Slices are cut by time; here they
+// are cut after every post (searchStepMs 0), whatever the machine's speed. The scan may end in the index (it waits
+// once every post's words are known); that a scan to its end gives the index's page is search-scan-words.test.ts's.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -53,7 +54,7 @@ describe('q before the index is ready', () => {
     }
   });
 
-  it('gives the answer the index gives once it is ready, byte for byte', async () => {
+  it('gives the same answer once the index is ready, byte for byte', async () => {
     const blog = await startBlog(dir, { deps: { searchStepMs: 0 } });
     try {
       await waitFor('the q index', () => (blog.logs.lines().some((line) => line.event === 'blog_search_indexed') ? true : undefined), 10_000);

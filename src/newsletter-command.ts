@@ -34,11 +34,14 @@ export interface NewsletterCommandIo extends WatchIo {
 /** Runs `newsletter <args>`; the exit code: 0 done, 1 refused or failed, 2 a usage error. */
 export async function runNewsletterCommand(args: readonly string[], options: NewsletterOptions, config: Config, io: NewsletterCommandIo): Promise<number> {
   const [action, ...rest] = args;
-  if (rest.length > 0) return usage(io);
-  if (action === 'list' && options.form === undefined && options.post === undefined && options.test === undefined && !options.dryRun && !options.resend) {
+  if (rest.length > 0) return usage(io, `unexpected "${rest.join(' ')}"`);
+  if (action === 'list') {
+    if (options.form !== undefined || options.post !== undefined || options.test !== undefined || options.dryRun || options.resend) return usage(io, 'newsletter list takes no options but --config');
     return listCampaigns(config, io);
   }
-  if (action !== 'send' || options.form === undefined || options.post === undefined || (options.test !== undefined && options.dryRun)) return usage(io);
+  if (action !== 'send') return usage(io, action === undefined ? 'newsletter needs send or list' : `unknown newsletter command "${action}"`);
+  if (options.form === undefined || options.post === undefined) return usage(io, 'newsletter send needs --form PATH and --post SLUG');
+  if (options.test !== undefined && options.dryRun) return usage(io, '--test and --dry-run do not go together');
   if (!config.mail) return fail(io, 'the file has no [mail] section to send with');
   const sources = await loadCampaignSources(config).catch((error: Error) => error);
   if (sources instanceof Error) return fail(io, sources.message);
@@ -102,7 +105,7 @@ function fail(io: NewsletterCommandIo, message: string): number {
   return 1;
 }
 
-function usage(io: NewsletterCommandIo): number {
-  io.error(`Usage:\n${NEWSLETTER_USAGE}`);
+function usage(io: NewsletterCommandIo, reason: string): number {
+  io.error(`postbox: ${reason}\n\nUsage:\n${NEWSLETTER_USAGE}`);
   return 2;
 }

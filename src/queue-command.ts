@@ -44,23 +44,24 @@ export async function runQueueCommand(args: readonly string[], options: { allFai
 
 async function runOn(store: QueueOwnerStore, args: readonly string[], options: { allFailed: boolean }, io: QueueCommandIo): Promise<number> {
   const [action, id, ...rest] = args;
-  if (rest.length > 0 || (action === 'list' && (id !== undefined || options.allFailed))) return usage(io);
+  if (rest.length > 0) return usage(io, `unexpected "${rest.join(' ')}"`);
+  if (action === 'list' && (id !== undefined || options.allFailed)) return usage(io, 'queue list takes no ID or --all-failed');
   switch (action) {
     case 'list':
       io.out(formatListing(await store.listPending(), await store.listFailed(), io.now()));
       return 0;
     case 'retry':
-      if (options.allFailed === (id !== undefined)) return usage(io);
+      if (options.allFailed === (id !== undefined)) return usage(io, 'queue retry takes one message ID or --all-failed');
       return id === undefined ? retryAllFailed(store, io) : retryOne(store, id, io);
     case 'drop': {
-      if (id === undefined || options.allFailed) return usage(io);
+      if (id === undefined || options.allFailed) return usage(io, 'queue drop takes one message ID');
       const where = await store.drop(id);
       if (!where) return noSuchMessage(id, io);
       io.out(`${id}: dropped (it was ${where})\n`);
       return 0;
     }
     default:
-      return usage(io);
+      return usage(io, action === undefined ? 'queue needs list, retry or drop' : `unknown queue command "${action}"`);
   }
 }
 
@@ -91,8 +92,8 @@ function noSuchMessage(id: string, io: QueueCommandIo): number {
   return 1;
 }
 
-function usage(io: QueueCommandIo): number {
-  io.error(`Usage:\n${QUEUE_USAGE}`);
+function usage(io: QueueCommandIo, reason: string): number {
+  io.error(`postbox: ${reason}\n\nUsage:\n${QUEUE_USAGE}`);
   return 2;
 }
 

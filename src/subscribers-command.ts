@@ -23,8 +23,9 @@ export async function runSubscribersCommand(
   io: SubscribersCommandIo,
 ): Promise<number> {
   const format = options.format ?? 'csv';
-  if (args.length !== 1 || args[0] !== 'export' || options.form === undefined || (format !== 'csv' && format !== 'json')) {
-    io.error(`Usage:\n${SUBSCRIBERS_USAGE}`);
+  const problem = usageProblem(args, options.form, format);
+  if (problem) {
+    io.error(`postbox: ${problem}\n\nUsage:\n${SUBSCRIBERS_USAGE}`);
     return 2;
   }
   const form = config.forms.find((entry) => entry.path === options.form);
@@ -48,4 +49,12 @@ export async function runSubscribersCommand(
 function toCsv(subscribers: readonly Subscriber[]): string {
   const rows = [['email', 'subscribed_at'], ...subscribers.map((subscriber) => [subscriber.email, subscriber.subscribed_at])];
   return rows.map(csvRow).join('');
+}
+
+/** What is wrong with the command line, if anything. */
+function usageProblem(args: readonly string[], form: string | undefined, format: string): string | undefined {
+  if (args.length !== 1 || args[0] !== 'export') return 'subscribers takes one command: export';
+  if (form === undefined) return 'subscribers export needs --form PATH';
+  if (format !== 'csv' && format !== 'json') return `--format is csv or json, not "${format}"`;
+  return undefined;
 }

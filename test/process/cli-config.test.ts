@@ -143,3 +143,25 @@ describe('postbox --help', () => {
     }
   });
 });
+
+describe('usage errors of the commands that take arguments', () => {
+  it('exit 2 and say what is wrong before the usage', async () => {
+    const file = await writeConfigFile(temp.dir, GOOD, 'usage.toml');
+    const cases: Array<[string[], string]> = [
+      [['newsletter', 'send'], 'newsletter send needs --form PATH and --post SLUG'],
+      [['newsletter', 'send', '--form', '/news', '--post', 'a', '--test', 'me@example.com', '--dry-run'], '--test and --dry-run do not go together'],
+      [['newsletter', 'list', '--form', '/news'], 'newsletter list takes no options but --config'],
+      [['newsletter', 'sent'], 'unknown newsletter command "sent"'],
+      [['queue', 'retry'], 'queue retry takes one message ID or --all-failed'],
+      [['queue', 'drop', '--all-failed'], 'queue drop takes one message ID'],
+      [['queue'], 'queue needs list, retry or drop'],
+      [['subscribers', 'export'], 'subscribers export needs --form PATH'],
+      [['subscribers', 'export', '--form', '/news', '--format', 'xml'], '--format is csv or json, not "xml"'],
+    ];
+    for (const [args, reason] of cases) {
+      const result = await runPostbox([...args, '--config', file]);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.ok(result.stderr.startsWith(`postbox: ${reason}\n\nUsage:\n  postbox ${args[0]} `), `${args.join(' ')}: ${result.stderr}`);
+    }
+  });
+});

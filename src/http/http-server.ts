@@ -89,6 +89,11 @@ function createHttpServer(requestTimeoutMs: number, idleTimeoutMs: number): { se
   // and write, about 3 % (docs/performance.md).
   server.timeout = 0;
   server.keepAliveTimeout = 0;
+  // A client may shut down its sending side once its request is out (`nc -N`, a raw socket's end()). Left to
+  // itself Node ends the connection at that FIN, and an answer not yet written is lost; allowed half-open,
+  // it writes the answers still owed, then closes (lib/_http_server.js, socketOnEnd; the property is Node's own,
+  // left out of its typings).
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   sweepIdleConnections(server, idleTimeoutMs);
   // Expect: 100-continue. Left to itself Node tells every such client to go on; one that declares a body over
   // the limit is answered (413 on a form, 405 on the blog) without being asked to send it.

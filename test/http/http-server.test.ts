@@ -176,6 +176,54 @@ describe('listenHttp', () => {
   });
 });
 
+describe('a client that shuts down its sending side after its requests', () => {
+  /** Sends `text`, then half-closes (FIN); resolves with what came back once the server closed the connection. */
+  function sendAndShutDown(port: number, text: string): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(received));
+      socket.end(text);
+    });
+  }
+  const answerLater: RequestListener = (request, response) => {
+    request.resume();
+    request.on('end', () => setTimeout(() => writeAnswer(response, hello, true), 30));
+  };
+
+  it('gets the answer its request is owed, written after the FIN arrived', async () => {
+    const running = await listenHttp(answerLater, LOCAL, { maxBodyBytes: 100 });
+    try {
+      const raw = await sendAndShutDown(Number(new URL(running.address).port), 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\nab');
+      assert.match(raw, /^HTTP\/1\.1 200 /);
+      assert.ok(raw.endsWith('hello'));
+    } finally {
+      await running.close(0);
+    }
+  });
+
+  it('gets an answer to each of its pipelined requests, then the connection closes', async () => {
+    const running = await listenHttp(answerLater, LOCAL, { maxBodyBytes: 100 });
+    try {
+      const raw = await sendAndShutDown(Number(new URL(running.address).port), 'GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n');
+      assert.equal(raw.split('HTTP/1.1 200 ').length - 1, 2);
+    } finally {
+      await running.close(0);
+    }
+  });
+
+  it('a connection shut down before any request is closed at once', async () => {
+    const running = await listenHttp(answerLater, LOCAL, { maxBodyBytes: 100 });
+    try {
+      assert.equal(await sendAndShutDown(Number(new URL(running.address).port), ''), '');
+    } finally {
+      await running.close(0);
+    }
+  });
+});
+
 describe('bindHttp', () => {
   it('listens before the service exists and answers what arrived meanwhile once it is served', async () => {
     const bound = await bindHttp(LOCAL);

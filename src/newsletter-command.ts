@@ -48,6 +48,7 @@ export async function runNewsletterCommand(args: readonly string[], options: New
   if (!sources) return fail(io, 'posts are sent from the blog: the file needs [site] and [blog]');
   try {
     const plan = await planCampaign(sources, { form: options.form, slug: options.post, lang: options.lang });
+    await sources.releasePosts();
     if ('problem' in plan) {
       if (plan.problem === 'no_form') return fail(io, `no newsletter form at ${options.form} (newsletter forms: ${plan.newsletters.join(', ') || 'none'})`);
       return fail(io, `no published post "${options.post}"${options.lang ? ` in ${options.lang}` : ''} (drafts and scheduled posts are not sent)`);

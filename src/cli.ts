@@ -11,11 +11,11 @@ import { createRequestLog } from './http/request-log.js';
 import { createLogger, createStdoutLogOutput } from './log.js';
 import { sendTestMail } from './mail/test-mail.js';
 import { failureSite, safeReason } from './safe-reason.js';
-import { QUEUE_USAGE, runQueueCommand } from './queue-command.js';
-import { runSubscribersCommand, SUBSCRIBERS_USAGE } from './subscribers-command.js';
-import { NEWSLETTER_USAGE, runNewsletterCommand } from './newsletter-command.js';
+import { parseQueueCommand, QUEUE_USAGE, runQueueCommand } from './queue-command.js';
+import { parseSubscribersCommand, runSubscribersCommand, SUBSCRIBERS_USAGE } from './subscribers-command.js';
+import { NEWSLETTER_USAGE, parseNewsletterCommand, runNewsletterCommand } from './newsletter-command.js';
 import { runHashPassword } from './hash-password-command.js';
-import { MIGRATE_USAGE, runMigrateCommand } from './migrate-command.js';
+import { MIGRATE_USAGE, parseMigrateCommand, runMigrateCommand } from './migrate-command.js';
 import { startServices, type RunningServices } from './start-services.js';
 import { VERSION } from './version.js';
 
@@ -46,29 +46,30 @@ Options:
       --version       print the version
 `;
 
+const OPTIONS = {
+  config: { type: 'string', short: 'c', default: './config.toml' },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', default: false },
+  'send-test-mail': { type: 'boolean', default: false },
+  to: { type: 'string' },
+  'all-failed': { type: 'boolean', default: false },
+  form: { type: 'string' },
+  format: { type: 'string' },
+  post: { type: 'string' },
+  lang: { type: 'string' },
+  test: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false },
+  resend: { type: 'boolean', default: false },
+  'from-files': { type: 'boolean', default: false },
+} as const;
+
+/** The options as parseArgs gives them. */
+type OptionValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>['values'];
+
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        config: { type: 'string', short: 'c', default: './config.toml' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-        'send-test-mail': { type: 'boolean', default: false },
-        to: { type: 'string' },
-        'all-failed': { type: 'boolean', default: false },
-        form: { type: 'string' },
-        format: { type: 'string' },
-        post: { type: 'string' },
-        lang: { type: 'string' },
-        test: { type: 'string' },
-        'dry-run': { type: 'boolean', default: false },
-        resend: { type: 'boolean', default: false },
-        'from-files': { type: 'boolean', default: false },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
     process.stderr.write(`postbox: ${(error as Error).message}\n\n${USAGE}`);
     return 2;
@@ -97,36 +98,19 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`postbox: ${misuse}\n`);
     return 2;
   }
-  const file = parsed.values.config as string;
+  // A command line that cannot run is told before any file is read (or server reached).
+  const commandLine = takesArguments ? readCommandLine(command, rest, parsed.values) : undefined;
+  if (commandLine && 'problem' in commandLine) {
+    process.stderr.write(`postbox: ${commandLine.problem}\n\nUsage:\n${commandLine.usage}`);
+    return 2;
+  }
+  const file = parsed.values.config;
   const loaded = await loadConfigFile(file, process.env);
   if (!loaded.ok) {
     printProblems(file, loaded.problems);
     return 1;
   }
-  if (command === 'queue') {
-    const io = { out: (text: string) => process.stdout.write(text), error: (text: string) => process.stderr.write(text), now: Date.now };
-    return runQueueCommand(rest, { allFailed: parsed.values['all-failed'] as boolean }, loaded.config, io);
-  }
-  if (command === 'subscribers') {
-    const io = { out: (text: string) => process.stdout.write(text), error: (text: string) => process.stderr.write(text) };
-    return runSubscribersCommand(rest, { form: parsed.values.form as string | undefined, format: parsed.values.format as string | undefined }, loaded.config, io);
-  }
-  if (command === 'newsletter') {
-    const { values } = parsed;
-    const options = { form: values.form, post: values.post, lang: values.lang, test: values.test, dryRun: values['dry-run'] === true, resend: values.resend === true };
-    return runNewsletterCommand(rest, options, loaded.config, {
-      out: (text) => process.stdout.write(text),
-      error: (text) => process.stderr.write(text),
-      terminal: process.stderr.isTTY ? process.stderr : undefined,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      now: () => performance.now(),
-      clock: Date.now,
-    });
-  }
-  if (command === 'migrate') {
-    const io = { out: (text: string) => process.stdout.write(text), error: (text: string) => process.stderr.write(text) };
-    return runMigrateCommand(rest, { fromFiles: parsed.values['from-files'] === true }, loaded.config, io);
-  }
+  if (commandLine) return commandLine.run(loaded.config);
   if (command === 'check') {
     process.stdout.write(`${file}: OK\n${describeConfig(loaded.config)}`);
     return wantsTestMail ? checkMail(loaded.config, to) : 0;
@@ -146,6 +130,42 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   resend: ['newsletter'],
   'from-files': ['migrate'],
 };
+
+/** A command line of a command that takes arguments: how it runs on the configuration, or what is wrong with it. */
+type CommandLine = { problem: string; usage: string } | { run(config: Config): Promise<number> };
+
+function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migrate', args: readonly string[], values: OptionValues): CommandLine {
+  const out = (text: string) => void process.stdout.write(text);
+  const error = (text: string) => void process.stderr.write(text);
+  switch (command) {
+    case 'queue': {
+      const read = parseQueueCommand(args, { allFailed: values['all-failed'] });
+      return 'problem' in read ? { ...read, usage: QUEUE_USAGE } : { run: (config) => runQueueCommand(read, config, { out, error, now: Date.now }) };
+    }
+    case 'subscribers': {
+      const read = parseSubscribersCommand(args, { form: values.form, format: values.format });
+      return 'problem' in read ? { ...read, usage: SUBSCRIBERS_USAGE } : { run: (config) => runSubscribersCommand(read, config, { out, error }) };
+    }
+    case 'newsletter': {
+      const options = { form: values.form, post: values.post, lang: values.lang, test: values.test, dryRun: values['dry-run'], resend: values.resend };
+      const read = parseNewsletterCommand(args, options);
+      if ('problem' in read) return { ...read, usage: NEWSLETTER_USAGE };
+      const io = {
+        out,
+        error,
+        terminal: process.stderr.isTTY ? process.stderr : undefined,
+        sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+        now: () => performance.now(),
+        clock: Date.now,
+      };
+      return { run: (config) => runNewsletterCommand(read, config, io) };
+    }
+    case 'migrate': {
+      const read = parseMigrateCommand(args, { fromFiles: values['from-files'] });
+      return 'problem' in read ? { ...read, usage: MIGRATE_USAGE } : { run: (config) => runMigrateCommand(read, config, { out, error }) };
+    }
+  }
+}
 
 /** An option given to a command that does not take it. */
 function optionProblem(command: string, values: Record<string, unknown>): string | undefined {

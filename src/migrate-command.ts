@@ -21,18 +21,23 @@ export interface MigrateCommandIo {
   error(text: string): void;
 }
 
-/** Runs `migrate`; the exit code: 0 done, 1 the database refused or could not be reached, 2 a usage error. */
+/** A migrate command line, read. */
+export interface MigrateCommand {
+  fromFiles: boolean;
+}
+
+/** `args` and `--from-files` as a MigrateCommand, or what is wrong with them; nothing is read or reached yet. */
+export function parseMigrateCommand(args: readonly string[], options: { fromFiles: boolean }): MigrateCommand | { problem: string } {
+  return args.length > 0 ? { problem: `migrate takes no arguments, not "${args.join(' ')}"` } : { fromFiles: options.fromFiles };
+}
+
+/** Runs `migrate`; the exit code: 0 done, 1 the database refused or could not be reached. */
 export async function runMigrateCommand(
-  args: readonly string[],
-  options: { fromFiles: boolean },
+  command: MigrateCommand,
   config: Config,
   io: MigrateCommandIo,
   importers: readonly FileImporter[] = FILE_IMPORTERS,
 ): Promise<number> {
-  if (args.length > 0) {
-    io.error(`Usage:\n${MIGRATE_USAGE}`);
-    return 2;
-  }
   if (config.state.backend !== 'postgres') {
     io.error('postbox: migrate needs [state] backend = "postgres" and its url in the configuration (records are in data_dir files now)\n');
     return 1;
@@ -50,7 +55,7 @@ export async function runMigrateCommand(
   } finally {
     await pool.end();
   }
-  if (!options.fromFiles) return 0;
+  if (!command.fromFiles) return 0;
   // Log lines of the state (reachable, migrated) are for a service, not for this command.
   const state = createPostgresState(url, createSilentLogger());
   try {

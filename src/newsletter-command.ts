@@ -18,6 +18,7 @@ export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH --post SL
                                   the campaigns sent so far, with their counts
 `;
 
+/** The options of `newsletter` as given on the command line. */
 export interface NewsletterOptions {
   form?: string;
   post?: string;
@@ -27,39 +28,49 @@ export interface NewsletterOptions {
   resend: boolean;
 }
 
+/** A newsletter command line, read: `list`, or `send` with the form and post it needs. */
+export type NewsletterCommand = { action: 'list' } | (NewsletterOptions & { action: 'send'; form: string; post: string });
+
 export interface NewsletterCommandIo extends WatchIo {
   clock(): number;
 }
 
-/** Runs `newsletter <args>`; the exit code: 0 done, 1 refused or failed, 2 a usage error. */
-export async function runNewsletterCommand(args: readonly string[], options: NewsletterOptions, config: Config, io: NewsletterCommandIo): Promise<number> {
+/** `args` and `options` as a NewsletterCommand, or what is wrong with them; nothing is read yet. */
+export function parseNewsletterCommand(args: readonly string[], options: NewsletterOptions): NewsletterCommand | { problem: string } {
   const [action, ...rest] = args;
-  if (rest.length > 0) return usage(io, `unexpected "${rest.join(' ')}"`);
+  if (rest.length > 0) return { problem: `unexpected "${rest.join(' ')}"` };
   if (action === 'list') {
-    if (options.form !== undefined || options.post !== undefined || options.test !== undefined || options.dryRun || options.resend) return usage(io, 'newsletter list takes no options but --config');
-    return listCampaigns(config, io);
+    const anyOption = options.form !== undefined || options.post !== undefined || options.test !== undefined || options.dryRun || options.resend;
+    return anyOption ? { problem: 'newsletter list takes no options but --config' } : { action };
   }
-  if (action !== 'send') return usage(io, action === undefined ? 'newsletter needs send or list' : `unknown newsletter command "${action}"`);
-  if (options.form === undefined || options.post === undefined) return usage(io, 'newsletter send needs --form PATH and --post SLUG');
-  if (options.test !== undefined && options.dryRun) return usage(io, '--test and --dry-run do not go together');
+  if (action !== 'send') return { problem: action === undefined ? 'newsletter needs send or list' : `unknown newsletter command "${action}"` };
+  const { form, post } = options;
+  if (form === undefined || post === undefined) return { problem: 'newsletter send needs --form PATH and --post SLUG' };
+  if (options.test !== undefined && options.dryRun) return { problem: '--test and --dry-run do not go together' };
+  return { ...options, action, form, post };
+}
+
+/** Runs a newsletter command; the exit code: 0 done, 1 refused or failed. */
+export async function runNewsletterCommand(command: NewsletterCommand, config: Config, io: NewsletterCommandIo): Promise<number> {
+  if (command.action === 'list') return listCampaigns(config, io);
   if (!config.mail) return fail(io, 'the file has no [mail] section to send with');
   const sources = await loadCampaignSources(config).catch((error: Error) => error);
   if (sources instanceof Error) return fail(io, sources.message);
   if (!sources) return fail(io, 'posts are sent from the blog: the file needs [site] and [blog]');
   try {
-    const plan = await planCampaign(sources, { form: options.form, slug: options.post, lang: options.lang });
+    const plan = await planCampaign(sources, { form: command.form, slug: command.post, lang: command.lang });
     await sources.releasePosts();
     if ('problem' in plan) {
-      if (plan.problem === 'no_form') return fail(io, `no newsletter form at ${options.form} (newsletter forms: ${plan.newsletters.join(', ') || 'none'})`);
-      return fail(io, `no published post "${options.post}"${options.lang ? ` in ${options.lang}` : ''} (drafts and scheduled posts are not sent)`);
+      if (plan.problem === 'no_form') return fail(io, `no newsletter form at ${command.form} (newsletter forms: ${plan.newsletters.join(', ') || 'none'})`);
+      return fail(io, `no published post "${command.post}"${command.lang ? ` in ${command.lang}` : ''} (drafts and scheduled posts are not sent)`);
     }
-    if (options.test !== undefined) return sendTest(config, config.mail, plan, options.test, io);
+    if (command.test !== undefined) return sendTest(config, config.mail, plan, command.test, io);
     const count = plan.recipients.length;
     io.out(`"${plan.body.subject}" (${plan.post.lang}, ${plan.post.url}) to ${count === 1 ? 'the 1 subscriber' : `the ${count} subscribers`} of ${plan.form.path}\n`);
     for (const { request, finished } of plan.earlier) io.out(`  sent before as campaign ${request.id}${finished ? '' : ' (still sending)'}\n`);
-    if (options.dryRun) return 0;
+    if (command.dryRun) return 0;
     if (!config.mail.queue) return fail(io, 'campaigns go through the mail queue: set [mail] queue = true');
-    const outcome = await startCampaign(sources.store, plan, { resend: options.resend, now: io.clock(), randomHex: randomBytes(2).toString('hex') });
+    const outcome = await startCampaign(sources.store, plan, { resend: command.resend, now: io.clock(), randomHex: randomBytes(2).toString('hex') });
     if ('refused' in outcome) {
       if (outcome.refused === 'no_subscribers') return fail(io, `${plan.form.path} has no confirmed subscribers`);
       if (outcome.refused === 'taken') return fail(io, `another send of this post to ${plan.form.path} in ${plan.post.lang} started at the same moment; see postbox newsletter list`);
@@ -104,9 +115,4 @@ async function listCampaigns(config: Config, io: NewsletterCommandIo): Promise<n
 function fail(io: NewsletterCommandIo, message: string): number {
   io.error(`postbox: ${message}\n`);
   return 1;
-}
-
-function usage(io: NewsletterCommandIo, reason: string): number {
-  io.error(`postbox: ${reason}\n\nUsage:\n${NEWSLETTER_USAGE}`);
-  return 2;
 }

@@ -25,14 +25,34 @@ export interface QueueCommandIo {
   now(): number;
 }
 
-/** Runs one queue command; the exit code: 0 done, 1 no such message, 2 a usage error. */
-export async function runQueueCommand(args: readonly string[], options: { allFailed: boolean }, config: Config, io: QueueCommandIo): Promise<number> {
-  if (config.state.backend !== 'postgres') return runOn(createQueueFiles(queueDirOf(config.data_dir)), args, options, io);
+/** A queue command line, read: `retry` without an id puts every failed message back. */
+export type QueueCommand = { action: 'list' } | { action: 'retry'; id?: string } | { action: 'drop'; id: string };
+
+/** `args` and `--all-failed` as a QueueCommand, or what is wrong with them; nothing is read or reached yet. */
+export function parseQueueCommand(args: readonly string[], options: { allFailed: boolean }): QueueCommand | { problem: string } {
+  const [action, id, ...rest] = args;
+  if (rest.length > 0) return { problem: `unexpected "${rest.join(' ')}"` };
+  switch (action) {
+    case 'list':
+      return id !== undefined || options.allFailed ? { problem: 'queue list takes no ID or --all-failed' } : { action };
+    case 'retry':
+      if (options.allFailed === (id !== undefined)) return { problem: 'queue retry takes one message ID or --all-failed' };
+      return id === undefined ? { action } : { action, id };
+    case 'drop':
+      return id === undefined || options.allFailed ? { problem: 'queue drop takes one message ID' } : { action, id };
+    default:
+      return { problem: action === undefined ? 'queue needs list, retry or drop' : `unknown queue command "${action}"` };
+  }
+}
+
+/** Runs one queue command; the exit code: 0 done, 1 no such message (or PostgreSQL cannot be reached). */
+export async function runQueueCommand(command: QueueCommand, config: Config, io: QueueCommandIo): Promise<number> {
+  if (config.state.backend !== 'postgres') return runOn(createQueueFiles(queueDirOf(config.data_dir)), command, io);
   // `[state] backend = "postgres"`: the table every replica's queue shares.
   const state = createPostgresState(config.state.url!, createSilentLogger());
   try {
     await migratedForCommand(state);
-    return await runOn(createPostgresQueueStore(state, { clock: io.now }), args, options, io);
+    return await runOn(createPostgresQueueStore(state, { clock: io.now }), command, io);
   } catch (error) {
     if (!(error instanceof UnavailableError)) throw error;
     io.error('postbox: PostgreSQL ([state] url) cannot be reached; try again once it is up\n');
@@ -42,26 +62,19 @@ export async function runQueueCommand(args: readonly string[], options: { allFai
   }
 }
 
-async function runOn(store: QueueOwnerStore, args: readonly string[], options: { allFailed: boolean }, io: QueueCommandIo): Promise<number> {
-  const [action, id, ...rest] = args;
-  if (rest.length > 0) return usage(io, `unexpected "${rest.join(' ')}"`);
-  if (action === 'list' && (id !== undefined || options.allFailed)) return usage(io, 'queue list takes no ID or --all-failed');
-  switch (action) {
+async function runOn(store: QueueOwnerStore, command: QueueCommand, io: QueueCommandIo): Promise<number> {
+  switch (command.action) {
     case 'list':
       io.out(formatListing(await store.listPending(), await store.listFailed(), io.now()));
       return 0;
     case 'retry':
-      if (options.allFailed === (id !== undefined)) return usage(io, 'queue retry takes one message ID or --all-failed');
-      return id === undefined ? retryAllFailed(store, io) : retryOne(store, id, io);
+      return command.id === undefined ? retryAllFailed(store, io) : retryOne(store, command.id, io);
     case 'drop': {
-      if (id === undefined || options.allFailed) return usage(io, 'queue drop takes one message ID');
-      const where = await store.drop(id);
-      if (!where) return noSuchMessage(id, io);
-      io.out(`${id}: dropped (it was ${where})\n`);
+      const where = await store.drop(command.id);
+      if (!where) return noSuchMessage(command.id, io);
+      io.out(`${command.id}: dropped (it was ${where})\n`);
       return 0;
     }
-    default:
-      return usage(io, action === undefined ? 'queue needs list, retry or drop' : `unknown queue command "${action}"`);
   }
 }
 
@@ -90,11 +103,6 @@ async function retryAllFailed(store: QueueOwnerStore, io: QueueCommandIo): Promi
 function noSuchMessage(id: string, io: QueueCommandIo): number {
   io.error(`postbox: no queued message with id ${id} ("postbox queue list" shows them)\n`);
   return 1;
-}
-
-function usage(io: QueueCommandIo, reason: string): number {
-  io.error(`postbox: ${reason}\n\nUsage:\n${QUEUE_USAGE}`);
-  return 2;
 }
 
 /** One line per message: id, state, channel, form, age, tries and the last error. No address, no field. */

@@ -15,23 +15,28 @@ export interface SubscribersCommandIo {
   error(text: string): void;
 }
 
-/** Runs `subscribers <args>`; the exit code: 0 done, 1 no such newsletter form, 2 a usage error. */
-export async function runSubscribersCommand(
-  args: readonly string[],
-  options: { form: string | undefined; format: string | undefined },
-  config: Config,
-  io: SubscribersCommandIo,
-): Promise<number> {
-  const format = options.format ?? 'csv';
-  const problem = usageProblem(args, options.form, format);
-  if (problem) {
-    io.error(`postbox: ${problem}\n\nUsage:\n${SUBSCRIBERS_USAGE}`);
-    return 2;
-  }
-  const form = config.forms.find((entry) => entry.path === options.form);
+/** A subscribers command line, read: `export` of one form in one format. */
+export interface SubscribersCommand {
+  form: string;
+  format: 'csv' | 'json';
+}
+
+/** `args` and the options as a SubscribersCommand, or what is wrong with them; nothing is read yet. */
+export function parseSubscribersCommand(args: readonly string[], options: { form: string | undefined; format: string | undefined }): SubscribersCommand | { problem: string } {
+  const { form, format = 'csv' } = options;
+  if (args.length !== 1 || args[0] !== 'export') return { problem: 'subscribers takes one command: export' };
+  if (form === undefined) return { problem: 'subscribers export needs --form PATH' };
+  if (format !== 'csv' && format !== 'json') return { problem: `--format is csv or json, not "${format}"` };
+  return { form, format };
+}
+
+/** Runs `subscribers export`; the exit code: 0 done, 1 no such newsletter form. */
+export async function runSubscribersCommand(command: SubscribersCommand, config: Config, io: SubscribersCommandIo): Promise<number> {
+  const { format } = command;
+  const form = config.forms.find((entry) => entry.path === command.form);
   if (!form || form.type !== 'newsletter') {
     const newsletters = config.forms.filter((entry) => entry.type === 'newsletter').map((entry) => entry.path);
-    io.error(`postbox: no newsletter form at ${options.form} (newsletter forms: ${newsletters.join(', ') || 'none'})\n`);
+    io.error(`postbox: no newsletter form at ${command.form} (newsletter forms: ${newsletters.join(', ') || 'none'})\n`);
     return 1;
   }
   const reader = openNewsletterReader(config);
@@ -49,12 +54,4 @@ export async function runSubscribersCommand(
 function toCsv(subscribers: readonly Subscriber[]): string {
   const rows = [['email', 'subscribed_at'], ...subscribers.map((subscriber) => [subscriber.email, subscriber.subscribed_at])];
   return rows.map(csvRow).join('');
-}
-
-/** What is wrong with the command line, if anything. */
-function usageProblem(args: readonly string[], form: string | undefined, format: string): string | undefined {
-  if (args.length !== 1 || args[0] !== 'export') return 'subscribers takes one command: export';
-  if (form === undefined) return 'subscribers export needs --form PATH';
-  if (format !== 'csv' && format !== 'json') return `--format is csv or json, not "${format}"`;
-  return undefined;
 }

@@ -2,6 +2,7 @@
 // file is read").
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { writeConfigFile } from '../support/config.js';
 import { REPO_ROOT, runPostbox, startPostboxServe } from '../support/postbox-process.js';
@@ -145,8 +146,9 @@ describe('postbox --help', () => {
 });
 
 describe('usage errors of the commands that take arguments', () => {
-  it('exit 2 and say what is wrong before the usage', async () => {
-    const file = await writeConfigFile(temp.dir, GOOD, 'usage.toml');
+  it('exit 2 and say what is wrong before the usage, before the configuration file is read', async () => {
+    // No such file: a command line that cannot run is told first.
+    const file = path.join(temp.dir, 'none.toml');
     const cases: Array<[string[], string]> = [
       [['newsletter', 'send'], 'newsletter send needs --form PATH and --post SLUG'],
       [['newsletter', 'send', '--form', '/news', '--post', 'a', '--test', 'me@example.com', '--dry-run'], '--test and --dry-run do not go together'],
@@ -157,6 +159,8 @@ describe('usage errors of the commands that take arguments', () => {
       [['queue'], 'queue needs list, retry or drop'],
       [['subscribers', 'export'], 'subscribers export needs --form PATH'],
       [['subscribers', 'export', '--form', '/news', '--format', 'xml'], '--format is csv or json, not "xml"'],
+      [['subscribers'], 'subscribers takes one command: export'],
+      [['migrate', 'now'], 'migrate takes no arguments, not "now"'],
     ];
     for (const [args, reason] of cases) {
       const result = await runPostbox([...args, '--config', file]);

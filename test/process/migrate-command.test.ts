@@ -55,13 +55,13 @@ describe('postbox migrate', () => {
       { name: 'subscribers', run: async () => (ran.push('subscribers'), { copied: 0, skipped: 4 }) },
     ];
     const done = capture();
-    assert.equal(await runMigrateCommand([], { fromFiles: true }, config, done.io, importers), 0, done.error.join(''));
+    assert.equal(await runMigrateCommand({ fromFiles: true }, config, done.io, importers), 0, done.error.join(''));
     assert.deepEqual(ran, [`archives ${config.data_dir}`, 'subscribers']);
     assert.deepEqual(done.out.slice(1), ['form archives: copied 3, already there 1\n', 'subscribers: copied 0, already there 4\n']);
 
     const failing = capture();
     const broken: FileImporter[] = [{ name: 'queue', run: async () => Promise.reject(new Error('queue/seg-1 is not JSON')) }];
-    assert.equal(await runMigrateCommand([], { fromFiles: true }, config, failing.io, broken), 1);
+    assert.equal(await runMigrateCommand({ fromFiles: true }, config, failing.io, broken), 1);
     assert.match(failing.error.join(''), /stopped: .*queue\/seg-1 is not JSON; run the command again to go on\n$/);
   });
 
@@ -70,13 +70,13 @@ describe('postbox migrate', () => {
     const config = loadTestConfig(source({ backend: 'postgres', url }), temp.dir);
     let ran = false;
     const result = capture();
-    assert.equal(await runMigrateCommand([], { fromFiles: false }, config, result.io, [{ name: 'x', run: async () => ((ran = true), { copied: 0, skipped: 0 }) }]), 0);
+    assert.equal(await runMigrateCommand({ fromFiles: false }, config, result.io, [{ name: 'x', run: async () => ((ran = true), { copied: 0, skipped: 0 }) }]), 0);
     assert.equal(ran, false);
   });
 
   it('refuses the files backend, an unreachable database (without its password) and stray arguments', async () => {
     const files = capture();
-    assert.equal(await runMigrateCommand([], { fromFiles: true }, loadTestConfig(source({ backend: 'files' }), temp.dir), files.io), 1);
+    assert.equal(await runMigrateCommand({ fromFiles: true }, loadTestConfig(source({ backend: 'files' }), temp.dir), files.io), 1);
     assert.match(files.error.join(''), /migrate needs \[state\] backend = "postgres"/);
 
     const closedPort = await writeConfigFile(temp.dir, source({ backend: 'postgres', url: 'postgres://owner:s3cret@127.0.0.1:1/postbox' }), 'closed.toml');

@@ -2,7 +2,7 @@
 // queue table every replica shares.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runQueueCommand } from '../../src/queue-command.js';
+import { parseQueueCommand, runQueueCommand } from '../../src/queue-command.js';
 import type { OutgoingMessage } from '../../src/queue/outgoing.js';
 import { createPostgresQueueStore } from '../../src/storage/postgres/queue-store.js';
 import { createPostgresState } from '../../src/storage/postgres/state.js';
@@ -52,7 +52,11 @@ describe('postbox queue on the PostgreSQL queue', () => {
       const output: string[] = [];
       const errors: string[] = [];
       const io = { out: (text: string) => output.push(text), error: (text: string) => errors.push(text), now: () => NOW + 2_000 };
-      const run = (...args: string[]) => runQueueCommand(args, { allFailed: false }, config, io);
+      const run = (...args: string[]) => {
+        const command = parseQueueCommand(args, { allFailed: false });
+        assert.ok(!('problem' in command), args.join(' '));
+        return runQueueCommand(command, config, io);
+      };
 
       assert.equal(await run('list'), 0, errors.join(''));
       assert.equal(

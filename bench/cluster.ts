@@ -1,4 +1,4 @@
-// The cluster (examples/cluster/, contract section 8): submissions through nginx to 1, 2 and 3 replicas on
+// The cluster (examples/cluster/README.md): submissions through nginx to 1, 2 and 3 replicas on
 // PostgreSQL and Redis, beside one file-backed process straight and behind the same nginx, so the proxy's cost is
 // told apart from the shared state's. Information only (no target): throughput ratios against the single
 // process, which show how the cost grows with replicas. Every server (replicas, nginx, PostgreSQL, Redis) runs

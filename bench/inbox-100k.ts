@@ -16,7 +16,7 @@ import { formatBytes, formatMs } from './lib/report.js';
 
 const SECTION = 'inbox';
 const REQUESTS = 50;
-/** The contract's figure for the first page (issue 14). */
+/** The most the first page may take: it reads only the archive's last lines (docs/admin.md "Inbox"). */
 const FIRST_PAGE_MAXIMUM_MS = 50;
 /** Resident memory of serve after the 100,000-line run beyond the 10,000-line run's. */
 const RESIDENT_GROWTH_MAXIMUM = 24 * 1024 * 1024;

@@ -17,7 +17,10 @@ import { median } from './lib/side-by-side.js';
 const SECTION = 'startup scale';
 const MB = 1024 * 1024;
 
-/** Targets of issue 16 by corpus size (none for 1,000 posts: the growth is what it shows). */
+/**
+ * Targets by corpus size (docs/performance.md "Blog start-up by corpus size"); none for 1,000 posts: the growth is
+ * what it shows.
+ */
 const TARGETS: Record<number, { startupMs: number; rssBytes: number; editMs: number }> = {
   10_000: { startupMs: 2000, rssBytes: 250 * MB, editMs: 2000 },
   100_000: { startupMs: 15_000, rssBytes: 1500 * MB, editMs: 2000 },

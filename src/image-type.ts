@@ -1,6 +1,6 @@
-// Which image a file holds, from its first bytes (contract section 6 "Media"; docs/blog.md "Images beside a
-// post"): PNG, JPEG, GIF, WebP and AVIF only, never by the file's name, and no SVG (a document that can run
-// scripts). The admin checks uploads with it, the blog the files it serves. Pure.
+// Which image a file holds, from its first bytes (docs/blog.md "Images beside a post"; docs/admin.md "Posts"): PNG,
+// JPEG, GIF, WebP and AVIF only, never by the file's name, and no SVG (a document that can run scripts). The admin
+// checks uploads with it, the blog the files it serves. Pure.
 
 export interface ImageType {
   extension: 'png' | 'jpg' | 'gif' | 'webp' | 'avif';

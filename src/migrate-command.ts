@@ -1,5 +1,6 @@
-// `postbox migrate [--from-files]` (contract section 8): brings the PostgreSQL of `[state] backend = "postgres"` to
-// the newest schema, and with --from-files copies the records of data_dir into it, idempotently.
+// `postbox migrate [--from-files]` (docs/configuration.md "[state]"): brings the PostgreSQL of
+// `[state] backend = "postgres"` to the newest schema, and with --from-files copies the records of data_dir into
+// it, idempotently.
 import type pg from 'pg';
 import { postgresPlaceOf } from './check-summary.js';
 import type { Config } from './config/config.js';

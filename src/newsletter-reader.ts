@@ -1,6 +1,6 @@
 // What the commands and the campaign test send read of the newsletter outside the running service (`postbox
-// subscribers export`, `postbox newsletter send`): the current subscribers and the unsubscribe secret, from
-// data_dir or, with `[state] backend = "postgres"`, from the rows every replica shares (contract section 8).
+// subscribers export`, `postbox newsletter send`): the current subscribers and the unsubscribe secret, from data_dir
+// or, with `[state] backend = "postgres"`, from the rows every replica shares (docs/newsletter.md "With PostgreSQL").
 import { randomBytes } from 'node:crypto';
 import type { Config, NewsletterForm } from './config/config.js';
 import { readSubscribers } from './forms/newsletter/index.js';

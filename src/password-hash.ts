@@ -6,7 +6,7 @@ import { scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 /** The parameters `postbox hash-password` writes: about 100 ms and 32 MiB per check (RFC 7914 section 2). */
 export const DEFAULT_SCRYPT = { N: 32768, r: 8, p: 1 } as const;
 
-/** Passwords shorter than this are refused (contract section 6). */
+/** Passwords shorter than this are refused (docs/admin.md "Users"). */
 export const MIN_PASSWORD_LENGTH = 12;
 
 const SALT_BYTES = 16;

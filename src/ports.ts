@@ -1,5 +1,6 @@
-// The small interfaces the services talk through (STYLE.md "three layers"): the forms core and the mail queue send
-// through them, adapters (nodemailer, fetch, fs) implement them, and the composition root joins the two.
+// The small interfaces the services talk through: the forms core and the mail queue send through them, adapters
+// (nodemailer, fetch, fs) implement them, and the composition root joins the two. That way what the core decides
+// does not depend on which adapter carries it out, and a test can hand it a recording mailer or a fixed clock.
 
 /**
  * The `Auto-Submitted` header of a mail (RFC 3834 section 5): `auto-replied` for an answer to what someone sent

@@ -1,5 +1,5 @@
-// A part the service needs could not be reached (contract section 8): the request is answered
-// `503 {"error":"unavailable"}`, never let through as if the part had agreed.
+// A part the service needs could not be reached (docs/configuration.md "[state]" and "[rate_limit]"): the request
+// is answered `503 {"error":"unavailable"}`, never let through as if the part had agreed.
 
 export class UnavailableError extends Error {
   constructor(readonly part: string) {

@@ -1,4 +1,4 @@
-// The headers of every admin answer (contract section 6, docs/admin.md "Security"): nothing is cached, nothing
+// The headers of every admin answer (docs/admin.md "Security"): nothing is cached, nothing
 // frames the pages, no script or style runs unless it is a file of /admin itself, and forms post only to /admin.
 
 export const ADMIN_HEADERS: Readonly<Record<string, string>> = Object.freeze({

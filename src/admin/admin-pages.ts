@@ -32,6 +32,6 @@ export interface AdminRoute {
   /** A path under /admin, e.g. "/admin/posts"; with `prefix` every path that starts with it ("/admin/posts/"). */
   path: string;
   prefix?: boolean;
-  /** GET answers HEAD too. Only GET and POST: every change is a POST (contract section 6). */
+  /** GET answers HEAD too. Only GET and POST: every change is a POST (docs/admin.md "Security"). */
   methods: Partial<Record<'GET' | 'POST', AdminPage>>;
 }

@@ -38,7 +38,7 @@ export interface AdminSettings {
   admin: AdminConfig;
 }
 
-/** Sessions and failed sign-ins that every replica sees ([state] backend = "postgres", contract section 8). */
+/** Sessions and failed sign-ins that every replica sees (docs/admin.md "Several replicas"). */
 export interface SharedAdminRecords {
   openSessions(options: Omit<SessionStoreOptions, 'file'>): SessionStore;
   throttle: SignInThrottle;
@@ -144,7 +144,7 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
       answer = await route(request);
     } catch (error) {
       if (error instanceof UnavailableError) {
-        // The shared records are out of reach (contract section 8): 503, and the next request tries again.
+        // The shared records are out of reach (docs/admin.md "Several replicas"): 503; the next request tries again.
         request.raw.resume();
         logger.warn({ event: 'admin_unavailable', part: error.part, method: request.method, path: request.path }, 'admin request answered 503');
         answer = unavailable();

@@ -1,4 +1,4 @@
-// Whether a request comes from another site (contract section 6): browsers say so in Sec-Fetch-Site (Fetch
+// Whether a request comes from another site (docs/admin.md "Security"): browsers say so in Sec-Fetch-Site (Fetch
 // Metadata) and Origin. A state-changing request with either pointing elsewhere is refused, whatever it carries.
 import type { IncomingHttpHeaders } from 'node:http';
 

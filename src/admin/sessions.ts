@@ -5,7 +5,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Clock, RandomBytes } from '../ports.js';
 
-/** A session ends this long after sign-in, however busy it is (contract section 6). */
+/** A session ends this long after sign-in, however busy it is (docs/admin.md "Sessions"). */
 export const ABSOLUTE_SESSION_MS = 7 * 24 * 3_600_000;
 
 /** The sessions file in data_dir (config/data-files.ts reserves the name). */

@@ -1,4 +1,4 @@
-// Signing in and out (contract section 6, docs/admin.md "Signing in"). A wrong name and a wrong password get the
+// Signing in and out (docs/admin.md "Signing in" and "Sessions"). A wrong name and a wrong password get the
 // same message and take the same time (an unknown name is checked against a dummy hash of the same cost); more
 // than 5 failures in 15 minutes from one address or for one name are answered 429 with Retry-After.
 import type { Answer } from '../http/answer.js';

@@ -1,4 +1,4 @@
-// What the administration interface lists for every post file (contract section 6 "Posts"): read-only, built
+// What the administration interface lists for every post file (docs/admin.md "Posts"): read-only, built
 // by the blog service from the files it loaded and the same visibility rule as the API.
 
 /**

@@ -1,5 +1,5 @@
-// The mail one subscriber gets from a campaign (contract section 7): the campaign's body with the footer that
-// carries their own unsubscribe link, the list headers of RFC 2369/8058/2919, and `Precedence: bulk`.
+// The mail one subscriber gets from a campaign (docs/newsletter.md "Sending a post"): the campaign's body with the
+// footer that carries their own unsubscribe link, the list headers of RFC 2369/8058/2919, and `Precedence: bulk`.
 import type { MailList, MailMessage } from '../ports.js';
 import { composeCampaignMail } from './campaign-mail.js';
 import type { CampaignBody } from './campaign-store.js';

@@ -8,7 +8,7 @@ export function confirmPathOf(formPath: string): string {
   return `${formPath.replace(/\/+$/, '')}/confirm`;
 }
 
-/** A newsletter form's unsubscribe path (`<path>/unsubscribe`, contract of docs/newsletter.md "Leaving the list"). */
+/** A newsletter form's unsubscribe path (`<path>/unsubscribe`, docs/newsletter.md "Leaving the list"). */
 export function unsubscribePathOf(formPath: string): string {
   return `${formPath.replace(/\/+$/, '')}/unsubscribe`;
 }

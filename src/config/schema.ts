@@ -166,7 +166,7 @@ const mail = z
     }
   })
   // A filled-in [mail.smtp] means mail is to be sent: without `transport` it must not end up in files that
-  // nobody reads (contract section 5).
+  // nobody reads (docs/configuration.md "[mail]", `transport`).
   .transform((value) => ({ ...value, transport: value.transport ?? (value.smtp ? 'smtp' : 'file') }));
 
 /** A language code such as "en" or "pt-BR"; post languages (src/blog/content/language.ts) follow it too. */
@@ -198,7 +198,7 @@ const blog = z.strictObject({
 
 /** The whole file. Cross-section rules live in the superRefine below. */
 // docs/configuration.md "[rate_limit]": the buckets in this process (and its snapshot file), or shared in Redis by
-// every replica (contract section 8).
+// every replica.
 const rateLimit = z
   .strictObject({
     backend: z.enum(['memory', 'redis']).default('memory'),
@@ -212,8 +212,7 @@ const rateLimit = z
     if (value.backend === 'memory' && value.url !== undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is only for backend = "redis"' });
   });
 
-// docs/configuration.md "[state]": records in data_dir (one process), or in PostgreSQL shared by every replica
-// (contract section 8).
+// docs/configuration.md "[state]": records in data_dir (one process), or in PostgreSQL shared by every replica.
 const state = z
   .strictObject({
     backend: z.enum(['files', 'postgres']).default('files'),

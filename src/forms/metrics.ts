@@ -1,5 +1,5 @@
 // The lifetime counters of docs/forms-api.md "/metrics", in totals and per form, 0 when nothing happened: the
-// spec's 16, then the queue's three (docs/delivery.md "Watching the queue").
+// forms service's own 16, then the queue's three (docs/delivery.md "Watching the queue").
 
 export const COUNTER_NAMES = [
   'received',

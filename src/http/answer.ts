@@ -49,7 +49,7 @@ export function writeAnswer(response: ServerResponse, answer: Answer, withBody: 
   if (!Array.isArray(headers) && !BODILESS.has(answer.status)) {
     const record = headers as Record<string, string>;
     // Added to the answer's own record, never to a spread copy: Node's writeHead costs several microseconds
-    // more on a copied object (an A/B of the rejected submission, docs/performance.md).
+    // more on a copied object, which every rejected submission would pay (docs/performance.md).
     if (record['content-length'] === undefined) record['content-length'] = String(byteLength(body));
   }
   response.writeHead(answer.status, headers as Record<string, string>);

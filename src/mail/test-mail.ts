@@ -1,6 +1,6 @@
-// `postbox check --send-test-mail` (README.md "Running it for your site"): one mail through the configured
-// transport, sent now, and its outcome in words the owner can act on: on failure the SMTP server's host and
-// port and its reply, or the network error (contract section 5).
+// `postbox check --send-test-mail` (README.md "Running it for your site"; docs/configuration.md): one mail through the
+// configured transport, sent now, and its outcome in words the owner can act on: on failure the SMTP server's host and
+// port and its reply, or the network error.
 import { getSystemErrorName } from 'node:util';
 import type { MailConfig } from '../config/config.js';
 import type { Clock, MailMessage, SendOutcome } from '../ports.js';

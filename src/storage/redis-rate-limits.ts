@@ -1,4 +1,4 @@
-// Rate limits shared by every replica (contract section 8, docs/configuration.md "[rate_limit]"): the buckets of
+// Rate limits shared by every replica (docs/configuration.md "[rate_limit]"): the buckets of
 // docs/submission-rules.md "Rate limit" kept in Redis, each take one atomic Lua script on the Redis server's
 // clock (TIME), so replicas with skewed clocks agree. A bucket key expires when its bucket would be full again,
 // so Redis holds only buckets that carry information. Redis unreachable: a take fails (the submission is

@@ -1,4 +1,4 @@
-// Every rule that stands before an admin page (contract section 6), tried the way an attacker would: no session,
+// Every rule that stands before an admin page (docs/admin.md "Security"), tried the way an attacker would: no session,
 // expired sessions, missing and wrong CSRF tokens, foreign Origin and Sec-Fetch-Site, and the headers of every
 // answer, including redirects, refusals and errors.
 import assert from 'node:assert/strict';

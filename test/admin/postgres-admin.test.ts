@@ -1,6 +1,7 @@
-// /admin of several replicas over one real PostgreSQL (contract section 8): each replica is `postbox serve`'s
-// composition of the forms service with [admin] and [state] backend = "postgres", in a data_dir of its own, so
-// whatever one sees of another comes through the database: sessions, failed sign-ins, the archive's rows.
+// /admin of several replicas over one real PostgreSQL (docs/admin.md "Several replicas"): each replica is the
+// composition `postbox serve` makes of the forms service with [admin] and [state] backend = "postgres", in a data_dir
+// of its own, so whatever one sees of another comes through the database: sessions, failed sign-ins, the archive's
+// rows.
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { after, afterEach, before, describe, it } from 'node:test';

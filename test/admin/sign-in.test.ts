@@ -1,5 +1,5 @@
-// Sign-in over HTTP (contract section 6): the form, one message for a wrong name or password, throttling with
-// Retry-After, the session cookie's flags, where a person lands, and sign-out.
+// Sign-in over HTTP (docs/admin.md "Signing in" and "Sessions"): the form, one message for a wrong name or password,
+// throttling with Retry-After, the session cookie's flags, where a person lands, and sign-out.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { WRONG_CREDENTIALS } from '../../src/admin/sign-in.js';

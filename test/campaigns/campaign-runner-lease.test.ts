@@ -1,7 +1,7 @@
 // The campaign runner over campaigns in a real PostgreSQL, one runner per replica, each with its own mail queue
-// (contract section 8): a campaign is sent once, not once per replica; a replica that died leaves its campaign
-// to another once the lease lapsed, which goes on after the last journaled recipient; a replica that lost its
-// lease hands no more mails to its queue.
+// (docs/newsletter.md "With PostgreSQL and several replicas"): a campaign is sent once, not once per replica; a
+// replica that died leaves its campaign to another once the lease lapsed, which goes on after the last journaled
+// recipient; a replica that lost its lease hands no more mails to its queue.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { CampaignRequest, JournalLine } from '../../src/campaigns/campaign.js';

@@ -1,5 +1,5 @@
-// The inbox of /admin with a real Chromium against a real `postbox serve` (contract section 6; docs/admin.md
-// "Inbox"): submissions made through the documented contact form appear newest first, a search finds one, the CSV
+// The inbox of /admin with a real Chromium against a real `postbox serve` (docs/admin.md "Inbox"):
+// submissions made through the documented contact form appear newest first, a search finds one, the CSV
 // export read back by csv-parse holds what was sent with formulas defused, and a deletion made while 20 other
 // submissions arrive loses none of them and doubles none. axe-core checks the list, a submission and a search.
 import assert from 'node:assert/strict';

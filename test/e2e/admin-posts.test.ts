@@ -1,4 +1,4 @@
-// Writing a post in /admin with a real Chromium against a real `postbox serve` (contract section 6): sign in,
+// Writing a post in /admin with a real Chromium against a real `postbox serve` (docs/admin.md "Posts"): sign in,
 // new post, image upload, preview, a date a few seconds ahead, publish; the post stays out of the API until its
 // date and is listed within 2 seconds of it, with its image served and linked absolutely. axe-core runs on every
 // admin page on the way, and no page may trip the Content-Security-Policy.

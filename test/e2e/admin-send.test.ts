@@ -1,5 +1,5 @@
-// Sending a post from /admin with a real Chromium against a real `postbox serve` and a real SMTP server (contract
-// section 7; docs/admin.md "Sending a post"): sign in, "Send to subscribers" on a published post, a test send that
+// Sending a post from /admin with a real Chromium against a real `postbox serve` and a real SMTP server
+// (docs/admin.md "Sending a post"): sign in, "Send to subscribers" on a published post, a test send that
 // the server receives with its list headers, the confirmation with the number of subscribers, "Send now", and the
 // campaign page following the send in place (its script, no reload) until it is finished. axe-core finds no serious
 // or critical violation on any page on the way, the campaign page included while it sends, and the CSP no script.

@@ -1,7 +1,7 @@
-// The newsletter's button pages in a real Chromium against a real `postbox serve` (contract section 7): with
-// `confirm = "button"` the link from the real confirmation mail shows a button and a scanner's GET or HEAD
-// changes nothing; the click confirms. The unsubscribe link likewise: GET and HEAD change nothing, the button
-// unsubscribes. axe-core finds no serious violation on any of the four pages.
+// The newsletter's button pages in a real Chromium against a real `postbox serve` (docs/newsletter.md "Confirming with
+// a button" and "Leaving the list"): with `confirm = "button"` the link from the real confirmation mail shows a button
+// and a scanner's GET or HEAD changes nothing; the click confirms. The unsubscribe link likewise: GET and HEAD change
+// nothing, the button unsubscribes. axe-core finds no serious violation on any of the four pages.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // The forms service over a real listening socket, delivering through nodemailer's pooled SMTP transport to a
 // real SMTP server (smtp-server on loopback): the owner mail and the receipt checked header by header, a
 // refusing server, and hostile input that must never become a header of its own. With `queue = false`: the
-// synchronous answers of forms-service.md (test/forms/queue/ drives the same server through the queue).
+// synchronous answers of docs/forms-api.md "Delivery" (test/forms/queue/ drives the same server through the queue).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { AddressObject } from 'mailparser';

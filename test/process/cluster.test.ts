@@ -1,9 +1,9 @@
-// Three real `postbox serve` replicas behind a real nginx, on one PostgreSQL and one Redis (contract section 8,
-// examples/cluster/): a client's rate limit holds across replicas exactly; Redis or PostgreSQL down answers 503
-// (never a bypass) and service resumes by itself; a confirmation link clicked 100 times at once over the replicas
-// confirms once; a campaign is sent once, not once per replica; a replica SIGKILLed under load loses no
-// submission answered 200, and mails each exactly once. CLUSTER_SUBMISSIONS sets how many submissions the kill
-// scenario sends (default 300).
+// Three real `postbox serve` replicas behind a real nginx, on one PostgreSQL and one Redis
+// (examples/cluster/README.md): a client's rate limit holds across replicas exactly; Redis or PostgreSQL down answers
+// 503 (never a bypass) and service resumes by itself; a confirmation link clicked 100 times at once over the replicas
+// confirms once; a campaign is sent once, not once per replica; a replica SIGKILLed under load loses no submission
+// answered 200, and mails each exactly once. CLUSTER_SUBMISSIONS sets how many submissions the kill scenario sends
+// (default 300).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startCluster, type ClusterReplica, type TestCluster } from '../support/cluster.js';

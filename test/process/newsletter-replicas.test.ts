@@ -1,7 +1,8 @@
-// Two real `postbox serve` replicas on one PostgreSQL (contract section 8), each with its own data_dir, and a post
-// sent by the real `postbox newsletter send` into a real SMTP server: the campaign is sent once, not once per
-// replica. The replica sending it is killed (SIGKILL) in the middle; the other takes the campaign over once its
-// lease lapsed and goes on after the last journaled recipient: every subscriber has exactly one mail.
+// Two real `postbox serve` replicas on one PostgreSQL (docs/newsletter.md "With PostgreSQL and several replicas"),
+// each with its own data_dir, and a post sent by the real `postbox newsletter send` into a real SMTP server: the
+// campaign is sent once, not once per replica. The replica sending it is killed (SIGKILL) in the middle; the other
+// takes the campaign over once its lease lapsed and goes on after the last journaled recipient: every subscriber has
+// exactly one mail.
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';

@@ -1,6 +1,6 @@
 // Several real `postbox serve` replicas (the built dist/cli.js) with one config, on one real PostgreSQL and one
 // real Redis, behind a real nginx, mailing to a real SMTP sink: the deployment of examples/cluster/ as a test
-// fixture (contract section 8). A replica can be SIGKILLed and started again on its port, as a crash would.
+// fixture (examples/cluster/README.md). A replica can be SIGKILLed and started again on its port, as a crash would.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';

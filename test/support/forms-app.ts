@@ -69,7 +69,7 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
       {
         data_dir: dataDir,
         ...extra,
-        // The synchronous delivery of forms-service.md unless a test turns the queue on (test/forms/queue/).
+        // Synchronous delivery (docs/forms-api.md "Delivery") unless a test turns the queue on (test/forms/queue/).
         mail: { from: FROM_ADDRESS, to: OWNER_ADDRESS, queue: false, ...((extra.mail as TomlTable | undefined) ?? {}) },
         forms: options.forms ?? [contactForm()],
       },

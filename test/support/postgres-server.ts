@@ -1,6 +1,6 @@
-// A real PostgreSQL cluster (Debian's `postgresql` package; .ci/run installs it) on 127.0.0.1, in a temp folder:
-// for the shared state of several replicas (contract section 8). It can be stopped and started again on the same
-// port, as an outage. Missing binaries fail the test that needs them, never skip it. initdb refuses to run as
+// A real PostgreSQL cluster (Debian's `postgresql` package; .ci/run installs it) on 127.0.0.1, in a temp folder: for
+// the shared state of several replicas (docs/configuration.md "[state]"). It can be stopped and started again on the
+// same port, as an outage. Missing binaries fail the test that needs them, never skip it. initdb refuses to run as
 // root, so under root the cluster runs as the `postgres` user the Debian package creates.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';

@@ -1,8 +1,8 @@
-// "Send to subscribers" (contract section 7; docs/admin.md "Sending a post"): the send page of a published post,
-// its test send, the confirmation step, and the POST that creates the campaign through the same planCampaign and
-// startCampaign as `postbox newsletter send`. The running service's campaign runner is woken so that the send
-// starts at once. Refusals (no such post or form, sent already, still sending, no subscribers) are pages, not 500s.
-// Logged: {"event":"admin_campaign_test"|"admin_campaign_started","user","form","slug","lang"[,"campaign"]}.
+// "Send to subscribers" (docs/admin.md "Sending a post"; docs/newsletter.md "Sending a post"): the send page of a
+// published post, its test send, the confirmation step, and the POST that creates the campaign through the same
+// planCampaign and startCampaign as `postbox newsletter send`. The running service's campaign runner is woken so that
+// the send starts at once. Refusals (no such post or form, sent already, still sending, no subscribers) are pages, not
+// 500s. Logged: {"event":"admin_campaign_test"|"admin_campaign_started","user","form","slug","lang"[,"campaign"]}.
 import { planCampaign, startCampaign, type CampaignPlan, type CampaignSources } from '../../campaigns/campaign-plan.js';
 import type { SendOutcome as TestSendOutcome } from '../../ports.js';
 import type { NewsletterForm } from '../../config/config.js';

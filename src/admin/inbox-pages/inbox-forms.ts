@@ -2,7 +2,7 @@
 // pages (inbox-pages.tsx) do the reading.
 import type { FormConfig, MessageForm } from '../../config/config.js';
 
-/** Submissions on one page of a form's inbox (contract section 6). */
+/** Submissions on one page of a form's inbox (docs/admin.md "Inbox"). */
 export const PAGE_SIZE = 50;
 
 /** A page number past this is read as this one: the inbox reads back that far at most. */

@@ -109,7 +109,7 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     if (target.rest.length !== 2 || action !== 'delete' || id === undefined) return notFound(session, 'submission', `${INBOX}/${target.key}`);
     const outcome = await archives.remove(archiveOf(target.form), id);
     if (outcome === 'removed') {
-      // The form and the line's id only: nothing of what the person submitted (contract section 6).
+      // The form and the line's id only: nothing of what the person submitted (docs/admin.md "Inbox").
       logger.info({ event: 'admin_submission_deleted', user: session.user, form: target.form.path, id }, 'admin: submission deleted');
     }
     return redirectAnswer(`${INBOX}/${target.key}?notice=${outcome === 'removed' ? 'deleted' : 'missing'}`);

@@ -1,4 +1,4 @@
-// 409: the file changed on disk since the editor opened it (contract section 6). Nothing was written; the page
+// 409: the file changed on disk since the editor opened it (docs/admin.md "Posts"). Nothing was written; the page
 // shows both versions, and the merge of the two when the changes do not overlap, each with a way to go on.
 import type { AdminSession } from '../sessions.js';
 import { CsrfField } from '../views/csrf-field.js';

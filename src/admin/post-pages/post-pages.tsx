@@ -1,4 +1,4 @@
-// The posts pages of /admin (contract section 6 "Posts" and "Media"; docs/admin.md "Posts"). Each handler reads
+// The posts pages of /admin (docs/admin.md "Posts"; docs/blog.md "Images beside a post"). Each handler reads
 // the request, calls the post files (src/admin/posts/post-files.ts) and turns the outcome into a page or a 303;
 // sign-in, origin and CSRF checks and the security headers are the guard's (admin-pages.ts). Every change is
 // logged as {"event":"admin_post_<action>","user","file"}.

@@ -1,4 +1,4 @@
-// New posts and new translations (contract section 6 "Posts"): a new post is `<slug>.md` with TOML front matter;
+// New posts and new translations (docs/admin.md "Posts"): a new post is `<slug>.md` with TOML front matter;
 // a translation is `<slug>.<lang>.md` (or `<slug>/index.<lang>.md` beside a folder post), copied from a version.
 import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Reading a version for the editor and saving it back (contract section 6 "Posts"): a save presents the token of
+// Reading a version for the editor and saving it back (docs/admin.md "Posts"): a save presents the token of
 // the version it was opened on, and a file changed on disk since is never overwritten.
 import { parseFrontMatter } from '../../blog/content/front-matter.js';
 import { applyEdit } from './apply-edit.js';

@@ -1,5 +1,5 @@
-// The three-way merge a conflict page offers (contract section 6 "Posts": "where the two changes do not overlap,
-// offering the three-way merge is better still"), line by line with node-diff3.
+// The three-way merge a conflict page offers when the two changes do not overlap (docs/admin.md "Posts"), line by
+// line with node-diff3.
 import { merge } from 'node-diff3';
 
 /** `mine` and `theirs` (both edited from `base`) together, or null where their changes overlap. */

@@ -1,4 +1,4 @@
-// The front-matter keys the editor shows (contract section 6 "Posts"; docs/blog.md "Front matter"), read from a
+// The front-matter keys the editor shows (docs/admin.md "Posts"; docs/blog.md "Front matter"), read from a
 // file's data, checked with the blog's own rules, and turned into the key edits of a save.
 import { normalizeDate } from '../../blog/content/dates.js';
 import { checkSlug } from '../../blog/content/file-name.js';

@@ -1,8 +1,8 @@
 /**
- * The post files of content_dir as the admin console edits them (contract section 6 "Posts" and "Media"). No
- * HTTP and no HTML: every method returns an outcome the pages turn into an answer, and none throws for
- * anything a person can do wrong (a bad path, a bad field, a file changed meanwhile); it throws only when the
- * disk fails.
+ * The post files of content_dir as the admin console edits them (docs/admin.md "Posts"; docs/blog.md "Images beside a
+ * post"). No HTTP and no HTML: every method returns an outcome the pages turn into an answer, and none throws for
+ * anything a person can do wrong (a bad path, a bad field, a file changed meanwhile); it throws only when the disk
+ * fails.
  *
  *   const posts = createPostFiles({ contentDir, trashDir: path.join(dataDir, 'trash'), clock: Date.now });
  *   posts.read(file)                                   -> ReadOutcome        (fields, body, format, version)

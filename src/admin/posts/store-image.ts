@@ -1,5 +1,5 @@
-// Images uploaded beside a post (contract section 6 "Media"): checked by content and size, stored under a clean
-// name in the post's folder, never over an existing file. A `<slug>.md` post first becomes `<slug>/index.md`,
+// Images uploaded beside a post (docs/admin.md "Posts", "Upload image"): checked by content and size, stored under a
+// clean name in the post's folder, never over an existing file. A `<slug>.md` post first becomes `<slug>/index.md`,
 // its translations `<slug>.<lang>.md` coming along as `<slug>/index.<lang>.md`.
 import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// "Delete" moves a version to data_dir/trash/, restorable by hand (contract section 6 "Posts"): nothing is ever
+// "Delete" moves a version to data_dir/trash/, restorable by hand (docs/admin.md "Posts"): nothing is ever
 // deleted. The trash name is `<UTC time>-<relative path, "/" written "__">`, e.g. `2024-05-01T12-00-00-000Z-hello__index.fr.md`.
 import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';

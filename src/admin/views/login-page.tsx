@@ -1,5 +1,5 @@
-// The sign-in page (contract section 6): "Name", "Password", "Sign in"; one message for a wrong name or password,
-// and after too many failures, when to try again.
+// The sign-in page (docs/admin.md "Signing in"): "Name", "Password", "Sign in"; one message for a wrong name or
+// password, and after too many failures, when to try again.
 import { Layout } from './layout.js';
 
 export interface LoginPageProps {

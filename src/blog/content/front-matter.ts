@@ -1,6 +1,6 @@
 // Splits a post file into front matter and Markdown body, and parses the front matter with a real parser:
 // TOML between `+++` lines (smol-toml) or YAML between `---` lines (js-yaml, YAML 1.2's core schema: a date stays
-// the text it is written as, as in TOML's plain dates it is checked by content/dates.ts). Contract section 4.
+// the text it is written as, as in TOML's plain dates it is checked by content/dates.ts). docs/blog.md "Front matter".
 // js-yaml reads a post's few keys some ten times faster than the `yaml` package, which /admin keeps for editing
 // front matter in place (admin/posts/front-matter-edit.ts): every start reads every post, an edit one. The usual
 // front matter (one key per line, plain values) is read first by simple-front-matter.ts, which answers exactly

@@ -12,7 +12,7 @@ export interface StatusRoutesOptions {
   metricsToken: string | undefined;
   /** The mail queue's current counts, when the queue is on (docs/delivery.md "Watching the queue"). */
   queueCounts?: () => { pending: number; failed: number; fsyncs: number };
-  /** The parts the service needs that cannot be reached now (contract section 8): /health is 503 naming them. */
+  /** The parts the service needs that cannot be reached now: /health is 503 naming them (docs/forms-api.md). */
   unavailableParts?: () => string[];
 }
 

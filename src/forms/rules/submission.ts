@@ -1,7 +1,7 @@
 // Field validation of a form submission (docs/submission-rules.md "Fields").
 // Pure: takes the parsed body, returns the clean submission or every field error; the route maps it to HTTP.
 //
-// Decisions where the specs leave room:
+// The finer points of docs/submission-rules.md "Fields" and "Honeypot":
 // - A value that is empty after trimming counts as absent ("Name is required" rather than "too short").
 // - A field that is optional for the form but present is still checked (length, characters).
 // - `name` and `service` are single-line values: no C0/C1 controls, DEL, U+2028 or U+2029. `message` may

@@ -1,4 +1,4 @@
-// Admin sessions in PostgreSQL (contract section 8, docs/admin.md "Sessions"): the same records as
+// Admin sessions in PostgreSQL (docs/admin.md "Sessions" and "Several replicas"): the same records as
 // data_dir/admin-sessions.json, one row each, so that a session started on one replica is valid on every other at
 // once and a sign-out on one ends it everywhere. Liveness is decided as with the file (isSessionLive); a request
 // moves last_seen_at only when it moved a minute, before it is answered (so the next request, on any replica, sees

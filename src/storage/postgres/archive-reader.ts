@@ -1,4 +1,4 @@
-// The inbox's reader over the archives table (contract section 8, docs/admin.md "Inbox"): newest first by id, an
+// The inbox's reader over the archives table (docs/admin.md "Inbox"): newest first by id, an
 // entry's id is its row's, a removal is one DELETE (safe with any number of replicas writing beside it), and the
 // per-day counts are one GROUP BY. A search reads rows newest first in batches and matches them as the files
 // backend does (entryMatches), so both backends find the same submissions.

@@ -1,5 +1,5 @@
-// The form archive in PostgreSQL (contract section 8): one row per accepted submission, inserted before anything
-// is sent, as the files backend appends its line. The row is committed when the INSERT resolves.
+// The form archive in PostgreSQL (docs/configuration.md "[state]"): one row per accepted submission, inserted before
+// anything is sent, as the files backend appends its line. The row is committed when the INSERT resolves.
 import type { ArchiveStore } from '../../ports.js';
 import type { PostgresState } from './state.js';
 

@@ -1,7 +1,7 @@
-// Campaigns in PostgreSQL (contract section 8), shared by every replica: a campaign is written whole in one
-// transaction, its journal is one row per line, a claim is a row whose primary key only one send can insert, and
-// a lease says which replica sends it: a replica runs a campaign only while its lease holds (renewed as it
-// runs), and another takes over once a lease lapsed, going on after the last journaled recipient.
+// Campaigns in PostgreSQL (docs/newsletter.md "With PostgreSQL and several replicas"), shared by every replica: a
+// campaign is written whole in one transaction, its journal is one row per line, a claim is a row whose primary key
+// only one send can insert, and a lease says which replica sends it: a replica runs a campaign only while its lease
+// holds (renewed as it runs), and another takes over once a lease lapsed, going on after the last journaled recipient.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { claimKeyOf, isCampaignRequest, type CampaignRequest, type JournalLine } from '../../campaigns/campaign.js';

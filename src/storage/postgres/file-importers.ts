@@ -1,6 +1,6 @@
-// What `postbox migrate --from-files` copies from data_dir into PostgreSQL (contract section 8), one importer per
-// kind of record, in this order. Each is idempotent: a record copied before is recognised and skipped, so the
-// command can run again after an interruption, or after the files grew.
+// What `postbox migrate --from-files` copies from data_dir into PostgreSQL (docs/configuration.md "[state]"), one
+// importer per kind of record, in this order. Each is idempotent: a record copied before is recognised and skipped, so
+// the command can run again after an interruption, or after the files grew.
 import type { Config } from '../../config/config.js';
 import { importAdminSessionsFromFiles, importArchivesFromFiles } from './import-admin-files.js';
 import type { ImportCount } from './import-count.js';

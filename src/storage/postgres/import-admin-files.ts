@@ -1,4 +1,4 @@
-// `postbox migrate --from-files` for /admin's records (contract section 8): the form archives (data_dir/<archive>
+// `postbox migrate --from-files` for /admin's records (docs/admin.md "Inbox"): the form archives (data_dir/<archive>
 // of every configured form) and the sessions file, copied into PostgreSQL once. Idempotent: an archive row names
 // its line in `source` as "<archive>:<SHA-256 of the line>:<how many identical lines directly precede it>" (the
 // same submission twice in one millisecond), so appends and inbox deletions between two runs never make a line

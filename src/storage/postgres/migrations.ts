@@ -1,5 +1,5 @@
-// The versioned schema of the PostgreSQL state (contract section 8). A migration, once released, is never edited:
-// a change is a new version. src/storage/postgres/migrate.ts applies the missing ones at start.
+// The versioned schema of the PostgreSQL state (docs/configuration.md "[state]"). A migration, once released, is never
+// edited: a change is a new version. src/storage/postgres/migrate.ts applies the missing ones at start.
 import { ADMIN_TABLES } from './schema/admin.js';
 import { ARCHIVE_TABLES } from './schema/archives.js';
 import { CAMPAIGN_TABLES } from './schema/campaigns.js';

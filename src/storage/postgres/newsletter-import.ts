@@ -1,6 +1,6 @@
-// `postbox migrate --from-files`, the newsletter's part (contract section 8): copies the live pending signups,
-// every subscriber log line and the unsubscribe secret of a data_dir into PostgreSQL. Idempotent: a second run
-// copies nothing. Run it before the replicas serve from the database: imported events are ordered after any
+// `postbox migrate --from-files`, the newsletter's part (docs/newsletter.md "With PostgreSQL"): copies the live
+// pending signups, every subscriber log line and the unsubscribe secret of a data_dir into PostgreSQL. Idempotent: a
+// second run copies nothing. Run it before the replicas serve from the database: imported events are ordered after any
 // already there, and a running replica keeps the secret it read at its start.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

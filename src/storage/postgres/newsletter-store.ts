@@ -1,5 +1,5 @@
-// The newsletter's records in PostgreSQL (contract section 8): pending signups, subscriber events and the
-// unsubscribe secret as rows every replica shares. Nothing is kept in memory but the secret, so an unsubscribe
+// The newsletter's records in PostgreSQL (docs/newsletter.md "With PostgreSQL"): pending signups, subscriber events
+// and the unsubscribe secret as rows every replica shares. Nothing is kept in memory but the secret, so an unsubscribe
 // on one replica counts on every other at once. Times compared are the service clock's, passed in.
 import type { NewsletterForm } from '../../config/config.js';
 import type { NewsletterStore } from '../../forms/newsletter/newsletter-store.js';

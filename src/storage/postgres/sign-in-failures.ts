@@ -1,5 +1,5 @@
-// Failed admin sign-ins in PostgreSQL (contract sections 6 and 8): every replica records its failures in one table
-// and counts all of them, so the sixth failed attempt within 15 minutes is refused whichever replica answers.
+// Failed admin sign-ins in PostgreSQL (docs/admin.md "Several replicas"): every replica records its failures in one
+// table and counts all of them, so the sixth failed attempt within 15 minutes is refused whichever replica answers.
 // The rule itself is the one of the memory throttle (waitMsOf).
 import { SIGN_IN_WINDOW_MS, waitMsOf, type SignInThrottle } from '../../admin/sign-in-throttle.js';
 import type { PostgresState } from './state.js';

@@ -1,7 +1,7 @@
-// The connection to the PostgreSQL of `[state] backend = "postgres"` (contract section 8): a pool, the schema
-// migrated at start, and a probe that keeps /health honest. The service starts even while PostgreSQL is down:
-// migrations are tried again until they ran, queries meanwhile fail with UnavailableError (503), and every
-// store works again by itself once the database answers.
+// The connection to the PostgreSQL of `[state] backend = "postgres"` (docs/configuration.md "[state]"): a pool, the
+// schema migrated at start, and a probe that keeps /health honest. The service starts even while PostgreSQL is down:
+// migrations are tried again until they ran, queries meanwhile fail with UnavailableError (503), and every store works
+// again by itself once the database answers.
 import type pg from 'pg';
 import { lazyModule } from '../../lazy-module.js';
 import type { Logger } from '../../log.js';

@@ -1,6 +1,7 @@
-// The newsletter's records in a real PostgreSQL shared by several replicas (contract section 8): a confirmation
-// token redeems exactly once across them, an unsubscribe on one counts on the others at once, unsubscribe links
-// work on every replica, and PostgreSQL down means 503 until it is back, never a lost signup or a second confirm.
+// The newsletter's records in a real PostgreSQL shared by several replicas (docs/newsletter.md "With PostgreSQL"): a
+// confirmation token redeems exactly once across them, an unsubscribe on one counts on the others at once, unsubscribe
+// links work on every replica, and PostgreSQL down means 503 until it is back, never a lost signup or a second
+// confirm.
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';

@@ -1,5 +1,5 @@
-// The form archive in a real PostgreSQL (contract section 8): each accepted submission is a row equal to the line
-// the files backend writes, kept before anything is sent; PostgreSQL down means 503 and an unhealthy /health,
+// The form archive in a real PostgreSQL (docs/configuration.md "[state]"): each accepted submission is a row equal to
+// the line the files backend writes, kept before anything is sent; PostgreSQL down means 503 and an unhealthy /health,
 // never a submission delivered without its record, until it is back.
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';

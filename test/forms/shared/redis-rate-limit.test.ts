@@ -1,6 +1,6 @@
-// Rate limits shared by replicas through a real redis-server (contract section 8): a client's bucket holds across
-// two forms services exactly, a bucket's key expires when it would be full, and Redis down means 503 and an
-// unhealthy /health, never a bypassed limit, until it is back.
+// Rate limits shared by replicas through a real redis-server (docs/configuration.md "[rate_limit]"): a client's bucket
+// holds across two forms services exactly, a bucket's key expires when it would be full, and Redis down means 503 and
+// an unhealthy /health, never a bypassed limit, until it is back.
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import { after, before, describe, it } from 'node:test';

@@ -1,6 +1,6 @@
-// Campaigns in a real PostgreSQL (contract section 8): a campaign is written whole or not at all and read back as
-// the files backend gives it, two sends started together make one campaign, and one replica at a time holds a
-// campaign's lease, another taking it over once it lapsed or was given up.
+// Campaigns in a real PostgreSQL (docs/newsletter.md "With PostgreSQL and several replicas"): a campaign is written
+// whole or not at all and read back as the files backend gives it, two sends started together make one campaign, and
+// one replica at a time holds a campaign's lease, another taking it over once it lapsed or was given up.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CampaignRequest } from '../../../src/campaigns/campaign.js';

@@ -1,6 +1,7 @@
-// `postbox migrate --from-files` for the newsletter (contract section 8): the live pending signups, the subscriber
-// logs and the secret of a data_dir land in PostgreSQL once; the file's secret replaces one a replica made, so
-// links mailed before the move keep working; a second run copies nothing, not even a link redeemed in between.
+// `postbox migrate --from-files` for the newsletter (docs/newsletter.md "With PostgreSQL"): the live pending signups,
+// the subscriber logs and the secret of a data_dir land in PostgreSQL once; the file's secret replaces one a replica
+// made, so links mailed before the move keep working; a second run copies nothing, not even a link redeemed in
+// between.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -8,7 +8,7 @@ import { sendOneMail } from './mail/test-mail.js';
 import { listHeaders } from './forms/newsletter/list-headers.js';
 import { createUnsubscribeToken } from './forms/newsletter/unsubscribe-token.js';
 import { resolveSiteName } from './forms/notifications.js';
-import { openNewsletterReader } from './newsletter-reader.js';
+import type { NewsletterStore } from './forms/newsletter/newsletter-store.js';
 import type { Clock, MailMessage, SendOutcome } from './ports.js';
 
 /** What a test send came to, in words the owner can act on (the SMTP reply or network error on failure). */
@@ -43,24 +43,18 @@ function createTestMessage(deps: TestSendDeps, form: NewsletterForm, plan: Pick<
   });
 }
 
-/** The test send of `config`: its sender and site, the newsletter secret of its data_dir, a one-off mailer of `mail`. */
+/** The test send of `config`: its sender and site, the newsletter secret of the backend's records, a one-off mailer of `mail`. */
 export function createCampaignTestSender(
   config: Config,
   mail: MailConfig,
   clock: Clock,
+  records: Pick<NewsletterStore, 'secret'>,
 ): (plan: Pick<CampaignPlan, 'form' | 'post' | 'body'>, address: string) => Promise<TestSendOutcome> {
   const deps: TestSendDeps = {
     from: mail.from,
     publicUrl: config.server.public_url,
     siteTitle: config.site?.title,
-    async loadSecret() {
-      const reader = openNewsletterReader(config);
-      try {
-        return await reader.secret();
-      } finally {
-        await reader.close();
-      }
-    },
+    loadSecret: () => records.secret(),
     sendNow: (message) => sendOneMail(mail, config.data_dir, message, clock, 'test of the campaign'),
   };
   return (plan, address) => sendCampaignTest(deps, plan, address);

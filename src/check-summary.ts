@@ -1,13 +1,14 @@
 // The short summary `postbox check` prints (docs/configuration.md "How the file is read").
 import { fileTransportNotice } from './mail/outbox-dir.js';
-import { exposedExampleUsers } from './admin/example-user.js';
-import { adminServiceOf, type Config, type MailConfig } from './config/config.js';
+import { adminListenOf, adminWarnings } from './admin/example-user.js';
+import { postgresUrlOf, type Config, type MailConfig } from './config/config.js';
 
 /** One line per service and form, as a site owner would want to confirm them. */
 export function describeConfig(config: Config): string {
   const lines: string[] = [`data_dir: ${config.data_dir}`];
   // The URL may carry a password: only where the records live is shown.
-  if (config.state.backend === 'postgres') lines.push(`state: records (archives, newsletter, mail queue, campaigns, admin sessions) in PostgreSQL at ${postgresPlaceOf(config.state.url!)}`);
+  const postgres = postgresUrlOf(config);
+  if (postgres) lines.push(`state: records (archives, newsletter, mail queue, campaigns, admin sessions) in PostgreSQL at ${postgresPlaceOf(postgres)}`);
   if (config.forms.length > 0) {
     const { host, port } = config.server.listen;
     if (config.mail) lines.push(`mail: ${describeMail(config.mail, config.data_dir)}`);
@@ -57,15 +58,3 @@ function describeMail(mail: MailConfig, dataDir: string): string {
 }
 
 /** Where /admin listens. */
-function adminListenOf(config: Config): Config['server']['listen'] {
-  return adminServiceOf(config) === 'blog' && config.blog ? config.blog.listen : config.server.listen;
-}
-
-/** What `check` (and the log of `serve`) warns about in [admin]: the published example password where others reach it. */
-export function adminWarnings(config: Config): string[] {
-  if (!config.admin) return [];
-  const exposed = exposedExampleUsers(config.admin.users, adminListenOf(config).host);
-  return exposed.map(
-    (name) => `[admin] user "${name}" has the example password of examples/config.toml on a listen address other than loopback: make a new hash with "postbox hash-password"`,
-  );
-}

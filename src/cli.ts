@@ -8,7 +8,9 @@ import { loadConfigFile, type ConfigProblem } from './config/load.js';
 import { parseMailboxes } from './config/mail-addresses.js';
 import { ListenError } from './http/http-server.js';
 import { createRequestLog } from './http/request-log.js';
-import { createLogger, createStdoutLogOutput } from './log.js';
+import { createLogger, createSilentLogger, createStdoutLogOutput } from './log.js';
+import type { Backend } from './adapters/backend.js';
+import { openBackend } from './app/open-backend.js';
 import { sendTestMail } from './mail/test-mail.js';
 import { failureSite, safeReason } from './safe-reason.js';
 import { parseQueueCommand, QUEUE_USAGE, runQueueCommand } from './queue-command.js';
@@ -140,11 +142,11 @@ function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migr
   switch (command) {
     case 'queue': {
       const read = parseQueueCommand(args, { allFailed: values['all-failed'] });
-      return 'problem' in read ? { ...read, usage: QUEUE_USAGE } : { run: (config) => runQueueCommand(read, config, { out, error, now: Date.now }) };
+      return 'problem' in read ? { ...read, usage: QUEUE_USAGE } : { run: (config) => onBackend(config, (backend) => runQueueCommand(read, backend, { out, error, now: Date.now })) };
     }
     case 'subscribers': {
       const read = parseSubscribersCommand(args, { form: values.form, format: values.format });
-      return 'problem' in read ? { ...read, usage: SUBSCRIBERS_USAGE } : { run: (config) => runSubscribersCommand(read, config, { out, error }) };
+      return 'problem' in read ? { ...read, usage: SUBSCRIBERS_USAGE } : { run: (config) => onBackend(config, (backend) => runSubscribersCommand(read, config, backend, { out, error })) };
     }
     case 'newsletter': {
       const options = { form: values.form, post: values.post, lang: values.lang, test: values.test, dryRun: values['dry-run'], resend: values.resend };
@@ -158,12 +160,23 @@ function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migr
         now: () => performance.now(),
         clock: Date.now,
       };
-      return { run: (config) => runNewsletterCommand(read, config, io) };
+      return { run: (config) => onBackend(config, (backend) => runNewsletterCommand(read, config, backend, io)) };
     }
     case 'migrate': {
       const read = parseMigrateCommand(args, { fromFiles: values['from-files'] });
       return 'problem' in read ? { ...read, usage: MIGRATE_USAGE } : { run: (config) => runMigrateCommand(read, config, { out, error }) };
     }
+  }
+}
+
+/** Runs a command on the backend of `config`, opened once for it and closed after. */
+async function onBackend(config: Config, run: (backend: Backend) => Promise<number>): Promise<number> {
+  // A command's output is its own: the backend's log lines would mix into it.
+  const backend = openBackend(config, createSilentLogger());
+  try {
+    return await run(backend);
+  } finally {
+    await backend.close();
   }
 }
 

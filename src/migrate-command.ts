@@ -3,7 +3,7 @@
 // it, idempotently.
 import type pg from 'pg';
 import { postgresPlaceOf } from './check-summary.js';
-import type { Config } from './config/config.js';
+import { postgresUrlOf, type Config } from './config/config.js';
 import { createSilentLogger } from './log.js';
 import { FILE_IMPORTERS, type FileImporter } from './storage/postgres/file-importers.js';
 import { runMigrations } from './storage/postgres/migrate.js';
@@ -39,11 +39,11 @@ export async function runMigrateCommand(
   io: MigrateCommandIo,
   importers: readonly FileImporter[] = FILE_IMPORTERS,
 ): Promise<number> {
-  if (config.state.backend !== 'postgres') {
+  const url = postgresUrlOf(config);
+  if (!url) {
     io.error('postbox: migrate needs [state] backend = "postgres" and its url in the configuration (records are in data_dir files now)\n');
     return 1;
   }
-  const url = config.state.url!;
   const place = postgresPlaceOf(url);
   // The schema first, on a connection of its own, so that a refusal (a newer schema, no permission) is told here.
   const pool = new (loadPg().Pool)({ connectionString: url, max: 1, connectionTimeoutMillis: 10_000, application_name: 'postbox migrate' });

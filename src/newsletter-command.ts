@@ -8,8 +8,8 @@ import { progressOf } from './campaigns/campaign.js';
 import { createCampaignTestSender } from './campaign-test-send.js';
 import { loadCampaignSources } from './campaign-sources.js';
 import { describeProgress, watchCampaign, type WatchIo } from './campaign-watch.js';
+import type { Backend } from './adapters/backend.js';
 import type { Config, MailConfig } from './config/config.js';
-import { openCampaignStore } from './campaign-store-of.js';
 
 export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH --post SLUG [--lang LANG] [--test ADDRESS] [--dry-run] [--resend]
                          [--config FILE]
@@ -50,11 +50,13 @@ export function parseNewsletterCommand(args: readonly string[], options: Newslet
   return { ...options, action, form, post };
 }
 
-/** Runs a newsletter command; the exit code: 0 done, 1 refused or failed. */
-export async function runNewsletterCommand(command: NewsletterCommand, config: Config, io: NewsletterCommandIo): Promise<number> {
-  if (command.action === 'list') return listCampaigns(config, io);
+/** Runs a newsletter command on the backend the command opened; the exit code: 0 done, 1 refused or failed. */
+export async function runNewsletterCommand(command: NewsletterCommand, config: Config, backend: Backend, io: NewsletterCommandIo): Promise<number> {
+  const ready = await backend.ready().catch((error: Error) => error);
+  if (ready instanceof Error) return fail(io, ready.message);
+  if (command.action === 'list') return listCampaigns(backend, io);
   if (!config.mail) return fail(io, 'the file has no [mail] section to send with');
-  const sources = await loadCampaignSources(config).catch((error: Error) => error);
+  const sources = await loadCampaignSources(config, backend).catch((error: Error) => error);
   if (sources instanceof Error) return fail(io, sources.message);
   if (!sources) return fail(io, 'posts are sent from the blog: the file needs [site] and [blog]');
   try {
@@ -64,7 +66,7 @@ export async function runNewsletterCommand(command: NewsletterCommand, config: C
       if (plan.problem === 'no_form') return fail(io, `no newsletter form at ${command.form} (newsletter forms: ${plan.newsletters.join(', ') || 'none'})`);
       return fail(io, `no published post "${command.post}"${command.lang ? ` in ${command.lang}` : ''} (drafts and scheduled posts are not sent)`);
     }
-    if (command.test !== undefined) return sendTest(config, config.mail, plan, command.test, io);
+    if (command.test !== undefined) return sendTest(config, config.mail, backend, plan, command.test, io);
     const count = plan.recipients.length;
     io.out(`"${plan.body.subject}" (${plan.post.lang}, ${plan.post.url}) to ${count === 1 ? 'the 1 subscriber' : `the ${count} subscribers`} of ${plan.form.path}\n`);
     for (const { request, finished } of plan.earlier) io.out(`  sent before as campaign ${request.id}${finished ? '' : ' (still sending)'}\n`);
@@ -82,34 +84,28 @@ export async function runNewsletterCommand(command: NewsletterCommand, config: C
     io.out(`campaign ${outcome.started.id} finished: sent ${final.sent}, failed ${final.failed}, skipped ${final.skipped}\n`);
     return 0;
   } finally {
-    await sources.close();
+    await sources.releasePosts();
   }
 }
 
 /** `--test ADDRESS`: the mail a subscriber would get, with an unsubscribe link for ADDRESS, sent now without the queue. */
-async function sendTest(config: Config, mail: MailConfig, plan: CampaignPlan, address: string, io: NewsletterCommandIo): Promise<number> {
-  const outcome = await createCampaignTestSender(config, mail, io.clock)(plan, address);
+async function sendTest(config: Config, mail: MailConfig, backend: Backend, plan: CampaignPlan, address: string, io: NewsletterCommandIo): Promise<number> {
+  const outcome = await createCampaignTestSender(config, mail, io.clock, backend.newsletter)(plan, address);
   if (outcome.ok) io.out(`${outcome.report}\n`);
   else io.error(`postbox: ${outcome.report}\n`);
   return outcome.ok ? 0 : 1;
 }
 
-async function listCampaigns(config: Config, io: NewsletterCommandIo): Promise<number> {
-  const opened = await openCampaignStore(config).catch((error: Error) => error);
-  if (opened instanceof Error) return fail(io, opened.message);
-  const { store } = opened;
-  try {
-    const requests = await store.list();
-    if (requests.length === 0) io.out('no campaigns yet\n');
-    for (const request of requests) {
-      const progress = progressOf(await store.readJournal(request.id), request.recipients);
-      const state = progress.finished ? 'finished' : progress.started ? 'sending' : 'waiting for serve';
-      io.out(`${request.id}  ${request.form}  ${request.slug} (${request.lang})  ${state}: ${describeProgress(progress)}\n`);
-    }
-    return 0;
-  } finally {
-    await opened.close();
+async function listCampaigns(backend: Backend, io: NewsletterCommandIo): Promise<number> {
+  const store = backend.campaigns;
+  const requests = await store.list();
+  if (requests.length === 0) io.out('no campaigns yet\n');
+  for (const request of requests) {
+    const progress = progressOf(await store.readJournal(request.id), request.recipients);
+    const state = progress.finished ? 'finished' : progress.started ? 'sending' : 'waiting for serve';
+    io.out(`${request.id}  ${request.form}  ${request.slug} (${request.lang})  ${state}: ${describeProgress(progress)}\n`);
   }
+  return 0;
 }
 
 function fail(io: NewsletterCommandIo, message: string): number {

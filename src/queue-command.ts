@@ -1,15 +1,9 @@
 // `postbox queue list | retry ID | retry --all-failed | drop ID` (docs/delivery.md "Watching the queue"): the
 // owner's view of data_dir/queue, or of the queue table with `[state] backend = "postgres"`. It works on the same
 // files (rows) as a running `serve`, which picks up what is put back and skips what is dropped.
-import type { Config } from './config/config.js';
+import type { Backend } from './adapters/backend.js';
 import { describeOutgoing } from './queue/outgoing.js';
-import { createSilentLogger } from './log.js';
-import type { QueueOwnerStore } from './queue/shared-store.js';
-import type { FailedMessage, PendingMessage } from './queue/store.js';
-import { createPostgresQueueStore } from './storage/postgres/queue-store.js';
-import { createPostgresState, migratedForCommand } from './storage/postgres/state.js';
-import { createQueueFiles, queueDirOf } from './storage/queue-files.js';
-import { UnavailableError } from './unavailable-error.js';
+import type { FailedMessage, PendingMessage, QueueOwnerStore } from './queue/store.js';
 
 export const QUEUE_USAGE = `  postbox queue list [--config FILE]
                                   the mail queue's pending and failed messages
@@ -45,21 +39,14 @@ export function parseQueueCommand(args: readonly string[], options: { allFailed:
   }
 }
 
-/** Runs one queue command; the exit code: 0 done, 1 no such message (or PostgreSQL cannot be reached). */
-export async function runQueueCommand(command: QueueCommand, config: Config, io: QueueCommandIo): Promise<number> {
-  if (config.state.backend !== 'postgres') return runOn(createQueueFiles(queueDirOf(config.data_dir)), command, io);
-  // `[state] backend = "postgres"`: the table every replica's queue shares.
-  const state = createPostgresState(config.state.url!, createSilentLogger());
-  try {
-    await migratedForCommand(state);
-    return await runOn(createPostgresQueueStore(state, { clock: io.now }), command, io);
-  } catch (error) {
-    if (!(error instanceof UnavailableError)) throw error;
-    io.error('postbox: PostgreSQL ([state] url) cannot be reached; try again once it is up\n');
+/** Runs one queue command on the backend the command opened; the exit code: 0 done, 1 no such message (or the records cannot be reached). */
+export async function runQueueCommand(command: QueueCommand, backend: Pick<Backend, 'queue' | 'ready'>, io: QueueCommandIo): Promise<number> {
+  const ready = await backend.ready().catch((error: Error) => error);
+  if (ready instanceof Error) {
+    io.error(`postbox: ${ready.message}\n`);
     return 1;
-  } finally {
-    await state.close();
   }
+  return runOn(backend.queue, command, io);
 }
 
 async function runOn(store: QueueOwnerStore, command: QueueCommand, io: QueueCommandIo): Promise<number> {

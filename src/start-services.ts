@@ -2,7 +2,7 @@
 // front door, and stops them gracefully (docs/forms-api.md "Time-outs and stopping"). Binding first means a
 // port in use ends the start before any data is loaded or written: a second `serve` beside a running one must
 // not load, and then overwrite on its way out, the rate-limit snapshot of the first.
-import { composeServices, plannedServicesOf, type ComposedServices, type RootDeps } from './composition-root.js';
+import { composeServices, plannedServicesOf, type ComposedServices, type RootDeps } from './app/compose.js';
 import type { Config } from './config/config.js';
 import { bindHttp, type BoundServer } from './http/http-server.js';
 

@@ -4,7 +4,7 @@
 import type { Config } from './config/config.js';
 import { csvRow } from './csv.js';
 import type { Subscriber } from './forms/newsletter/subscriber-events.js';
-import { openNewsletterReader } from './newsletter-reader.js';
+import type { Backend } from './adapters/backend.js';
 
 export const SUBSCRIBERS_USAGE = `  postbox subscribers export --form PATH [--format csv|json] [--config FILE]
                                   the confirmed subscribers of a newsletter form
@@ -30,8 +30,8 @@ export function parseSubscribersCommand(args: readonly string[], options: { form
   return { form, format };
 }
 
-/** Runs `subscribers export`; the exit code: 0 done, 1 no such newsletter form. */
-export async function runSubscribersCommand(command: SubscribersCommand, config: Config, io: SubscribersCommandIo): Promise<number> {
+/** Runs `subscribers export` on the backend the command opened; the exit code: 0 done, 1 no such newsletter form. */
+export async function runSubscribersCommand(command: SubscribersCommand, config: Config, backend: Backend, io: SubscribersCommandIo): Promise<number> {
   const { format } = command;
   const form = config.forms.find((entry) => entry.path === command.form);
   if (!form || form.type !== 'newsletter') {
@@ -39,13 +39,12 @@ export async function runSubscribersCommand(command: SubscribersCommand, config:
     io.error(`postbox: no newsletter form at ${command.form} (newsletter forms: ${newsletters.join(', ') || 'none'})\n`);
     return 1;
   }
-  const reader = openNewsletterReader(config);
-  let subscribers: Subscriber[];
-  try {
-    subscribers = await reader.subscribers(form);
-  } finally {
-    await reader.close();
+  const ready = await backend.ready().catch((error: Error) => error);
+  if (ready instanceof Error) {
+    io.error(`postbox: ${ready.message}\n`);
+    return 1;
   }
+  const subscribers: Subscriber[] = await backend.newsletter.listSubscribers(form);
   io.out(format === 'json' ? `${JSON.stringify(subscribers, null, 2)}\n` : toCsv(subscribers));
   return 0;
 }

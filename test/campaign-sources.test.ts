@@ -6,7 +6,9 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, it } from 'node:test';
+import { openBackend } from '../src/app/open-backend.js';
 import { loadCampaignSources } from '../src/campaign-sources.js';
+import { createSilentLogger } from '../src/log.js';
 import { loadTestConfig } from './support/config.js';
 import { createTempDir } from './support/temp-dir.js';
 
@@ -45,7 +47,8 @@ describe('loadCampaignSources', () => {
         temp.dir,
       );
       const before = heapInUse();
-      const sources = (await loadCampaignSources(config))!;
+      const backend = openBackend(config, createSilentLogger());
+      const sources = (await loadCampaignSources(config, backend))!;
       try {
         assert.equal(sources.findPost('roses')?.title, 'Roses');
         assert.equal(sources.findPost('day-7')?.title, 'Day 7');
@@ -58,7 +61,8 @@ describe('loadCampaignSources', () => {
         // Twice is once.
         await sources.releasePosts();
       } finally {
-        await sources.close();
+        await sources.releasePosts();
+        await backend.close();
       }
     } finally {
       await temp.remove();

@@ -18,9 +18,9 @@ import { createDummyHash, parsePasswordHash, SALT_BYTES, type PasswordHash } fro
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { isFromAnotherSite } from './request-origin.js';
 import { sessionIdOf } from './session-cookie.js';
-import { createSessionStore, type AdminSession, type SessionFile, type SessionStore, type SessionStoreOptions } from './sessions.js';
+import type { AdminSession, SessionStore, SessionStoreOptions } from './sessions.js';
 import { createSignIn } from './sign-in.js';
-import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
 import { UnavailableError } from '../unavailable-error.js';
 import { CSRF_FIELD } from './views/csrf-field.js';
 import { MessagePage } from './views/message-page.js';
@@ -38,25 +38,21 @@ export interface AdminSettings {
   admin: AdminConfig;
 }
 
-/** Sessions and failed sign-ins that every replica sees (docs/admin.md "Several replicas"). */
-export interface SharedAdminRecords {
-  openSessions(options: Omit<SessionStoreOptions, 'file'>): SessionStore;
+/** The admin's sessions and failed sign-ins, kept by the backend (data_dir or PostgreSQL, docs/admin.md "Sessions"). */
+export interface AdminRecords {
+  /** The session store; the files backend reads data_dir/admin-sessions.json first. */
+  openSessions(options: Omit<SessionStoreOptions, 'file'>): Promise<SessionStore>;
+  /** Failed sign-ins: in this process (files) or counted by every replica (PostgreSQL). */
   throttle: SignInThrottle;
 }
 
 /** What the admin works through; the composition root makes them. */
-export type AdminAdapters = {
+export interface AdminAdapters {
   logger: Logger;
   clock: Clock;
   randomBytes: RandomBytes;
-} & (
-  | {
-      /** data_dir/admin-sessions.json, written atomically; failed sign-ins are counted in memory. */
-      sessionFile: SessionFile;
-      sharedRecords?: undefined;
-    }
-  | { sharedRecords: SharedAdminRecords; sessionFile?: undefined }
-);
+  records: AdminRecords;
+}
 
 export interface Admin {
   /** For the route table of the service that serves /admin. */
@@ -85,13 +81,12 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
     users: new Set(users.keys()),
     onSaveError: (error: unknown) => logger.error({ event: 'admin_sessions_not_saved', reason: safeReason(error) }, 'admin sessions not saved'),
   };
-  const { sharedRecords } = adapters;
-  const sessions = sharedRecords ? sharedRecords.openSessions(sessionOptions) : await createSessionStore({ ...sessionOptions, file: adapters.sessionFile });
+  const sessions = await adapters.records.openSessions(sessionOptions);
   const signIn = createSignIn({
     users,
     dummyHash: await createDummyHash(first, nodeRandomBytes(SALT_BYTES)),
     sessions,
-    throttle: sharedRecords ? sharedRecords.throttle : createSignInThrottle(),
+    throttle: adapters.records.throttle,
     clock,
     logger,
     secureCookies: admin.secure_cookies,

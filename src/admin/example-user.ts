@@ -1,5 +1,6 @@
-// The user examples/config.toml ships so that `npm start` can be tried at once (README.md "Admin"): its password
+// The user examples/config.toml ships so that `npm start` can be tried at once (README.md "Set-up"): its password
 // is published, so a server reachable from elsewhere must not keep it.
+import { adminServiceOf, type Config } from '../config/config.js';
 
 /** The password_hash of "postbox-example-password" in examples/config.toml (a fixed salt: it is public anyway). */
 export const EXAMPLE_PASSWORD_HASH = 'scrypt$N=32768,r=8,p=1$cG9zdGJveC1leGFtcGxlIQ==$b87sJZ5M4I9AHK65SEQNNhfYb0CgkPe2fdE0HjBmbso=';
@@ -14,4 +15,18 @@ export function isLoopbackHost(host: string): boolean {
 export function exposedExampleUsers(users: readonly { name: string; password_hash: string }[], listenHost: string): string[] {
   if (isLoopbackHost(listenHost)) return [];
   return users.filter((user) => user.password_hash === EXAMPLE_PASSWORD_HASH).map((user) => user.name);
+}
+
+/** Where /admin listens: on the blog's address when the blog serves it, else on the forms'. */
+export function adminListenOf(config: Config): Config['server']['listen'] {
+  return adminServiceOf(config) === 'blog' && config.blog ? config.blog.listen : config.server.listen;
+}
+
+/** What `check` (and the log of `serve`) warns about in [admin]: the published example password where others reach it. */
+export function adminWarnings(config: Config): string[] {
+  if (!config.admin) return [];
+  const exposed = exposedExampleUsers(config.admin.users, adminListenOf(config).host);
+  return exposed.map(
+    (name) => `[admin] user "${name}" has the example password of examples/config.toml on a listen address other than loopback: make a new hash with "postbox hash-password"`,
+  );
 }

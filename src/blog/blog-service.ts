@@ -1,199 +1,37 @@
-// The blog service (docs/blog.md): loads content_dir into an immutable snapshot of prepared answers, serves it
-// through its front door, and swaps in a new snapshot when files change.
+// The blog's HTTP service (docs/blog.md): the routes of the blog API, its feeds, sitemap and media behind one
+// front door, answering from the snapshot the blog's content (blog-content.ts) keeps current.
 import type { IncomingMessage } from 'node:http';
-import { performance } from 'node:perf_hooks';
-import type { BlogConfig, SiteConfig } from '../config/config.js';
 import { createFrontDoor } from '../http/front-door.js';
 import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { Route } from '../http/route-table.js';
 import type { Logger } from '../log.js';
-import { VERSION } from '../version.js';
-import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
-import { createSearchIndexer } from './catalog/search-indexer.js';
-import { createSearchWordsStore } from './catalog/search-words-file.js';
-import { listVersionStates } from './catalog/version-states.js';
-import { parsePostFileName } from './content/file-name.js';
-import { createLanguageNames } from './content/language.js';
-import { createPostLibrary, type RefreshResult } from './content/library.js';
-import { createLoadCacheStore } from './content/load-cache.js';
-import { createMarkdownTools } from './content/markdown.js';
-import { createReleaseTimer, systemTimers, type Timers } from './content/release-timer.js';
-import { createReloader } from './content/reloader.js';
-import { createRescanTimer } from './content/rescan-timer.js';
-import { createContentWatcher, type ContentWatcher } from './content/watch.js';
+import type { BlogContent, BlogSettings } from './blog-content.js';
 import { createBlogDoorAnswers, createBlogRoutes } from './http/blog-routes.js';
-import { BLOG_COMMON_HEADERS, createResponseFactory } from './http/prepared-response.js';
+import { BLOG_COMMON_HEADERS } from './http/prepared-response.js';
 import { createBlogResolver } from './http/resolve.js';
 import { createMediaReader } from './media/media-files.js';
-import { buildSnapshot, createSnapshotMemo, type BlogSnapshot, type SnapshotTools } from './http/snapshot.js';
-import type { PostVersionState } from './post-version-state.js';
-import { findPublishedPost, type PublishedPost } from './published-post.js';
 
-/** What the blog service is configured with. */
-export interface BlogSettings {
-  site: SiteConfig;
-  blog: BlogConfig;
-}
-
-/** What the blog service works through. */
-export interface BlogAdapters {
+/** What the blog's HTTP service works through. */
+export interface BlogServiceDeps {
   logger: Logger;
   requestLog: RequestLog;
   clientAddressOf(request: IncomingMessage): string;
-  /**
-   * The moment that decides which posts are published (a future `date` is scheduled) and dates the RSS
-   * lastBuildDate of a feed without posts; the system clock by default.
-   */
-  clock?: () => Date;
-  /** Timers for publishing scheduled posts on time; Node's by default. */
-  timers?: Timers;
-  /** Quiet time after a file event before the content is rescanned (default 100 ms). */
-  debounceMs?: number;
-  /** Period of the safety-net rescan (default 5 s, longer when rescans are slow; 0 turns it off). */
-  rescanIntervalMs?: number;
-  /**
-   * data_dir/blog-cache.json: what was parsed of each post file, so that a restart reads only changed files
-   * (content/load-cache.ts). Without it every start reads every file.
-   */
-  loadCacheFile?: string;
-  /**
-   * Where the `q` index keeps each post's words from one start to the next (catalog/search-words-file.ts). Without
-   * it the first index after each start reads every post file.
-   */
-  searchWordsFile?: string;
-  /**
-   * Milliseconds of work between two pauses of the `q` index build, and of a `q` scan before the index is ready
-   * (catalog/step-clock.ts STEP_MS by default): how long another request may wait behind either.
-   */
-  searchStepMs?: number;
-  /** Routes served beside the blog's own on its listener (/admin, from the composition root). */
+  /** Routes served beside the blog's own on its listener (/admin when the configuration puts it there). */
   extraRoutes?: readonly Route[];
 }
 
-/** The blog's HTTP service, and what the administration interface reads of it. */
-export interface BlogService extends HttpService {
-  /**
-   * Every post file under content_dir as last loaded (within 2 s of a change on disk), with its state now:
-   * published, draft, scheduled, or broken with the reason it is skipped. Read-only; in path order.
-   */
-  listAllVersions(): PostVersionState[];
-  /**
-   * A published version as the content is now, for a campaign: the slug's primary version without `lang`, else
-   * the version in `lang`. Drafts, scheduled versions and unknown slugs or languages give undefined.
-   */
-  findPublishedPost(slug: string, lang?: string): PublishedPost | undefined;
-}
-
-/** Loads the content, then serves it; the first load runs before the service answers anything. */
-export async function createBlogService(settings: BlogSettings, deps: BlogAdapters): Promise<BlogService> {
-  const { blog, site } = settings;
-  const { logger } = deps;
-  const clock = deps.clock ?? (() => new Date());
-  const markdown = createMarkdownTools();
-  const languageNames = createLanguageNames();
-  const cacheKey = {
-    version: VERSION,
-    contentDir: blog.content_dir,
-    defaultLanguage: site.language,
-    baseUrl: site.base_url,
-    unicode: process.versions.unicode ?? '',
-  };
-  const loadCache = deps.loadCacheFile ? createLoadCacheStore(deps.loadCacheFile, cacheKey) : undefined;
-  const library = createPostLibrary(blog.content_dir, { markdown, languageNames, defaultLanguage: site.language, baseUrl: site.base_url }, logger, loadCache);
-  let loaded: RefreshResult | null = null;
-  const respond = createResponseFactory(blog.cache_max_age);
-  // The q index is built after each catalog is served, in the background; q scans the posts until it is ready.
-  const searchIndexer = createSearchIndexer({
-    words: deps.searchWordsFile ? createSearchWordsStore(deps.searchWordsFile, cacheKey) : undefined,
-    stepMs: deps.searchStepMs,
-    onError: (error) => logger.error({ err: error }, 'blog search index build failed'),
-    onSaveError: (error) =>
-      logger.warn({ event: 'blog_search_words_not_written', reason: (error as Error).message }, 'blog search words could not be written; the next start reads every post file for q'),
-  });
-  const tools: SnapshotTools = {
-    respond,
-    render: markdown.render,
-    memo: createSnapshotMemo(),
-    searchIndexOf: searchIndexer.indexFor,
-    latestSearchIndex: searchIndexer.latest,
-    matcherFor: searchIndexer.matcherFor,
-    scanStepMs: deps.searchStepMs,
-  };
-  let snapshot: BlogSnapshot | null = null;
-  let watcher: ContentWatcher | null = null;
-  let directories: readonly string[] = [];
-  let warming: Promise<void> = Promise.resolve();
-  let stopped = false;
-  // Whether the snapshot shows every change the library reported: only then is the next catalog built from the
-  // previous one and the slugs the library says changed (a reload that failed in between looks at every slug).
-  let caughtUp = true;
-  // Two reloads may overlap (reloader.ts): from the end of the library's refresh to the new snapshot, each runs
-  // in one event-loop turn, so snapshots follow one another in the order the library was brought up to date.
-  const reload = async (changedPaths?: readonly string[]) => {
-    const started = performance.now();
-    const result = await library.refresh(changedPaths);
-    loaded = result;
-    directories = result.directories;
-    watcher?.watchDirectories(directories);
-    const now = clock();
-    // Unchanged files still make a new snapshot when a scheduled post has come due (or the clock went back).
-    if (!result.changed && snapshot && isCatalogCurrent(snapshot.catalog, now.getTime())) return;
-    const changedSlugs = caughtUp ? result.changedSlugs : undefined;
-    caughtUp = false;
-    const next = buildSnapshot(buildCatalog(result.versions, site, blog, now.getTime(), snapshot?.catalog, changedSlugs), tools, now);
-    snapshot = next;
-    caughtUp = true;
-    releases.arm(next.catalog.nextRelease);
-    const duration = Math.round(performance.now() - started);
-    logger.info(
-      { event: 'blog_content_loaded', posts: next.catalog.published.length, files_read: result.filesRead, files_from_cache: result.filesFromCache, duration_ms: duration },
-      'blog content loaded',
-    );
-    // Once every summary is derived, the load cache can keep the excerpts too.
-    warming = next.warmUp(() => stopped || snapshot !== next).then(() => (stopped || snapshot !== next ? undefined : library.saveCache()));
-    searchIndexer.index(next.catalog);
-    // One line when the q index of this content is ready (not when a newer content took its place first).
-    void searchIndexer.idle().then(() => {
-      if (!stopped && searchIndexer.indexFor(next.catalog)) {
-        logger.info(
-          { event: 'blog_search_indexed', posts: next.catalog.published.length, texts_read: searchIndexer.textsRead(), duration_ms: Math.round(performance.now() - started) },
-          'blog search index ready',
-        );
-      }
-    });
-  };
-  const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
-  // When the earliest scheduled post comes due, the catalog is built again (no file needs a look: an empty list).
-  const releases = createReleaseTimer({ timers: deps.timers ?? systemTimers, now: () => clock().getTime(), onRelease: () => reloader.request([]) });
-  // The first load runs alone; only then do file events, the periodic rescan and releases ask for reloads.
-  await reload();
-  const rescans = createRescanTimer({
-    intervalMs: deps.rescanIntervalMs ?? 5000,
-    maxShare: 0.02,
-    now: () => performance.now(),
-    rescan: async () => {
-      reloader.request();
-      await reloader.idle();
-    },
-  });
-  watcher = createContentWatcher({
-    root: blog.content_dir,
-    onChange: (paths) => reloader.request(paths),
-    debounceMs: deps.debounceMs ?? 100,
-    onWatchError: (directory, error) =>
-      logger.warn({ event: 'watch_failed', directory, reason: error.message }, 'cannot watch a content folder; changes there are seen by the periodic rescan'),
-  });
-  watcher.watchDirectories(directories);
-
-  const current = () => snapshot!;
+/** The blog API over `content`; closing it leaves the content to its owner. */
+export function createBlogService(settings: BlogSettings, content: BlogContent, deps: BlogServiceDeps): HttpService {
+  const { blog } = settings;
+  const { respond } = content;
   const resolver = createBlogResolver(respond);
   const handle = createFrontDoor({
-    routes: [...(deps.extraRoutes ?? []), ...createBlogRoutes({ current, resolver, readMedia: createMediaReader(blog.content_dir), respond })],
+    routes: [...(deps.extraRoutes ?? []), ...createBlogRoutes({ current: content.current, resolver, readMedia: createMediaReader(blog.content_dir), respond })],
     answers: createBlogDoorAnswers(resolver),
     clientAddressOf: deps.clientAddressOf,
     requestLog: deps.requestLog,
-    logger,
+    logger: deps.logger,
   });
   return {
     name: 'blog',
@@ -201,22 +39,6 @@ export async function createBlogService(settings: BlogSettings, deps: BlogAdapte
     handle,
     // No route reads a body: a client that asks before sending one is answered without it.
     serverSettings: { maxBodyBytes: 0, commonHeaders: BLOG_COMMON_HEADERS },
-    listAllVersions: () =>
-      listVersionStates(loaded!.posts, loaded!.skipped, clock().getTime(), {
-        parseFileName: (file) => parsePostFileName(file, languageNames),
-        defaultLanguage: site.language,
-      }),
-    findPublishedPost: (slug, lang) => findPublishedPost(current().catalog, current().html, slug, lang),
-    close: async () => {
-      stopped = true;
-      rescans.close();
-      releases.close();
-      watcher?.close();
-      await reloader.close();
-      await warming;
-      await searchIndexer.close();
-      // A stop before the warm-up ended still leaves the next start what was parsed.
-      await library.saveCache();
-    },
+    close: async () => undefined,
   };
 }

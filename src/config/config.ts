@@ -126,3 +126,8 @@ export function adminServiceOf(config: Pick<Config, 'blog' | 'admin'>): 'blog' |
   if (!config.admin) return undefined;
   return config.blog ? 'blog' : 'forms';
 }
+
+/** The PostgreSQL URL when `[state] backend = "postgres"` keeps the records there; undefined with the files of data_dir. */
+export function postgresUrlOf(config: Pick<Config, 'state'>): string | undefined {
+  return config.state.backend === 'postgres' ? config.state.url : undefined;
+}

@@ -6,6 +6,7 @@ import type { FormConfig } from '../config/config.js';
 import type { Logger } from '../log.js';
 import { safeReason } from '../safe-reason.js';
 import type { CounterName, Metrics } from './metrics.js';
+import type { NewsletterDeps } from './newsletter/index.js';
 import { composeChatText, composeOwnerMail, composeReceipt, composeWebhookEvent, type SubmissionNotice } from './notifications.js';
 import type { ChatNotifier, Mailer, WebhookNotifier } from '../ports.js';
 
@@ -82,5 +83,13 @@ export function createDelivery(deps: DeliveryDeps) {
       }
     }
     return 'delivered';
+  };
+}
+
+/** `sendMail` for the newsletter without the queue: the mail goes out now. */
+export function sendMailNow(mailer: Mailer): NewsletterDeps['sendMail'] {
+  return async (_formPath, _kind, mail) => {
+    await mailer.send(mail);
+    return 'sent';
   };
 }

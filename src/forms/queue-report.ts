@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import { safeReason } from '../safe-reason.js';
 import type { DeliveryFailure } from '../queue/failure.js';
 import { describeOutgoing, type OutgoingMessage, type QueuedMessage } from '../queue/outgoing.js';
-import type { QueueReport } from '../queue/queue-worker.js';
+import type { QueueReport } from '../queue/worker.js';
 import type { CounterName, Metrics } from './metrics.js';
 
 /** The counter a message adds to when its server accepted it, and the log event that says so. */

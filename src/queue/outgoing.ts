@@ -43,7 +43,7 @@ export function describeOutgoing(message: OutgoingMessage): string {
   return message.channel === 'mail' ? `mail/${message.kind}` : message.channel;
 }
 
-/** The lane of a campaign's mails: they go one at a time, so a crash finds at most one of them in flight (contract section 7). */
+/** The lane of a campaign's mails: they go one at a time, so a crash finds at most one of them in flight (docs/newsletter.md "Sending a post"). */
 export function campaignLaneOf({ message }: QueuedMessage): string | undefined {
   return message.channel === 'mail' && message.recipient ? campaignLane(message.recipient.campaign) : undefined;
 }

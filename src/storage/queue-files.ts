@@ -1,4 +1,4 @@
-// The mail queue on disk (docs/delivery.md "On disk"), in data_dir/queue:
+// The outgoing-message queue on disk (docs/delivery.md "On disk"), in data_dir/queue:
 //   <segment>.jsonl       messages queued together, one JSON line each; written once, never changed
 //   done.log              one line per message that left the queue (sent or failed): "<segment>.<n>"
 //   done/<segment>.<n>    empty marker: message n was dropped by `postbox queue drop` (another process)
@@ -7,11 +7,17 @@
 //   retry-now             asks a running `serve` to try every pending message now
 // Segments are group commits: every message queued while one write runs goes into the next, so an accepted
 // submission costs a share of two fsyncs, not two per message. A segment goes when all its messages are done.
+//
+// The store that claims (the one `serve` worker) is the only writer of the folder's messages in its process and
+// keeps their index in memory: claims, leases (which never run out: nobody else sends from the folder) and counts
+// are answered from there. What other processes do (`postbox queue drop`, `retry ID`, `retry --all-failed`, and
+// /admin's Retry, which uses a store of its own) is picked up by `claim` itself: it reads the folder again at
+// most every `rescanIntervalMs`, and looks for a drop marker before it hands out a message that waited.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { OutgoingMessage } from '../queue/outgoing.js';
-import type { AttemptRecord, PendingMessage, QueueStore, StoredMessage } from '../queue/store.js';
+import type { OutgoingMessage, QueuedMessage } from '../queue/outgoing.js';
+import type { AttemptRecord, ClaimedMessage, PendingMessage, QueueCounts, QueueStore } from '../queue/store.js';
 import { writeFileAtomically } from '../files/atomic-file.js';
 import { createDoneJournal } from '../files/done-journal.js';
 
@@ -19,11 +25,15 @@ const SEGMENT_SUFFIX = '.jsonl';
 const RETRY_REQUEST = 'retry-now';
 /** A temp file this old was left by a process that died while writing it. */
 const STALE_TEMP_MS = 10 * 60_000;
+/** How often a claiming store reads the folder for what other processes did, unless told otherwise. */
+const DEFAULT_RESCAN_MS = 2_000;
 
 interface SegmentLine {
   id: string;
   created_at: number;
   message: OutgoingMessage;
+  /** The message's lane (a campaign's), kept so that a restart still sends the lane one message at a time. */
+  lane?: string;
 }
 
 interface FailedFile {
@@ -34,6 +44,32 @@ interface FailedFile {
   attempts: number;
   last_error: string;
   message: OutgoingMessage;
+  lane?: string;
+}
+
+/** A pending message as read from disk: where it is (`slot`: its segment and place in it) and its lane. */
+interface DiskMessage extends PendingMessage {
+  slot: string;
+  lane?: string;
+}
+
+/** A pending message in the claiming store's index. */
+interface Entry {
+  queued: QueuedMessage;
+  slot: string;
+  lane?: string;
+  attempts: number;
+  nextAttemptAt: number;
+  retry: boolean;
+  leased: boolean;
+  /** Found dropped by another process at its claim: `complete` forgets it instead of recording it done. */
+  dropped: boolean;
+}
+
+/** How a files store behaves; the defaults are production's. */
+export interface QueueFilesOptions {
+  /** How often `claim` reads the folder for what other processes did; 2 s unless given. */
+  rescanIntervalMs?: number;
 }
 
 /** The folder of the queue under data_dir. */
@@ -42,7 +78,8 @@ export function queueDirOf(dataDir: string): string {
 }
 
 /** A QueueStore in `queueDir`; the folders are made at the first write or load. */
-export function createQueueFiles(queueDir: string): QueueStore {
+export function createQueueFiles(queueDir: string, options: QueueFilesOptions = {}): QueueStore {
+  const rescanIntervalMs = options.rescanIntervalMs ?? DEFAULT_RESCAN_MS;
   const doneDir = path.join(queueDir, 'done');
   const stateDir = path.join(queueDir, 'state');
   const failedDir = path.join(queueDir, 'failed');
@@ -59,15 +96,46 @@ export function createQueueFiles(queueDir: string): QueueStore {
   };
   let fsyncs = 0;
   let foldersMade: Promise<unknown> | undefined;
-  let waiting: Array<{ lines: SegmentLine[]; stored: StoredMessage[]; resolve(): void; reject(error: unknown): void }> = [];
+  let waiting: Array<{
+    lines: SegmentLine[];
+    laneOf: ((message: QueuedMessage) => string | undefined) | undefined;
+    stored: DiskMessage[];
+    resolve(): void;
+    reject(error: unknown): void;
+  }> = [];
   let writing = false;
   let swept = false;
   const journal = createDoneJournal(queueDir);
+
+  // The claiming side's index, filled at the first claim or count (`load`).
+  const index = new Map<string, Entry>();
+  /** New messages nobody holds, in the order queued. */
+  const fresh: Entry[] = [];
+  /** Retries nobody holds, soonest first. */
+  const retries: Entry[] = [];
+  /** Lanes with a message leased now. */
+  const busyLanes = new Set<string>();
+  let failedCount = 0;
+  let loading: Promise<void> | undefined;
+  let loaded = false;
+  let lastScan = -Infinity;
+  let rescanning: Promise<void> | undefined;
+  /**
+   * Changes to failed/ by this store and the rescan's count of it run one at a time: a count read while a
+   * message is being moved there would otherwise be overwritten by (or overwrite) that move's own count.
+   */
+  let failedChain: Promise<unknown> = Promise.resolve();
+  function serialFailed<T>(fn: () => Promise<T>): Promise<T> {
+    const next = failedChain.then(fn, fn);
+    failedChain = next.catch(() => undefined);
+    return next;
+  }
+
   /** The done slots of the segments still on disk: what a rewritten journal keeps. */
   function* liveDone(): Iterable<string> {
     for (const [segment, open] of openSlots) {
       const size = segmentSizes.get(segment) ?? 0;
-      for (let index = 0; index < size; index += 1) if (!open.has(index)) yield `${segment}.${index}`;
+      for (let at = 0; at < size; at += 1) if (!open.has(at)) yield `${segment}.${at}`;
     }
   }
 
@@ -86,11 +154,10 @@ export function createQueueFiles(queueDir: string): QueueStore {
     fsyncs += 2;
   }
 
-
   async function writeSegment(lines: SegmentLine[], segment: string): Promise<void> {
     await ensureFolders();
     // Known before it appears on disk: a rescan that lists it meanwhile must not take it for another's.
-    openSlots.set(segment, new Set(lines.map((_, index) => index)));
+    openSlots.set(segment, new Set(lines.map((_, at) => at)));
     segmentSizes.set(segment, lines.length);
     try {
       await writeDurably(queueDir, `${segment}${SEGMENT_SUFFIX}`, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
@@ -108,10 +175,16 @@ export function createQueueFiles(queueDir: string): QueueStore {
       waiting = [];
       const segment = newSegmentName(Date.now());
       const lines = batch.flatMap((entry) => entry.lines);
-      let index = 0;
+      let at = 0;
       for (const entry of batch) {
-        entry.stored = entry.lines.map((line) => ({ id: line.id || `msg_${segment}_${index}`, createdAt: line.created_at, message: line.message, slot: `${segment}.${index++}` }));
-        entry.lines.forEach((line, at) => (line.id = entry.stored[at]!.id));
+        entry.stored = entry.lines.map((line) => {
+          const queued: QueuedMessage = { id: line.id || `msg_${segment}_${at}`, createdAt: line.created_at, message: line.message };
+          // The lane is asked for once the id is known, and written with the line.
+          const lane = entry.laneOf?.(queued);
+          line.id = queued.id;
+          if (lane !== undefined) line.lane = lane;
+          return { ...queued, slot: `${segment}.${at++}`, ...(lane === undefined ? {} : { lane }) };
+        });
       }
       try {
         await writeSegment(lines, segment);
@@ -125,10 +198,10 @@ export function createQueueFiles(queueDir: string): QueueStore {
 
   /** Marks `slot` done; removes its segment, markers and state once every message of it is done. */
   async function settle(slot: string): Promise<void> {
-    const { segment, index } = parseSlot(slot);
+    const { segment, index: at } = parseSlot(slot);
     const open = openSlots.get(segment);
     if (!open) return;
-    open.delete(index);
+    open.delete(at);
     if (open.size === 0) await removeSegment(segment);
   }
 
@@ -145,12 +218,12 @@ export function createQueueFiles(queueDir: string): QueueStore {
   }
 
   async function markDone(slot: string): Promise<void> {
-    const { segment, index } = parseSlot(slot);
+    const { segment, index: at } = parseSlot(slot);
     const open = openSlots.get(segment);
     // The last message of a segment needs no line: the segment itself goes.
-    const last = open?.size === 1 && open.has(index);
+    const last = open?.size === 1 && open.has(at);
     // Memory first: a journal rewrite that runs before the line is written keeps it (liveDone).
-    open?.delete(index);
+    open?.delete(at);
     if (!last) await journal.append(slot);
     await settle(slot);
   }
@@ -171,8 +244,13 @@ export function createQueueFiles(queueDir: string): QueueStore {
     return files.sort((first, second) => first.failed_at - second.failed_at);
   }
 
+  async function countFailedFiles(): Promise<number> {
+    const names = await readdir(failedDir).catch(() => [] as string[]);
+    return names.filter((name) => name.endsWith('.json') && !name.startsWith('.')).length;
+  }
+
   /** Every pending message on disk; with `onlyNew`, of segments this store has not read yet. */
-  async function readPending(onlyNew: boolean): Promise<PendingMessage[]> {
+  async function readPending(onlyNew: boolean): Promise<DiskMessage[]> {
     await ensureFolders();
     const names = (await readdir(queueDir)).filter((name) => name.endsWith(SEGMENT_SUFFIX) && !name.startsWith('.')).sort();
     // A rescan with nothing new to read reads nothing else either (failed/ may hold thousands of files).
@@ -181,15 +259,15 @@ export function createQueueFiles(queueDir: string): QueueStore {
     const failedIds = new Set([...failedBySlot.values()].map((file) => file.id));
     // Segments read again by a running store (a rescan) are new ones, which only a drop marker can mark done.
     const journaled = onlyNew && swept ? new Set<string>() : await journal.read();
-    const pending: PendingMessage[] = [];
+    const pending: DiskMessage[] = [];
     for (const name of names) {
       const segment = name.slice(0, -SEGMENT_SUFFIX.length);
       if (onlyNew && segmentSizes.has(segment)) continue;
       const lines = await readSegment(path.join(queueDir, name));
       if (lines === undefined) continue;
       const open = new Set<number>();
-      for (const [index, line] of lines.entries()) {
-        const slot = `${segment}.${index}`;
+      for (const [at, line] of lines.entries()) {
+        const slot = `${segment}.${at}`;
         if (line === undefined || journaled.has(slot)) continue;
         if (await exists(doneFile(slot))) {
           if (onlyNew) noteFile(slot, doneFile(slot));
@@ -204,10 +282,17 @@ export function createQueueFiles(queueDir: string): QueueStore {
           // `retry` died after writing the new segment and before removing the failed file: finish it.
           await rm(failedFile(line.id), { force: true });
         }
-        open.add(index);
+        open.add(at);
         const attempt = await readJson<AttemptRecord>(stateFile(slot));
         if (attempt && onlyNew) noteFile(slot, stateFile(slot));
-        pending.push({ id: line.id, createdAt: line.created_at, message: line.message, slot, ...(attempt ? { attempt } : {}) });
+        pending.push({
+          id: line.id,
+          createdAt: line.created_at,
+          message: line.message,
+          slot,
+          ...(line.lane === undefined ? {} : { lane: line.lane }),
+          ...(attempt ? { attempt } : {}),
+        });
       }
       if (onlyNew) {
         openSlots.set(segment, open);
@@ -239,56 +324,211 @@ export function createQueueFiles(queueDir: string): QueueStore {
     }
   }
 
+  /** Whether `postbox queue retry` asked for every pending message to be tried now (the request is taken). */
+  async function takeRetryRequest(): Promise<boolean> {
+    try {
+      await rm(path.join(queueDir, RETRY_REQUEST));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  function entryOf(message: DiskMessage, retry: boolean, nextAttemptAt: number): Entry {
+    const queued: QueuedMessage = { id: message.id, createdAt: message.createdAt, message: message.message };
+    const attempts = message.attempt?.attempts ?? 0;
+    return { queued, slot: message.slot, ...(message.lane === undefined ? {} : { lane: message.lane }), attempts, nextAttemptAt, retry, leased: false, dropped: false };
+  }
+
+  /** Puts `entry` among the waiting retries, after those due at the same time or earlier. */
+  function scheduleRetry(entry: Entry): void {
+    let low = 0;
+    let high = retries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (retries[middle]!.nextAttemptAt <= entry.nextAttemptAt) low = middle + 1;
+      else high = middle;
+    }
+    retries.splice(low, 0, entry);
+  }
+
+  /** The first read of the folder: what is pending is tried at once, as retries (new mail still goes first). */
+  function load(): Promise<void> {
+    return (loading ??= (async () => {
+      for (const message of await readPending(true)) {
+        if (index.has(message.id)) continue;
+        const entry = entryOf(message, true, -Infinity);
+        index.set(message.id, entry);
+        scheduleRetry(entry);
+      }
+      // A request left from before this start asks for nothing more: everything is tried now anyway.
+      await takeRetryRequest();
+      failedCount = await serialFailed(countFailedFiles);
+      loaded = true;
+    })().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+  }
+
+  /** What other processes did since the last read: new segments, a retry request, the failed count. */
+  function rescan(now: number): Promise<void> {
+    lastScan = now;
+    return (rescanning ??= (async () => {
+      for (const message of await readPending(true)) {
+        if (index.has(message.id)) continue;
+        const entry = entryOf(message, false, now);
+        index.set(message.id, entry);
+        fresh.push(entry);
+      }
+      if (await takeRetryRequest()) for (const entry of retries) entry.nextAttemptAt = Math.min(entry.nextAttemptAt, now);
+      failedCount = await serialFailed(countFailedFiles);
+    })().finally(() => (rescanning = undefined)));
+  }
+
+  const laneFree = (entry: Entry) => entry.lane === undefined || !busyLanes.has(entry.lane);
+  function lease(entry: Entry): void {
+    entry.leased = true;
+    if (entry.lane !== undefined) busyLanes.add(entry.lane);
+  }
+  function unlease(entry: Entry): void {
+    if (!entry.leased) return;
+    entry.leased = false;
+    if (entry.lane !== undefined) busyLanes.delete(entry.lane);
+  }
+  /** Out of the index; also out of the waiting lists when it is settled without a claim. */
+  function remove(entry: Entry): void {
+    index.delete(entry.queued.id);
+    if (entry.leased) return unlease(entry);
+    for (const list of [fresh, retries]) {
+      const at = list.indexOf(entry);
+      if (at >= 0) list.splice(at, 1);
+    }
+  }
+
   return {
-    add(messages, now) {
-      if (messages.length === 0) return Promise.resolve([]);
-      return new Promise<StoredMessage[]>((resolve, reject) => {
+    async add(messages, now, laneOf) {
+      if (messages.length === 0) return [];
+      // The index first: a message added before it is read would be taken for one of another process.
+      await load();
+      return new Promise<QueuedMessage[]>((resolve, reject) => {
         const entry = {
-          lines: messages.map((message) => ({ id: '', created_at: now, message })),
-          stored: [] as StoredMessage[],
-          resolve: () => resolve(entry.stored),
+          lines: messages.map((message): SegmentLine => ({ id: '', created_at: now, message })),
+          laneOf,
+          stored: [] as DiskMessage[],
+          resolve: () => {
+            const queued = entry.stored.map((stored) => ({ id: stored.id, createdAt: stored.createdAt, message: stored.message }));
+            for (const stored of entry.stored) {
+              const added = entryOf(stored, false, now);
+              index.set(stored.id, added);
+              fresh.push(added);
+            }
+            resolve(queued);
+          },
           reject,
         };
         waiting.push(entry);
         if (!writing) void flush();
       });
     },
-    loadNew: () => readPending(true),
-    listPending: () => readPending(false),
-    isDone: (slot) => exists(doneFile(slot)),
-    complete: markDone,
-    forget,
-    async recordAttempt(slot, attempt) {
-      // Not fsynced: after a crash the message is tried at once, which is what a lost record would cause anyway.
-      await writeFile(stateFile(slot), JSON.stringify(attempt), { mode: 0o600 });
-      noteFile(slot, stateFile(slot));
+    async claim({ limit, retryLimit }, now) {
+      await load();
+      if (now - lastScan >= rescanIntervalMs) await rescan(now);
+      const taken: Entry[] = [];
+      for (let at = 0; at < fresh.length && taken.length < limit; ) {
+        const entry = fresh[at]!;
+        if (entry.nextAttemptAt > now || !laneFree(entry)) {
+          at += 1;
+          continue;
+        }
+        fresh.splice(at, 1);
+        lease(entry);
+        taken.push(entry);
+      }
+      let retriesTaken = 0;
+      for (let at = 0; at < retries.length && taken.length < limit && retriesTaken < retryLimit; ) {
+        const entry = retries[at]!;
+        // In time order: the first one not due ends the due ones.
+        if (entry.nextAttemptAt > now) break;
+        if (!laneFree(entry)) {
+          at += 1;
+          continue;
+        }
+        retries.splice(at, 1);
+        lease(entry);
+        taken.push(entry);
+        retriesTaken += 1;
+      }
+      const claimed: ClaimedMessage[] = [];
+      for (const entry of taken) {
+        // Only a message that waited can have been dropped by `postbox queue drop` (a new one is tried at once).
+        if (entry.retry && (await exists(doneFile(entry.slot)))) entry.dropped = true;
+        claimed.push({ ...entry.queued, attempts: entry.attempts, retry: entry.retry, ...(entry.dropped ? { dropped: true } : {}) });
+      }
+      return claimed;
     },
-    async fail(message, attempt, now) {
+    // Leases live in memory and end with the process: a restart tries every pending message again.
+    leaseMs: Number.POSITIVE_INFINITY,
+    extend: async () => undefined,
+    async complete(id) {
+      const entry = index.get(id);
+      if (!entry) return;
+      remove(entry);
+      await (entry.dropped ? forget(entry.slot) : markDone(entry.slot));
+    },
+    async release(id, attempt) {
+      const entry = index.get(id);
+      if (!entry) return;
+      if (!entry.leased) {
+        // Released without a claim (a restart's record, a test): out of its waiting list before it is put back.
+        remove(entry);
+        index.set(id, entry);
+      }
+      Object.assign(entry, { attempts: attempt.attempts, nextAttemptAt: attempt.nextAttemptAt, retry: true });
+      try {
+        // Not fsynced: after a crash the message is tried at once, which is what a lost record would cause anyway.
+        await writeFile(stateFile(entry.slot), JSON.stringify(attempt), { mode: 0o600 });
+        noteFile(entry.slot, stateFile(entry.slot));
+      } finally {
+        // Last, and even when the record was not written: once it is among the retries, a claim may take it.
+        unlease(entry);
+        scheduleRetry(entry);
+      }
+    },
+    async fail(id, attempt, now) {
+      const entry = index.get(id);
+      if (!entry) return;
       await ensureFolders();
       const record: FailedFile = {
-        id: message.id,
-        slot: message.slot,
-        created_at: message.createdAt,
+        id,
+        slot: entry.slot,
+        created_at: entry.queued.createdAt,
         failed_at: now,
         attempts: attempt.attempts,
         last_error: attempt.lastError,
-        message: message.message,
+        message: entry.queued.message,
+        ...(entry.lane === undefined ? {} : { lane: entry.lane }),
       };
-      await writeDurably(failedDir, `${safeId(message.id)}.json`, JSON.stringify(record));
+      // Throws with the message still leased and pending: the worker gives it back for a later try.
+      await serialFailed(async () => {
+        await writeDurably(failedDir, `${safeId(id)}.json`, JSON.stringify(record));
+        failedCount += 1;
+      });
+      remove(entry);
       // The failed file is the durable record now: a start finishes the move if the journal line is lost.
-      await markDone(message.slot).catch(() => undefined);
+      await markDone(entry.slot).catch(() => undefined);
     },
-    async takeRetryRequest() {
-      try {
-        await rm(path.join(queueDir, RETRY_REQUEST));
-        return true;
-      } catch {
-        return false;
-      }
+    async pending(lane) {
+      await load();
+      return [...index.values()].filter((entry) => lane === undefined || entry.lane === lane).map((entry) => entry.queued);
     },
-    async countFailed() {
-      const names = await readdir(failedDir).catch(() => [] as string[]);
-      return names.filter((name) => name.endsWith('.json') && !name.startsWith('.')).length;
+    async counts() {
+      await load();
+      return { pending: index.size, failed: failedCount };
+    },
+    countsNow: (): QueueCounts => ({ pending: index.size, failed: failedCount }),
+    async listPending() {
+      return (await readPending(false)).map(({ slot: _slot, lane: _lane, ...message }) => message);
     },
     async listFailed() {
       return (await readFailed()).map((file) => ({
@@ -304,8 +544,17 @@ export function createQueueFiles(queueDir: string): QueueStore {
       const file = await readJson<FailedFile>(failedFile(id));
       if (!file || file.id !== id) return false;
       const segment = newSegmentName(now);
-      await writeSegment([{ id: file.id, created_at: now, message: file.message }], segment);
-      await rm(failedFile(id), { force: true });
+      const line: SegmentLine = { id: file.id, created_at: now, message: file.message, ...(file.lane === undefined ? {} : { lane: file.lane }) };
+      await writeSegment([line], segment);
+      await serialFailed(async () => {
+        await rm(failedFile(id), { force: true });
+        if (loaded) failedCount = await countFailedFiles();
+      });
+      if (loaded && !index.has(id)) {
+        const entry = entryOf({ id, createdAt: now, message: file.message, slot: `${segment}.0`, ...(file.lane === undefined ? {} : { lane: file.lane }) }, false, now);
+        index.set(id, entry);
+        fresh.push(entry);
+      }
       return true;
     },
     async requestRetry() {
@@ -315,16 +564,25 @@ export function createQueueFiles(queueDir: string): QueueStore {
     async drop(id) {
       // The file name is the id made safe, so look inside: another id may map to the same name.
       if ((await readJson<FailedFile>(failedFile(id)))?.id === id) {
-        await rm(failedFile(id), { force: true });
+        await serialFailed(async () => {
+          await rm(failedFile(id), { force: true });
+          if (loaded) failedCount = await countFailedFiles();
+        });
         return 'failed';
       }
       const message = (await readPending(false)).find((entry) => entry.id === id);
       if (!message) return undefined;
+      // A claiming store finds the marker when the message's turn comes, and tells the worker it was dropped.
       await writeFile(doneFile(message.slot), '');
       return 'pending';
     },
+    // The owner's count, read from the folder: what other processes did counts at once.
+    countFailed: countFailedFiles,
     fsyncCount: () => fsyncs,
-    close: () => journal.close(),
+    async close() {
+      await rescanning?.catch(() => undefined);
+      await journal.close();
+    },
   };
 }
 

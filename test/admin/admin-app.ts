@@ -8,7 +8,9 @@ import { createAdmin, type Admin } from '../../src/admin/admin.js';
 import type { AdminRoute } from '../../src/admin/admin-pages.js';
 import { hashPassword } from '../../src/password-hash.js';
 import { createPlaceholderPages } from '../../src/admin/views/placeholder-pages.js';
-import { createSessionFile } from '../../src/composition-root.js';
+import { createSessionFile } from '../../src/adapters/files/session-file.js';
+import { createSessionStore } from '../../src/admin/sessions.js';
+import { createSignInThrottle } from '../../src/admin/sign-in-throttle.js';
 import type { AdminConfig } from '../../src/config/config.js';
 import { createFrontDoor, type RequestListener } from '../../src/http/front-door.js';
 import { captureLogs, type LogCapture } from '../support/log-capture.js';
@@ -60,7 +62,12 @@ export async function startTestAdmin(options: TestAdminOptions): Promise<TestAdm
   const build = async () => {
     admin = await createAdmin(
       { admin: config },
-      { logger: logs.logger, clock, randomBytes, sessionFile: createSessionFile(options.dataDir) },
+      {
+        logger: logs.logger,
+        clock,
+        randomBytes,
+        records: { openSessions: (sessionOptions) => createSessionStore({ ...sessionOptions, file: createSessionFile(options.dataDir) }), throttle: createSignInThrottle() },
+      },
       options.pages ?? createPlaceholderPages(),
     );
     handle = createFrontDoor({

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createCampaignPages } from '../../src/admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from '../../src/admin/campaign-pages/send-pages.js';
 import type { CampaignStore } from '../../src/campaigns/campaign-store.js';
-import { campaignStoreOf } from '../../src/campaign-store-of.js';
+import { createPostgresCampaignStore } from '../../src/storage/postgres/campaign-store.js';
 import { readSubscribers } from '../../src/forms/newsletter/index.js';
 import { createPostgresState, type PostgresState } from '../../src/storage/postgres/state.js';
 import { loadTestConfig } from '../support/config.js';
@@ -51,7 +51,7 @@ describe('the campaign pages with campaigns in PostgreSQL', () => {
     );
     state = createPostgresState(url, captureLogs().logger);
     await state.migrated();
-    store = campaignStoreOf(config, state);
+    store = createPostgresCampaignStore(state);
     let counter = 0;
     const pages = [
       ...createSendPages({

@@ -48,7 +48,7 @@ describe('the dashboard pages without a running service, with a long list and se
       ],
       NOW - 7_200_000,
     );
-    for (const message of stored) await queue.fail(message, { attempts: 3, nextAttemptAt: NOW, lastError: 'ECONNREFUSED' }, NOW - 3_600_000);
+    for (const message of stored) await queue.fail(message.id, { attempts: 3, nextAttemptAt: NOW, lastError: 'ECONNREFUSED' }, NOW - 3_600_000);
     await queue.close();
     queue = createQueueFiles(queueDirOf(dataDir));
     logs = captureLogs();

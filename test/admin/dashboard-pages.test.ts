@@ -74,7 +74,7 @@ describe('the dashboard, subscribers and failed-mail pages', () => {
     const mail = { from: 'Forms <forms@example.com>', to: SECRET, subject: 'New message', text: `From ${SECRET}`, autoSubmitted: 'auto-generated' as const };
     const [stored] = await queue.add([{ channel: 'mail', form: '/contact', kind: 'owner', mail }], NOW - 7_200_000);
     failedId = stored!.id;
-    await queue.fail(stored!, { attempts: 5, nextAttemptAt: NOW, lastError: `smtp_550 <${SECRET}>` }, NOW - 3_600_000);
+    await queue.fail(stored!.id, { attempts: 5, nextAttemptAt: NOW, lastError: `smtp_550 <${SECRET}>` }, NOW - 3_600_000);
     await queue.close();
     queue = createQueueFiles(queueDirOf(dataDir));
 

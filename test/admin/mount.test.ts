@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { composeServices } from '../../src/composition-root.js';
+import { composeServices } from '../../src/app/compose.js';
 import { captureLogs } from '../support/log-capture.js';
 import { loadTestConfig } from '../support/config.js';
 import { driveService } from '../support/http.js';

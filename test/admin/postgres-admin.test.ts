@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { after, afterEach, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { composeServices } from '../../src/composition-root.js';
+import { composeServices } from '../../src/app/compose.js';
 import { createTestClock, HOUR_MS, type TestClock } from '../support/clock.js';
 import { loadTestConfig } from '../support/config.js';
 import { driveService, type InjectedResponse, type ServiceDriver } from '../support/http.js';

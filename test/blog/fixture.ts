@@ -9,7 +9,9 @@ import { createPostLibrary } from '../../src/blog/content/library.js';
 import { createMarkdownTools } from '../../src/blog/content/markdown.js';
 import type { ParseContext } from '../../src/blog/content/parse-post.js';
 import type { PostVersion } from '../../src/blog/content/post.js';
-import { createBlogService, type BlogAdapters, type BlogService } from '../../src/blog/blog-service.js';
+import { createBlogContent, type BlogContent, type BlogContentDeps } from '../../src/blog/blog-content.js';
+import { createBlogService } from '../../src/blog/blog-service.js';
+import type { HttpService } from '../../src/http/http-service.js';
 import { createClientAddressResolver } from '../../src/http/client-ip.js';
 import { loadTestConfig } from '../support/config.js';
 import { driveService, type ServiceDriver } from '../support/http.js';
@@ -65,7 +67,9 @@ export async function loadCatalog(contentDir = FIXTURE_POSTS, overrides: Paramet
 }
 
 export interface RunningBlog {
-  service: BlogService;
+  service: HttpService;
+  /** The content the service answers from (what /admin and campaigns read). */
+  content: BlogContent;
   app: ServiceDriver;
   logs: LogCapture;
   config: Config;
@@ -84,17 +88,17 @@ export interface InjectedResponse {
 /** The blog service over `contentDir`, with captured logs; `close()` stops the app and the watcher. */
 export async function startBlog(
   contentDir = FIXTURE_POSTS,
-  options: { overrides?: Parameters<typeof blogConfig>[1]; deps?: Partial<BlogAdapters> } = {},
+  options: { overrides?: Parameters<typeof blogConfig>[1]; deps?: Partial<BlogContentDeps> } = {},
 ): Promise<RunningBlog> {
   const config = blogConfig(contentDir, options.overrides);
   const logs = captureLogs();
-  const service = await createBlogService(
-    { site: config.site!, blog: config.blog! },
-    { logger: logs.logger, requestLog: logs.requestLog, clientAddressOf: createClientAddressResolver(0), rescanIntervalMs: 0, ...options.deps },
-  );
+  const settings = { site: config.site!, blog: config.blog! };
+  const content = await createBlogContent(settings, { logger: logs.logger, rescanIntervalMs: 0, ...options.deps });
+  const service = createBlogService(settings, content, { logger: logs.logger, requestLog: logs.requestLog, clientAddressOf: createClientAddressResolver(0) });
   const app = driveService(service);
   return {
     service,
+    content,
     app,
     logs,
     config,
@@ -114,6 +118,7 @@ export async function startBlog(
     },
     async close() {
       await service.close();
+      await content.close();
     },
   };
 }

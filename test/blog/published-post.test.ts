@@ -39,7 +39,7 @@ describe('BlogService.findPublishedPost', () => {
   });
 
   it('gives the primary version with its page URL, the detail HTML and an RFC 3339 date', async () => {
-    const post = blog.service.findPublishedPost('trip');
+    const post = blog.content.findPublishedPost('trip');
     assert.ok(post);
     const detail = await blog.request('/api/blog/posts/trip');
     assert.deepEqual(post, {
@@ -54,26 +54,26 @@ describe('BlogService.findPublishedPost', () => {
   });
 
   it('gives a translation by its language code, compared like the API does', () => {
-    const post = blog.service.findPublishedPost('trip', 'PT-br');
+    const post = blog.content.findPublishedPost('trip', 'PT-br');
     assert.equal(post?.lang, 'pt-BR');
     assert.equal(post?.title, 'Uma viagem');
     assert.equal(post?.date, '2024-05-02T00:00:00Z');
     assert.equal(post?.url, 'https://blog.example.com/pt-BR/blog/trip', 'translation_url');
-    assert.equal(blog.service.findPublishedPost('trip', 'en')?.title, 'A trip');
+    assert.equal(blog.content.findPublishedPost('trip', 'en')?.title, 'A trip');
   });
 
   it('does not find drafts, scheduled versions, unknown slugs or languages', () => {
-    assert.equal(blog.service.findPublishedPost('trip', 'fr'), undefined, 'draft translation');
-    assert.equal(blog.service.findPublishedPost('trip', 'de'), undefined, 'scheduled translation');
-    assert.equal(blog.service.findPublishedPost('trip', 'it'), undefined, 'no such language');
-    assert.equal(blog.service.findPublishedPost('sketch'), undefined, 'draft');
-    assert.equal(blog.service.findPublishedPost('later'), undefined, 'scheduled');
-    assert.equal(blog.service.findPublishedPost('nothing'), undefined);
+    assert.equal(blog.content.findPublishedPost('trip', 'fr'), undefined, 'draft translation');
+    assert.equal(blog.content.findPublishedPost('trip', 'de'), undefined, 'scheduled translation');
+    assert.equal(blog.content.findPublishedPost('trip', 'it'), undefined, 'no such language');
+    assert.equal(blog.content.findPublishedPost('sketch'), undefined, 'draft');
+    assert.equal(blog.content.findPublishedPost('later'), undefined, 'scheduled');
+    assert.equal(blog.content.findPublishedPost('nothing'), undefined);
   });
 
   it('finds a scheduled post once it is due', async () => {
     time.advance(Date.parse('2024-06-02T00:00:00Z') - NOW);
-    const post = await waitFor('the release', () => blog.service.findPublishedPost('later'), 5000);
+    const post = await waitFor('the release', () => blog.content.findPublishedPost('later'), 5000);
     assert.equal(post.title, 'Later');
   });
 });

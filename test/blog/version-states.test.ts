@@ -12,7 +12,7 @@ describe('BlogService.listAllVersions', () => {
     const time = createFakeTime(Date.parse('2024-03-11T00:00:00Z'));
     const blog = await startBlog(undefined, { deps: { clock: time.clock, timers: time.timers } });
     try {
-      const states = blog.service.listAllVersions();
+      const states = blog.content.listAllVersions();
       const brief = Object.fromEntries(states.map((entry) => [entry.file, entry.reason ? `${entry.state}: ${entry.reason}` : entry.state]));
       assert.deepEqual(Object.keys(brief), [...Object.keys(brief)].sort(), 'in path order');
       assert.equal(brief['alpha.md'], 'published');
@@ -35,7 +35,7 @@ describe('BlogService.listAllVersions', () => {
       });
 
       time.advance(7 * 3600 * 1000);
-      const later = blog.service.listAllVersions();
+      const later = blog.content.listAllVersions();
       assert.equal(later.find((entry) => entry.file === 'gamma.md')?.state, 'published', 'the state follows the clock');
       assert.equal(later.find((entry) => entry.file === 'beta/index.fr.md')?.state, 'scheduled');
     } finally {
@@ -52,7 +52,7 @@ describe('BlogService.listAllVersions', () => {
       await writeFile(path.join(dir, 'notes.fr.md'), '+++\ntitle = "Sans date"\n+++\n');
       const blog = await startBlog(dir);
       try {
-        assert.deepEqual(blog.service.listAllVersions(), [
+        assert.deepEqual(blog.content.listAllVersions(), [
           { file: 'hello.md', slug: 'hello', language: 'en', title: 'Hello', date: '2024-01-01', state: 'published' },
           { file: 'hello/index.md', slug: 'hello', language: 'en', title: 'Hello in a folder', date: '2024-01-02', state: 'broken', reason: 'duplicate of hello.md (slug "hello", lang "en")' },
           { file: 'notes.fr.md', slug: 'notes', language: 'fr', state: 'broken', reason: 'date is required' },

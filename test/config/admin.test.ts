@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXAMPLE_PASSWORD_HASH } from '../../src/admin/example-user.js';
-import { adminWarnings, describeConfig } from '../../src/check-summary.js';
+import { adminWarnings } from '../../src/admin/example-user.js';
+import { describeConfig } from '../../src/check-summary.js';
 import { parseConfigText } from '../../src/config/load.js';
 
 const blog = `

@@ -1,7 +1,8 @@
 // Values at the edges of every key: the odd ones that must still load, and the ones that would break the
 // service at run time, which must be refused with their key path.
 import assert from 'node:assert/strict';
-import { ADMIN_SESSIONS_FILE, TRASH_FOLDER } from '../../src/composition-root.js';
+import { ADMIN_SESSIONS_FILE } from '../../src/admin/sessions.js';
+import { TRASH_FOLDER } from '../../src/admin/posts/trash.js';
 import { NEWSLETTER_SECRET_FILE } from '../../src/forms/newsletter/newsletter-secret.js';
 import { campaignsDirOf } from '../../src/storage/campaign-files.js';
 import { queueDirOf } from '../../src/storage/queue-files.js';
@@ -19,7 +20,7 @@ import { formatUtc } from '../../src/forms/newsletter/mails.js';
 import { RATE_LIMIT_SNAPSHOT_FILE } from '../../src/forms/rate-limits.js';
 import { createRateLimiter } from '../../src/forms/rules/rate-limiter.js';
 import { outboxDirOf } from '../../src/mail/outbox-dir.js';
-import { composeServices } from '../../src/composition-root.js';
+import { composeServices } from '../../src/app/compose.js';
 import { driveService } from '../support/http.js';
 import { captureLogs } from '../support/log-capture.js';
 import { withTempDir } from '../support/temp-dir.js';

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 // The verifier's own module: the package root also loads its BIMI support, whose HTTP client needs Node 22.
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import type { DKIMResult as DeclaredDkimResult } from 'mailauth';
-import { composeServices } from '../../src/composition-root.js';
+import { composeServices } from '../../src/app/compose.js';
 import type { DkimConfig } from '../../src/config/config.js';
 import type { MailMessage } from '../../src/ports.js';
 import { createFileMailer } from '../../src/mail/file-mailer.js';

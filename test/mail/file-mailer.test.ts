@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { simpleParser } from 'mailparser';
 import { createFileMailer } from '../../src/mail/file-mailer.js';
 import { createTestClock } from '../support/clock.js';
-import { composeServices } from '../../src/composition-root.js';
+import { composeServices } from '../../src/app/compose.js';
 import { contactForm } from '../support/forms-app.js';
 import { loadTestConfig } from '../support/config.js';
 import { driveService } from '../support/http.js';

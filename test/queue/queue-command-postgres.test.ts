@@ -2,6 +2,9 @@
 // queue table every replica shares.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Backend } from '../../src/adapters/backend.js';
+import { openBackend } from '../../src/app/open-backend.js';
+import { createSilentLogger } from '../../src/log.js';
 import { parseQueueCommand, runQueueCommand } from '../../src/queue-command.js';
 import type { OutgoingMessage } from '../../src/queue/outgoing.js';
 import { createPostgresQueueStore } from '../../src/storage/postgres/queue-store.js';
@@ -32,11 +35,12 @@ describe('postbox queue on the PostgreSQL queue', () => {
     const temp = await createTempDir('queue-command-pg');
     const url = await postgres.createDatabase('queue_command');
     const state = createPostgresState(url, captureLogs().logger);
+    let backend: Backend | undefined;
     try {
       await state.migrated();
       const store = createPostgresQueueStore(state, { owner: 'replica', clock: () => NOW });
       const [given, waiting] = await store.add([owner, { channel: 'telegram', form: '/contact', text: 'New message' }], NOW);
-      await store.claim(2, NOW);
+      await store.claim({ limit: 2, retryLimit: 2 }, NOW);
       await store.fail(given!.id, { attempts: 1, nextAttemptAt: NOW, lastError: 'smtp_550: 550 <address> refused' }, NOW + 1_000);
       await store.release(waiting!.id, { attempts: 1, nextAttemptAt: NOW + 60_000, lastError: 'ECONNREFUSED' });
 
@@ -52,10 +56,12 @@ describe('postbox queue on the PostgreSQL queue', () => {
       const output: string[] = [];
       const errors: string[] = [];
       const io = { out: (text: string) => output.push(text), error: (text: string) => errors.push(text), now: () => NOW + 2_000 };
+      // As `postbox queue` opens it: one backend for the command, its clock the command's.
+      backend = openBackend(config, createSilentLogger(), io.now);
       const run = (...args: string[]) => {
         const command = parseQueueCommand(args, { allFailed: false });
         assert.ok(!('problem' in command), args.join(' '));
-        return runQueueCommand(command, config, io);
+        return runQueueCommand(command, backend!, io);
       };
 
       assert.equal(await run('list'), 0, errors.join(''));
@@ -73,13 +79,14 @@ describe('postbox queue on the PostgreSQL queue', () => {
       assert.deepEqual(await store.counts(), { pending: 2, failed: 0 });
       assert.equal(await run('retry', waiting!.id), 0);
       assert.match(output.pop()!, /pending; a running serve tries every pending message now/);
-      assert.deepEqual((await store.claim(5, NOW + 2_000)).map((message) => message.id).sort(), [given!.id, waiting!.id].sort(), 'both due now');
+      assert.deepEqual((await store.claim({ limit: 5, retryLimit: 5 }, NOW + 2_000)).map((message) => message.id).sort(), [given!.id, waiting!.id].sort(), 'both due now');
       assert.equal(await run('drop', waiting!.id), 0);
       assert.equal(output.pop(), `${waiting!.id}: dropped (it was pending)\n`);
       assert.equal(await run('drop', waiting!.id), 1);
       assert.match(errors.pop()!, /no queued message with id/);
       assert.deepEqual(await store.counts(), { pending: 1, failed: 0 });
     } finally {
+      await backend?.close();
       await state.close();
       await temp.remove();
     }

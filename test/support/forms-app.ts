@@ -2,20 +2,25 @@
 // any adapter replaceable. The config is the real loader's output for the given tables; requests go through
 // the service's own front door (`app.inject`) or a real socket (`app.listen`).
 import { afterEach } from 'node:test';
-import { createFormsAdapters, formsSettingsOf, type NotifierFactories } from '../../src/composition-root.js';
+import type { Backend } from '../../src/adapters/backend.js';
+import { composeFormsCore, composeFormsService, type FormsCoreParts, type NotifierFactories } from '../../src/app/compose.js';
+import type { FormsCore } from '../../src/app/forms-core.js';
+import { openBackend } from '../../src/app/open-backend.js';
 import type { Config } from '../../src/config/config.js';
-import { createFormsService, type FormsAdapters } from '../../src/forms/forms-service.js';
 import type { HttpService } from '../../src/http/http-service.js';
+import type { Mailer } from '../../src/ports.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { loadTestConfig, type TomlTable } from './config.js';
 import { driveService, type ServiceDriver } from './http.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
 import { createRecordingMailer, type RecordingMailer } from './recording-mailer.js';
 import { createTempDir } from './temp-dir.js';
-import { createPostgresState, type PostgresState } from '../../src/storage/postgres/state.js';
 
 export interface TestFormsService {
   service: HttpService;
+  /** The core the service answers from: the newsletter, the queue, the campaigns. */
+  core: FormsCore;
+  backend: Backend;
   app: ServiceDriver;
   config: Config;
   mailer: RecordingMailer;
@@ -28,8 +33,8 @@ export interface TestFormsService {
   close(): Promise<void>;
 }
 
-/** Adapters a test may replace, and how notifiers are made from a form's [forms.telegram] and [forms.webhook]. */
-export type TestFormsDeps = Partial<FormsAdapters> & NotifierFactories;
+/** Parts a test may replace, and how notifiers are made from a form's [forms.telegram] and [forms.webhook]. */
+export type TestFormsDeps = NotifierFactories & { mailer?: Mailer; clock?: () => number; createNewsletter?: FormsCoreParts['createNewsletter'] };
 
 export interface TestFormsOptions {
   /** The [[forms]] tables; default: one contact form at /contact allowing https://example.com. */
@@ -63,7 +68,8 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
   const clock = createTestClock();
   let config: Config;
   let service: HttpService;
-  let postgres: PostgresState | undefined;
+  let core: FormsCore | undefined;
+  let backend: Backend | undefined;
   try {
     config = loadTestConfig(
       {
@@ -75,23 +81,27 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
       },
       dataDir,
     );
-    const { createChatNotifier, createWebhookNotifier, ...deps } = options.deps ?? {};
-    // As the composition root does: one PostgreSQL pool for the shared records when [state] asks for it.
-    postgres = config.state.backend === 'postgres' ? createPostgresState(config.state.url!, logs.logger) : undefined;
-    const adapters = createFormsAdapters(config, { logger: logs.logger, requestLog: logs.requestLog, clock, mailer, createChatNotifier, createWebhookNotifier, postgres });
+    const deps = options.deps ?? {};
+    // As the composition root does: one backend (one PostgreSQL pool when [state] asks for it).
+    backend = openBackend(config, logs.logger);
+    const used = { logger: logs.logger, clock: deps.clock ?? clock, mailer: deps.mailer ?? mailer };
     // A queue (when a test turns it on) retries within milliseconds, on real time: tests do not wait a minute.
-    const queue = adapters.queue && { ...adapters.queue, policy: TEST_RETRY_POLICY, clock: Date.now, rescanIntervalMs: 20, pollIntervalMs: 20 };
-    service = await createFormsService(formsSettingsOf(config, config.mail!), { ...adapters, queue, ...deps });
+    core = await composeFormsCore(config, config.mail!, backend, { ...deps, ...used, queue: { policy: TEST_RETRY_POLICY, pollIntervalMs: 20 } });
+    service = await composeFormsService(config, config.mail!, backend, core, { ...used, requestLog: logs.requestLog });
   } catch (error) {
     // A rejected config or a failing start leaves no temp folder behind.
-    await postgres?.close();
+    await core?.close();
+    await backend?.close();
     await temp?.remove();
     throw error;
   }
+  const running = { core, backend };
   const app = driveService(service);
   let closed = false;
   return {
     service,
+    core: running.core,
+    backend: running.backend,
     app,
     config,
     mailer,
@@ -106,7 +116,8 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
       if (closed) return;
       closed = true;
       await service.close();
-      await postgres?.close();
+      await running.core.close();
+      await running.backend.close();
       await temp?.remove();
     },
   };

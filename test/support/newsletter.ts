@@ -6,7 +6,8 @@ import { resolveSiteName } from '../../src/forms/notifications.js';
 import { createMetrics, type Metrics } from '../../src/forms/metrics.js';
 import type { MailMessage } from '../../src/ports.js';
 import { createNewsletter, type Newsletter } from '../../src/forms/newsletter/index.js';
-import { sendMailNow } from '../../src/forms/forms-service.js';
+import { createFileNewsletterStore } from '../../src/forms/newsletter/newsletter-file-store.js';
+import { sendMailNow } from '../../src/forms/delivery.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { loadTestConfig, type TomlTable } from './config.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
@@ -67,12 +68,11 @@ export async function createTestNewsletter(forms?: TomlTable[], purgeIntervalMs?
     const appendLine = createJsonlAppender();
     const build = () =>
       createNewsletter({
-        dataDir,
         forms: newsletterForms,
         from: config.mail!.from,
         siteNameFor: (form) => resolveSiteName(config.site?.title, form, config.server.public_url),
         sendMail: sendMailNow(mailer),
-        appendLine,
+        store: createFileNewsletterStore({ dataDir, forms: newsletterForms, appendLine, randomBytes, logger: logs.logger }),
         metrics,
         logger: logs.logger,
         clock,

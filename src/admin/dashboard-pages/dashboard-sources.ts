@@ -8,7 +8,7 @@ import type { FormConfig, MessageForm, NewsletterForm } from '../../config/confi
 import type { FormsReadings } from '../../forms/forms-service.js';
 import type { Newsletter } from '../../forms/newsletter/index.js';
 import type { Clock } from '../../ports.js';
-import type { QueueOwnerStore } from '../../queue/shared-store.js';
+import type { QueueOwnerStore } from '../../queue/store.js';
 
 /** A message form that keeps an archive. */
 export type ArchivedForm = MessageForm & { archive: string };

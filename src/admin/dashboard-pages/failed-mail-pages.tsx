@@ -3,7 +3,7 @@
 // is written back as a new segment, which a running serve picks up on its next rescan (every 2 seconds).
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports.js';
-import type { QueueOwnerStore } from '../../queue/shared-store.js';
+import type { QueueOwnerStore } from '../../queue/store.js';
 import type { AdminPage, AdminRoute } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import { FailedMailPage, toFailedRow } from './failed-mail-views.js';

@@ -6,6 +6,9 @@ import { parsePostFileName } from '../../blog/content/file-name.js';
 import { findPost, type PathRefusal, type PostFilesContext } from './context.js';
 import { versionToken } from './version-token.js';
 
+/** data_dir/trash: where deleted posts go (config/data-files.ts reserves the name). */
+export const TRASH_FOLDER = 'trash';
+
 export type RemoveOutcome =
   | { ok: true; kind: 'trashed'; file: string; trashedAs: string; movedFolder: boolean }
   | { ok: false; kind: 'conflict'; theirsVersion: string }

@@ -6,7 +6,6 @@ import { safeReason } from '../../safe-reason.js';
 import { UnavailableError } from '../../unavailable-error.js';
 import { confirmationLink, confirmationMail, ownerNotice } from './mails.js';
 import { addressKey, expiryOf, type PendingRecord } from './pending.js';
-import { createFileNewsletterStore } from './newsletter-file-store.js';
 import type { Redemption } from './newsletter-store.js';
 import { createToken, hashToken } from './token.js';
 import { createUnsubscribing } from './unsubscribe.js';
@@ -17,8 +16,8 @@ const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
 
 /** Opens the newsletter's store (data_dir unless deps.store is given), then serves signups and confirmations. */
 export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter> {
-  const { dataDir, forms, from, sendMail, metrics, logger, clock, randomBytes } = deps;
-  const store = deps.store ?? createFileNewsletterStore({ dataDir, forms, appendLine: deps.appendLine, randomBytes, metrics, logger });
+  const { forms, from, sendMail, metrics, logger, clock, randomBytes } = deps;
+  const { store } = deps;
   const signingUp = new Set<string>();
   const redeeming = new Map<string, Promise<unknown>>();
   let timer: NodeJS.Timeout | undefined;
@@ -119,9 +118,11 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
       return 'gone';
     }
     if (redemption.kind === 'not_saved') {
+      metrics.count(form.path, 'persist_failed');
       metrics.count(form.path, 'confirmation_failed');
       return 'not_saved';
     }
+    if (redemption.unrecorded) metrics.count(form.path, 'persist_failed');
     metrics.count(form.path, 'confirmed');
     logger.info({ event: 'subscribed', form: form.path }, 'subscription confirmed');
     const { record, subscribedAt } = redemption;

@@ -5,7 +5,6 @@ import type { NewsletterForm } from '../../config/config.js';
 import type { Logger } from '../../log.js';
 import type { AppendLine, RandomBytes } from '../../ports.js';
 import { safeReason } from '../../safe-reason.js';
-import type { Metrics } from '../metrics.js';
 import { loadNewsletterSecret } from './newsletter-secret.js';
 import type { NewsletterStore, Redemption } from './newsletter-store.js';
 import { isExpired } from './pending.js';
@@ -17,12 +16,11 @@ export interface FileNewsletterStoreDeps {
   forms: readonly NewsletterForm[];
   appendLine: AppendLine;
   randomBytes: RandomBytes;
-  metrics: Metrics;
   logger: Logger;
 }
 
 export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): NewsletterStore {
-  const { dataDir, forms, metrics, logger } = deps;
+  const { dataDir, forms, logger } = deps;
   const pending = new PendingStore(dataDir, deps.appendLine);
   const subscribers = new SubscriberLogs(dataDir, deps.appendLine);
   let secret: Buffer | undefined;
@@ -64,7 +62,6 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
           const line = { email: record.email, subscribed_at: new Date(now).toISOString(), signed_up_at: new Date(record.createdAt).toISOString() };
           await subscribers.subscribe(form, line);
         } catch (error) {
-          metrics.count(form.path, 'persist_failed');
           logger.error({ event: 'subscriber_write_failed', form: form.path, reason: safeReason(error) }, 'could not save a confirmation');
           return { kind: 'not_saved' };
         }
@@ -73,8 +70,8 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
         await pending.end(hash, 'redeemed');
       } catch (error) {
         // The subscriber line is on disk and wins on the next start, so the confirmation stands.
-        metrics.count(form.path, 'persist_failed');
         logger.warn({ event: 'redeemed_write_failed', form: form.path, reason: safeReason(error) }, 'could not journal a redemption');
+        return { kind: 'confirmed', record, subscribedAt: now, unrecorded: true };
       }
       return { kind: 'confirmed', record, subscribedAt: now };
     },

@@ -1,4 +1,4 @@
-// Where the newsletter keeps its records (docs/newsletter.md, contract section 8): pending signups, the subscriber
+// Where the newsletter keeps its records (docs/newsletter.md "With PostgreSQL"): pending signups, the subscriber
 // log and the unsubscribe secret, in data_dir (newsletter-file-store.ts) or in PostgreSQL
 // (src/storage/postgres/newsletter-store.ts). A store that cannot reach a shared database rejects with
 // UnavailableError; the routes answer 503 and nothing is half done.
@@ -8,8 +8,15 @@ import type { Subscriber } from './subscriber-events.js';
 
 /** What redeeming a confirmation token came to. */
 export type Redemption =
-  | { kind: 'confirmed'; record: PendingRecord; subscribedAt: number }
+  | {
+      kind: 'confirmed';
+      record: PendingRecord;
+      subscribedAt: number;
+      /** The address is on the list, but the end of its pending signup could not be written (it is ended at the next start). */
+      unrecorded?: true;
+    }
   | { kind: 'gone'; reason: 'unknown' | 'expired' }
+  /** Nothing was written: the address is not on the list. */
   | { kind: 'not_saved' };
 
 export interface NewsletterStore {

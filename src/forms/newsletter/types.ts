@@ -2,11 +2,10 @@
 // routes choose the answer, page and status.
 import type { NewsletterForm } from '../../config/config.js';
 import type { Logger } from '../../log.js';
-import type { Metrics } from '../metrics.js';
 import type { NewsletterStore } from './newsletter-store.js';
 import type { Subscriber } from './subscriber-events.js';
 import type { MailKind } from '../../queue/outgoing.js';
-import type { AppendLine, Clock, MailList, MailMessage, RandomBytes } from '../../ports.js';
+import type { Clock, MailList, MailMessage, RandomBytes } from '../../ports.js';
 
 /** What a signup came to. `ok` and `duplicate` must be answered identically. */
 /** `unavailable`: a shared store (the mail queue in PostgreSQL) could not be reached; nothing was kept (503). */
@@ -50,8 +49,15 @@ export interface Newsletter {
   close(): Promise<void>;
 }
 
+/** The counters the newsletter adds to, by form path. */
+export type NewsletterCounter = 'confirmation_failed' | 'confirmation_sent' | 'confirmed' | 'duplicate_signup' | 'persist_failed' | 'send_failed' | 'sent';
+
+/** Where the newsletter counts its events (the forms' metrics). */
+export interface NewsletterCounters {
+  count(formPath: string, counter: NewsletterCounter): void;
+}
+
 export interface NewsletterDeps {
-  dataDir: string;
   /** Every form of the configuration; the newsletter ones are served. */
   forms: readonly NewsletterForm[];
   /** `mail.from`. */
@@ -63,14 +69,13 @@ export interface NewsletterDeps {
    * queue (which then counts it); rejects when neither happened.
    */
   sendMail(formPath: string, kind: MailKind, mail: MailMessage): Promise<'sent' | 'queued'>;
-  /** Appends subscriber and journal lines durably. */
-  appendLine: AppendLine;
-  metrics: Metrics;
+  /** The forms' counters (/metrics): the newsletter counts its own events there. */
+  metrics: NewsletterCounters;
   logger: Logger;
   clock: Clock;
   randomBytes: RandomBytes;
-  /** Where the records are kept; the files under dataDir unless given (`[state] backend = "postgres"`). */
-  store?: NewsletterStore;
+  /** Where the records are kept: the backend's (data_dir files or PostgreSQL). */
+  store: NewsletterStore;
   /** How often expired pending records are purged; 10 minutes unless given. */
   purgeIntervalMs?: number;
 }

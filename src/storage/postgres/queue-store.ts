@@ -1,16 +1,17 @@
-// The mail queue in PostgreSQL (contract section 8, docs/delivery.md "Several replicas"): one row per message.
+// The outgoing-message queue in PostgreSQL (docs/delivery.md "Several replicas"): one row per message, the
+// QueueStore of src/queue/store.ts that replicas share.
 // A replica claims due rows with FOR UPDATE SKIP LOCKED in a short transaction and leases them (leased_by,
 // lease_until) while it sends them; a sent row is deleted, a temporary failure gives the lease back with the
 // next try's time, a given-up row keeps failed_at. A replica extends the leases of the sends it still runs; one
 // killed mid-send leaves them to expire: then another takes the rows and sends them again (the queue's
 // at-least-once window is the lease).
 // Messages of a lane (a campaign's) are claimed under one advisory lock, one per lane, and only while no row of
-// the lane is leased: at most one of them is in flight across every replica.
+// the lane is leased: at most one of them is in flight across every replica. A claim takes lane-less new rows,
+// then the lanes' new rows, then retries (at most the request's retryLimit, in the order of their time).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { OutgoingMessage, QueuedMessage } from '../../queue/outgoing.js';
-import type { ClaimedMessage, SharedQueueStore } from '../../queue/shared-store.js';
-import type { FailedMessage, PendingMessage } from '../../queue/store.js';
+import type { ClaimedMessage, FailedMessage, PendingMessage, QueueStore } from '../../queue/store.js';
 import type { PostgresState } from './state.js';
 
 /** How long a claimed message is this replica's unless it extends the lease (it does while the send runs). */
@@ -34,39 +35,46 @@ interface Row {
   next_attempt_at: Date;
   last_error: string | null;
   failed_at: Date | null;
+  seq: number;
 }
 
-const CLAIMED = 'q.id, q.created_at, q.message, q.attempts';
+const CLAIMED = 'q.id, q.created_at, q.message, q.attempts, q.next_attempt_at, q.seq::float8 AS seq';
 
-/** Lane-less due rows nobody holds: new ones first, then retries in time order. */
+/** Lane-less due rows nobody holds, new ones ($5 false) or retries ($5 true) in the order of their time. */
 const CLAIM_FREE = `
 WITH due AS (
   SELECT id FROM queue_messages
   WHERE failed_at IS NULL AND lane IS NULL AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
-  ORDER BY attempts > 0, next_attempt_at, seq
+    AND (attempts > 0) = $5
+  ORDER BY next_attempt_at, seq
   LIMIT $2
   FOR UPDATE SKIP LOCKED
 )
 UPDATE queue_messages q SET lease_until = $3, leased_by = $4 FROM due WHERE q.id = due.id
 RETURNING ${CLAIMED}`;
 
-/** Under LANE_LOCK: the first due row of each lane that has no live lease. */
-const CLAIM_LANES = `
-UPDATE queue_messages q SET lease_until = $3, leased_by = $4
-WHERE q.id IN (
-  SELECT DISTINCT ON (c.lane) c.id FROM queue_messages c
+/** Under LANE_LOCK: the first due row of each lane that has no live lease, new ones first. */
+const LANE_CANDIDATES = `
+SELECT id, attempts FROM (
+  SELECT DISTINCT ON (c.lane) c.id, c.attempts, c.next_attempt_at, c.seq FROM queue_messages c
   WHERE c.failed_at IS NULL AND c.lane IS NOT NULL AND c.next_attempt_at <= $1 AND (c.lease_until IS NULL OR c.lease_until <= $1)
     AND NOT EXISTS (SELECT 1 FROM queue_messages o WHERE o.lane = c.lane AND o.failed_at IS NULL AND o.lease_until > $1)
   ORDER BY c.lane, c.seq
-  LIMIT $2
-)
-RETURNING ${CLAIMED}`;
+) first_of_lane
+ORDER BY attempts > 0, next_attempt_at, seq
+LIMIT $2`;
 
-export function createPostgresQueueStore(state: PostgresState, options: PostgresQueueOptions = {}): SharedQueueStore {
+const LEASE_IDS = `UPDATE queue_messages q SET lease_until = $2, leased_by = $3 WHERE q.id = ANY($1::text[]) RETURNING ${CLAIMED}`;
+
+/** The queue table of `state` as a QueueStore; its leases are held in this process's name unless `owner` is given. */
+export function createPostgresQueueStore(state: PostgresState, options: PostgresQueueOptions = {}): QueueStore {
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const clock = options.clock ?? Date.now;
-  const toClaimed = (row: Row): ClaimedMessage => ({ id: row.id, createdAt: row.created_at.getTime(), message: row.message, attempts: row.attempts });
+  const toClaimed = (row: Row): ClaimedMessage => ({ id: row.id, createdAt: row.created_at.getTime(), message: row.message, attempts: row.attempts, retry: row.attempts > 0 });
+  /** RETURNING keeps no order: new rows go in the order queued, retries in the order of their time. */
+  const queueOrder = (first: Row, second: Row) => first.seq - second.seq;
+  const timeOrder = (first: Row, second: Row) => first.next_attempt_at.getTime() - second.next_attempt_at.getTime() || first.seq - second.seq;
 
   return {
     async add(messages, now, laneOf) {
@@ -81,16 +89,26 @@ export function createPostgresQueueStore(state: PostgresState, options: Postgres
       );
       return queued;
     },
-    async claim(limit, now) {
+    async claim({ limit, retryLimit }, now) {
       if (limit <= 0) return [];
-      const values = (room: number) => [new Date(now), room, new Date(now + leaseMs), owner];
+      const values = (room: number, retries: boolean) => [new Date(now), room, new Date(now + leaseMs), owner, retries];
       return state.transaction(async (query) => {
-        const free = (await query<Row>(CLAIM_FREE, values(limit))).rows;
-        const room = limit - free.length;
-        if (room <= 0) return free.map(toClaimed);
+        const fresh = (await query<Row>(CLAIM_FREE, values(limit, false))).rows.sort(queueOrder);
+        if (fresh.length >= limit) return fresh.map(toClaimed);
         await query('SELECT pg_advisory_xact_lock($1)', [LANE_LOCK]);
-        const laned = (await query<Row>(CLAIM_LANES, values(room))).rows;
-        return [...free, ...laned].map(toClaimed);
+        const candidates = (await query<{ id: string; attempts: number }>(LANE_CANDIDATES, [new Date(now), limit - fresh.length])).rows;
+        const lanedFresh = candidates.filter((row) => row.attempts === 0);
+        let room = limit - fresh.length - lanedFresh.length;
+        let retryRoom = Math.min(retryLimit, room);
+        const freeRetries = retryRoom > 0 ? (await query<Row>(CLAIM_FREE, values(retryRoom, true))).rows : [];
+        room -= freeRetries.length;
+        retryRoom -= freeRetries.length;
+        const lanedRetries = candidates.filter((row) => row.attempts > 0).slice(0, Math.max(0, Math.min(room, retryRoom)));
+        const laneIds = [...lanedFresh, ...lanedRetries].map((row) => row.id);
+        const laned = laneIds.length === 0 ? [] : (await query<Row>(LEASE_IDS, [laneIds, new Date(now + leaseMs), owner])).rows;
+        const lanedById = new Map(laned.map((row) => [row.id, row]));
+        const lanedRows = (picked: ReadonlyArray<{ id: string }>) => picked.flatMap((row) => lanedById.get(row.id) ?? []);
+        return [...fresh, ...lanedRows(lanedFresh), ...freeRetries.sort(timeOrder), ...lanedRows(lanedRetries)].map(toClaimed);
       });
     },
     leaseMs,
@@ -158,6 +176,10 @@ export function createPostgresQueueStore(state: PostgresState, options: Postgres
       if (rows.length === 0) return undefined;
       return rows[0]!.failed ? 'failed' : 'pending';
     },
+    // Durability is PostgreSQL's commit: the queue makes no fsync calls of its own.
+    fsyncCount: () => 0,
+    // The state (its connection pool) belongs to the composition root, which closes it.
+    close: async () => undefined,
   };
 }
 

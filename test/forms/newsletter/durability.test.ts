@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { createJsonlAppender } from '../../../src/files/jsonl.js';
 import { createNewsletter } from '../../../src/forms/newsletter/index.js';
-import { sendMailNow } from '../../../src/forms/forms-service.js';
+import { createFileNewsletterStore } from '../../../src/forms/newsletter/newsletter-file-store.js';
+import { sendMailNow } from '../../../src/forms/delivery.js';
 import { PENDING_JOURNAL_FILE } from '../../../src/forms/newsletter/pending-store.js';
 import { hashToken } from '../../../src/forms/newsletter/token.js';
 import { HOUR_MS, TEST_EPOCH_MS } from '../../support/clock.js';
@@ -95,9 +96,12 @@ describe('newsletter durability', () => {
     try {
       const nested = path.join(fresh.dataDir, 'not', 'yet');
       const newsletter = await createNewsletter({
-        dataDir: nested, forms: fresh.forms, from: 'forms@example.com', siteNameFor: () => 'Example Site',
-        sendMail: sendMailNow(fresh.mailer), appendLine: createJsonlAppender(), metrics: fresh.metrics, logger: fresh.logs.logger,
+        forms: fresh.forms, from: 'forms@example.com', siteNameFor: () => 'Example Site',
+        sendMail: sendMailNow(fresh.mailer), metrics: fresh.metrics, logger: fresh.logs.logger,
         clock: () => TEST_EPOCH_MS, randomBytes: (count) => Buffer.alloc(count, 7),
+        store: createFileNewsletterStore({
+          dataDir: nested, forms: fresh.forms, appendLine: createJsonlAppender(), randomBytes: (count) => Buffer.alloc(count, 7), logger: fresh.logs.logger,
+        }),
       });
       assert.equal(await newsletter.signup(fresh.form, 'ada@example.org'), 'ok');
       assert.equal((await readJsonLines(path.join(nested, PENDING_JOURNAL_FILE))).length, 1);

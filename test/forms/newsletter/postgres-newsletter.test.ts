@@ -11,7 +11,8 @@ import { tokenOf } from '../../support/newsletter.js';
 import { createUnsubscribeToken } from '../../../src/forms/newsletter/unsubscribe-token.js';
 import { startPostgresServer, type TestPostgres } from '../../support/postgres-server.js';
 import { waitFor } from '../../support/wait.js';
-import { openNewsletterReader } from '../../../src/newsletter-reader.js';
+import { openBackend } from '../../../src/app/open-backend.js';
+import { createSilentLogger } from '../../../src/log.js';
 import type { NewsletterForm } from '../../../src/config/config.js';
 import type { Newsletter } from '../../../src/forms/newsletter/index.js';
 
@@ -52,8 +53,8 @@ describe('newsletter in PostgreSQL', () => {
       const service = await start({
         forms: [{ path: '/newsletter', type: 'newsletter', allowed_origins: [TEST_ORIGIN], rate_limit_per_hour: 0 }],
         extra: { server: { public_url: 'https://forms.example.com' }, state: { backend: 'postgres', url } },
-        deps: { onNewsletter: (running) => (newsletter = running) },
       });
+      newsletter = service.core.newsletter;
       await waitFor('the replica to migrate', async () => ((await health(service)) === 200 ? true : undefined), 20_000);
       const form = service.config.forms[0]!;
       assert.ok(form.type === 'newsletter');
@@ -125,12 +126,14 @@ describe('newsletter in PostgreSQL', () => {
       { email: 'grace@example.org', subscribed_at: '2024-05-01T12:00:00.000Z' },
     ];
     assert.deepEqual(await first.newsletter.listSubscribers(form), list);
-    const reader = openNewsletterReader(second.config);
+    // As a command reads them: a backend of its own.
+    const backend = openBackend(second.config, createSilentLogger());
     try {
-      assert.deepEqual(await reader.subscribers(form), list);
-      assert.equal(await first.newsletter.unsubscribeLinkFor(form, EMAIL), `${form.unsubscribe_url}?token=${createUnsubscribeToken(await reader.secret(), form.path, EMAIL)}`);
+      await backend.ready();
+      assert.deepEqual(await backend.newsletter.listSubscribers(form), list);
+      assert.equal(await first.newsletter.unsubscribeLinkFor(form, EMAIL), `${form.unsubscribe_url}?token=${createUnsubscribeToken(await backend.newsletter.secret(), form.path, EMAIL)}`);
     } finally {
-      await reader.close();
+      await backend.close();
     }
   });
 

@@ -7,12 +7,15 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { createFormsAdapters, formsSettingsOf } from '../../../src/composition-root.js';
+import { randomBytes } from 'node:crypto';
+import { composeFormsCore, composeFormsService } from '../../../src/app/compose.js';
 import type { Config } from '../../../src/config/config.js';
-import { createFormsService } from '../../../src/forms/forms-service.js';
 import type { HttpService } from '../../../src/http/http-service.js';
 import { createSmtpMailer } from '../../../src/mail/smtp-mailer.js';
 import type { Mailer, MailMessage } from '../../../src/ports.js';
+import { createPostgresArchiveStore } from '../../../src/storage/postgres/archive-store.js';
+import { createPostgresCampaignStore } from '../../../src/storage/postgres/campaign-store.js';
+import { createPostgresNewsletterStore } from '../../../src/storage/postgres/newsletter-store.js';
 import { createPostgresQueueStore } from '../../../src/storage/postgres/queue-store.js';
 import { createPostgresState, type PostgresState } from '../../../src/storage/postgres/state.js';
 import { loadTestConfig } from '../../support/config.js';
@@ -63,12 +66,21 @@ describe('the mail queue shared by replicas in PostgreSQL', () => {
     const logs = captureLogs();
     const smtpMailer = createSmtpMailer((config.mail as Extract<Config['mail'], { transport: 'smtp' }>).smtp);
     const state = createPostgresState(url, logs.logger, { probeIntervalMs: 100 });
-    const adapters = createFormsAdapters(config, { logger: logs.logger, requestLog: logs.requestLog, clock: Date.now, mailer: mailer ?? smtpMailer, postgres: state });
-    // The production adapters, with retries and leases of milliseconds instead of minutes.
-    const queue = { ...adapters.queue!, store: createPostgresQueueStore(state, { leaseMs: LEASE_MS }), policy: FAST, pollIntervalMs: 50 };
-    const service = await createFormsService(formsSettingsOf(config, config.mail!), { ...adapters, queue });
+    // The PostgreSQL backend's stores, with leases of milliseconds instead of a minute.
+    const backend = {
+      archives: createPostgresArchiveStore(state),
+      queue: createPostgresQueueStore(state, { leaseMs: LEASE_MS }),
+      campaigns: createPostgresCampaignStore(state),
+      newsletter: createPostgresNewsletterStore(state, randomBytes),
+      unavailableParts: () => state.unavailableParts(),
+    };
+    const parts = { logger: logs.logger, requestLog: logs.requestLog, clock: Date.now, mailer: mailer ?? smtpMailer };
+    // The production parts, with retries of milliseconds instead of minutes.
+    const core = await composeFormsCore(config, config.mail!, backend, { ...parts, queue: { policy: FAST, pollIntervalMs: 50 } });
+    const service = await composeFormsService(config, config.mail!, backend, core, parts);
     cleanups.push(async () => {
       await service.close();
+      await core.close();
       await state.close();
       await smtpMailer.close();
       await temp.remove();

@@ -4,9 +4,9 @@
 // CLI) sends it once the server accepts.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { createFormsAdapters, formsSettingsOf } from '../../../src/composition-root.js';
+import { composeFormsCore, composeFormsService } from '../../../src/app/compose.js';
+import { openBackend } from '../../../src/app/open-backend.js';
 import type { Config } from '../../../src/config/config.js';
-import { createFormsService } from '../../../src/forms/forms-service.js';
 import type { HttpService } from '../../../src/http/http-service.js';
 import { createSmtpMailer } from '../../../src/mail/smtp-mailer.js';
 import { loadTestConfig, writeConfigFile } from '../../support/config.js';
@@ -46,9 +46,11 @@ describe('the mail queue and a real SMTP server', () => {
     assert.equal(config.mail?.queue, true, 'the queue is on by default');
     const logs = captureLogs();
     const mailer = createSmtpMailer((config.mail as Extract<Config['mail'], { transport: 'smtp' }>).smtp);
-    const adapters = createFormsAdapters(config, { logger: logs.logger, requestLog: logs.requestLog, clock: Date.now, mailer });
-    // The production adapters, with retries a few milliseconds apart instead of a minute.
-    const service = await createFormsService(formsSettingsOf(config, config.mail!), { ...adapters, queue: { ...adapters.queue!, policy: FAST, rescanIntervalMs: 50 } });
+    const backend = openBackend(config, logs.logger);
+    // The production parts, with retries a few milliseconds apart instead of a minute.
+    const parts = { logger: logs.logger, requestLog: logs.requestLog, clock: Date.now, mailer };
+    const core = await composeFormsCore(config, config.mail!, backend, { ...parts, queue: { policy: FAST, pollIntervalMs: 50 } });
+    const service = await composeFormsService(config, config.mail!, backend, core, parts);
     const running: Running = {
       service,
       config,
@@ -56,6 +58,8 @@ describe('the mail queue and a real SMTP server', () => {
       logs,
       async close() {
         await service.close();
+        await core.close();
+        await backend.close();
         await mailer.close();
         await temp.remove();
       },

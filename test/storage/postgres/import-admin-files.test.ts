@@ -7,7 +7,7 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createSessionStore } from '../../../src/admin/sessions.js';
-import { createSessionFile } from '../../../src/composition-root.js';
+import { createSessionFile } from '../../../src/adapters/files/session-file.js';
 import { createPostgresSessionStore } from '../../../src/storage/postgres/admin-sessions.js';
 import { createPostgresArchiveReader } from '../../../src/storage/postgres/archive-reader.js';
 import { importAdminSessionsFromFiles, importArchivesFromFiles } from '../../../src/storage/postgres/import-admin-files.js';

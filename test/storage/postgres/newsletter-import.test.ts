@@ -67,8 +67,8 @@ describe('importNewsletterFromFiles', () => {
     const service = await start({
       forms: [{ path: '/newsletter', type: 'newsletter', allowed_origins: [TEST_ORIGIN], rate_limit_per_hour: 0 }],
       extra: { server: { public_url: 'https://forms.example.com' }, state: { backend: 'postgres', url } },
-      deps: { onNewsletter: (running) => (newsletter = running) },
     });
+    newsletter = service.core.newsletter;
     await waitFor('the replica to migrate', async () => ((await service.app.inject({ method: 'GET', url: '/health' })).statusCode === 200 ? true : undefined), 20_000);
     return Object.assign(service, { newsletter: newsletter! });
   }

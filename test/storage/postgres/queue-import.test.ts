@@ -52,9 +52,9 @@ describe('importing data_dir/queue into PostgreSQL', () => {
       const config = configOf(temp.dir, url);
       const files = createQueueFiles(queueDirOf(temp.dir));
       const [waiting, lost, campaignMail, sent] = await files.add([mail('a@example.org'), mail('b@example.org'), mail('c@example.org', { campaign: 'c1', index: 0 }), mail('d@example.org')], NOW);
-      await files.recordAttempt(waiting!.slot, { attempts: 2, nextAttemptAt: NOW + 120_000, lastError: 'ECONNREFUSED' });
-      await files.fail(lost!, { attempts: 1, nextAttemptAt: NOW, lastError: 'smtp_550: refused' }, NOW + 5_000);
-      await files.complete(sent!.slot);
+      await files.release(waiting!.id, { attempts: 2, nextAttemptAt: NOW + 120_000, lastError: 'ECONNREFUSED' });
+      await files.fail(lost!.id, { attempts: 1, nextAttemptAt: NOW, lastError: 'smtp_550: refused' }, NOW + 5_000);
+      await files.complete(sent!.id);
       await files.close();
       await state.migrated();
 
@@ -79,7 +79,7 @@ describe('importing data_dir/queue into PostgreSQL', () => {
         await client.end();
       }
       // The copied campaign mail is due now: a replica can claim it.
-      assert.deepEqual((await store.claim(5, NOW + 20_000)).map((message) => message.id), [campaignMail!.id]);
+      assert.deepEqual((await store.claim({ limit: 5, retryLimit: 5 }, NOW + 20_000)).map((message) => message.id), [campaignMail!.id]);
     } finally {
       await state.close();
       await temp.remove();

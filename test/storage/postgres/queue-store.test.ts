@@ -54,16 +54,16 @@ describe('the queue table', () => {
       NOW,
     );
     assert.equal(new Set(added.map((message) => message.id)).size, 30);
-    const claims = await Promise.all(stores.map((store) => store.claim(12, NOW)));
+    const claims = await Promise.all(stores.map((store) => store.claim({ limit: 12, retryLimit: 12 }, NOW)));
     const ids = claims.flat().map((message) => message.id);
     assert.equal(ids.length, 30);
     assert.equal(new Set(ids).size, 30, 'no message is claimed twice');
-    assert.deepEqual(await stores[0]!.claim(10, NOW), [], 'leased messages are nobody else\'s');
+    assert.deepEqual(await stores[0]!.claim({ limit: 10, retryLimit: 10 }, NOW), [], 'leased messages are nobody else\'s');
     // One fails for a while; a newer message goes before it once both are due.
     const [first] = claims.flat();
     await stores[0]!.release(first!.id, { attempts: 1, nextAttemptAt: NOW - 1, lastError: 'smtp_451' });
     const [fresh] = await stores[1]!.add([mail('late@example.org')], NOW);
-    const next = await stores[2]!.claim(2, NOW);
+    const next = await stores[2]!.claim({ limit: 2, retryLimit: 2 }, NOW);
     assert.deepEqual(
       next.map((message) => [message.id, message.attempts]),
       [
@@ -76,13 +76,13 @@ describe('the queue table', () => {
   it('gives a message whose lease ran out to another replica, and ignores the first replica\'s late release', async () => {
     const { stores } = await replicas(2);
     const [message] = await stores[0]!.add([mail('ada@example.org')], NOW);
-    assert.equal((await stores[0]!.claim(5, NOW)).length, 1);
-    assert.deepEqual(await stores[1]!.claim(5, NOW + LEASE - 1), [], 'still leased');
-    const taken = await stores[1]!.claim(5, NOW + LEASE);
+    assert.equal((await stores[0]!.claim({ limit: 5, retryLimit: 5 }, NOW)).length, 1);
+    assert.deepEqual(await stores[1]!.claim({ limit: 5, retryLimit: 5 }, NOW + LEASE - 1), [], 'still leased');
+    const taken = await stores[1]!.claim({ limit: 5, retryLimit: 5 }, NOW + LEASE);
     assert.deepEqual(taken.map((entry) => entry.id), [message!.id]);
     // The first replica comes back late: its release no longer holds the message.
     await stores[0]!.release(message!.id, { attempts: 1, nextAttemptAt: NOW, lastError: 'timeout' });
-    assert.deepEqual(await stores[0]!.claim(5, NOW + LEASE), [], 'still the second replica\'s');
+    assert.deepEqual(await stores[0]!.claim({ limit: 5, retryLimit: 5 }, NOW + LEASE), [], 'still the second replica\'s');
     await stores[1]!.complete(message!.id);
     assert.deepEqual(await stores[0]!.counts(), { pending: 0, failed: 0 });
   });
@@ -92,26 +92,26 @@ describe('the queue table', () => {
     const campaign = (index: number) => mail(`r${index}@example.org`, { campaign: 'c1', index });
     await stores[0]!.add([campaign(0), campaign(1), campaign(2), mail('owner@example.org')], NOW, campaignLaneOf);
     await stores[1]!.add([mail('x@example.org', { campaign: 'c2', index: 0 })], NOW, campaignLaneOf);
-    const claims = await Promise.all(stores.map((store) => store.claim(8, NOW)));
+    const claims = await Promise.all(stores.map((store) => store.claim({ limit: 8, retryLimit: 8 }, NOW)));
     const laned = claims.flat().filter((message) => message.message.channel === 'mail' && message.message.recipient);
     assert.deepEqual(laned.map((message) => campaignLaneOf(message)).sort(), ['campaign:c1', 'campaign:c2'], 'one per lane');
     assert.equal(claims.flat().length, 3, 'and the lane-less one');
     const firstOfC1 = laned.find((message) => campaignLaneOf(message) === 'campaign:c1')!;
     assert.deepEqual(firstOfC1.message.channel === 'mail' && firstOfC1.message.recipient, { campaign: 'c1', index: 0 });
-    assert.deepEqual(await stores[2]!.claim(8, NOW), [], 'the lane waits while one of it is leased');
+    assert.deepEqual(await stores[2]!.claim({ limit: 8, retryLimit: 8 }, NOW), [], 'the lane waits while one of it is leased');
     await stores[0]!.complete(firstOfC1.id);
-    const next = await stores[2]!.claim(8, NOW);
+    const next = await stores[2]!.claim({ limit: 8, retryLimit: 8 }, NOW);
     assert.deepEqual(next.map((message) => message.message.channel === 'mail' && message.message.recipient?.index), [1]);
     // A retry waiting for its time does not hold up the rest of its lane.
     await stores[2]!.release(next[0]!.id, { attempts: 1, nextAttemptAt: NOW + 30_000, lastError: 'smtp_451' });
-    assert.deepEqual((await stores[1]!.claim(8, NOW)).map((message) => message.message.channel === 'mail' && message.message.recipient?.index), [2]);
+    assert.deepEqual((await stores[1]!.claim({ limit: 8, retryLimit: 8 }, NOW)).map((message) => message.message.channel === 'mail' && message.message.recipient?.index), [2]);
   });
 
   it('keeps given-up messages for list, retry and drop, with pending ones listed with their tries', async () => {
     const { stores } = await replicas(1);
     const store = stores[0]!;
     const [lost, waiting, dropped] = await store.add([mail('a@example.org'), mail('b@example.org'), mail('c@example.org')], NOW);
-    await store.claim(3, NOW);
+    await store.claim({ limit: 3, retryLimit: 3 }, NOW);
     await store.fail(lost!.id, { attempts: 2, nextAttemptAt: NOW, lastError: 'smtp_550: mailbox <address> unknown' }, NOW + 5);
     await store.release(waiting!.id, { attempts: 1, nextAttemptAt: NOW + 60_000, lastError: 'ECONNREFUSED' });
     await store.release(dropped!.id, { attempts: 1, nextAttemptAt: NOW + 60_000, lastError: 'ECONNREFUSED' });
@@ -129,12 +129,12 @@ describe('the queue table', () => {
     assert.equal(await store.countFailed(), 1);
     assert.equal(await store.drop(dropped!.id), 'pending');
     assert.equal(await store.drop(dropped!.id), undefined);
-    assert.deepEqual(await store.claim(5, NOW), [], 'nothing due yet');
+    assert.deepEqual(await store.claim({ limit: 5, retryLimit: 5 }, NOW), [], 'nothing due yet');
     await store.requestRetry();
-    assert.deepEqual((await store.claim(5, NOW)).map((message) => message.id), [waiting!.id], '`queue retry` of a pending one: due now');
+    assert.deepEqual((await store.claim({ limit: 5, retryLimit: 5 }, NOW)).map((message) => message.id), [waiting!.id], '`queue retry` of a pending one: due now');
     assert.equal(await store.retryFailed(waiting!.id, NOW), false, 'not a failed one');
     assert.equal(await store.retryFailed(lost!.id, NOW + 1_000), true);
-    const back = await store.claim(5, NOW + 1_000);
+    const back = await store.claim({ limit: 5, retryLimit: 5 }, NOW + 1_000);
     assert.deepEqual(
       back.map((message) => [message.id, message.createdAt, message.attempts]),
       [[lost!.id, NOW + 1_000, 0]],

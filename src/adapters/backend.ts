@@ -1,0 +1,37 @@
+// Where Postbox keeps its records (docs/configuration.md "[state]"): the files of data_dir, or PostgreSQL shared
+// by several replicas. Each backend is one object made by its own `openBackend` (adapters/files/backend.ts,
+// adapters/postgres/backend.ts); app/open-backend.ts picks one. `serve` and every command open it once, so one
+// process has one pool, and nothing else knows which backend it runs on.
+import type { AdminRecords } from '../admin/admin.js';
+import type { DashboardSources } from '../admin/dashboard-pages/dashboard-sources.js';
+import type { CampaignStore } from '../campaigns/campaign-store.js';
+import type { NewsletterStore } from '../forms/newsletter/newsletter-store.js';
+import type { ArchiveReader } from '../inbox/archive-reader.js';
+import type { ArchiveStore } from '../ports.js';
+import type { QueueStore } from '../queue/store.js';
+
+/** Every store of one backend, and its connection. */
+export interface Backend {
+  /** Where accepted submissions are written before anything is sent. */
+  archives: ArchiveStore;
+  /** The archives as /admin's inbox and dashboard read them. */
+  archiveReader: ArchiveReader;
+  /** The outgoing messages (mail, Telegram, webhooks) with `[mail] queue`. */
+  queue: QueueStore;
+  /** Posts sent to the subscribers of a newsletter form. */
+  campaigns: CampaignStore;
+  /** Pending signups, subscriber logs and the unsubscribe secret. */
+  newsletter: NewsletterStore;
+  admin: AdminRecords;
+  /** What /admin's dashboard counts of the newsletter and the archives. */
+  dashboard: Pick<DashboardSources, 'countSubmissions' | 'readSubscriberLines' | 'countPending'>;
+  /**
+   * For a command: resolves once the records can be used; rejects with a sentence for the owner when they cannot
+   * (PostgreSQL unreachable or not migrated within 10 seconds). `serve` does not wait: it answers 503 meanwhile.
+   */
+  ready(): Promise<void>;
+  /** The parts that cannot be reached now ("postgres"), for /health. */
+  unavailableParts(): string[];
+  /** Releases the connection; last, after everything that used the stores stopped. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,40 @@
+// The files backend, the default (docs/configuration.md "[state]"): every record in data_dir, written by this
+// process alone. One line appender for the process: the archive's appends and the inbox's rewrites of an archive
+// take turns (files/jsonl.ts).
+import { randomBytes } from 'node:crypto';
+import { createSessionStore } from '../../admin/sessions.js';
+import { createSignInThrottle } from '../../admin/sign-in-throttle.js';
+import type { Config, NewsletterForm } from '../../config/config.js';
+import { createJsonlFiles } from '../../files/jsonl.js';
+import { createFileNewsletterStore } from '../../forms/newsletter/newsletter-file-store.js';
+import type { Logger } from '../../log.js';
+import { createFileArchiveReader } from '../../storage/archive-reader-files.js';
+import { createFileArchiveStore } from '../../storage/archive-store-files.js';
+import { campaignsDirOf, createCampaignFiles } from '../../storage/campaign-files.js';
+import { createFileSources } from '../../storage/dashboard-sources-files.js';
+import { createQueueFiles, queueDirOf } from '../../storage/queue-files.js';
+import type { Backend } from '../backend.js';
+import { createSessionFile } from './session-file.js';
+
+/** The records of `config.data_dir`; nothing is read until a store is used. */
+export function openBackend(config: Config, logger: Logger): Backend {
+  const dataDir = config.data_dir;
+  const jsonl = createJsonlFiles();
+  const newsletterForms = config.forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
+  return {
+    archives: createFileArchiveStore(dataDir, jsonl.append),
+    archiveReader: createFileArchiveReader(dataDir, jsonl.exclusive),
+    queue: createQueueFiles(queueDirOf(dataDir)),
+    campaigns: createCampaignFiles(campaignsDirOf(dataDir)),
+    newsletter: createFileNewsletterStore({ dataDir, forms: newsletterForms, appendLine: jsonl.append, randomBytes, logger }),
+    admin: {
+      openSessions: (options) => createSessionStore({ ...options, file: createSessionFile(dataDir) }),
+      // Failed sign-ins are counted in memory: one process serves data_dir.
+      throttle: createSignInThrottle(),
+    },
+    dashboard: createFileSources(dataDir),
+    ready: async () => undefined,
+    unavailableParts: () => [],
+    close: async () => undefined,
+  };
+}

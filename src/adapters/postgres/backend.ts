@@ -1,0 +1,47 @@
+// The PostgreSQL backend (docs/configuration.md "[state]"): every record in tables that every replica shares, over
+// one pool for the process. The pool connects and migrates in the background: `serve` starts while the database is
+// down and answers 503 meanwhile; a command waits for it (`ready`).
+import { randomBytes } from 'node:crypto';
+import { postgresUrlOf, type Config } from '../../config/config.js';
+import type { Logger } from '../../log.js';
+import type { Clock } from '../../ports.js';
+import { createPostgresSessionStore } from '../../storage/postgres/admin-sessions.js';
+import { createPostgresArchiveReader } from '../../storage/postgres/archive-reader.js';
+import { createPostgresArchiveStore } from '../../storage/postgres/archive-store.js';
+import { createPostgresCampaignStore } from '../../storage/postgres/campaign-store.js';
+import { createPostgresDashboardSources } from '../../storage/postgres/dashboard-sources.js';
+import { createPostgresNewsletterStore } from '../../storage/postgres/newsletter-store.js';
+import { createPostgresQueueStore } from '../../storage/postgres/queue-store.js';
+import { createPostgresSignInThrottle } from '../../storage/postgres/sign-in-failures.js';
+import { createPostgresState, migratedForCommand } from '../../storage/postgres/state.js';
+import type { Backend } from '../backend.js';
+
+/** The records in the PostgreSQL at `config.state.url`. */
+export function openBackend(config: Config, logger: Logger, clock: Clock = Date.now): Backend {
+  const state = createPostgresState(postgresUrlOf(config)!, logger);
+  const archiveReader = createPostgresArchiveReader(state);
+  return {
+    archives: createPostgresArchiveStore(state),
+    archiveReader,
+    queue: createPostgresQueueStore(state, { clock }),
+    campaigns: createPostgresCampaignStore(state),
+    newsletter: createPostgresNewsletterStore(state, randomBytes),
+    admin: {
+      openSessions: async (options) => createPostgresSessionStore(state, options),
+      throttle: createPostgresSignInThrottle(state),
+    },
+    dashboard: {
+      ...createPostgresDashboardSources(state),
+      countSubmissions: (form, days, now) => archiveReader.countByDay({ archive: form.archive, form: form.path }, days, now),
+    },
+    async ready() {
+      try {
+        await migratedForCommand(state);
+      } catch {
+        throw new Error('PostgreSQL ([state] url) cannot be reached or migrated; try again once it answers');
+      }
+    },
+    unavailableParts: () => state.unavailableParts(),
+    close: () => state.close(),
+  };
+}

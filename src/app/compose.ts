@@ -1,0 +1,239 @@
+// The composition root (docs/architecture.md): the one place where adapters are made from the configuration. It
+// opens the backend, builds the core in dependency order (the blog's content, the forms core with its queue,
+// newsletter and campaigns), then /admin on the core, then the HTTP services that show it. Each part gets only its
+// own settings and what it works through.
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Backend } from '../adapters/backend.js';
+import { createAdmin, type Admin } from '../admin/admin.js';
+import type { AdminRoute } from '../admin/admin-pages.js';
+import { createBlogContent, type BlogContent } from '../blog/blog-content.js';
+import { createBlogService } from '../blog/blog-service.js';
+import { SEARCH_WORDS_FILE } from '../blog/catalog/search-words-file.js';
+import { LOAD_CACHE_FILE } from '../blog/content/load-cache.js';
+import { createCampaignTestSender } from '../campaign-test-send.js';
+import { createTelegramNotifier, type TelegramSettings } from '../chat/telegram.js';
+import { createWebhookNotifier } from '../chat/webhook.js';
+import { adminWarnings } from '../admin/example-user.js';
+import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from '../config/config.js';
+import { createFormsService, type FormsSettings } from '../forms/forms-service.js';
+import { createRateLimitKey } from '../forms/rules/rate-limit-key.js';
+import { createClientAddressResolver } from '../http/client-ip.js';
+import type { HttpService } from '../http/http-service.js';
+import type { RequestLog } from '../http/request-log.js';
+import type { Route } from '../http/route-table.js';
+import type { Logger } from '../log.js';
+import { createMailer } from '../mail/create-mailer.js';
+import { fileTransportNotice, outboxDirOf } from '../mail/outbox-dir.js';
+import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from '../ports.js';
+import { retryPolicyOf } from '../queue/retry-policy.js';
+import { createRedisRateLimits } from '../storage/redis-rate-limits.js';
+import { createAdminPages } from './admin-pages.js';
+import { createFormsCore, type FormsCore, type FormsCoreDeps, type QueueTuning } from './forms-core.js';
+import { openBackend } from './open-backend.js';
+
+/** How notifiers are made from a form's settings; tests hand in fakes or local endpoints. */
+export interface NotifierFactories {
+  /** The Telegram Bot API unless a test hands in a fake. */
+  createChatNotifier?: (settings: TelegramSettings) => ChatNotifier;
+  /** A POST to the configured URL (src/chat/webhook.ts) unless a test hands in a fake. */
+  createWebhookNotifier?: (settings: WebhookConfig) => WebhookNotifier;
+}
+
+export interface RootDeps extends NotifierFactories {
+  logger: Logger;
+  requestLog: RequestLog;
+  /** Milliseconds since the epoch; Date.now unless a test sets the time. */
+  clock?: Clock;
+  /** The pages of /admin behind its sign-in; those of createAdminPages unless a test hands in others. */
+  adminPages?: readonly AdminRoute[];
+}
+
+/** The forms service's own part of the configuration. */
+export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings {
+  return {
+    dataDir: config.data_dir,
+    server: config.server,
+    forms: config.forms,
+    from: mail.from,
+    siteTitle: config.site?.title,
+    siteUrl: config.site?.base_url,
+    mailServer: mail.transport === 'smtp' ? `${mail.smtp.host}:${mail.smtp.port}` : undefined,
+    sendPerMinute: mail.send_per_minute,
+  };
+}
+
+/** The chat and webhook notifiers of every message form that has them, by form path. */
+function notifiersOf(config: Config, factories: NotifierFactories, clock: Clock): Pick<FormsCoreDeps, 'chatNotifiers' | 'webhookNotifiers'> {
+  const makeChat = factories.createChatNotifier ?? createTelegramNotifier;
+  const makeWebhook = factories.createWebhookNotifier ?? ((settings: WebhookConfig) => createWebhookNotifier(settings, { clock }));
+  const chatNotifiers = new Map<string, ChatNotifier>();
+  const webhookNotifiers = new Map<string, WebhookNotifier>();
+  for (const form of config.forms) {
+    if (form.type === 'newsletter') continue;
+    if (form.telegram) {
+      const { bot_token: botToken, chat_id: chatId, api_url: apiUrl } = form.telegram;
+      chatNotifiers.set(form.path, makeChat({ botToken, chatId, apiUrl }));
+    }
+    if (form.webhook) webhookNotifiers.set(form.path, makeWebhook(form.webhook));
+  }
+  return { chatNotifiers, webhookNotifiers };
+}
+
+/** What the forms core of `config` is made with. */
+export interface FormsCoreParts extends NotifierFactories {
+  logger: Logger;
+  clock: Clock;
+  mailer: Mailer;
+  /** Replaces parts of the queue's tuning (tests: short retries, fake time). */
+  queue?: Partial<QueueTuning>;
+  createNewsletter?: FormsCoreDeps['createNewsletter'];
+}
+
+/** The forms core of `config` over `backend`: the queue with `[mail] queue`, the newsletter, the campaigns. */
+export function composeFormsCore(config: Config, mail: MailConfig, backend: Pick<Backend, 'queue' | 'campaigns' | 'newsletter'>, parts: FormsCoreParts): Promise<FormsCore> {
+  const { logger, clock, mailer } = parts;
+  return createFormsCore(formsSettingsOf(config, mail), {
+    backend,
+    mailer,
+    ...notifiersOf(config, parts, clock),
+    logger,
+    clock,
+    randomBytes,
+    queue: mail.queue ? { policy: retryPolicyOf(mail.queue_max_hours), ...parts.queue } : undefined,
+    createNewsletter: parts.createNewsletter,
+  });
+}
+
+/** The forms HTTP service on `core`, with the rate limits of `[rate_limit]` (in memory, or Redis for replicas). */
+export function composeFormsService(
+  config: Config,
+  mail: MailConfig,
+  backend: Pick<Backend, 'archives' | 'unavailableParts'>,
+  core: FormsCore,
+  parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[] },
+): Promise<HttpService> {
+  return createFormsService(formsSettingsOf(config, mail), core, {
+    logger: parts.logger,
+    requestLog: parts.requestLog,
+    clock: parts.clock,
+    archives: backend.archives,
+    unavailableParts: () => backend.unavailableParts(),
+    rateLimits: config.rate_limit.backend === 'redis' ? createRedisRateLimits(config.rate_limit.url!, config.forms, parts.logger) : undefined,
+    clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
+    rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
+    extraRoutes: parts.extraRoutes,
+  });
+}
+
+/** `service` with room for the admin's request bodies in its 100-continue limit. */
+function withAdminBodies(service: HttpService, admin: Admin): HttpService {
+  const maxBodyBytes = Math.max(service.serverSettings.maxBodyBytes, admin.maxBodyBytes);
+  return { ...service, serverSettings: { ...service.serverSettings, maxBodyBytes } };
+}
+
+/** The services the configuration asks for, not listening yet, and what to release once they stopped. */
+export interface ComposedServices {
+  services: HttpService[];
+  /** Stops the core and closes the adapters (the SMTP pool, the backend) after every service closed. */
+  close(): Promise<void>;
+}
+
+/** A service `config` asks for, and where it listens: known before anything of it is built. */
+export interface PlannedService {
+  name: HttpService['name'];
+  listen: ListenAddress;
+}
+
+/** The forms service when there are forms (and so [mail]), the blog service when there is [blog] (and so [site]). */
+export function plannedServicesOf(config: Config): PlannedService[] {
+  const planned: PlannedService[] = [];
+  if (config.mail && config.forms.length > 0) planned.push({ name: 'forms', listen: config.server.listen });
+  if (config.blog && config.site) planned.push({ name: 'blog', listen: config.blog.listen });
+  return planned;
+}
+
+/** The blog's content over content_dir, with its caches in data_dir. */
+function composeBlogContent(config: Config, logger: Logger, clock: Clock): Promise<BlogContent> | undefined {
+  if (!config.blog || !config.site) return undefined;
+  return createBlogContent(
+    { site: config.site, blog: config.blog },
+    {
+      logger,
+      clock: () => new Date(clock()),
+      loadCacheFile: path.join(config.data_dir, LOAD_CACHE_FILE),
+      searchWordsFile: path.join(config.data_dir, SEARCH_WORDS_FILE),
+    },
+  );
+}
+
+/**
+ * Opens the backend, builds the core and then the services of `config` (those of plannedServicesOf, in its order);
+ * when a part fails to start, what was built is closed.
+ */
+export async function composeServices(config: Config, deps: RootDeps): Promise<ComposedServices> {
+  const { logger, requestLog } = deps;
+  const clock = deps.clock ?? Date.now;
+  const services: HttpService[] = [];
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const service of services.splice(0).reverse()) await service.close();
+    for (const closePart of closers.splice(0).reverse()) await closePart();
+  };
+  try {
+    // One backend a process: one pool for every shared record, closed last.
+    const backend = openBackend(config, logger, clock);
+    closers.push(() => backend.close());
+    await mkdir(config.data_dir, { recursive: true });
+    // The core, in dependency order.
+    const content = await composeBlogContent(config, logger, clock);
+    if (content) closers.push(() => content.close());
+    const mail = config.mail;
+    let mailer: Mailer | undefined;
+    if (mail && config.forms.length > 0) {
+      mailer = createMailer(mail, config.data_dir, clock);
+      const opened = mailer;
+      closers.push(() => opened.close());
+      if (mail.transport === 'file') logger.warn({ event: 'mail_not_sent', outbox: outboxDirOf(config.data_dir) }, `mail is ${fileTransportNotice(config.data_dir)}`);
+    }
+    const forms = mail && mailer ? await composeFormsCore(config, mail, backend, { ...deps, logger, clock, mailer }) : undefined;
+    if (forms) closers.push(() => forms.close());
+    // Then /admin on the core.
+    let admin: Admin | undefined;
+    if (config.admin) {
+      for (const warning of adminWarnings(config)) logger.warn({ event: 'admin_example_password' }, warning);
+      const sendTest = mail ? createCampaignTestSender(config, mail, clock, backend.newsletter) : undefined;
+      admin = await createAdmin(
+        { admin: config.admin },
+        { logger, clock, randomBytes, records: backend.admin },
+        deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, logger, clock }),
+      );
+      const opened = admin;
+      closers.push(() => opened.close());
+    }
+    // Then the HTTP services that show it.
+    const adminOn = adminServiceOf(config);
+    if (mail && forms) {
+      const withAdmin = adminOn === 'forms' && admin;
+      const service = await composeFormsService(config, mail, backend, forms, { logger, requestLog, clock, extraRoutes: withAdmin ? admin!.routes : undefined });
+      services.push(withAdmin ? withAdminBodies(service, admin!) : service);
+    }
+    if (content && config.blog && config.site) {
+      const withAdmin = adminOn === 'blog' && admin !== undefined;
+      const blog = createBlogService({ site: config.site, blog: config.blog }, content, {
+        logger,
+        requestLog,
+        // Without /admin the blog's address is only written to the request line, so no proxy header is trusted;
+        // with it, sign-in is throttled per address, so the proxies of [server] trust_proxy_headers are trusted.
+        clientAddressOf: createClientAddressResolver(withAdmin ? config.server.trust_proxy_headers : 0),
+        extraRoutes: withAdmin ? admin!.routes : undefined,
+      });
+      services.push(withAdmin ? withAdminBodies(blog, admin!) : blog);
+    }
+    return { services, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+}

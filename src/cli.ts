@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --no-memory-reducer
 // `postbox serve`, `check [--send-test-mail]`, `queue`, `subscribers`, `newsletter`, `hash-password` and `--version`
 // (README.md "Running it for your site"): the only code that reads argv and the environment.
 import { parseArgs } from 'node:util';

@@ -75,7 +75,7 @@ export interface PostboxOptions {
 }
 
 /**
- * Starts `node --no-memory-reducer dist/cli.js serve` as the README runs it, logs going to a file (as a user's
+ * Starts `dist/cli.js serve` with the engine flag its first line gives it (`--no-memory-reducer`), logs going to a file (as a user's
  * would), and waits for every listener.
  */
 export async function startPostbox(options: PostboxOptions): Promise<RunningPostbox> {

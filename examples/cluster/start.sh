@@ -74,7 +74,7 @@ for index in $(seq 1 "$replicas"); do
   replica_port=$((first_replica_port + index - 1))
   mkdir -p "$run_dir/replica-$index"
   POSTBOX_LISTEN="127.0.0.1:$replica_port" POSTBOX_DATA_DIR="$run_dir/replica-$index" \
-    node --no-memory-reducer "$repo/dist/cli.js" serve --config "$here/config.toml" >"$run_dir/replica-$index.log" 2>&1 &
+    "$repo/dist/cli.js" serve --config "$here/config.toml" >"$run_dir/replica-$index.log" 2>&1 &
   pids+=($!)
   # The first replica migrates the database; the others find it done (they would take turns anyway).
   wait_for_port 127.0.0.1 "$replica_port" "replica $index"

@@ -8,7 +8,7 @@ import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { stringify } from 'smol-toml';
-import { hashPassword } from '../src/password-hash.js';
+import { hashPassword } from '../src/kit/password-hash.js';
 import type { BenchContext } from './lib/context.js';
 import { BENCH_ORIGIN, FORM_PATH } from './lib/config-files.js';
 import { readMemory, startPostbox, type RunningPostbox } from './lib/processes.js';

@@ -14,7 +14,7 @@ import { createPostLibrary } from '../src/blog/content/library.js';
 import { createMarkdownTools } from '../src/blog/content/markdown.js';
 import type { PostVersion } from '../src/blog/content/post.js';
 import { loadConfigFile } from '../src/config/load.js';
-import { createSilentLogger } from '../src/log.js';
+import { createSilentLogger } from '../src/kit/log.js';
 import type { BenchContext } from './lib/context.js';
 import { writeBlogConfig } from './lib/config-files.js';
 import { generateCorpus } from './lib/corpus.js';

@@ -1,13 +1,13 @@
-// The build: dist/cli.js, one file holding every module src/cli.ts imports at start, Postbox's own and the
+// The build: dist/cli.js, one file holding every module src/main.ts imports at start, Postbox's own and the
 // packages', compiled from TypeScript by esbuild (`npm test` type-checks with tsc). A start reads one file instead
 // of some 480: Node's ESM loader resolves, reads and links each one, which cost 0.6 s of every start
-// (docs/performance.md "Blog start-up by corpus size"). Packages loaded on first use (src/lazy-module.ts) stay in
+// (docs/performance.md "Blog start-up by corpus size"). Packages loaded on first use (src/kit/lazy-module.ts) stay in
 // node_modules and load from there.
 import { build } from 'esbuild';
 import { chmodSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const entry = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 // Nothing of an earlier build stays beside the new one.

@@ -109,7 +109,7 @@ export interface ArchiveStore {
 /** Answer to one rate-limit take: allowed, or the whole seconds until a token is back (the `Retry-After` value). */
 export type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-/** The buckets of one form: in this process (answering at once) or shared in Redis (src/storage/redis-rate-limits.ts). */
+/** The buckets of one form: in this process (answering at once) or shared in Redis (src/adapters/redis/rate-limits.ts). */
 export interface FormLimiter {
   /** Takes a token for `key`; a shared limiter rejects with UnavailableError when its store cannot be reached. */
   take(key: string, nowMs: number): TakeResult | Promise<TakeResult>;

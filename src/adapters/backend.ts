@@ -4,9 +4,9 @@
 // process has one pool, and nothing else knows which backend it runs on.
 import type { AdminRecords } from '../admin/admin.js';
 import type { DashboardSources } from '../admin/dashboard-pages/dashboard-sources.js';
-import type { CampaignStore } from '../campaigns/campaign-store.js';
-import type { NewsletterStore } from '../forms/newsletter/newsletter-store.js';
-import type { ArchiveReader } from '../inbox/archive-reader.js';
+import type { CampaignStore } from '../newsletter/campaigns/campaign-store.js';
+import type { NewsletterStore } from '../newsletter/newsletter-store.js';
+import type { ArchiveReader } from '../admin/inbox/archive-reader.js';
 import type { ArchiveStore } from '../ports.js';
 import type { QueueStore } from '../queue/store.js';
 

@@ -1,7 +1,7 @@
 // Throttled sign-in (docs/admin.md "Signing in"): more than 5 failed attempts in 15 minutes from one address or for
 // one name, and the next attempt is refused until the oldest of them is 15 minutes old. With files, counted in memory:
 // a restart forgets them, which an attacker cannot cause from outside. With PostgreSQL, counted in a table every
-// replica reads (src/storage/postgres/sign-in-failures.ts), over the same rule (`waitMsOf`).
+// replica reads (src/adapters/postgres/sign-in-failures.ts), over the same rule (`waitMsOf`).
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const MAX_FAILED_SIGN_INS = 5;

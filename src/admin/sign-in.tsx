@@ -3,11 +3,11 @@
 // than 5 failures in 15 minutes from one address or for one name are answered 429 with Retry-After.
 import type { Answer } from '../http/answer.js';
 import type { RoutedRequest } from '../http/route-table.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kit/log.js';
 import type { Clock } from '../ports.js';
 import type { AdminForm } from './form-body.js';
 import { DEFAULT_NEXT, safeNextPath } from './next-path.js';
-import { verifyPassword, type PasswordHash } from '../password-hash.js';
+import { verifyPassword, type PasswordHash } from '../kit/password-hash.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
 import type { AdminSession, SessionStore } from './sessions.js';

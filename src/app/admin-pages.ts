@@ -17,11 +17,11 @@ import { TRASH_FOLDER } from '../admin/posts/trash.js';
 import { createPlaceholderPages } from '../admin/views/placeholder-pages.js';
 import type { BlogContent } from '../blog/blog-content.js';
 import { createMarkdownTools } from '../blog/content/markdown.js';
-import type { TestSendOutcome } from '../campaign-test-send.js';
-import type { CampaignPlan } from '../campaigns/campaign-plan.js';
+import type { TestSendOutcome } from './campaign-test-send.js';
+import type { CampaignPlan } from '../newsletter/campaigns/campaign-plan.js';
 import type { Config, NewsletterForm } from '../config/config.js';
-import type { Subscriber } from '../forms/newsletter/index.js';
-import type { Logger } from '../log.js';
+import type { Subscriber } from '../newsletter/index.js';
+import type { Logger } from '../kit/log.js';
 import type { Clock } from '../ports.js';
 import type { FormsCore } from './forms-core.js';
 

@@ -12,9 +12,9 @@ import { createBlogContent, type BlogContent } from '../blog/blog-content.js';
 import { createBlogService } from '../blog/blog-service.js';
 import { SEARCH_WORDS_FILE } from '../blog/catalog/search-words-file.js';
 import { LOAD_CACHE_FILE } from '../blog/content/load-cache.js';
-import { createCampaignTestSender } from '../campaign-test-send.js';
-import { createTelegramNotifier, type TelegramSettings } from '../chat/telegram.js';
-import { createWebhookNotifier } from '../chat/webhook.js';
+import { createCampaignTestSender } from './campaign-test-send.js';
+import { createTelegramNotifier, type TelegramSettings } from '../adapters/notify/telegram.js';
+import { createWebhookNotifier } from '../adapters/notify/webhook.js';
 import { adminWarnings } from '../admin/example-user.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from '../config/config.js';
 import { createFormsService, type FormsSettings } from '../forms/forms-service.js';
@@ -23,12 +23,12 @@ import { createClientAddressResolver } from '../http/client-ip.js';
 import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { Route } from '../http/route-table.js';
-import type { Logger } from '../log.js';
-import { createMailer } from '../mail/create-mailer.js';
-import { fileTransportNotice, outboxDirOf } from '../mail/outbox-dir.js';
+import type { Logger } from '../kit/log.js';
+import { createMailer } from '../adapters/mail/create-mailer.js';
+import { fileTransportNotice, outboxDirOf } from '../adapters/mail/outbox-dir.js';
 import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from '../ports.js';
 import { retryPolicyOf } from '../queue/retry-policy.js';
-import { createRedisRateLimits } from '../storage/redis-rate-limits.js';
+import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createAdminPages } from './admin-pages.js';
 import { createFormsCore, type FormsCore, type FormsCoreDeps, type QueueTuning } from './forms-core.js';
 import { openBackend } from './open-backend.js';
@@ -37,7 +37,7 @@ import { openBackend } from './open-backend.js';
 export interface NotifierFactories {
   /** The Telegram Bot API unless a test hands in a fake. */
   createChatNotifier?: (settings: TelegramSettings) => ChatNotifier;
-  /** A POST to the configured URL (src/chat/webhook.ts) unless a test hands in a fake. */
+  /** A POST to the configured URL (src/adapters/notify/webhook.ts) unless a test hands in a fake. */
   createWebhookNotifier?: (settings: WebhookConfig) => WebhookNotifier;
 }
 

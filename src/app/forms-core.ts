@@ -3,17 +3,17 @@
 // and how an accepted submission is delivered (through the queue, or at once without it). The forms service, /admin
 // and the dashboard are then built on these.
 import type { Backend } from '../adapters/backend.js';
-import { createCampaignRunner, type CampaignRunner } from '../campaigns/campaign-runner.js';
-import { createRecipientMail } from '../campaigns/recipient-mail.js';
+import { createCampaignRunner, type CampaignRunner } from '../newsletter/campaigns/campaign-runner.js';
+import { createRecipientMail } from '../newsletter/campaigns/recipient-mail.js';
 import type { FormConfig, NewsletterForm } from '../config/config.js';
 import { createDelivery, sendMailNow } from '../forms/delivery.js';
 import type { FormsReadings, FormsSettings, SubmissionDelivery } from '../forms/forms-service.js';
 import { createMetrics, type Metrics } from '../forms/metrics.js';
-import { createNewsletter, type Newsletter, type NewsletterDeps } from '../forms/newsletter/index.js';
+import { createNewsletter, type Newsletter, type NewsletterDeps } from '../newsletter/index.js';
 import { resolveSiteName } from '../forms/notifications.js';
 import { createQueuedDelivery } from '../forms/queued-delivery.js';
 import { createQueueReport } from '../forms/queue-report.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kit/log.js';
 import type { ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from '../ports.js';
 import { createDispatch } from '../queue/dispatch.js';
 import { campaignLane, campaignLaneOf } from '../queue/outgoing.js';

@@ -4,7 +4,7 @@ import type { Backend } from '../adapters/backend.js';
 import { openBackend as openFilesBackend } from '../adapters/files/backend.js';
 import { openBackend as openPostgresBackend } from '../adapters/postgres/backend.js';
 import { postgresUrlOf, type Config } from '../config/config.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kit/log.js';
 import type { Clock } from '../ports.js';
 
 /** The backend `[state]` names; `clock` dates what a store stamps itself (a retry request). */

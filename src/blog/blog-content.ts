@@ -3,7 +3,7 @@
 // background. The HTTP service (blog-service.ts) serves the snapshot; campaigns and /admin read posts from here.
 import { performance } from 'node:perf_hooks';
 import type { BlogConfig, SiteConfig } from '../config/config.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kit/log.js';
 import { VERSION } from '../version.js';
 import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
 import { createSearchIndexer } from './catalog/search-indexer.js';

@@ -5,7 +5,7 @@ import { createFrontDoor } from '../http/front-door.js';
 import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { Route } from '../http/route-table.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kit/log.js';
 import type { BlogContent, BlogSettings } from './blog-content.js';
 import { createBlogDoorAnswers, createBlogRoutes } from './http/blog-routes.js';
 import { BLOG_COMMON_HEADERS } from './http/prepared-response.js';

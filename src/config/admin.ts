@@ -1,7 +1,7 @@
 // The [admin] table (docs/configuration.md "[admin]", docs/admin.md): who may sign in to /admin, and how long a
 // session lasts.
 import { z } from 'zod';
-import { parsePasswordHash } from '../password-hash.js';
+import { parsePasswordHash } from '../kit/password-hash.js';
 import { MAX_SESSION_HOURS, MAX_UPLOAD_BYTES } from './limits.js';
 import { oneLineText } from './text-values.js';
 

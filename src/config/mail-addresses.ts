@@ -4,13 +4,13 @@
 import { domainToASCII } from 'node:url';
 import addressParser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
-import { isEmailAddress } from '../email-address.js';
-import { isSafeAddressValue } from '../header-value.js';
+import { isEmailAddress } from '../kit/email-address.js';
+import { isSafeAddressValue } from '../kit/header-value.js';
 
 const NOT_AN_ADDRESS = 'must be a mail address such as "owner@example.com" or "Name <owner@example.com>"';
 
 /**
- * Whether nodemailer's reading of an address is an RFC 5322 addr-spec (src/email-address.ts). A
+ * Whether nodemailer's reading of an address is an RFC 5322 addr-spec (src/kit/email-address.ts). A
  * domain in another script counts in its punycode spelling, which nodemailer sends. "owner at example.com"
  * is read as a name without an address, "owner@example.com>" as an address with a ">" in it: both fail here.
  */
@@ -24,7 +24,7 @@ function isDeliverableAddress(address: string): boolean {
 
 /** The addresses `value` names, or why it names none that mail can go to. */
 export function parseMailboxes(value: string): { addresses: string[] } | { problem: string } {
-  // nodemailer refuses such a header value (src/mail/nodemailer-mailer.ts); a line break could add a header.
+  // nodemailer refuses such a header value (src/adapters/mail/nodemailer-mailer.ts); a line break could add a header.
   if (!isSafeAddressValue(value)) return { problem: 'must not contain line breaks or other control characters' };
   const addresses = addressParser(value, { flatten: true }).map((entry) => entry.address);
   if (addresses.length === 0 || !addresses.every(isDeliverableAddress)) return { problem: NOT_AN_ADDRESS };

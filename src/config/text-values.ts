@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 /**
  * A name on one line: site.title names the site in receipt subjects, where a line break would be flattened
- * (src/mail/header-value.ts) and a blank title would leave the subject without one.
+ * (src/kit/header-value.ts) and a blank title would leave the subject without one.
  */
 export const oneLineText = z
   .string()

@@ -3,10 +3,10 @@
 // send_failed / auto_reply_failed and logs one event line per message, naming only the form and a safe reason
 // (no addresses, no text, no URL).
 import type { FormConfig } from '../config/config.js';
-import type { Logger } from '../log.js';
-import { safeReason } from '../safe-reason.js';
+import type { Logger } from '../kit/log.js';
+import { safeReason } from '../kit/safe-reason.js';
 import type { CounterName, Metrics } from './metrics.js';
-import type { NewsletterDeps } from './newsletter/index.js';
+import type { NewsletterDeps } from '../newsletter/index.js';
 import { composeChatText, composeOwnerMail, composeReceipt, composeWebhookEvent, type SubmissionNotice } from './notifications.js';
 import type { ChatNotifier, Mailer, WebhookNotifier } from '../ports.js';
 

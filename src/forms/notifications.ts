@@ -4,7 +4,7 @@
 // reaches a header; addresses are validated addr-specs, which hold none (and the mail adapter refuses any that do).
 import type { FormConfig } from '../config/config.js';
 import type { MailMessage, WebhookEvent } from '../ports.js';
-import { toHeaderText } from '../header-value.js';
+import { toHeaderText } from '../kit/header-value.js';
 import type { Submission } from './rules/submission.js';
 
 /** What the owner mail and the chat notification are built from. */

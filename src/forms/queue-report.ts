@@ -1,8 +1,8 @@
 // What the mail queue's events mean for /metrics and the log (docs/delivery.md "Watching the queue"). With the
 // queue, a message counts as sent when its server accepted it, and as failed when it was given up; log lines
 // name the form, the channel, the message id and the failure's code, never an address or a field.
-import type { Logger } from '../log.js';
-import { safeReason } from '../safe-reason.js';
+import type { Logger } from '../kit/log.js';
+import { safeReason } from '../kit/safe-reason.js';
 import type { DeliveryFailure } from '../queue/failure.js';
 import { describeOutgoing, type OutgoingMessage, type QueuedMessage } from '../queue/outgoing.js';
 import type { QueueReport } from '../queue/worker.js';

@@ -2,10 +2,10 @@
 // chat and webhook notifications, receipt) is written to the queue in one durable write, and the submission
 // counts as delivered once they are there; the queue sends them. Only a failed write makes it `send_failed`.
 import type { MessageForm } from '../config/config.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kit/log.js';
 import type { OutgoingMessage } from '../queue/outgoing.js';
-import { safeReason } from '../safe-reason.js';
-import { UnavailableError } from '../unavailable-error.js';
+import { safeReason } from '../kit/safe-reason.js';
+import { UnavailableError } from '../kit/unavailable-error.js';
 import type { DeliveryOutcome } from './delivery.js';
 import type { Metrics } from './metrics.js';
 import { composeChatText, composeOwnerMail, composeReceipt, composeWebhookEvent, type SubmissionNotice } from './notifications.js';

@@ -4,9 +4,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FormConfig } from '../config/config.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kit/log.js';
 import type { FormRateLimits } from '../ports.js';
-import { writeFileAtomically } from '../files/atomic-file.js';
+import { writeFileAtomically } from '../kit/files/atomic-file.js';
 import {
   createRateLimiter,
   decodeRateLimitFile,
@@ -16,7 +16,7 @@ import {
 } from './rules/rate-limiter.js';
 
 export type { FormLimiter, FormRateLimits } from '../ports.js';
-export { UnavailableError } from '../unavailable-error.js';
+export { UnavailableError } from '../kit/unavailable-error.js';
 
 export const RATE_LIMIT_SNAPSHOT_FILE = 'ratelimit-snapshot.json';
 

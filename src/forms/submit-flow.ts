@@ -3,12 +3,12 @@
 // It returns an outcome and knows nothing of HTTP: the form routes turn outcomes into answers.
 import type { Readable } from 'node:stream';
 import type { FormConfig, MessageForm, NewsletterForm } from '../config/config.js';
-import type { Logger } from '../log.js';
-import { safeReason } from '../safe-reason.js';
+import type { Logger } from '../kit/log.js';
+import { safeReason } from '../kit/safe-reason.js';
 import { toArchiveLine } from './archive.js';
 import type { DeliveryOutcome } from './delivery.js';
 import type { Metrics } from './metrics.js';
-import type { Newsletter } from './newsletter/index.js';
+import type { Newsletter } from '../newsletter/index.js';
 import type { SubmissionNotice } from './notifications.js';
 import type { ArchiveStore, Clock } from '../ports.js';
 import { readFormBody } from './request-body.js';

@@ -4,8 +4,8 @@
 // can end the process.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Logger } from '../log.js';
-import { failureSite, safeReason } from '../safe-reason.js';
+import type { Logger } from '../kit/log.js';
+import { failureSite, safeReason } from '../kit/safe-reason.js';
 import { writeAnswer, type Answer } from './answer.js';
 import type { RequestLog } from './request-log.js';
 import { createRouteLookup, type Route } from './route-table.js';

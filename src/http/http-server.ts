@@ -38,7 +38,7 @@ export interface RunningServer {
   close(graceMs: number): Promise<void>;
 }
 
-/** A server listening before its service exists (src/start-services.ts binds every port first). */
+/** A server listening before its service exists (src/cli/serve.ts binds every port first). */
 export interface BoundServer extends RunningServer {
   /** Starts answering through `handle`; requests that arrived since the bind are answered then, in order. */
   serve(handle: RequestListener, settings: HttpServerSettings): void;

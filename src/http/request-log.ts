@@ -4,7 +4,7 @@
 // written in batches (at most FLUSH_DELAY_MS late, and at shutdown): a pino call and a write per request would
 // cost more than everything else a rejected submission or a cached blog answer needs. Where the lines go and
 // how their time reads are the logger's own (LogOutput), handed in by the composition root.
-import type { LogOutput } from '../log.js';
+import type { LogOutput } from '../kit/log.js';
 
 export interface RequestLine {
   /** A method Node's HTTP parser accepted: upper-case letters only, nothing to escape. */

@@ -2,7 +2,7 @@
 // temporary, SMTP 5xx permanent; HTTP 429 and 5xx temporary, other 4xx permanent. What a failure carries into
 // a log is a code and, for SMTP, the server's reply with every address in it replaced: never an address or a
 // field of the submission.
-import { safeReason } from '../safe-reason.js';
+import { safeReason } from '../kit/safe-reason.js';
 
 export interface DeliveryFailure {
   permanent: boolean;

@@ -1,6 +1,6 @@
 // The one storage interface of the outgoing-message queue (docs/delivery.md): the files of data_dir/queue
-// (src/storage/queue-files.ts, one process) and the PostgreSQL table replicas share
-// (src/storage/postgres/queue-store.ts) both implement it, and the one worker (src/queue/worker.ts) sends
+// (src/adapters/files/queue-files.ts, one process) and the PostgreSQL table replicas share
+// (src/adapters/postgres/queue-store.ts) both implement it, and the one worker (src/queue/worker.ts) sends
 // through it by claiming messages for a while (a lease) and settling each one it claimed.
 import type { OutgoingMessage, QueuedMessage } from './outgoing.js';
 

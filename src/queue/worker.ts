@@ -6,7 +6,7 @@
 // The worker claims when a message is queued, when a send ends, and every `pollIntervalMs` (retries whose time
 // came, other processes' messages, leases that ran out). New mail goes first and retries hold at most half of
 // the sending slots, so a backlog never starves new mail.
-import { UnavailableError } from '../unavailable-error.js';
+import { UnavailableError } from '../kit/unavailable-error.js';
 import { classifyFailure, type DeliveryFailure } from './failure.js';
 import type { Dispatch, OutgoingMessage, QueuedMessage, QueueOutcome } from './outgoing.js';
 import { nextAttemptAt, type RetryPolicy } from './retry-policy.js';
@@ -58,7 +58,7 @@ export interface QueueWorkerDeps {
   countIntervalMs?: number;
   /**
    * Told how a message left the queue, and awaited before the queue lets go of it: what it records is written
-   * before the message can be forgotten (a campaign's journal, src/campaigns/campaign-runner.ts).
+   * before the message can be forgotten (a campaign's journal, src/newsletter/campaigns/campaign-runner.ts).
    */
   settled?(message: QueuedMessage, outcome: QueueOutcome): Promise<void>;
   /**

@@ -6,7 +6,7 @@ import path from 'node:path';
 import inject from 'light-my-request';
 import { createAdmin, type Admin } from '../../src/admin/admin.js';
 import type { AdminRoute } from '../../src/admin/admin-pages.js';
-import { hashPassword } from '../../src/password-hash.js';
+import { hashPassword } from '../../src/kit/password-hash.js';
 import { createPlaceholderPages } from '../../src/admin/views/placeholder-pages.js';
 import { createSessionFile } from '../../src/adapters/files/session-file.js';
 import { createSessionStore } from '../../src/admin/sessions.js';

@@ -11,10 +11,10 @@ import type { VersionListing } from '../../src/admin/post-pages/post-listing.js'
 import { createPostPages } from '../../src/admin/post-pages/post-pages.js';
 import { createPostFiles } from '../../src/admin/posts/post-files.js';
 import type { PublishedPost } from '../../src/blog/published-post.js';
-import { isCampaignId, type CampaignRequest } from '../../src/campaigns/campaign.js';
-import { sendCampaignTest } from '../../src/campaign-test-send.js';
-import { readSubscribers } from '../../src/forms/newsletter/index.js';
-import { campaignsDirOf, createCampaignFiles } from '../../src/storage/campaign-files.js';
+import { isCampaignId, type CampaignRequest } from '../../src/newsletter/campaigns/campaign.js';
+import { sendCampaignTest } from '../../src/app/campaign-test-send.js';
+import { readSubscribers } from '../../src/newsletter/index.js';
+import { campaignsDirOf, createCampaignFiles } from '../../src/adapters/files/campaign-files.js';
 import { captureLogs } from '../support/log-capture.js';
 import { loadNewsletterConfig } from '../support/newsletter.js';
 import { createRecordingMailer, type RecordingMailer } from '../support/recording-mailer.js';

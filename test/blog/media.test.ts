@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { detectImageType } from '../../src/image-type.js';
+import { detectImageType } from '../../src/kit/image-type.js';
 import { parseMediaPath } from '../../src/blog/media/media-path.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';

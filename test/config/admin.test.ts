@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXAMPLE_PASSWORD_HASH } from '../../src/admin/example-user.js';
 import { adminWarnings } from '../../src/admin/example-user.js';
-import { describeConfig } from '../../src/check-summary.js';
+import { describeConfig } from '../../src/cli/check-summary.js';
 import { parseConfigText } from '../../src/config/load.js';
 
 const blog = `

@@ -1,7 +1,7 @@
 // [forms.webhook]: url, secret and format, each refused with its key path when it cannot work.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeConfig } from '../../src/check-summary.js';
+import { describeConfig } from '../../src/cli/check-summary.js';
 import { parseConfigText, type LoadResult } from '../../src/config/load.js';
 import { toToml, type TomlTable } from '../support/config.js';
 

@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import { simpleParser } from 'mailparser';
-import { createUnsubscribeToken } from '../../src/forms/newsletter/unsubscribe-token.js';
+import { createUnsubscribeToken } from '../../src/newsletter/unsubscribe-token.js';
 import { waitFor } from '../support/wait.js';
 import { seriousViolations } from './support/axe.js';
 import { useServedBrowser } from './support/served-browser.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FormConfig } from '../../src/config/config.js';
 import { toArchiveLine } from '../../src/forms/archive.js';
-import { safeReason } from '../../src/safe-reason.js';
+import { safeReason } from '../../src/kit/safe-reason.js';
 import { composeChatText, composeOwnerMail, composeReceipt, composeWebhookEvent, resolveSiteName } from '../../src/forms/notifications.js';
 import { loadTestConfig } from '../support/config.js';
 

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { AddressObject } from 'mailparser';
-import { createSmtpMailer } from '../../src/mail/smtp-mailer.js';
-import { startServices, type RunningServices } from '../../src/start-services.js';
+import { createSmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
+import { startServices, type RunningServices } from '../../src/cli/serve.js';
 import { loadTestConfig } from '../support/config.js';
 import { captureLogs, type LogCapture } from '../support/log-capture.js';
 import { rawHeaderValues, startSmtpServer, type ReceivedMessage, type TestSmtpServer } from '../support/smtp-server.js';

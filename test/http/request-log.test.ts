@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createRequestLog, FLUSH_DELAY_MS, loggableOrigin, MAX_LOGGED_ORIGIN } from '../../src/http/request-log.js';
-import { isoTimeAt } from '../../src/log.js';
+import { isoTimeAt } from '../../src/kit/log.js';
 import { captureLogs } from '../support/log-capture.js';
 
 /** A request log whose written chunks the test sees as they are written, without flushing. */

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { startServices, type RunningServices } from '../../src/start-services.js';
+import { startServices, type RunningServices } from '../../src/cli/serve.js';
 import { FIXTURE_POSTS, SITE } from '../blog/fixture.js';
 import { loadTestConfig } from '../support/config.js';
 import { captureLogs, type LogCapture } from '../support/log-capture.js';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { parsePasswordHash, verifyPassword } from '../../src/password-hash.js';
+import { parsePasswordHash, verifyPassword } from '../../src/kit/password-hash.js';
 import { assertCliBuilt, CLI_PATH, REPO_ROOT } from '../support/postbox-process.js';
 
 async function hashPasswordProcess(stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runMigrateCommand } from '../../src/migrate-command.js';
-import type { FileImporter } from '../../src/storage/postgres/file-importers.js';
+import { runMigrateCommand } from '../../src/cli/migrate.js';
+import type { FileImporter } from '../../src/adapters/postgres/file-importers.js';
 import { loadTestConfig, writeConfigFile, type TomlTable } from '../support/config.js';
 import { runPostbox } from '../support/postbox-process.js';
 import { startPostgresServer, type TestPostgres } from '../support/postgres-server.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { createUnsubscribeToken } from '../../src/forms/newsletter/unsubscribe-token.js';
+import { createUnsubscribeToken } from '../../src/newsletter/unsubscribe-token.js';
 import { writeConfigFile } from '../support/config.js';
 import { runPostbox, startPostboxServe, type ServeProcess } from '../support/postbox-process.js';
 import { startSmtpServer, type ReceivedMessage } from '../support/smtp-server.js';

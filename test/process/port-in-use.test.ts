@@ -1,5 +1,5 @@
 // `postbox serve` on a port another process holds: one line on stderr, exit 1, and nothing of data_dir read or
-// written; the ports are bound before the services load their files (src/start-services.ts).
+// written; the ports are bound before the services load their files (src/cli/serve.ts).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';

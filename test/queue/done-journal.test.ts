@@ -1,10 +1,10 @@
-// The queue's done journal (src/files/done-journal.ts): appends of one tick share a write, a rewrite keeps
+// The queue's done journal (src/kit/files/done-journal.ts): appends of one tick share a write, a rewrite keeps
 // only what still matters, and appends racing a rewrite are not lost.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { createDoneJournal } from '../../src/files/done-journal.js';
+import { createDoneJournal } from '../../src/kit/files/done-journal.js';
 import { withTempDir } from '../support/temp-dir.js';
 
 describe('the done journal', () => {

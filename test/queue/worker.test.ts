@@ -10,7 +10,7 @@ import { campaignLaneOf, type OutgoingMessage, type QueuedMessage, type QueueOut
 import type { RetryPolicy } from '../../src/queue/retry-policy.js';
 import type { QueueStore } from '../../src/queue/store.js';
 import { createQueueWorker, type DeliveryQueue, type QueueReport } from '../../src/queue/worker.js';
-import { createQueueFiles } from '../../src/storage/queue-files.js';
+import { createQueueFiles } from '../../src/adapters/files/queue-files.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { createFakeTimer, type FakeTimer } from './fake-timer.js';
 

@@ -1,6 +1,6 @@
-// A real pino logger (src/log.ts) and request log writing into memory, so tests read the JSON lines as objects.
+// A real pino logger (src/kit/log.ts) and request log writing into memory, so tests read the JSON lines as objects.
 import { createRequestLog, type RequestLog } from '../../src/http/request-log.js';
-import { createLogger, isoTimeAt, type Logger, type LogOutput } from '../../src/log.js';
+import { createLogger, isoTimeAt, type Logger, type LogOutput } from '../../src/kit/log.js';
 
 export type LogLine = Record<string, unknown>;
 

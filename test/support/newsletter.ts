@@ -1,12 +1,12 @@
 // The newsletter (src/forms/newsletter) built over a temp data_dir with the shared fakes: a recording mailer,
 // a test clock, counting random bytes and captured logs. A thin layer over createNewsletter, nothing more.
 import type { Config, NewsletterForm } from '../../src/config/config.js';
-import { createJsonlAppender } from '../../src/files/jsonl.js';
+import { createJsonlAppender } from '../../src/kit/files/jsonl.js';
 import { resolveSiteName } from '../../src/forms/notifications.js';
 import { createMetrics, type Metrics } from '../../src/forms/metrics.js';
 import type { MailMessage } from '../../src/ports.js';
-import { createNewsletter, type Newsletter } from '../../src/forms/newsletter/index.js';
-import { createFileNewsletterStore } from '../../src/forms/newsletter/newsletter-file-store.js';
+import { createNewsletter, type Newsletter } from '../../src/newsletter/index.js';
+import { createFileNewsletterStore } from '../../src/adapters/files/newsletter-store.js';
 import { sendMailNow } from '../../src/forms/delivery.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { loadTestConfig, type TomlTable } from './config.js';

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ADMIN_SESSIONS_FILE, type SessionFile } from '../../admin/sessions.js';
-import { writeFileAtomically } from '../../files/atomic-file.js';
+import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 
 /** The session file of `dataDir`; a missing file reads as no sessions. */
 export function createSessionFile(dataDir: string): SessionFile {

@@ -3,17 +3,17 @@
 // down and answers 503 meanwhile; a command waits for it (`ready`).
 import { randomBytes } from 'node:crypto';
 import { postgresUrlOf, type Config } from '../../config/config.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kit/log.js';
 import type { Clock } from '../../ports.js';
-import { createPostgresSessionStore } from '../../storage/postgres/admin-sessions.js';
-import { createPostgresArchiveReader } from '../../storage/postgres/archive-reader.js';
-import { createPostgresArchiveStore } from '../../storage/postgres/archive-store.js';
-import { createPostgresCampaignStore } from '../../storage/postgres/campaign-store.js';
-import { createPostgresDashboardSources } from '../../storage/postgres/dashboard-sources.js';
-import { createPostgresNewsletterStore } from '../../storage/postgres/newsletter-store.js';
-import { createPostgresQueueStore } from '../../storage/postgres/queue-store.js';
-import { createPostgresSignInThrottle } from '../../storage/postgres/sign-in-failures.js';
-import { createPostgresState, migratedForCommand } from '../../storage/postgres/state.js';
+import { createPostgresSessionStore } from './admin-sessions.js';
+import { createPostgresArchiveReader } from './archive-reader.js';
+import { createPostgresArchiveStore } from './archive-store.js';
+import { createPostgresCampaignStore } from './campaign-store.js';
+import { createPostgresDashboardSources } from './dashboard-sources.js';
+import { createPostgresNewsletterStore } from './newsletter-store.js';
+import { createPostgresQueueStore } from './queue-store.js';
+import { createPostgresSignInThrottle } from './sign-in-failures.js';
+import { createPostgresState, migratedForCommand } from './state.js';
 import type { Backend } from '../backend.js';
 
 /** The records in the PostgreSQL at `config.state.url`. */

@@ -1,8 +1,8 @@
 // /admin/campaigns, /admin/campaigns/<id> and /admin/campaigns/<id>/progress (docs/admin.md "Sending a post"):
 // read-only views of the campaigns in data_dir/campaigns and their journals, the last as JSON for the campaign
 // page's script. An id that is not one createCampaignId gives, or names no campaign, is 404 on both.
-import { isCampaignId, progressOf } from '../../campaigns/campaign.js';
-import type { CampaignStore } from '../../campaigns/campaign-store.js';
+import { isCampaignId, progressOf } from '../../newsletter/campaigns/campaign.js';
+import type { CampaignStore } from '../../newsletter/campaigns/campaign-store.js';
 import type { AdminPage, AdminRoute } from '../admin-pages.js';
 import { JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
 import { htmlAnswer } from '../render.js';

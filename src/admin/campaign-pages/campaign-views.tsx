@@ -2,7 +2,7 @@
 // same ones `postbox newsletter list` prints. A campaign page that is not finished loads campaign-progress.js,
 // which follows /admin/campaigns/<id>/progress and updates the marked parts of the page in place; without script
 // the page shows the counts as of loading and a "Refresh" link.
-import type { CampaignProgress, CampaignRequest } from '../../campaigns/campaign.js';
+import type { CampaignProgress, CampaignRequest } from '../../newsletter/campaigns/campaign.js';
 import type { AdminSession } from '../sessions.js';
 import { AdminTable } from '../views/admin-table.js';
 import { Layout } from '../views/layout.js';

@@ -3,12 +3,12 @@
 // planCampaign and startCampaign as `postbox newsletter send`. The running service's campaign runner is woken so that
 // the send starts at once. Refusals (no such post or form, sent already, still sending, no subscribers) are pages, not
 // 500s. Logged: {"event":"admin_campaign_test"|"admin_campaign_started","user","form","slug","lang"[,"campaign"]}.
-import { planCampaign, startCampaign, type CampaignPlan, type CampaignSources } from '../../campaigns/campaign-plan.js';
+import { planCampaign, startCampaign, type CampaignPlan, type CampaignSources } from '../../newsletter/campaigns/campaign-plan.js';
 import type { SendOutcome as TestSendOutcome } from '../../ports.js';
 import type { NewsletterForm } from '../../config/config.js';
-import { isEmailAddress } from '../../email-address.js';
+import { isEmailAddress } from '../../kit/email-address.js';
 import type { Answer } from '../../http/answer.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kit/log.js';
 import type { Clock } from '../../ports.js';
 import type { AdminPage, AdminRequest, AdminRoute } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
@@ -19,7 +19,7 @@ import { createTestOutcomes } from './test-outcomes.js';
 
 export interface SendPagesDeps {
   sources: CampaignSources;
-  /** Sends the mail of `plan` to `address` now (src/campaign-test-send.ts). */
+  /** Sends the mail of `plan` to `address` now (src/app/campaign-test-send.ts). */
   sendTest(plan: CampaignPlan, address: string): Promise<TestSendOutcome>;
   /** Tells the running service's campaign runner to look now (it looks every 2 s anyway). */
   wakeRunner(): void;

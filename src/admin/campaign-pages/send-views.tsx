@@ -1,7 +1,7 @@
 // "Send to subscribers" (docs/admin.md "Sending a post"): the page of one published post, with the newsletter form
 // to send to, earlier campaigns of the post, a test send and "Continue"; then the confirmation step that names
 // the number of subscribers and creates the campaign. Every form works without script.
-import type { CampaignRequest } from '../../campaigns/campaign.js';
+import type { CampaignRequest } from '../../newsletter/campaigns/campaign.js';
 import type { AdminSession } from '../sessions.js';
 import { CsrfField } from '../views/csrf-field.js';
 import { Layout } from '../views/layout.js';

@@ -1,8 +1,8 @@
 // The dashboard at /admin, the subscribers pages and the failed-mail page (docs/admin.md "Dashboard",
 // "Subscribers", "Failed mail"), over one set of sources.
 import type { NewsletterForm } from '../../config/config.js';
-import type { Subscriber } from '../../forms/newsletter/index.js';
-import type { Logger } from '../../log.js';
+import type { Subscriber } from '../../newsletter/index.js';
+import type { Logger } from '../../kit/log.js';
 import type { AdminRoute } from '../admin-pages.js';
 import { createDashboardPage } from './dashboard-page.js';
 import type { DashboardSources } from './dashboard-sources.js';

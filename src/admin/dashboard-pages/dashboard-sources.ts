@@ -1,12 +1,12 @@
 // What the dashboard, subscribers and failed-mail pages read (docs/admin.md "Dashboard"): the archives, the
-// subscriber logs and pending signups (src/storage/dashboard-sources-files.ts or the PostgreSQL tables), the mail
+// subscriber logs and pending signups (src/adapters/files/dashboard-sources-files.ts or the PostgreSQL tables), the mail
 // queue, the campaigns, and, from the running forms service in this process, its newsletter and counters.
 // The admin is built before that service, so the running parts come through functions that may give undefined.
 import type { PostVersionState } from '../../blog/post-version-state.js';
-import type { CampaignStore } from '../../campaigns/campaign-store.js';
+import type { CampaignStore } from '../../newsletter/campaigns/campaign-store.js';
 import type { FormConfig, MessageForm, NewsletterForm } from '../../config/config.js';
 import type { FormsReadings } from '../../forms/forms-service.js';
-import type { Newsletter } from '../../forms/newsletter/index.js';
+import type { Newsletter } from '../../newsletter/index.js';
 import type { Clock } from '../../ports.js';
 import type { QueueOwnerStore } from '../../queue/store.js';
 

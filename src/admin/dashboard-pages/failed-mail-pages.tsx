@@ -1,7 +1,7 @@
 // /admin/failed (docs/admin.md "Failed mail"): the queue's given-up messages as `postbox queue list` shows them
 // (id, kind, form, age, tries, last error; never an address), "Retry" for one and "Retry all". A retried message
 // is written back as a new segment, which a running serve picks up on its next rescan (every 2 seconds).
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kit/log.js';
 import type { Clock } from '../../ports.js';
 import type { QueueOwnerStore } from '../../queue/store.js';
 import type { AdminPage, AdminRoute } from '../admin-pages.js';

@@ -1,8 +1,8 @@
 // A newsletter list over time from its event log (docs/admin.md "Subscribers"): the list's size at the end of
 // each of the last days, and how many left it on each. The log is folded in order exactly as the service folds
 // it (subscriber-events.ts), so the last day's size is the list the service holds. Pure: lines and `now` come in.
-import { addressKey } from '../../forms/newsletter/pending.js';
-import { toSubscriberEvent } from '../../forms/newsletter/subscriber-events.js';
+import { addressKey } from '../../newsletter/pending.js';
+import { toSubscriberEvent } from '../../newsletter/subscriber-events.js';
 import type { DayValue } from './chart-scale.js';
 
 const DAY_MS = 86_400_000;

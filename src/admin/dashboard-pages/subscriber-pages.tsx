@@ -2,18 +2,18 @@
 // forms, one list paged 100 at a time with its pending count, unsubscribes per day and campaigns, the CSV export
 // (streamed), and "Remove", which goes through the running newsletter so that its list in memory and its log agree.
 import { Readable } from 'node:stream';
-import { progressOf, type CampaignProgress, type CampaignRequest } from '../../campaigns/campaign.js';
+import { progressOf, type CampaignProgress, type CampaignRequest } from '../../newsletter/campaigns/campaign.js';
 import type { NewsletterForm } from '../../config/config.js';
-import { csvRow } from '../../csv.js';
-import type { Subscriber } from '../../forms/newsletter/index.js';
-import type { Logger } from '../../log.js';
+import { csvRow } from '../../kit/csv.js';
+import type { Subscriber } from '../../newsletter/index.js';
+import type { Logger } from '../../kit/log.js';
 import type { AdminPage, AdminRoute } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import { MessagePage } from '../views/message-page.js';
 import { CHART_DAYS } from './dashboard-data.js';
 import type { DashboardSources } from './dashboard-sources.js';
 import { noticeOf } from './notices.js';
-import { UnavailableError } from '../../unavailable-error.js';
+import { UnavailableError } from '../../kit/unavailable-error.js';
 import { subscriberHistory } from './subscriber-history.js';
 import { formPathOf, SUBSCRIBERS_PATH, subscribersPathOf } from './subscriber-paths.js';
 import { SubscriberListPage, SubscribersOverviewPage } from './subscriber-views.js';

@@ -1,7 +1,7 @@
 // The subscribers pages (docs/admin.md "Subscribers"). Addresses are shown here, to the signed-in owner only;
 // preact escapes them like every other text.
-import type { CampaignProgress, CampaignRequest } from '../../campaigns/campaign.js';
-import type { Subscriber } from '../../forms/newsletter/index.js';
+import type { CampaignProgress, CampaignRequest } from '../../newsletter/campaigns/campaign.js';
+import type { Subscriber } from '../../newsletter/index.js';
 import type { AdminSession } from '../sessions.js';
 import { AdminTable } from '../views/admin-table.js';
 import { RowButton } from '../views/row-button.js';

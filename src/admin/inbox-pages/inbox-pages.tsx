@@ -7,12 +7,12 @@
 //   GET  /admin/inbox/<form>/<id>           one submission
 //   POST /admin/inbox/<form>/<id>/delete    removes its line, then 303 to the list with a notice
 //
-// <form> is inboxKeyOf(form.path); <id> is the entry's id (src/inbox/inbox-entry.ts). Unknown ones are 404.
+// <form> is inboxKeyOf(form.path); <id> is the entry's id (src/admin/inbox/inbox-entry.ts). Unknown ones are 404.
 import type { FormConfig } from '../../config/config.js';
-import { searchTermsOf } from '../../inbox/inbox-entry.js';
-import type { Logger } from '../../log.js';
-import type { ArchiveOfForm, ArchiveReader } from '../../inbox/archive-reader.js';
-import type { InboxEntry } from '../../inbox/inbox-entry.js';
+import { searchTermsOf } from '../inbox/inbox-entry.js';
+import type { Logger } from '../../kit/log.js';
+import type { ArchiveOfForm, ArchiveReader } from '../inbox/archive-reader.js';
+import type { InboxEntry } from '../inbox/inbox-entry.js';
 import type { AdminPage, AdminRoute, AdminSession } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import { MessagePage } from '../views/message-page.js';
@@ -26,7 +26,7 @@ const EXPORT = 'export.csv';
 
 export interface InboxDeps {
   forms: readonly FormConfig[];
-  /** The archives: data_dir files or the PostgreSQL table of [state] (src/inbox/archive-reader.ts). */
+  /** The archives: data_dir files or the PostgreSQL table of [state] (src/admin/inbox/archive-reader.ts). */
   archives: ArchiveReader;
   logger: Logger;
 }

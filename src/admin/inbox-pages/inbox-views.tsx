@@ -1,7 +1,7 @@
 // The inbox's pages (docs/admin.md "Inbox"): the forms, one form's submissions, one submission in full. Every value
 // of a submission is rendered as text by preact, which escapes it: a submitted "<script>" shows as those characters.
 import { Fragment } from 'preact';
-import type { InboxEntry } from '../../inbox/inbox-entry.js';
+import type { InboxEntry } from '../inbox/inbox-entry.js';
 import type { AdminSession } from '../sessions.js';
 import { AdminTable } from '../views/admin-table.js';
 import { CsrfField } from '../views/csrf-field.js';

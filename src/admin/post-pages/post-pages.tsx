@@ -3,7 +3,7 @@
 // sign-in, origin and CSRF checks and the security headers are the guard's (admin-pages.ts). Every change is
 // logged as {"event":"admin_post_<action>","user","file"}.
 import type { Answer } from '../../http/answer.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kit/log.js';
 import type { AdminPage, AdminRequest, AdminRoute } from '../admin-pages.js';
 import type { PostFiles } from '../posts/post-files.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';

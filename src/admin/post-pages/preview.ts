@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { detectImageType } from '../../image-type.js';
+import { detectImageType } from '../../kit/image-type.js';
 import { isInsideContentDir } from '../posts/post-path.js';
 
 export interface PreviewOptions {

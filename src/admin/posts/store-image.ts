@@ -4,10 +4,10 @@
 import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parsePostFileName } from '../../blog/content/file-name.js';
-import { createFileExclusively, syncFolder } from '../../files/atomic-file.js';
+import { createFileExclusively, syncFolder } from '../../kit/files/atomic-file.js';
 import { findPost, type PathRefusal, type PostFilesContext } from './context.js';
 import { imageFileName, numberedFileName } from './image-name.js';
-import { detectImageType } from '../../image-type.js';
+import { detectImageType } from '../../kit/image-type.js';
 
 export type StoreImageOutcome =
   | {

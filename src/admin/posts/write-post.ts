@@ -1,6 +1,6 @@
-// Writes a post file atomically (src/files/atomic-file.ts), keeping the mode an existing file had.
+// Writes a post file atomically (src/kit/files/atomic-file.ts), keeping the mode an existing file had.
 import { chmod, realpath, stat } from 'node:fs/promises';
-import { writeFileAtomically } from '../../files/atomic-file.js';
+import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 
 /** Mode of a new post file: readable by a static site generator running as another user. */
 const NEW_FILE_MODE = 0o644;

@@ -12,9 +12,9 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomically } from '../../files/atomic-file.js';
-import { isCacheHeader, type CacheKey } from '../../files/cache-header.js';
-import { fileSpans, spansOf, WINDOW_BYTES, type ByteSpans } from '../../files/file-spans.js';
+import { writeFileAtomically } from '../../kit/files/atomic-file.js';
+import { isCacheHeader, type CacheKey } from '../../kit/files/cache-header.js';
+import { fileSpans, spansOf, WINDOW_BYTES, type ByteSpans } from '../../kit/files/file-spans.js';
 import { decodeInto, encodeAscending, isListBelow } from './posting-lists.js';
 import type { SavedWords, SearchIndex } from './search-index.js';
 import type { StepDue } from './step-clock.js';

@@ -3,7 +3,7 @@
 // picked up on their own").
 import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kit/log.js';
 import { readPostFile, type PostFileRead } from './body-reader.js';
 import { checkRecord, recordOf, type CacheRecord, type LoadCacheStore, type SavedRecords } from './load-cache.js';
 import { LoadedPost } from './loaded-post.js';

@@ -7,9 +7,9 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { writeFileAtomically } from '../../files/atomic-file.js';
-import { isCacheHeader } from '../../files/cache-header.js';
-import { fileSpans, indexOfByte, spansOf, WINDOW_BYTES, type ByteSpans } from '../../files/file-spans.js';
+import { writeFileAtomically } from '../../kit/files/atomic-file.js';
+import { isCacheHeader } from '../../kit/files/cache-header.js';
+import { fileSpans, indexOfByte, spansOf, WINDOW_BYTES, type ByteSpans } from '../../kit/files/file-spans.js';
 import type { PostDate } from './dates.js';
 import type { DerivedFields, LoadedPost, PostFields } from './loaded-post.js';
 

@@ -2,7 +2,7 @@
 // `lang` key that collides with a suffix) the first path in sort order wins; the other is skipped with one
 // warning. Worked out again only for the slugs whose files changed: an edit at 100,000 posts does not visit the
 // other 99,999.
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kit/log.js';
 import { languageKey } from './language.js';
 import type { PostVersion } from './post.js';
 

@@ -3,7 +3,7 @@
 // and kept while the file is unchanged.
 import { lstat, open } from 'node:fs/promises';
 import path from 'node:path';
-import { detectImageType, IMAGE_HEAD_BYTES } from '../../image-type.js';
+import { detectImageType, IMAGE_HEAD_BYTES } from '../../kit/image-type.js';
 import { createLru } from '../http/lru.js';
 
 export interface MediaImage {

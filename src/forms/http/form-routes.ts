@@ -7,7 +7,7 @@ import { BAD_PATH_MESSAGE, errorAnswer } from '../../http/error-catalogue.js';
 import type { DoorAnswers } from '../../http/front-door.js';
 import type { Handler, Route } from '../../http/route-table.js';
 import type { Metrics } from '../metrics.js';
-import type { Newsletter } from '../newsletter/index.js';
+import type { Newsletter } from '../../newsletter/index.js';
 import { createCorsHeaders, isOriginAllowed } from '../rules/cors.js';
 import type { SubmitInput, SubmitOutcome } from '../submit-flow.js';
 import { createNewsletterRoutes } from './newsletter-routes.js';

@@ -7,8 +7,8 @@ import { confirmPathOf, unsubscribePathOf, type NewsletterForm } from '../../con
 import type { Answer } from '../../http/answer.js';
 import { errorAnswer } from '../../http/error-catalogue.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
-import { UnavailableError } from '../../unavailable-error.js';
-import type { Newsletter } from '../newsletter/index.js';
+import { UnavailableError } from '../../kit/unavailable-error.js';
+import type { Newsletter } from '../../newsletter/index.js';
 import * as pages from './newsletter-pages.js';
 
 const PAGE_HEADERS = {

@@ -12,7 +12,7 @@
 //   dropped without a check, whatever their type.
 // - Honeypot: a trimmed non-empty string, or any other non-null value, is a hit.
 import type { FormConfig } from '../../config/config.js';
-import { isEmailAddress } from '../../email-address.js';
+import { isEmailAddress } from '../../kit/email-address.js';
 
 export type FieldName = 'name' | 'email' | 'service' | 'message';
 

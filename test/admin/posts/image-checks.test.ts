@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { imageFileName, numberedFileName } from '../../../src/admin/posts/image-name.js';
-import { detectImageType } from '../../../src/image-type.js';
+import { detectImageType } from '../../../src/kit/image-type.js';
 import { bytes, samples } from './image-samples.js';
 
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import type { TelegramSettings } from '../../../src/chat/telegram.js';
+import type { TelegramSettings } from '../../../src/adapters/notify/telegram.js';
 import type { ChatNotifier, MailMessage } from '../../../src/ports.js';
 import { contactForm, FROM_ADDRESS, OWNER_ADDRESS, TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
 

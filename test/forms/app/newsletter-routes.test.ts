@@ -1,9 +1,9 @@
-// How the routes call the newsletter (src/forms/newsletter/index.ts): signup after validation and honeypot,
+// How the routes call the newsletter (src/newsletter/index.ts): signup after validation and honeypot,
 // each outcome's answer, and GET <path>/confirm's page and headers. The newsletter itself is faked here.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FormConfig } from '../../../src/config/config.js';
-import type { ConfirmOutcome, Newsletter, SignupOutcome } from '../../../src/forms/newsletter/index.js';
+import type { ConfirmOutcome, Newsletter, SignupOutcome } from '../../../src/newsletter/index.js';
 import { TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
 
 interface FakeNewsletter extends Newsletter {

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { createUnsubscribeToken } from '../../../src/forms/newsletter/unsubscribe-token.js';
-import { readJsonLines } from '../../../src/files/jsonl.js';
+import { createUnsubscribeToken } from '../../../src/newsletter/unsubscribe-token.js';
+import { readJsonLines } from '../../../src/kit/files/jsonl.js';
 import { tokenOf } from '../../support/newsletter.js';
 import { TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../../support/forms-app.js';
 

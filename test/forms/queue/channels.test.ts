@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { createWebhookNotifier } from '../../../src/chat/webhook.js';
+import { createWebhookNotifier } from '../../../src/adapters/notify/webhook.js';
 import type { WebhookConfig } from '../../../src/config/config.js';
 import { startFakeTelegram, type FakeTelegram } from '../../support/fake-telegram.js';
 import { contactForm, useTestFormsService } from '../../support/forms-app.js';

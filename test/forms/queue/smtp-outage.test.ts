@@ -8,7 +8,7 @@ import { composeFormsCore, composeFormsService } from '../../../src/app/compose.
 import { openBackend } from '../../../src/app/open-backend.js';
 import type { Config } from '../../../src/config/config.js';
 import type { HttpService } from '../../../src/http/http-service.js';
-import { createSmtpMailer } from '../../../src/mail/smtp-mailer.js';
+import { createSmtpMailer } from '../../../src/adapters/mail/smtp-mailer.js';
 import { loadTestConfig, writeConfigFile } from '../../support/config.js';
 import { driveService } from '../../support/http.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';

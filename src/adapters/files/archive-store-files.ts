@@ -1,0 +1,10 @@
+// The form archive in files (`[state] backend = "files"`, the default): one JSON line per submission appended to
+// data_dir/<archive> and fsynced (src/kit/files/jsonl.ts), the format docs/forms-api.md "Delivery" describes.
+import path from 'node:path';
+import type { AppendLine, ArchiveStore } from '../../ports.js';
+
+export function createFileArchiveStore(dataDir: string, appendLine: AppendLine): ArchiveStore {
+  return {
+    append: (archive, line) => appendLine(path.join(dataDir, archive), line),
+  };
+}

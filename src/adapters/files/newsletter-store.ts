@@ -1,0 +1,87 @@
+// The newsletter's records in data_dir (docs/newsletter.md): the pending journal, one subscriber log per form and
+// the secret file, loaded into memory at start and written through, each line fsynced before it counts.
+import { mkdir } from 'node:fs/promises';
+import type { NewsletterForm } from '../../config/config.js';
+import type { Logger } from '../../kit/log.js';
+import type { AppendLine, RandomBytes } from '../../ports.js';
+import { safeReason } from '../../kit/safe-reason.js';
+import { loadNewsletterSecret } from '../../newsletter/newsletter-secret.js';
+import type { NewsletterStore, Redemption } from '../../newsletter/newsletter-store.js';
+import { isExpired } from '../../newsletter/pending.js';
+import { PendingStore } from '../../newsletter/pending-store.js';
+import { readSubscribers, SubscriberLogs } from '../../newsletter/subscriber-log.js';
+
+export interface FileNewsletterStoreDeps {
+  dataDir: string;
+  forms: readonly NewsletterForm[];
+  appendLine: AppendLine;
+  randomBytes: RandomBytes;
+  logger: Logger;
+}
+
+export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): NewsletterStore {
+  const { dataDir, forms, logger } = deps;
+  const pending = new PendingStore(dataDir, deps.appendLine);
+  const subscribers = new SubscriberLogs(dataDir, deps.appendLine);
+  let secret: Buffer | undefined;
+
+  return {
+    async open(now) {
+      await mkdir(dataDir, { recursive: true }).catch(() => undefined);
+      secret = await loadNewsletterSecret(dataDir, deps.randomBytes);
+      for (const report of await subscribers.load(forms)) {
+        logger.info({ event: 'subscribers_loaded', ...report }, 'subscriber log loaded');
+      }
+      const journal = await pending.load(now);
+      const level = journal.badLines > 0 || journal.unknownLines > 0 || !journal.compacted ? 'warn' : 'info';
+      logger[level]({ event: 'pending_loaded', ...journal }, 'pending signups loaded');
+    },
+    async secret() {
+      secret ??= await loadNewsletterSecret(dataDir, deps.randomBytes);
+      return secret;
+    },
+    isSubscribed: async (form, email) => subscribers.has(form, email),
+    // The log as on disk, as `postbox subscribers export` reads it.
+    listSubscribers: (form) => readSubscribers(dataDir, form),
+    hasLivePending: async (form, email, now) => pending.hasLive(form.path, email, now),
+    async isLivePending(form, hash, now) {
+      const record = pending.get(hash);
+      return record !== undefined && record.form === form.path && !isExpired(record, now);
+    },
+    addPending: (record) => pending.add(record),
+    removePending: (hash) => pending.end(hash, 'removed'),
+    async redeem(form, hash, now): Promise<Redemption> {
+      const record = pending.get(hash);
+      if (!record || record.form !== form.path) return { kind: 'gone', reason: 'unknown' };
+      if (isExpired(record, now)) return { kind: 'gone', reason: 'expired' };
+      if (subscribers.has(form, record.email)) {
+        // Only after a crash between the subscriber line and the journal line: the line exists, end the record.
+        logger.warn({ event: 'subscriber_line_exists', form: form.path }, 'confirmation already on file');
+      } else {
+        try {
+          const line = { email: record.email, subscribed_at: new Date(now).toISOString(), signed_up_at: new Date(record.createdAt).toISOString() };
+          await subscribers.subscribe(form, line);
+        } catch (error) {
+          logger.error({ event: 'subscriber_write_failed', form: form.path, reason: safeReason(error) }, 'could not save a confirmation');
+          return { kind: 'not_saved' };
+        }
+      }
+      try {
+        await pending.end(hash, 'redeemed');
+      } catch (error) {
+        // The subscriber line is on disk and wins on the next start, so the confirmation stands.
+        logger.warn({ event: 'redeemed_write_failed', form: form.path, reason: safeReason(error) }, 'could not journal a redemption');
+        return { kind: 'confirmed', record, subscribedAt: now, unrecorded: true };
+      }
+      return { kind: 'confirmed', record, subscribedAt: now };
+    },
+    async unsubscribe(form, email, at) {
+      if (!subscribers.has(form, email)) return false;
+      await subscribers.unsubscribe(form, email, at);
+      return true;
+    },
+    purge: (now) => pending.purge(now),
+    close: () => pending.settle(),
+  };
+}
+

@@ -1,0 +1,19 @@
+// The versioned schema of the PostgreSQL state (docs/configuration.md "[state]"). A migration, once released, is never
+// edited: a change is a new version. src/adapters/postgres/migrate.ts applies the missing ones at start.
+import { ADMIN_TABLES } from './schema/admin.js';
+import { ARCHIVE_TABLES } from './schema/archives.js';
+import { CAMPAIGN_TABLES } from './schema/campaigns.js';
+import { NEWSLETTER_TABLES } from './schema/newsletter.js';
+import { QUEUE_TABLES } from './schema/queue.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Version 1: the records of data_dir as tables, one schema file per concern. Names follow the files they replace (docs/delivery.md, docs/newsletter.md). */
+const initialTables = [ARCHIVE_TABLES, NEWSLETTER_TABLES, QUEUE_TABLES, CAMPAIGN_TABLES, ADMIN_TABLES].join('\n');
+
+/** Every migration, oldest first; versions are consecutive from 1. */
+export const MIGRATIONS: readonly Migration[] = Object.freeze([{ version: 1, name: 'initial tables', sql: initialTables }]);

@@ -1,0 +1,98 @@
+// `postbox migrate --from-files`, the newsletter's part (docs/newsletter.md "With PostgreSQL"): copies the live
+// pending signups, every subscriber log line and the unsubscribe secret of a data_dir into PostgreSQL. Idempotent: a
+// second run copies nothing. Run it before the replicas serve from the database: imported events are ordered after any
+// already there, and a running replica keeps the secret it read at its start.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config, NewsletterForm } from '../../config/config.js';
+import { readStateLines } from '../../newsletter/durable-file.js';
+import { NEWSLETTER_SECRET_FILE } from '../../newsletter/newsletter-secret.js';
+import { replayJournal, type PendingRecord } from '../../newsletter/pending.js';
+import { PENDING_JOURNAL_FILE } from '../../newsletter/pending-store.js';
+import { toSubscriberEvent } from '../../newsletter/subscriber-events.js';
+import type { ImportCount } from './import-count.js';
+import type { PostgresState } from './state.js';
+
+/**
+ * A pending signup not yet in the table, unless it was redeemed there already (its `subscribed` event carries
+ * the signup's time): a second run does not bring back a link used in between.
+ */
+const INSERT_PENDING = `
+INSERT INTO pending_signups (hash, form, email, created_at, expires_at)
+SELECT $1, $2, $3, $4, $5
+WHERE NOT EXISTS (SELECT 1 FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) AND event = 'subscribed' AND signed_up_at = $4)
+ON CONFLICT (hash) DO NOTHING`;
+
+/** One subscriber log line, keyed by log, form and its place among the log's readable lines. */
+const INSERT_EVENT = `
+INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at, import_key)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+ON CONFLICT (import_key) DO NOTHING`;
+
+/** The file's secret replaces one a replica made, so links mailed before the move keep working. */
+const UPSERT_SECRET = `
+INSERT INTO newsletter_secret (id, secret) VALUES (1, $1)
+ON CONFLICT (id) DO UPDATE SET secret = EXCLUDED.secret WHERE newsletter_secret.secret IS DISTINCT FROM EXCLUDED.secret`;
+
+/**
+ * Copies the newsletter records of `dataDir` (the newsletter forms of `config`) into the database of `state`;
+ * signups expired at `now` are left behind.
+ */
+export async function importNewsletterFromFiles(dataDir: string, config: Config, state: PostgresState, now = Date.now()): Promise<ImportCount> {
+  const counts: ImportCount = { copied: 0, skipped: 0 };
+  const add = (copied: boolean) => (copied ? (counts.copied += 1) : (counts.skipped += 1));
+  const forms = config.forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
+  const secret = await importSecret(dataDir, state);
+  if (secret !== undefined) add(secret);
+  for (const form of forms) {
+    for (const copied of await importSubscriberLog(dataDir, form, state)) add(copied);
+  }
+  for (const record of await livePending(dataDir, now)) add(await importPending(record, state));
+  return counts;
+}
+
+/** Whether the secret file was copied (false when the database holds it already, undefined when there is none). */
+async function importSecret(dataDir: string, state: PostgresState): Promise<boolean | undefined> {
+  const file = path.join(dataDir, NEWSLETTER_SECRET_FILE);
+  const secret = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!secret) return undefined;
+  if (secret.length !== 32) throw new Error(`the newsletter secret ${file} is not 32 bytes; nothing of the newsletter was copied`);
+  return ((await state.query(UPSERT_SECRET, [secret])).rowCount ?? 0) > 0;
+}
+
+/** One result per event of `form` in its log, in the order of the file. */
+async function importSubscriberLog(dataDir: string, form: NewsletterForm, state: PostgresState): Promise<boolean[]> {
+  const { records } = await readStateLines(path.join(dataDir, form.subscribers), 'subscriber log');
+  const results: boolean[] = [];
+  for (const [index, line] of records.entries()) {
+    const event = toSubscriberEvent(line, form.path);
+    if (!event) continue;
+    const values =
+      event.event === 'subscribed'
+        ? [form.subscribers, form.path, event.event, event.email, timeOf(event.subscribed_at), timeOf(event.signed_up_at)]
+        : [form.subscribers, form.path, event.event, event.email, timeOf(event.at), null];
+    const result = await state.query(INSERT_EVENT, [...values, `${form.subscribers}\n${form.path}\n${index}`]);
+    results.push((result.rowCount ?? 0) > 0);
+  }
+  return results;
+}
+
+/** The signups still waiting for their link now (redeemed, removed and expired ones stay behind). */
+async function livePending(dataDir: string, now: number): Promise<PendingRecord[]> {
+  const { records } = await readStateLines(path.join(dataDir, PENDING_JOURNAL_FILE), 'pending signups journal');
+  return [...replayJournal(records, now).live.values()];
+}
+
+async function importPending(record: PendingRecord, state: PostgresState): Promise<boolean> {
+  const values = [record.hash, record.form, record.email, new Date(record.createdAt), new Date(record.expiresAt)];
+  return ((await state.query(INSERT_PENDING, values)).rowCount ?? 0) > 0;
+}
+
+/** An RFC 3339 time as a Date, or null for a missing or unreadable one (old lines may lack it). */
+function timeOf(text: string): Date | null {
+  const time = Date.parse(text);
+  return Number.isNaN(time) ? null : new Date(time);
+}

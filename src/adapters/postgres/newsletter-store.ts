@@ -1,0 +1,108 @@
+// The newsletter's records in PostgreSQL (docs/newsletter.md "With PostgreSQL"): pending signups, subscriber events
+// and the unsubscribe secret as rows every replica shares. Nothing is kept in memory but the secret, so an unsubscribe
+// on one replica counts on every other at once. Times compared are the service clock's, passed in.
+import type { NewsletterForm } from '../../config/config.js';
+import type { NewsletterStore } from '../../newsletter/newsletter-store.js';
+import type { PendingRecord } from '../../newsletter/pending.js';
+import type { Subscriber } from '../../newsletter/subscriber-events.js';
+import type { RandomBytes } from '../../ports.js';
+import type { PostgresState } from './state.js';
+
+const SECRET_BYTES = 32;
+
+/** The last event of (form, lower(email)): $1 the form, $2 the address. */
+const LAST_EVENT = 'SELECT event FROM subscriber_events WHERE form = $1 AND lower(email) = lower($2) ORDER BY id DESC LIMIT 1';
+
+/**
+ * Redeems a token in one statement, so at most one caller anywhere gets its row: the DELETE takes the pending row
+ * (only one DELETE of a row succeeds), and the `subscribed` event is inserted in the same statement unless the
+ * address is on the list already. $1 hash, $2 form, $3 now, $4 the form's subscriber log name.
+ */
+const REDEEM = `
+WITH taken AS (
+  DELETE FROM pending_signups WHERE hash = $1 AND form = $2 AND expires_at > $3
+  RETURNING hash, form, email, created_at, expires_at
+), added AS (
+  INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at)
+  SELECT $4, taken.form, 'subscribed', taken.email, $3, taken.created_at FROM taken
+  WHERE coalesce((SELECT event FROM subscriber_events WHERE form = taken.form AND lower(email) = lower(taken.email) ORDER BY id DESC LIMIT 1), '') <> 'subscribed'
+)
+SELECT hash, form, email, created_at, expires_at FROM taken`;
+
+/** An `unsubscribed` event when the address is on the list: $1 log, $2 form, $3 address, $4 time. */
+const UNSUBSCRIBE = `
+INSERT INTO subscriber_events (log, form, event, email, at)
+SELECT $1, $2, 'unsubscribed', $3, $4
+WHERE (SELECT event FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) ORDER BY id DESC LIMIT 1) = 'subscribed'`;
+
+interface PendingRow {
+  hash: string;
+  form: string;
+  email: string;
+  created_at: Date;
+  expires_at: Date;
+}
+
+function recordOf(row: PendingRow): PendingRecord {
+  return { hash: row.hash, form: row.form, email: row.email, createdAt: row.created_at.getTime(), expiresAt: row.expires_at.getTime() };
+}
+
+export function createPostgresNewsletterStore(state: PostgresState, randomBytes: RandomBytes): NewsletterStore {
+  let secret: Buffer | undefined;
+  const exists = async (text: string, values: unknown[]) => ((await state.query(text, values)).rowCount ?? 0) > 0;
+
+  return {
+    async open() {},
+    async secret() {
+      if (secret) return secret;
+      // The first replica's key wins; every later one reads it back (an imported file's key replaces it, see newsletter-import.ts).
+      await state.query('INSERT INTO newsletter_secret (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [randomBytes(SECRET_BYTES)]);
+      const { rows } = await state.query<{ secret: Buffer }>('SELECT secret FROM newsletter_secret WHERE id = 1');
+      secret = rows[0]!.secret;
+      return secret;
+    },
+    async isSubscribed(form, email) {
+      const { rows } = await state.query<{ event: string }>(LAST_EVENT, [form.path, email]);
+      return rows[0]?.event === 'subscribed';
+    },
+    listSubscribers: (form) => readPostgresSubscribers(state, form),
+    hasLivePending: (form, email, now) =>
+      exists('SELECT 1 FROM pending_signups WHERE form = $1 AND lower(email) = lower($2) AND expires_at > $3 LIMIT 1', [form.path, email, new Date(now)]),
+    isLivePending: (form, hash, now) => exists('SELECT 1 FROM pending_signups WHERE hash = $1 AND form = $2 AND expires_at > $3', [hash, form.path, new Date(now)]),
+    async addPending(record) {
+      await state.query('INSERT INTO pending_signups (hash, form, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+        record.hash,
+        record.form,
+        record.email,
+        new Date(record.createdAt),
+        new Date(record.expiresAt),
+      ]);
+    },
+    async removePending(hash) {
+      await state.query('DELETE FROM pending_signups WHERE hash = $1', [hash]);
+    },
+    async redeem(form: NewsletterForm, hash, now) {
+      const { rows } = await state.query<PendingRow>(REDEEM, [hash, form.path, new Date(now), form.subscribers]);
+      if (rows[0]) return { kind: 'confirmed', record: recordOf(rows[0]), subscribedAt: now };
+      // An expired row stays until the purge; a redeemed or unknown one is not there.
+      const expired = await exists('SELECT 1 FROM pending_signups WHERE hash = $1 AND form = $2', [hash, form.path]);
+      return { kind: 'gone', reason: expired ? 'expired' : 'unknown' };
+    },
+    unsubscribe: (form, email, at) => exists(UNSUBSCRIBE, [form.subscribers, form.path, email, at]),
+    async purge(now) {
+      return (await state.query('DELETE FROM pending_signups WHERE expires_at <= $1', [new Date(now)])).rowCount ?? 0;
+    },
+    async close() {},
+  };
+}
+
+/** The current subscribers of `form`, in the order of their last subscription (the list a campaign is sent to). */
+export async function readPostgresSubscribers(state: PostgresState, form: NewsletterForm): Promise<Subscriber[]> {
+  const { rows } = await state.query<{ email: string; at: Date | null }>(
+    `SELECT email, at FROM (
+       SELECT DISTINCT ON (lower(email)) id, email, event, at FROM subscriber_events WHERE form = $1 ORDER BY lower(email), id DESC
+     ) last WHERE event = 'subscribed' ORDER BY id`,
+    [form.path],
+  );
+  return rows.map((row) => ({ email: row.email, subscribed_at: row.at ? row.at.toISOString() : '' }));
+}

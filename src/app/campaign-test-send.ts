@@ -1,0 +1,61 @@
+// A campaign's test send (docs/newsletter.md "Sending a post"): the mail a subscriber would get, with an
+// unsubscribe link for the test address, sent now without the queue. `postbox newsletter send --test` and
+// /admin's "Send a test" both go through here; how the mail leaves (a one-off mailer) is handed in.
+import type { CampaignPlan } from '../newsletter/campaigns/campaign-plan.js';
+import { createRecipientMail } from '../newsletter/campaigns/recipient-mail.js';
+import type { Config, MailConfig, NewsletterForm } from '../config/config.js';
+import { sendOneMail } from '../adapters/mail/test-mail.js';
+import { listHeaders } from '../newsletter/list-headers.js';
+import { createUnsubscribeToken } from '../newsletter/unsubscribe-token.js';
+import { resolveSiteName } from '../forms/notifications.js';
+import type { NewsletterStore } from '../newsletter/newsletter-store.js';
+import type { Clock, MailMessage, SendOutcome } from '../ports.js';
+
+/** What a test send came to, in words the owner can act on (the SMTP reply or network error on failure). */
+export type TestSendOutcome = SendOutcome;
+
+export interface TestSendDeps {
+  /** `mail.from`. */
+  from: string;
+  /** `server.public_url`, for the site name when there is no site title. */
+  publicUrl: string | undefined;
+  siteTitle: string | undefined;
+  /** The newsletter secret of data_dir or PostgreSQL (created at first use), which signs unsubscribe tokens. */
+  loadSecret(): Promise<Buffer>;
+  /** Sends one mail now and reports how it went. */
+  sendNow(message: MailMessage): Promise<TestSendOutcome>;
+}
+
+/** Sends the mail of `plan` to `address` now, as the subscriber `address` of `plan.form` would get it. */
+export async function sendCampaignTest(deps: TestSendDeps, plan: Pick<CampaignPlan, 'form' | 'post' | 'body'>, address: string): Promise<TestSendOutcome> {
+  const secret = await deps.loadSecret();
+  return deps.sendNow(createTestMessage(deps, plan.form, plan, address, secret));
+}
+
+function createTestMessage(deps: TestSendDeps, form: NewsletterForm, plan: Pick<CampaignPlan, 'post' | 'body'>, address: string, secret: Buffer): MailMessage {
+  return createRecipientMail({
+    from: deps.from,
+    to: address,
+    body: plan.body,
+    siteTitle: resolveSiteName(deps.siteTitle, form, deps.publicUrl),
+    postUrl: plan.post.url,
+    list: listHeaders(form, createUnsubscribeToken(secret, form.path, address)),
+  });
+}
+
+/** The test send of `config`: its sender and site, the newsletter secret of the backend's records, a one-off mailer of `mail`. */
+export function createCampaignTestSender(
+  config: Config,
+  mail: MailConfig,
+  clock: Clock,
+  records: Pick<NewsletterStore, 'secret'>,
+): (plan: Pick<CampaignPlan, 'form' | 'post' | 'body'>, address: string) => Promise<TestSendOutcome> {
+  const deps: TestSendDeps = {
+    from: mail.from,
+    publicUrl: config.server.public_url,
+    siteTitle: config.site?.title,
+    loadSecret: () => records.secret(),
+    sendNow: (message) => sendOneMail(mail, config.data_dir, message, clock, 'test of the campaign'),
+  };
+  return (plan, address) => sendCampaignTest(deps, plan, address);
+}

@@ -1,0 +1,60 @@
+// The short summary `postbox check` prints (docs/configuration.md "How the file is read").
+import { fileTransportNotice } from '../adapters/mail/outbox-dir.js';
+import { adminListenOf, adminWarnings } from '../admin/example-user.js';
+import { postgresUrlOf, type Config, type MailConfig } from '../config/config.js';
+
+/** One line per service and form, as a site owner would want to confirm them. */
+export function describeConfig(config: Config): string {
+  const lines: string[] = [`data_dir: ${config.data_dir}`];
+  // The URL may carry a password: only where the records live is shown.
+  const postgres = postgresUrlOf(config);
+  if (postgres) lines.push(`state: records (archives, newsletter, mail queue, campaigns, admin sessions) in PostgreSQL at ${postgresPlaceOf(postgres)}`);
+  if (config.forms.length > 0) {
+    const { host, port } = config.server.listen;
+    if (config.mail) lines.push(`mail: ${describeMail(config.mail, config.data_dir)}`);
+    lines.push(`forms service on ${host}:${port}:`);
+    // The URL may carry a password: only where the buckets live is shown.
+    if (config.rate_limit.backend === 'redis') lines.push(`rate limits: shared in Redis at ${redisHostOf(config.rate_limit.url!)}`);
+    for (const form of config.forms) {
+      const extras = [
+        form.rate_limit_per_hour === 0 ? 'no rate limit' : `${form.rate_limit_per_hour}/hour`,
+        form.type !== 'newsletter' && form.telegram ? 'telegram' : '',
+        // The URL may carry a secret path (Slack, Discord), so only the shape is shown.
+        form.type !== 'newsletter' && form.webhook ? `webhook (${form.webhook.format})` : '',
+        form.type !== 'newsletter' && form.archive ? `archive ${form.archive}` : '',
+        form.redirect_url ? `redirect ${form.redirect_url}` : '',
+      ].filter(Boolean);
+      lines.push(`  ${form.path} (${form.type}), origins: ${form.allowed_origins.join(', ') || 'none'}; ${extras.join(', ')}`);
+    }
+  }
+  if (config.blog) {
+    const { host, port } = config.blog.listen;
+    lines.push(`blog service on ${host}:${port}, posts from ${config.blog.content_dir}`);
+  }
+  if (config.admin) {
+    const { host, port } = adminListenOf(config);
+    const names = config.admin.users.map((user) => user.name).join(', ');
+    lines.push(`admin at ${host.includes(':') ? `[${host}]` : host}:${port}/admin, users: ${names}; ${config.admin.secure_cookies ? 'secure cookies' : 'cookies also over plain http'}`);
+    for (const warning of adminWarnings(config)) lines.push(`warning: ${warning}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function redisHostOf(url: string): string {
+  const { hostname, port } = new URL(url);
+  return `${hostname}:${port || '6379'}`;
+}
+
+/** Where a PostgreSQL url points (host:port/database), never its user or password. */
+export function postgresPlaceOf(url: string): string {
+  const { hostname, port, pathname } = new URL(url);
+  return `${hostname || 'localhost'}:${port || '5432'}${pathname.length > 1 ? pathname : ''}`;
+}
+
+function describeMail(mail: MailConfig, dataDir: string): string {
+  if (mail.transport === 'file') return fileTransportNotice(dataDir);
+  const { host, port, secure } = mail.smtp;
+  return `sent through the SMTP server ${host.includes(':') ? `[${host}]` : host}:${port} (${secure ? 'implicit TLS' : 'STARTTLS when offered'})`;
+}
+
+/** Where /admin listens. */

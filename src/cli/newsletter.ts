@@ -1,0 +1,114 @@
+// `postbox newsletter send|list` (docs/newsletter.md "Sending a post"): a published post to the subscribers of a
+// newsletter form. `send` renders the mail and creates the campaign (data_dir/campaigns or PostgreSQL); the running `serve`
+// sends it through the mail queue, and the command shows the progress until it is done. `--test` sends one mail
+// now instead, `--dry-run` only says what would be sent.
+import { randomBytes } from 'node:crypto';
+import { planCampaign, startCampaign, type CampaignPlan } from '../newsletter/campaigns/campaign-plan.js';
+import { progressOf } from '../newsletter/campaigns/campaign.js';
+import { createCampaignTestSender } from '../app/campaign-test-send.js';
+import { loadCampaignSources } from '../app/campaign-sources.js';
+import { describeProgress, watchCampaign, type WatchIo } from './campaign-watch.js';
+import type { Backend } from '../adapters/backend.js';
+import type { Config, MailConfig } from '../config/config.js';
+
+export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH --post SLUG [--lang LANG] [--test ADDRESS] [--dry-run] [--resend]
+                         [--config FILE]
+                                  send a published post to a newsletter form's subscribers
+  postbox newsletter list [--config FILE]
+                                  the campaigns sent so far, with their counts
+`;
+
+/** The options of `newsletter` as given on the command line. */
+export interface NewsletterOptions {
+  form?: string;
+  post?: string;
+  lang?: string;
+  test?: string;
+  dryRun: boolean;
+  resend: boolean;
+}
+
+/** A newsletter command line, read: `list`, or `send` with the form and post it needs. */
+export type NewsletterCommand = { action: 'list' } | (NewsletterOptions & { action: 'send'; form: string; post: string });
+
+export interface NewsletterCommandIo extends WatchIo {
+  clock(): number;
+}
+
+/** `args` and `options` as a NewsletterCommand, or what is wrong with them; nothing is read yet. */
+export function parseNewsletterCommand(args: readonly string[], options: NewsletterOptions): NewsletterCommand | { problem: string } {
+  const [action, ...rest] = args;
+  if (rest.length > 0) return { problem: `unexpected "${rest.join(' ')}"` };
+  if (action === 'list') {
+    const anyOption = options.form !== undefined || options.post !== undefined || options.test !== undefined || options.dryRun || options.resend;
+    return anyOption ? { problem: 'newsletter list takes no options but --config' } : { action };
+  }
+  if (action !== 'send') return { problem: action === undefined ? 'newsletter needs send or list' : `unknown newsletter command "${action}"` };
+  const { form, post } = options;
+  if (form === undefined || post === undefined) return { problem: 'newsletter send needs --form PATH and --post SLUG' };
+  if (options.test !== undefined && options.dryRun) return { problem: '--test and --dry-run do not go together' };
+  return { ...options, action, form, post };
+}
+
+/** Runs a newsletter command on the backend the command opened; the exit code: 0 done, 1 refused or failed. */
+export async function runNewsletterCommand(command: NewsletterCommand, config: Config, backend: Backend, io: NewsletterCommandIo): Promise<number> {
+  const ready = await backend.ready().catch((error: Error) => error);
+  if (ready instanceof Error) return fail(io, ready.message);
+  if (command.action === 'list') return listCampaigns(backend, io);
+  if (!config.mail) return fail(io, 'the file has no [mail] section to send with');
+  const sources = await loadCampaignSources(config, backend).catch((error: Error) => error);
+  if (sources instanceof Error) return fail(io, sources.message);
+  if (!sources) return fail(io, 'posts are sent from the blog: the file needs [site] and [blog]');
+  try {
+    const plan = await planCampaign(sources, { form: command.form, slug: command.post, lang: command.lang });
+    await sources.releasePosts();
+    if ('problem' in plan) {
+      if (plan.problem === 'no_form') return fail(io, `no newsletter form at ${command.form} (newsletter forms: ${plan.newsletters.join(', ') || 'none'})`);
+      return fail(io, `no published post "${command.post}"${command.lang ? ` in ${command.lang}` : ''} (drafts and scheduled posts are not sent)`);
+    }
+    if (command.test !== undefined) return sendTest(config, config.mail, backend, plan, command.test, io);
+    const count = plan.recipients.length;
+    io.out(`"${plan.body.subject}" (${plan.post.lang}, ${plan.post.url}) to ${count === 1 ? 'the 1 subscriber' : `the ${count} subscribers`} of ${plan.form.path}\n`);
+    for (const { request, finished } of plan.earlier) io.out(`  sent before as campaign ${request.id}${finished ? '' : ' (still sending)'}\n`);
+    if (command.dryRun) return 0;
+    if (!config.mail.queue) return fail(io, 'campaigns go through the mail queue: set [mail] queue = true');
+    const outcome = await startCampaign(sources.store, plan, { resend: command.resend, now: io.clock(), randomHex: randomBytes(2).toString('hex') });
+    if ('refused' in outcome) {
+      if (outcome.refused === 'no_subscribers') return fail(io, `${plan.form.path} has no confirmed subscribers`);
+      if (outcome.refused === 'taken') return fail(io, `another send of this post to ${plan.form.path} in ${plan.post.lang} started at the same moment; see postbox newsletter list`);
+      if (outcome.refused === 'still_sending') return fail(io, `campaign ${outcome.earlier!.id} is still sending this post to ${plan.form.path}`);
+      return fail(io, `this post was sent to ${plan.form.path} in ${plan.post.lang} already (campaign ${outcome.earlier!.id}); pass --resend to send it again`);
+    }
+    io.out(`campaign ${outcome.started.id} created; sending at [mail] send_per_minute = ${config.mail.send_per_minute || 'no limit'}\n`);
+    const final = await watchCampaign(sources.store, outcome.started, io);
+    io.out(`campaign ${outcome.started.id} finished: sent ${final.sent}, failed ${final.failed}, skipped ${final.skipped}\n`);
+    return 0;
+  } finally {
+    await sources.releasePosts();
+  }
+}
+
+/** `--test ADDRESS`: the mail a subscriber would get, with an unsubscribe link for ADDRESS, sent now without the queue. */
+async function sendTest(config: Config, mail: MailConfig, backend: Backend, plan: CampaignPlan, address: string, io: NewsletterCommandIo): Promise<number> {
+  const outcome = await createCampaignTestSender(config, mail, io.clock, backend.newsletter)(plan, address);
+  if (outcome.ok) io.out(`${outcome.report}\n`);
+  else io.error(`postbox: ${outcome.report}\n`);
+  return outcome.ok ? 0 : 1;
+}
+
+async function listCampaigns(backend: Backend, io: NewsletterCommandIo): Promise<number> {
+  const store = backend.campaigns;
+  const requests = await store.list();
+  if (requests.length === 0) io.out('no campaigns yet\n');
+  for (const request of requests) {
+    const progress = progressOf(await store.readJournal(request.id), request.recipients);
+    const state = progress.finished ? 'finished' : progress.started ? 'sending' : 'waiting for serve';
+    io.out(`${request.id}  ${request.form}  ${request.slug} (${request.lang})  ${state}: ${describeProgress(progress)}\n`);
+  }
+  return 0;
+}
+
+function fail(io: NewsletterCommandIo, message: string): number {
+  io.error(`postbox: ${message}\n`);
+  return 1;
+}

@@ -1,0 +1,339 @@
+// Sends campaigns (docs/newsletter.md "Sending a post"), inside `postbox serve`, one at a time, oldest first:
+// each recipient's mail goes into the mail queue at `send_per_minute`, and the queue tells the runner how it
+// left (sent, failed, or skipped because the address unsubscribed while it waited).
+//
+// Nobody is mailed twice after a crash: a recipient is handed to the queue only after every earlier one, and
+// the queue awaits the journal line of a message before it lets go of it (QueueWorkerDeps.settled). So on a
+// restart every recipient handed over is either still in the queue or in the journal, and the campaign goes on
+// after the last of them. At most the mail in flight at the crash is sent again (the queue is at least once).
+//
+// With several replicas (a store with leases: PostgreSQL), a campaign is sent by the one replica that holds its
+// lease, renewed while it runs; the others wait. When that replica dies, another takes the lease once it lapsed
+// and goes on the same way, after the last recipient the journal or the queue knows of.
+import type { NewsletterForm } from '../../config/config.js';
+import type { Logger } from '../../kit/log.js';
+import type { Clock, MailMessage } from '../../ports.js';
+import type { OutgoingMessage, QueuedMessage, QueueOutcome } from '../../queue/outgoing.js';
+import { safeReason } from '../../kit/safe-reason.js';
+import { UnavailableError } from '../../kit/unavailable-error.js';
+import { countStates, foldJournal, RecipientState, resumePoint, stateOf, type CampaignRequest } from './campaign.js';
+import type { CampaignBody, CampaignStore } from './campaign-store.js';
+
+export interface CampaignRunnerDeps {
+  store: CampaignStore;
+  /** Hands messages to the mail queue; resolves once they are durably queued. */
+  enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
+  /** The queue's pending mails of `campaign` now (with PostgreSQL, every replica's). */
+  pendingMessages(campaign: string): Promise<readonly QueuedMessage[]>;
+  formOf(path: string): NewsletterForm | undefined;
+  isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
+  /** The mail of one recipient: the body with their unsubscribe link and list headers. */
+  mailFor(form: NewsletterForm, email: string, body: CampaignBody, request: CampaignRequest): Promise<MailMessage>;
+  /** Mails per minute handed to the queue; 0 for no limit. */
+  sendPerMinute: number;
+  clock: Clock;
+  logger: Logger;
+  /** How often data_dir/campaigns is looked at for a new campaign (one made by `postbox newsletter send`); 2 s unless given. */
+  pollIntervalMs?: number;
+  /** How often the lease of the running campaign is renewed (stores with leases); 10 s unless given. */
+  leaseRenewMs?: number;
+}
+
+export interface CampaignRunner {
+  /** Resumes an unfinished campaign, if any, and looks for new ones from now on. */
+  start(): void;
+  /** Looks for a new campaign now (one /admin just made). */
+  wake(): void;
+  /** The queue's hook: records how a campaign mail left the queue, before the queue forgets it. */
+  settled(message: QueuedMessage, outcome: QueueOutcome): Promise<void>;
+  /** Whether a queued campaign mail is still wanted: its address has not left the list since it was queued. */
+  isWanted(message: OutgoingMessage): Promise<boolean>;
+  /** Stops handing mails to the queue; what is queued stays there, and the campaign goes on at the next start. */
+  stop(): Promise<void>;
+}
+
+/** Campaign mails in the queue at once, at most: a mail server that is down holds up a campaign, not floods the queue. */
+const WINDOW = 16;
+/** Tries of a journal line before its failure is reported (the queue logs it and goes on). */
+const JOURNAL_ATTEMPTS = 3;
+/** After a failed write to the queue, the next try waits this long. */
+const WRITE_RETRY_MS = 5_000;
+/** A third of the PostgreSQL store's 30-second lease: two renewals may fail before it lapses. */
+const LEASE_RENEW_MS = 10_000;
+/** The recipient state an outcome the journal holds stands for, back to the outcome. */
+const OUTCOME_OF_STATE: Partial<Record<number, QueueOutcome>> = { [RecipientState.sent]: 'sent', [RecipientState.failed]: 'failed', [RecipientState.skipped]: 'skipped' };
+
+interface Active {
+  request: CampaignRequest;
+  /** Recipient states once loaded; outcomes that arrive while loading wait in `early`. */
+  states?: Uint8Array;
+  early: Array<{ index: number; outcome: QueueOutcome }>;
+  queued: number;
+}
+
+export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
+  const { store, logger } = deps;
+  const intervalMs = deps.sendPerMinute > 0 ? 60_000 / deps.sendPerMinute : 0;
+  let active: Active | undefined;
+  let running: Promise<void> | undefined;
+  let stopping = false;
+  let poller: NodeJS.Timeout | undefined;
+  let signal: (() => void) | undefined;
+  let pause: NodeJS.Timeout | undefined;
+  /** Set when the lease of the running campaign could not be renewed: this process stops sending it. */
+  let leaseLost = false;
+  /** Campaigns seen finished: their journals are not read again. */
+  const finished = new Set<string>();
+  /** Campaigns that cannot go on in this process (their form is gone, a file is unreadable). */
+  const setAsideIds = new Set<string>();
+
+  /** Resolves at the next outcome, wake or stop (false), or after `ms` without one (true). */
+  const waitForChange = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const done = (timedOut: boolean) => {
+        clearTimeout(pause);
+        signal = undefined;
+        resolve(timedOut);
+      };
+      signal = () => done(false);
+      pause = setTimeout(() => done(true), ms);
+    });
+  const notify = () => signal?.();
+
+  function apply(campaign: Active, index: number, outcome: QueueOutcome): void {
+    const states = campaign.states!;
+    if (index < 0 || index >= states.length) return;
+    if (states[index] === RecipientState.queued) campaign.queued -= 1;
+    states[index] = stateOf(outcome);
+    notify();
+  }
+
+  async function run(request: CampaignRequest): Promise<void> {
+    const campaign: Active = { request, early: [], queued: 0 };
+    active = campaign;
+    // The queue first, then the journal: a mail that leaves the queue in between is in the journal.
+    const inQueue = (await deps.pendingMessages(request.id)).flatMap(({ message }) =>
+      message.channel === 'mail' && message.recipient?.campaign === request.id ? [message.recipient.index] : [],
+    );
+    const [recipients, body, lines] = await Promise.all([store.readRecipients(request.id), store.readBody(request.id), store.readJournal(request.id)]);
+    const { states } = foldJournal(lines, recipients.length);
+    for (const index of inQueue) {
+      if (index < states.length && states[index] === RecipientState.none) states[index] = RecipientState.queued;
+    }
+    campaign.states = states;
+    campaign.queued = states.reduce((count, state) => count + (state === RecipientState.queued ? 1 : 0), 0);
+    for (const { index, outcome } of campaign.early.splice(0)) apply(campaign, index, outcome);
+    const form = deps.formOf(request.form);
+    if (!form) {
+      // The form left the configuration: the campaign waits for it (a restart with the form back) instead of
+      // skipping everyone still to be mailed.
+      setAside(request, 'form_missing');
+      return;
+    }
+    let next = resumePoint(states);
+    // Below the resume point, a recipient neither journaled nor queued was dropped from the queue while the
+    // service was stopped (`postbox queue drop`): it was not mailed.
+    for (let index = 0; index < next; index += 1) {
+      if (states[index] !== RecipientState.none) continue;
+      states[index] = RecipientState.failed;
+      await store.append(request.id, { r: index, s: 'failed' });
+    }
+    await store.append(request.id, { started_at: new Date(deps.clock()).toISOString() });
+    logger.info({ event: 'campaign_started', campaign: request.id, form: request.form, post: request.slug, lang: request.lang, from: next, total: recipients.length }, 'campaign sending');
+    let due = deps.clock();
+    while (next < recipients.length && !stopping && !leaseLost) {
+      // Without a limit the window is refilled once half of it left: a batch of 8 or more shares one queue write.
+      if (campaign.queued >= WINDOW || (intervalMs === 0 && campaign.queued > WINDOW / 2)) {
+        // Two quiet seconds: look whether a mail left the queue unreported (removed by `postbox queue drop`).
+        if (await waitForChange(2_000)) await reconcile(campaign);
+        continue;
+      }
+      const wait = due - deps.clock();
+      if (wait > 0) {
+        await waitForChange(wait);
+        continue;
+      }
+      // Without a limit a batch fills the window in one queue write; with one, a mail at a time.
+      const room = intervalMs === 0 ? WINDOW - campaign.queued : 1;
+      const batch: OutgoingMessage[] = [];
+      let end = next;
+      while (end < recipients.length && batch.length < room) {
+        const email = recipients[end]!;
+        const index = end;
+        end += 1;
+        if (!(await deps.isSubscribed(form, email))) {
+          states[index] = RecipientState.skipped;
+          await store.append(request.id, { r: index, s: 'skipped' });
+          continue;
+        }
+        batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail: await deps.mailFor(form, email, body, request), recipient: { campaign: request.id, index } });
+      }
+      if (batch.length > 0) {
+        try {
+          for (const message of batch) if (message.channel === 'mail') states[message.recipient!.index] = RecipientState.queued;
+          campaign.queued += batch.length;
+          await deps.enqueue(batch);
+        } catch (error) {
+          for (const message of batch) if (message.channel === 'mail') states[message.recipient!.index] = RecipientState.none;
+          campaign.queued -= batch.length;
+          logger.error({ event: 'campaign_queue_failed', campaign: request.id, reason: safeReason(error) }, 'campaign mails could not be queued; trying again');
+          await waitForChange(WRITE_RETRY_MS);
+          continue;
+        }
+        due = Math.max(due, deps.clock() - intervalMs) + intervalMs * batch.length;
+      }
+      next = end;
+    }
+    await awaitQueued(campaign);
+    if (stopping || leaseLost) return;
+    await store.append(request.id, { finished_at: new Date(deps.clock()).toISOString() });
+    finished.add(request.id);
+    const counts = countStates(states, { started: true, finished: true });
+    logger.info({ event: 'campaign_finished', campaign: request.id, form: request.form, sent: counts.sent, failed: counts.failed, skipped: counts.skipped }, 'campaign finished');
+  }
+
+  /** Waits until every mail of `campaign` left the queue. */
+  async function awaitQueued(campaign: Active): Promise<void> {
+    while (campaign.queued > 0 && !stopping && !leaseLost) {
+      if (await waitForChange(2_000)) await reconcile(campaign);
+    }
+  }
+
+  /**
+   * A mail the runner handed over that the queue no longer holds: as the journal says when another process's
+   * queue worker reported it (a queue shared by replicas), else removed unreported: failed.
+   */
+  async function reconcile(campaign: Active): Promise<void> {
+    const states = campaign.states!;
+    const inQueue = new Set(
+      (await deps.pendingMessages(campaign.request.id)).flatMap(({ message }) => (message.channel === 'mail' && message.recipient?.campaign === campaign.request.id ? [message.recipient.index] : [])),
+    );
+    const gone = [...states.keys()].filter((index) => states[index] === RecipientState.queued && !inQueue.has(index));
+    if (gone.length === 0) return;
+    // Read after the queue: the queue lets go of a mail only once its journal line is written.
+    const journaled = foldJournal(await store.readJournal(campaign.request.id), states.length).states;
+    for (const index of gone) {
+      if (states[index] !== RecipientState.queued) continue;
+      const outcome = OUTCOME_OF_STATE[journaled[index]!];
+      apply(campaign, index, outcome ?? 'failed');
+      if (!outcome) await store.append(campaign.request.id, { r: index, s: 'failed' });
+    }
+  }
+
+  /** Renews the lease of campaign `id` while it runs; once a renewal fails, this process stops sending it. */
+  function keepLease(id: string): () => void {
+    leaseLost = false;
+    const lease = store.lease;
+    if (!lease) return () => undefined;
+    const timer = setInterval(() => {
+      void lease(id)
+        .catch(() => false)
+        .then((held) => {
+          if (held || leaseLost) return;
+          leaseLost = true;
+          logger.warn({ event: 'campaign_lease_lost', campaign: id }, 'the campaign lease could not be renewed: this process stops sending it; the holder of the next lease goes on');
+          notify();
+        });
+    }, deps.leaseRenewMs ?? LEASE_RENEW_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Leaves `request` alone until the next start, saying why once. */
+  function setAside(request: CampaignRequest, reason: 'form_missing' | 'unreadable', error?: unknown): void {
+    if (setAsideIds.has(request.id)) return;
+    setAsideIds.add(request.id);
+    logger.error(
+      { event: 'campaign_set_aside', campaign: request.id, form: request.form, reason, ...(error === undefined ? {} : { detail: safeReason(error) }) },
+      reason === 'form_missing' ? 'the campaign waits: its newsletter form is not in the configuration' : 'the campaign cannot be read; it is left as it is',
+    );
+  }
+
+  /** Runs the oldest unfinished campaign, then looks again; one run at a time. */
+  function lookForWork(): void {
+    if (running || stopping) return;
+    running = (async () => {
+      for (;;) {
+        const request = await nextUnfinished();
+        if (!request || stopping) return;
+        // Another replica sends the oldest unfinished campaign: this one waits, so campaigns still go one at a time.
+        if (store.lease && !(await store.lease(request.id))) return;
+        const endLease = keepLease(request.id);
+        try {
+          await run(request);
+        } catch (error) {
+          // The database out of reach: the poller tries again; it is no reason to set the campaign aside.
+          if (error instanceof UnavailableError) throw error;
+          // One unreadable campaign (a file edited or lost) must not hold up the others.
+          setAside(request, 'unreadable', error);
+        } finally {
+          endLease();
+          // Stopping: another replica takes the campaign over now rather than once the lease lapsed.
+          if (stopping) await store.release?.(request.id).catch(() => undefined);
+        }
+        active = undefined;
+        if (leaseLost) return;
+      }
+    })()
+      .catch((error: unknown) => {
+        // PostgreSQL out of reach was logged once by the state (postgres_unavailable); every poll would repeat it.
+        if (error instanceof UnavailableError) return;
+        logger.error({ event: 'campaign_failed', reason: safeReason(error) }, 'a campaign could not be read or written; it is tried again');
+      })
+      .finally(() => {
+        active = undefined;
+        running = undefined;
+      });
+  }
+
+  async function nextUnfinished(): Promise<CampaignRequest | undefined> {
+    for (const request of await store.list()) {
+      if (finished.has(request.id) || setAsideIds.has(request.id)) continue;
+      const lines = await store.readJournal(request.id);
+      if (!lines.some((line) => 'finished_at' in line)) return request;
+      finished.add(request.id);
+    }
+    return undefined;
+  }
+
+  return {
+    start() {
+      lookForWork();
+      poller = setInterval(lookForWork, deps.pollIntervalMs ?? 2_000);
+      poller.unref();
+    },
+    wake: lookForWork,
+    async settled(queued, outcome) {
+      const { message } = queued;
+      if (message.channel !== 'mail' || !message.recipient) return;
+      const { campaign: id, index } = message.recipient;
+      // The line must be on disk before the queue forgets the mail: a short disk hiccup is tried again.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await store.append(id, { r: index, s: outcome });
+          break;
+        } catch (error) {
+          if (attempt === JOURNAL_ATTEMPTS) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+        }
+      }
+      // Only then does the run count it: the campaign's finished line never goes before the last outcome's (on
+      // PostgreSQL two inserts in flight at once may commit in either order).
+      if (active?.request.id === id) {
+        if (active.states) apply(active, index, outcome);
+        else active.early.push({ index, outcome });
+      }
+    },
+    async isWanted(message) {
+      if (message.channel !== 'mail' || !message.recipient) return true;
+      const form = deps.formOf(message.form);
+      return form !== undefined && (await deps.isSubscribed(form, message.mail.to));
+    },
+    async stop() {
+      stopping = true;
+      if (poller) clearInterval(poller);
+      notify();
+      await running;
+    },
+  };
+}

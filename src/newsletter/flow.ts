@@ -1,0 +1,166 @@
+// The newsletter double opt-in (docs/newsletter.md "The flow"): signup stores a pending record durably, then
+// mails the link; confirm redeems the record and puts the address on the list (newsletter-store.ts: files or rows).
+// Tokens and addresses never reach a log: lines carry the form path, an event name and at most an error code.
+import type { NewsletterForm } from '../config/config.js';
+import { safeReason } from '../kit/safe-reason.js';
+import { UnavailableError } from '../kit/unavailable-error.js';
+import { confirmationLink, confirmationMail, ownerNotice } from './mails.js';
+import { addressKey, expiryOf, type PendingRecord } from './pending.js';
+import type { Redemption } from './newsletter-store.js';
+import { createToken, hashToken } from './token.js';
+import { createUnsubscribing } from './unsubscribe.js';
+import type { ConfirmOutcome, ConfirmState, Newsletter, NewsletterDeps, SignupOutcome } from './types.js';
+
+/** How often expired pending records are purged from memory and from the journal. */
+const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
+
+/** Opens the newsletter's store (data_dir unless deps.store is given), then serves signups and confirmations. */
+export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter> {
+  const { forms, from, sendMail, metrics, logger, clock, randomBytes } = deps;
+  const { store } = deps;
+  const signingUp = new Set<string>();
+  const redeeming = new Map<string, Promise<unknown>>();
+  let timer: NodeJS.Timeout | undefined;
+
+  if (forms.length > 0) {
+    await store.open(clock());
+    timer = setInterval(() => void purge(), deps.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS);
+    timer.unref();
+  }
+
+  async function purge(): Promise<void> {
+    try {
+      const purged = await store.purge(clock());
+      if (purged > 0) logger.info({ event: 'pending_purged', purged }, 'expired signups purged');
+    } catch (error) {
+      logger.warn({ event: 'pending_purge_failed', reason: safeReason(error) }, 'could not compact the pending journal');
+    }
+  }
+
+  async function signup(form: NewsletterForm, email: string): Promise<SignupOutcome> {
+    const now = clock();
+    const key = addressKey(form.path, email);
+    if (signingUp.has(key)) return duplicate(form);
+    signingUp.add(key);
+    try {
+      if ((await store.isSubscribed(form, email)) || (await store.hasLivePending(form, email, now))) return duplicate(form);
+      return await startSignup(form, email, now);
+    } finally {
+      signingUp.delete(key);
+    }
+  }
+
+  function duplicate(form: NewsletterForm): SignupOutcome {
+    metrics.count(form.path, 'duplicate_signup');
+    logger.info({ event: 'duplicate_signup', form: form.path }, 'signup skipped');
+    return 'duplicate';
+  }
+
+  async function startSignup(form: NewsletterForm, email: string, now: number): Promise<SignupOutcome> {
+    const token = createToken(randomBytes);
+    const record: PendingRecord = { hash: hashToken(token), email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours) };
+    try {
+      await store.addPending(record);
+    } catch (error) {
+      // Nothing was kept, so no link is sent: the client may try again, on this process or another.
+      if (error instanceof UnavailableError) throw error;
+      metrics.count(form.path, 'persist_failed');
+      logger.error({ event: 'pending_store_failed', form: form.path, reason: safeReason(error) }, 'could not store a signup');
+      return 'storage_failed';
+    }
+    const link = confirmationLink(form.confirm_url, token);
+    let handedOver: 'sent' | 'queued';
+    try {
+      handedOver = await sendMail(form.path, 'confirmation', confirmationMail(from, deps.siteNameFor(form), email, link, record.expiresAt));
+    } catch (error) {
+      metrics.count(form.path, 'send_failed');
+      logger.error({ event: 'confirmation_send_failed', form: form.path, reason: safeReason(error) }, 'confirmation mail failed');
+      await store.removePending(record.hash).catch((removeError: unknown) => {
+        logger.error({ event: 'pending_remove_failed', form: form.path, reason: safeReason(removeError) }, 'could not remove a signup');
+      });
+      // The shared queue is away: the visitor may try again (503), as with any record that could not be kept.
+      return error instanceof UnavailableError ? 'unavailable' : 'send_failed';
+    }
+    // A queued mail is counted by the queue once its server accepted it.
+    if (handedOver === 'sent') {
+      metrics.count(form.path, 'confirmation_sent');
+      logger.info({ event: 'confirmation_sent', form: form.path }, 'confirmation mail sent');
+    }
+    return 'ok';
+  }
+
+  /** Confirmations of one token run one after another, so two at once give one 200 and one 410. */
+  function oneAtATime<T>(hash: string, task: () => Promise<T>): Promise<T> {
+    const run = (redeeming.get(hash) ?? Promise.resolve()).then(task, task);
+    const tail = run.catch(() => undefined);
+    redeeming.set(hash, tail);
+    void tail.then(() => {
+      if (redeeming.get(hash) === tail) redeeming.delete(hash);
+    });
+    return run;
+  }
+
+  function redeemOnce(form: NewsletterForm, token: string): Promise<Redemption> {
+    const hash = hashToken(token);
+    return oneAtATime(hash, () => redeem(form, hash));
+  }
+
+  function redeem(form: NewsletterForm, hash: string): Promise<Redemption> {
+    return store.redeem(form, hash, clock());
+  }
+
+  async function confirm(form: NewsletterForm, token: string | undefined): Promise<ConfirmOutcome> {
+    // A missing token counts as unknown (docs/newsletter.md "The flow").
+    const redemption: Redemption = token ? await redeemOnce(form, token) : { kind: 'gone', reason: 'unknown' };
+    if (redemption.kind === 'gone') {
+      metrics.count(form.path, 'confirmation_failed');
+      logger.info({ event: 'confirmation_rejected', form: form.path, reason: redemption.reason }, 'link unknown, used or expired');
+      return 'gone';
+    }
+    if (redemption.kind === 'not_saved') {
+      metrics.count(form.path, 'persist_failed');
+      metrics.count(form.path, 'confirmation_failed');
+      return 'not_saved';
+    }
+    if (redemption.unrecorded) metrics.count(form.path, 'persist_failed');
+    metrics.count(form.path, 'confirmed');
+    logger.info({ event: 'subscribed', form: form.path }, 'subscription confirmed');
+    const { record, subscribedAt } = redemption;
+    try {
+      if ((await sendMail(form.path, 'subscriber_notice', ownerNotice(from, form, record.email, record.createdAt, subscribedAt))) === 'sent') {
+        metrics.count(form.path, 'sent');
+        logger.info({ event: 'owner_notified', form: form.path }, 'owner notified');
+      }
+    } catch (error) {
+      // The subscription stands (its line is on disk); the owner finds it in the subscriber log.
+      metrics.count(form.path, 'send_failed');
+      logger.error({ event: 'owner_notification_failed', form: form.path, reason: safeReason(error) }, 'owner notice failed');
+    }
+    return 'confirmed';
+  }
+
+  async function confirmState(form: NewsletterForm, token: string | undefined): Promise<ConfirmState> {
+    return token && (await store.isLivePending(form, hashToken(token), clock())) ? 'live' : 'gone';
+  }
+
+  async function close(): Promise<void> {
+    if (timer) clearInterval(timer);
+    await Promise.all([...redeeming.values()]);
+    await store.close();
+  }
+
+  const unsubscribing = createUnsubscribing(store, clock, logger);
+  return {
+    signup,
+    confirm,
+    confirmState,
+    isUnsubscribeToken: unsubscribing.isValid,
+    unsubscribe: unsubscribing.unsubscribe,
+    remove: unsubscribing.remove,
+    unsubscribeLinkFor: unsubscribing.unsubscribeLinkFor,
+    listHeadersFor: unsubscribing.listHeadersFor,
+    isSubscribed: (form, email) => store.isSubscribed(form, email),
+    listSubscribers: (form) => store.listSubscribers(form),
+    close,
+  };
+}

@@ -1,0 +1,50 @@
+// Where the newsletter keeps its records (docs/newsletter.md "With PostgreSQL"): pending signups, the subscriber
+// log and the unsubscribe secret, in data_dir (newsletter-file-store.ts) or in PostgreSQL
+// (src/adapters/postgres/newsletter-store.ts). A store that cannot reach a shared database rejects with
+// UnavailableError; the routes answer 503 and nothing is half done.
+import type { NewsletterForm } from '../config/config.js';
+import type { PendingRecord } from './pending.js';
+import type { Subscriber } from './subscriber-events.js';
+
+/** What redeeming a confirmation token came to. */
+export type Redemption =
+  | {
+      kind: 'confirmed';
+      record: PendingRecord;
+      subscribedAt: number;
+      /** The address is on the list, but the end of its pending signup could not be written (it is ended at the next start). */
+      unrecorded?: true;
+    }
+  | { kind: 'gone'; reason: 'unknown' | 'expired' }
+  /** Nothing was written: the address is not on the list. */
+  | { kind: 'not_saved' };
+
+export interface NewsletterStore {
+  /** Reads what must be in memory before the first request (the files); called once at start, `now` being its time. */
+  open(now: number): Promise<void>;
+  /** The unsubscribe secret, created on first use and the same for every process sharing the store. */
+  secret(): Promise<Buffer>;
+  /** Whether `email` is on the list of `form` now, compared case-insensitively. */
+  isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
+  /** The current subscribers of `form`, in the order of their last subscription. */
+  listSubscribers(form: NewsletterForm): Promise<Subscriber[]>;
+  /** Whether `email` has an unexpired pending signup on `form` (case-insensitive). */
+  hasLivePending(form: NewsletterForm, email: string, now: number): Promise<boolean>;
+  /** Whether `hash` is an unexpired pending signup of `form`. */
+  isLivePending(form: NewsletterForm, hash: string, now: number): Promise<boolean>;
+  /** Stores `record` durably; it counts once this resolves. */
+  addPending(record: PendingRecord): Promise<void>;
+  /** Ends the pending signup `hash` (its link was not sent). */
+  removePending(hash: string): Promise<void>;
+  /**
+   * Ends the pending signup `hash` of `form` and puts its address on the list, at most once for a hash whatever
+   * the number of concurrent callers and processes: one caller gets `confirmed`, the others `gone`.
+   */
+  redeem(form: NewsletterForm, hash: string, now: number): Promise<Redemption>;
+  /** Records that `email` left the list of `form` at `at` (RFC 3339); false when it was not on it. */
+  unsubscribe(form: NewsletterForm, email: string, at: string): Promise<boolean>;
+  /** Drops expired pending signups; returns how many went. */
+  purge(now: number): Promise<number>;
+  /** Waits for the writes already started. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,47 @@
+// The summary of `postbox check`: what the owner must see before trusting the file, the mail transport above all.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { describeConfig } from '../../src/cli/check-summary.js';
+import { loadTestConfig } from '../support/config.js';
+
+const FORMS = [{ path: '/contact', type: 'contact', allowed_origins: ['https://example.com'], archive: 'contact.jsonl' }];
+
+describe('describeConfig', () => {
+  it('says that the file transport writes mail to the outbox and sends nothing', () => {
+    const config = loadTestConfig({ data_dir: './data', mail: { from: 'forms@example.com', to: 'owner@example.com' }, forms: FORMS }, '/srv/site');
+    assert.equal(
+      describeConfig(config),
+      [
+        'data_dir: /srv/site/data',
+        'mail: written to files under /srv/site/data/outbox, not sent (transport = "file"; add [mail.smtp] to send it)',
+        'forms service on 127.0.0.1:8080:',
+        '  /contact (contact), origins: https://example.com; 10/hour, archive contact.jsonl',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('names the SMTP server mail goes through', () => {
+    const smtp = (host: string, secure: boolean) =>
+      describeConfig(loadTestConfig({ mail: { from: 'forms@example.com', to: 'owner@example.com', smtp: { host, port: 465, secure } }, forms: FORMS }, '/srv'));
+    assert.match(smtp('smtp.example.com', true), /^mail: sent through the SMTP server smtp\.example\.com:465 \(implicit TLS\)$/m);
+    assert.match(smtp('::1', false), /^mail: sent through the SMTP server \[::1\]:465 \(STARTTLS when offered\)$/m);
+    assert.doesNotMatch(smtp('smtp.example.com', false), /not sent/);
+  });
+
+  it('names the blog service and its posts folder', () => {
+    const config = loadTestConfig({ site: { title: 'Blog', base_url: 'https://example.com' }, blog: { listen: '127.0.0.1:9000', content_dir: 'posts' } }, '/srv');
+    assert.equal(describeConfig(config), 'data_dir: /srv/data\nblog service on 127.0.0.1:9000, posts from /srv/posts\n');
+  });
+
+  it('names where the records live in PostgreSQL, never its password', () => {
+    const config = loadTestConfig(
+      { mail: { from: 'forms@example.com', to: 'owner@example.com' }, forms: FORMS, state: { backend: 'postgres', url: 'postgres://postbox:s3cret@db.example:6432/forms' } },
+      '/srv',
+    );
+    const summary = describeConfig(config);
+    assert.match(summary, /^state: records \(archives, newsletter, mail queue, campaigns, admin sessions\) in PostgreSQL at db\.example:6432\/forms$/m);
+    assert.doesNotMatch(summary, /s3cret|postbox:/);
+    assert.doesNotMatch(describeConfig(loadTestConfig({ mail: { from: 'forms@example.com', to: 'owner@example.com' }, forms: FORMS }, '/srv')), /^state:/m);
+  });
+});

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isEmailAddress } from '../../src/kit/email-address.js';
+
+// Hand-written cases that pin the reading of RFC 5322 that docs/submission-rules.md "Email addresses" states
+// (section 3.4.1, no obsolete forms, no CFWS, ASCII only, no length limit). The public corpora are checked
+// in email-address-corpora.test.ts.
+const valid: Array<[string, string]> = [
+  ['a@b', 'one-letter parts, no dot needed in the domain'],
+  ['first.last@example.com', 'dot-atom local part'],
+  ["!#$%&'*+-/=?^_`{|}~@example.com", 'every atext special'],
+  ['user@-leading-hyphen.example', 'dot-atom allows "-" anywhere (a hostname rule, not RFC 5322)'],
+  ['user@example.com-', 'trailing hyphen: same'],
+  ['me@localhost', 'single-label domain'],
+  ['me@x!', '"!" is atext'],
+  ['me@255.255.255.255', 'numeric labels are a dot-atom'],
+  ['""@example.com', 'empty quoted string'],
+  ['"a b"@example.com', 'space in a quoted string'],
+  ['"a\tb"@example.com', 'tab in a quoted string'],
+  ['" "@example.com', 'only a space'],
+  ['"a..b"@example.com', 'dots anywhere inside quotes'],
+  ['"a@b"@example.com', '"@" inside quotes'],
+  ['"\\""@example.com', 'quoted-pair of DQUOTE'],
+  ['"\\\\"@example.com', 'quoted-pair of backslash'],
+  ['"\\ "@example.com', 'quoted-pair of space'],
+  ['"\\\t"@example.com', 'quoted-pair of tab'],
+  ['"\\a"@example.com', 'unnecessary quoted-pair of a letter'],
+  ['a@[127.0.0.1]', 'IPv4 domain literal'],
+  ['a@[IPv6:::1]', 'IPv6 address literal'],
+  ['a@[anything-goes:here]', 'general dtext'],
+  ['a@[a b\tc]', 'white space in a domain literal (FWS without CRLF)'],
+  ['a@[]', 'empty domain literal: "[" *([FWS] dtext) [FWS] "]"'],
+  [`${'x'.repeat(300)}@${'y'.repeat(300)}.com`, 'no length limit'],
+];
+
+const invalid: Array<[string, string]> = [
+  ['', 'empty'],
+  ['plainaddress', 'no @'],
+  ['@example.com', 'no local part'],
+  ['user@', 'no domain'],
+  ['a@b@c', 'two @'],
+  ['.a@example.com', 'leading dot'],
+  ['a.@example.com', 'trailing dot in the local part'],
+  ['a..b@example.com', 'two dots'],
+  ['a@.example.com', 'leading dot in the domain'],
+  ['a@example.com.', 'trailing dot in the domain'],
+  ['a@example..com', 'two dots in the domain'],
+  ['a b@example.com', 'unquoted space'],
+  [' a@example.com', 'leading white space (CFWS)'],
+  ['a@example.com ', 'trailing white space (CFWS)'],
+  ['a @example.com', 'space before @'],
+  ['a@ example.com', 'space after @'],
+  ['(comment)a@example.com', 'comment'],
+  ['a@example.com(comment)', 'trailing comment'],
+  ['a@[127.0.0.1] (comment)', 'comment after a domain literal'],
+  ['Ada <ada@example.com>', 'display name'],
+  ['<ada@example.com>', 'angle brackets'],
+  ['"a"."b"@example.com', 'obs-local-part: quoted words joined by dots'],
+  ['"a".b@example.com', 'obs-local-part'],
+  ['a."b"@example.com', 'obs-local-part'],
+  ['"a"b@example.com', 'text after a quoted string'],
+  ['a"b"@example.com', 'quote inside an atom'],
+  ['"""@example.com', 'unescaped DQUOTE'],
+  ['"a@example.com', 'unclosed quoted string'],
+  ['"\\"@example.com', 'escaped closing quote leaves it unclosed'],
+  ['"a\\', 'backslash at the end'],
+  ['"a\r\n b"@example.com', 'folding CRLF in a quoted string (header injection)'],
+  ['"a\nb"@example.com', 'LF in a quoted string'],
+  ['"a\rb"@example.com', 'CR in a quoted string'],
+  ['"\\\n"@example.com', 'obs-qp of LF'],
+  ['"\\\r"@example.com', 'obs-qp of CR'],
+  ['"\\\u0000"@example.com', 'obs-qp of NUL'],
+  ['"\u0007"@example.com', 'obs-qtext BEL'],
+  ['"\u007f"@example.com', 'obs-qtext DEL'],
+  ['a@[1.2.3.4', 'unclosed domain literal'],
+  ['a@[a[b]', '"[" inside a domain literal'],
+  ['a@[a\\]b]', 'obs-dtext quoted-pair'],
+  ['a@[a]b', 'text after a domain literal'],
+  ['a@[a].com', 'dot after a domain literal'],
+  ['a@b[1.2.3.4]', 'domain literal after an atom'],
+  ['[1.2.3.4]@example.com', 'domain literal as local part'],
+  ['a@"example.com"', 'quoted domain'],
+  ['a@example,com', 'comma'],
+  ['a;b@example.com', 'semicolon'],
+  ['a\u0000@example.com', 'NUL'],
+  ['a@example.com\n', 'trailing LF'],
+  ['a\r\nBcc: x@example.com', 'header injection'],
+  ['ü@example.com', 'non-ASCII local part'],
+  ['a@exämple.com', 'non-ASCII domain'],
+  ['"ü"@example.com', 'non-ASCII in quotes'],
+  ['"\\ü"@example.com', 'quoted-pair of non-ASCII'],
+  ['a@[ü]', 'non-ASCII in a domain literal'],
+  ['a＠example.com', 'full-width at sign'],
+  ['a@example\u3002com', 'ideographic full stop'],
+  ['😀@example.com', 'astral character'],
+];
+
+describe('isEmailAddress: hand-written cases', () => {
+  for (const [address, why] of valid) {
+    it(`valid: ${JSON.stringify(address.length > 60 ? `${address.slice(0, 20)}…` : address)} (${why})`, () => {
+      assert.equal(isEmailAddress(address), true);
+    });
+  }
+  for (const [address, why] of invalid) {
+    it(`invalid: ${JSON.stringify(address)} (${why})`, () => {
+      assert.equal(isEmailAddress(address), false);
+    });
+  }
+});
+
+describe('isEmailAddress: linear time', () => {
+  const size = 100_000;
+  // Shapes that make naive regexes backtrack exponentially or scanners go quadratic, valid and invalid.
+  const adversarial: Array<[string, string, boolean]> = [
+    ['many dots, no @', 'a.'.repeat(size / 2), false],
+    ['many dots then @', `${'a.'.repeat(size / 2)}a@example.com`, true],
+    ['dotted local part ending badly', `${'a.'.repeat(size / 2)}@example.com`, false],
+    ['many quotes', '"'.repeat(size), false],
+    ['many quoted words', '"a".'.repeat(size / 4), false],
+    ['long quoted string with backslashes', `"${'\\a'.repeat(size / 2)}"@example.com`, true],
+    ['long quoted string, unclosed', `"${'\\"'.repeat(size / 2)}`, false],
+    ['backslashes then a bad quoted-pair', `"${'\\\\'.repeat(size / 2)}\\\n"@x`, false],
+    ['a@ + 100k labels', `a@${'b.'.repeat(size / 2)}c`, true],
+    ['a@ + 100k labels, trailing dot', `a@${'b.'.repeat(size / 2)}`, false],
+    ['many @', '@'.repeat(size), false],
+    ['long domain literal', `a@[${'1.'.repeat(size / 2)}]`, true],
+    ['long domain literal, unclosed', `a@[${' '.repeat(size)}`, false],
+    ['long atom then space', `${'a'.repeat(size)} `, false],
+    ['alternating atext and spaces', 'a '.repeat(size / 2), false],
+  ];
+
+  it('judges 100,000-character adversarial inputs in well under a second', () => {
+    const started = performance.now();
+    for (const [shape, input, expected] of adversarial) {
+      assert.ok(input.length >= size - 2, `${shape} is long enough`);
+      assert.equal(isEmailAddress(input), expected, shape);
+    }
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed < 500, `took ${elapsed.toFixed(1)} ms for ${adversarial.length} inputs`);
+  });
+});

@@ -1,7 +1,10 @@
-// Throttled sign-in (docs/admin.md "Signing in"): more than 5 failed attempts in 15 minutes from one address or for
-// one name, and the next attempt is refused until the oldest of them is 15 minutes old. With files, counted in memory:
-// a restart forgets them, which an attacker cannot cause from outside. With PostgreSQL, counted in a table every
-// replica reads (src/adapters/postgres/sign-in-failures.ts), over the same rule (`waitMsOf`).
+// Throttled sign-in (docs/admin.md "Signing in"): at most 5 failed attempts in 15 minutes from one address or for one
+// name, and the next attempt is refused until the oldest of them is 15 minutes old. An attempt takes its place among
+// the failures before its password is checked (`reserve`: the limit checked and a failure recorded in one step), so
+// attempts sent all at once cannot pass the limit together; a sign-in that succeeds takes its place back (`release`).
+// With files, counted in memory: a restart forgets them, which an attacker cannot cause from outside. With PostgreSQL,
+// counted in a table every replica reads (src/adapters/postgres/sign-in-failures.ts), over the same rule (`waitMsOf`).
+import { randomBytes } from 'node:crypto';
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const MAX_FAILED_SIGN_INS = 5;
@@ -9,12 +12,31 @@ export const MAX_FAILED_SIGN_INS = 5;
 /** Beyond this many keys, the ones whose failures all expired are dropped. */
 const PRUNE_ABOVE = 1_000;
 
+/** The bytes of the key that signs device cookies. */
+export const DEVICE_KEY_BYTES = 32;
+
+/** A place taken among the failures of some keys at one time: it counts as a failure until released. */
+export interface SignInTicket {
+  readonly keys: readonly string[];
+  readonly at: number;
+}
+
+/** What `reserve` decided: the attempt may be checked (its ticket holds its place), or must wait. */
+export type SignInReservation = { allowed: true; ticket: SignInTicket } | { allowed: false; waitMs: number };
+
 export interface SignInThrottle {
-  /** Milliseconds until an attempt under any of `keys` is allowed again; 0 when it is allowed now. */
-  waitMs(keys: readonly string[], now: number): Promise<number>;
-  recordFailure(keys: readonly string[], now: number): Promise<void>;
+  /**
+   * In one step that no other reservation can interleave with: when fewer than 5 failures of the last 15 minutes
+   * are counted under every one of `keys`, records a failure under each at `now` and allows the attempt; otherwise
+   * records nothing and says how many milliseconds until it would be allowed.
+   */
+  reserve(keys: readonly string[], now: number): Promise<SignInReservation>;
+  /** Takes back the failure a ticket recorded (the sign-in succeeded, or its password was never checked). */
+  release(ticket: SignInTicket): Promise<void>;
   /** Forgets the failures of `key` (after a successful sign-in under it). */
   forget(key: string): Promise<void>;
+  /** The HMAC key of the device cookies: the same for every process sharing these records. */
+  deviceKey(): Promise<Buffer>;
 }
 
 /**
@@ -32,25 +54,45 @@ export function waitMsOf(failuresPerKey: ReadonlyArray<readonly number[]>, now: 
   return wait;
 }
 
-/** A throttle counting failed sign-ins per key ("ip:..." and "name:...") in this process's memory. */
-export function createSignInThrottle(): SignInThrottle {
+export interface MemoryThrottleOptions {
+  /** The device cookies' key; by default 32 random bytes made here, so a restart makes every device unknown again. */
+  deviceKey?: Buffer;
+}
+
+/**
+ * A throttle counting failed sign-ins per key ("ip:..." and "name:...") in this process's memory. `reserve` checks
+ * and records without awaiting anything in between, so no other attempt of this process runs between the two.
+ */
+export function createSignInThrottle(options: MemoryThrottleOptions = {}): SignInThrottle {
   const failures = new Map<string, number[]>();
+  const deviceKey = options.deviceKey ?? randomBytes(DEVICE_KEY_BYTES);
   const recent = (key: string, now: number): number[] => (failures.get(key) ?? []).filter((at) => now - at < SIGN_IN_WINDOW_MS);
   return {
-    async waitMs(keys, now) {
-      return waitMsOf(
+    async reserve(keys, now) {
+      const waitMs = waitMsOf(
         keys.map((key) => recent(key, now)),
         now,
       );
-    },
-    async recordFailure(keys, now) {
+      if (waitMs > 0) return { allowed: false, waitMs };
       if (failures.size > PRUNE_ABOVE) {
         for (const key of [...failures.keys()]) if (recent(key, now).length === 0) failures.delete(key);
       }
-      for (const key of keys) failures.set(key, [...recent(key, now), now].slice(-MAX_FAILED_SIGN_INS));
+      for (const key of new Set(keys)) failures.set(key, [...recent(key, now), now]);
+      return { allowed: true, ticket: { keys: [...new Set(keys)], at: now } };
+    },
+    async release(ticket) {
+      for (const key of ticket.keys) {
+        const times = failures.get(key);
+        const index = times?.indexOf(ticket.at) ?? -1;
+        if (times && index >= 0) times.splice(index, 1);
+        if (times?.length === 0) failures.delete(key);
+      }
     },
     async forget(key) {
       failures.delete(key);
+    },
+    async deviceKey() {
+      return deviceKey;
     },
   };
 }

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { after, afterEach, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { createPostgresSignInThrottle } from '../../src/adapters/postgres/sign-in-failures.js';
+import { createPostgresState } from '../../src/adapters/postgres/state.js';
 import { composeServices } from '../../src/app/compose.js';
 import { createTestClock, HOUR_MS, type TestClock } from '../support/clock.js';
 import { loadTestConfig } from '../support/config.js';
@@ -165,6 +167,59 @@ describe('/admin of several replicas over one PostgreSQL', () => {
     }
     clock.advance(15 * 60_000);
     assert.equal((await signIn(b)).statusCode, 303, 'allowed again once they are 15 minutes old');
+  });
+
+  it('admits at most 5 of many reservations of one address sent at once to two replicas', async () => {
+    databases += 1;
+    const url = await postgres.createDatabase(`admin_${databases}`);
+    const logs = captureLogs();
+    // Two pools, as two replicas have.
+    const states = [createPostgresState(url, logs.logger), createPostgresState(url, logs.logger)];
+    try {
+      await Promise.all(states.map((state) => state.migrated()));
+      const [a, b] = states.map((state) => createPostgresSignInThrottle(state));
+      const now = Date.UTC(2024, 4, 1, 12);
+      const reservations = await Promise.all(
+        Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? a! : b!).reserve(['ip:198.51.100.7', `name:guess${index}`], now)),
+      );
+      const allowed = reservations.filter((reservation) => reservation.allowed);
+      assert.equal(allowed.length, 5, 'five of forty');
+      for (const refused of reservations.filter((reservation) => !reservation.allowed)) assert.deepEqual(refused, { allowed: false, waitMs: 15 * 60_000 });
+      assert.equal((await query(url, "SELECT count(*)::int AS n FROM sign_in_failures WHERE key = 'ip:198.51.100.7'"))[0]!.n, 5);
+
+      // A ticket taken back (a sign-in that succeeded) frees its place, on the other replica too.
+      const first = allowed[0]!;
+      assert.ok(first.allowed);
+      await b!.release(first.ticket);
+      assert.equal((await query(url, "SELECT count(*)::int AS n FROM sign_in_failures WHERE key = 'ip:198.51.100.7'"))[0]!.n, 4);
+      assert.equal((await a!.reserve(['ip:198.51.100.7'], now + 1)).allowed, true);
+      assert.equal((await b!.reserve(['ip:198.51.100.7'], now + 2)).allowed, false);
+
+      // One device key for both, kept in the database.
+      const [keyA, keyB] = await Promise.all([a!.deviceKey(), b!.deviceKey()]);
+      assert.equal(keyA.length, 32);
+      assert.ok(keyA.equals(keyB));
+    } finally {
+      await Promise.all(states.map((state) => state.close()));
+    }
+  });
+
+  it("lets jane's browser sign in on either replica while a stranger has locked her name", async () => {
+    const { a, b } = await twoReplicas();
+    const first = await signIn(a, PASSWORD, '192.0.2.10');
+    assert.equal(first.statusCode, 303);
+    const setCookies = first.headers['set-cookie'];
+    const device = (Array.isArray(setCookies) ? setCookies : [String(setCookies)]).find((cookie) => cookie.startsWith('postbox_admin_device='))!.split(';', 1)[0]!;
+    for (let attempt = 0; attempt < 5; attempt += 1) assert.equal((await signIn(attempt % 2 === 0 ? a : b, 'wrong password!!', `198.51.100.${attempt}`)).statusCode, 403);
+    assert.equal((await signIn(b, PASSWORD, '203.0.113.1')).statusCode, 429, 'another browser is held back');
+    const withDevice = await b.app.inject({
+      method: 'POST',
+      url: '/admin/login',
+      payload: new URLSearchParams({ name: 'jane', password: PASSWORD }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: device },
+      remoteAddress: '192.0.2.10',
+    });
+    assert.equal(withDevice.statusCode, 303, "the device cookie made on A is good on B");
   });
 
   it('lists the rows the forms service wrote, newest first, searches, shows, deletes on any replica and exports', async () => {

@@ -2,6 +2,7 @@
 // createAdmin (admin.ts) runs every one behind the same guard, so a page holds no security code of its own:
 //
 //   - no live session: GET/HEAD answer 303 to /admin/login?next=<this path>, POST 303 to /admin/login;
+//   - a role the route does not list is 403 (owners only unless `roles` says otherwise), before anything is read;
 //   - POST: an Origin or Sec-Fetch-Site from another site is 403, the body is read (urlencoded or multipart,
 //     at most admin.max_upload_bytes plus 1 MiB) into `request.form`, and a missing or wrong `csrf_token`
 //     field is 403, all before the handler runs;
@@ -14,6 +15,7 @@
 import type { Answer } from '../http/answer.js';
 import type { RoutedRequest } from '../http/route-table.js';
 import type { AdminForm } from './form-body.js';
+import type { Role } from './accounts/account.js';
 import type { AdminSession } from './sessions.js';
 
 export type { AdminForm, AdminSession };
@@ -28,10 +30,17 @@ export interface AdminRequest extends RoutedRequest {
 /** Answers one admin request of a signed-in person. */
 export type AdminPage = (request: AdminRequest, session: AdminSession) => Answer | Promise<Answer>;
 
+/** Answers a request that needs no session (accepting an invitation); a POST's body is read, with no CSRF token. */
+export type AnonymousPage = (request: RoutedRequest & { form?: AdminForm }) => Answer | Promise<Answer>;
+
 export interface AdminRoute {
   /** A path under /admin, e.g. "/admin/posts"; with `prefix` every path that starts with it ("/admin/posts/"). */
   path: string;
   prefix?: boolean;
   /** GET answers HEAD too. Only GET and POST: every change is a POST (docs/admin.md "Security"). */
   methods: Partial<Record<'GET' | 'POST', AdminPage>>;
+  /** The roles that may open it; owners only unless given (docs/admin.md "Users and roles"). */
+  roles?: readonly Role[];
+  /** Instead of `methods`: answered to anybody, signed in or not; the page itself decides who may act. */
+  anonymous?: Partial<Record<'GET' | 'POST', AnonymousPage>>;
 }

@@ -1,7 +1,7 @@
 // The administration pages at /admin (docs/admin.md), as routes for the front door of the service that serves
 // them. Every request under /admin passes `handle` below, which decides sign-in, session, origin and CSRF token
 // before any page runs and puts the admin's headers on every answer (admin-pages.ts says what a page gets).
-import { randomBytes as nodeRandomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { AdminConfig } from '../config/config.js';
 import type { Answer } from '../http/answer.js';
 import type { Route, RoutedRequest } from '../http/route-table.js';
@@ -11,13 +11,16 @@ import { safeReason } from '../kit/safe-reason.js';
 import { ADMIN_CSS } from './admin-css.js';
 import { ADMIN_HEADERS } from './admin-headers.js';
 import { CAMPAIGN_PROGRESS_JS } from './campaign-progress-js.js';
-import type { AdminPage, AdminRoute } from './admin-pages.js';
+import type { AdminPage, AdminRequest, AdminRoute } from './admin-pages.js';
 import { readAdminForm, type AdminForm } from './form-body.js';
 import { loginPathFor } from './next-path.js';
-import { createDummyHash, parsePasswordHash, SALT_BYTES, type PasswordHash } from '../kit/password-hash.js';
+import { createPasswordCheckPool } from '../kit/password-check-pool.js';
+import { parsePasswordHash, type PasswordHash } from '../kit/password-hash.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { isFromAnotherSite } from './request-origin.js';
-import { sessionIdOf } from './session-cookie.js';
+import { sessionCookieName, sessionIdOf } from './session-cookie.js';
+import type { Accounts } from './accounts/accounts.js';
+import { homeOf, OWNERS } from './accounts/roles.js';
 import type { AdminSession, SessionStore, SessionStoreOptions } from './sessions.js';
 import { createSignIn } from './sign-in.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
@@ -30,6 +33,12 @@ const ASSETS: ReadonlyMap<string, { type: string; body: string }> = new Map([
   ['/admin/assets/admin.css', { type: 'text/css; charset=utf-8', body: ADMIN_CSS }],
   ['/admin/assets/campaign-progress.js', { type: 'text/javascript; charset=utf-8', body: CAMPAIGN_PROGRESS_JS }],
 ]);
+
+/**
+ * What an unknown name's password is checked against, at the cost of every new hash (kit/password-hash.ts
+ * DEFAULT_SCRYPT): a wrong name takes as long as a wrong password. Its password is nobody's.
+ */
+const DUMMY_HASH = 'scrypt$N=131072,r=8,p=1$cG9zdGJveC1kdW1teS1zYWx0IQ==$QzMHOOuHfb/ZsqohcapKCaqS3bzBbJfD3PF2btqEy6E=';
 
 /** Room for a POST's fields beside its largest upload. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
@@ -52,6 +61,10 @@ export interface AdminAdapters {
   clock: Clock;
   randomBytes: RandomBytes;
   records: AdminRecords;
+  /** The users: the config's and the account store's. */
+  accounts: Accounts;
+  /** IPv6 clients' sign-ins count per network of this many bits (`[server] rate_limit_ipv6_prefix`). */
+  ipv6Prefix?: number;
 }
 
 export interface Admin {
@@ -63,36 +76,69 @@ export interface Admin {
   close(): Promise<void>;
 }
 
-/** Builds /admin with `pages` (createPlaceholderPages() until the posts pages exist) behind sign-in. */
-export async function createAdmin(settings: AdminSettings, adapters: AdminAdapters, pages: readonly AdminRoute[]): Promise<Admin> {
+/** What the admin lends its pages: the same password checks as sign-in, and the session store's confirmation. */
+export interface AdminTools {
+  /** Whether `password` is `user`'s; rejects with PasswordCheckBusyError when the checks are full. */
+  verifyPassword(user: string, password: string): Promise<boolean>;
+  /** The person of `request` gave their password again now: their session's `authAt` moves. */
+  confirmSession(request: AdminRequest): Promise<void>;
+}
+
+/** Builds /admin behind sign-in, with the pages `pagesOf` makes (createPlaceholderPages() until the posts pages exist). */
+export async function createAdmin(settings: AdminSettings, adapters: AdminAdapters, pagesOf: (tools: AdminTools) => readonly AdminRoute[]): Promise<Admin> {
   const { admin } = settings;
-  const { logger, clock } = adapters;
-  const users = new Map<string, PasswordHash>();
-  for (const user of admin.users) {
-    const parsed = parsePasswordHash(user.password_hash);
-    if (!('problem' in parsed)) users.set(user.name, parsed);
-  }
-  const [first] = users.values();
-  if (!first) throw new Error('[admin] has no usable user');
+  const { logger, clock, accounts } = adapters;
   const sessionOptions = {
     clock,
     randomBytes: adapters.randomBytes,
     idleMs: admin.session_hours * 3_600_000,
-    users: new Set(users.keys()),
+    maxMs: admin.session_max_hours * 3_600_000,
     onSaveError: (error: unknown) => logger.error({ event: 'admin_sessions_not_saved', reason: safeReason(error) }, 'admin sessions not saved'),
   };
   const sessions = await adapters.records.openSessions(sessionOptions);
+  // Password checks on threads of their own, at most 2 at a time: a burst of sign-ins never delays the forms or the blog.
+  const checks = createPasswordCheckPool();
+  const checkPassword = (stored: PasswordHash, password: string) => checks.check(stored, password);
   const signIn = createSignIn({
-    users,
-    dummyHash: await createDummyHash(first, nodeRandomBytes(SALT_BYTES)),
+    findAccount: (name) => accounts.find(name),
+    dummyHash: parsePasswordHash(DUMMY_HASH) as PasswordHash,
     sessions,
     throttle: adapters.records.throttle,
     clock,
     logger,
     secureCookies: admin.secure_cookies,
+    maxSessionMs: sessionOptions.maxMs,
+    audit: (event) => accounts.store.audit(event),
+    ipv6Prefix: adapters.ipv6Prefix,
+    checkPassword,
   });
+  const tools: AdminTools = {
+    async verifyPassword(user, password) {
+      const account = await accounts.find(user);
+      const parsed = account && parsePasswordHash(account.passwordHash);
+      return parsed !== undefined && !('problem' in parsed) && (await checkPassword(parsed, password.slice(0, 1024)));
+    },
+    async confirmSession(request) {
+      const id = sessionIdOf(request.raw.headers.cookie, sessionCookieName(admin.secure_cookies));
+      if (id !== undefined) await sessions.confirm(id);
+    },
+  };
+  const pages = pagesOf(tools);
   const maxBodyBytes = admin.max_upload_bytes + FORM_OVERHEAD_BYTES;
   const findPage = createPageLookup(pages);
+  const cookieName = sessionCookieName(admin.secure_cookies);
+
+  /**
+   * The live session of `id` whose user still exists, in the generation it signed in with and not removed and added
+   * again since, with the user's role now (docs/admin.md "Sessions").
+   */
+  async function sessionOf(id: string | undefined): Promise<AdminSession | undefined> {
+    const found = await sessions.find(id);
+    if (!found) return undefined;
+    const account = await adapters.accounts.find(found.user);
+    if (!account || account.generation !== found.generation || found.createdAt < account.since) return undefined;
+    return { user: found.user, role: account.role, csrfToken: found.csrfToken, authAt: found.authAt };
+  }
 
   async function route(request: RoutedRequest): Promise<Answer> {
     const { method, path } = request;
@@ -104,12 +150,21 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
       request.raw.resume();
       return refused('This request came from another site.', undefined);
     }
-    const id = sessionIdOf(request.raw.headers.cookie);
-    const session = await sessions.find(id);
+    const id = sessionIdOf(request.raw.headers.cookie, cookieName);
+    const session = await sessionOf(id);
     if (path === '/admin/login') {
       if (isRead) return signIn.showForm(request, session);
       const body = await readAdminForm(request.raw, FORM_OVERHEAD_BYTES);
       return body.ok ? signIn.signIn(request, body.form, id) : unreadable(body.problem, undefined);
+    }
+    const found = findPage(path);
+    // A page for people without a session (accepting an invitation): the origin check above still applies.
+    if (found?.anonymous) {
+      const open = isRead ? found.anonymous.GET : found.anonymous.POST;
+      if (!open) return notAllowed(found.anonymous.POST ? (found.anonymous.GET ? 'GET, HEAD, POST' : 'POST') : 'GET, HEAD');
+      if (isRead) return open(request);
+      const body = await readAdminForm(request.raw, FORM_OVERHEAD_BYTES);
+      return body.ok ? open({ ...request, form: body.form }) : unreadable(body.problem, undefined);
     }
     if (!session) {
       request.raw.resume();
@@ -121,10 +176,14 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
       if (!body.ok) return unreadable(body.problem, session);
       return hasCsrfToken(body.form, session) ? signIn.signOut(session, id) : refused('The form was out of date. Please try again.', session);
     }
-    const found = findPage(path);
     if (!found) return htmlAnswer(404, <MessagePage title="Not found" message="There is no admin page at this address." session={session} link={{ href: '/admin/posts', label: 'Back to the posts' }} />);
     const page: AdminPage | undefined = isRead ? found.methods.GET : found.methods.POST;
     if (!page) return notAllowed(found.methods.POST ? (found.methods.GET ? 'GET, HEAD, POST' : 'POST') : 'GET, HEAD');
+    // A page outside the person's role: 403 before anything is read or changed (docs/admin.md "Users and roles").
+    if (!(found.roles ?? OWNERS).includes(session.role)) {
+      request.raw.resume();
+      return htmlAnswer(403, <MessagePage title="Not for your role" message="Your role does not open this page." session={session} link={{ href: homeOf(session.role), label: 'Back to the admin' }} />);
+    }
     if (isRead) return page({ ...request, session }, session);
     const body = await readAdminForm(request.raw, maxBodyBytes);
     if (!body.ok) return unreadable(body.problem, session);
@@ -157,7 +216,11 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
       { path: '/admin/', prefix: true, methods: { '*': handle } },
     ],
     maxBodyBytes,
-    close: () => sessions.close(),
+    close: async () => {
+      await signIn.close();
+      await checks.close();
+      await sessions.close();
+    },
   };
 }
 

@@ -1,24 +1,32 @@
-// The session cookie (RFC 6265bis): HttpOnly, SameSite=Strict, Path=/admin, Secure when admin.secure_cookies.
-import { ABSOLUTE_SESSION_MS } from './sessions.js';
+// The session cookie (RFC 6265bis): HttpOnly, SameSite=Strict. With `[admin] secure_cookies` it is
+// `__Host-postbox_admin` on `Path=/` and Secure: the browser then keeps it from being set by another host or over
+// plain HTTP. Without, `postbox_admin` on `Path=/admin`. A request carrying the cookie twice (one planted by a
+// sibling subdomain beside the real one) is signed in as nobody: which one is the person's cannot be told.
 
-export const SESSION_COOKIE = 'postbox_admin';
+/** The cookie's name with and without secure cookies. */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? '__Host-postbox_admin' : 'postbox_admin';
+}
 
-/** The session id the Cookie header carries, if any. */
-export function sessionIdOf(cookieHeader: string | undefined): string | undefined {
+/** The session id the Cookie header carries under `name`; undefined when there is none, or more than one. */
+export function sessionIdOf(cookieHeader: string | undefined, name: string): string | undefined {
   if (cookieHeader === undefined) return undefined;
+  let found: string | undefined;
   for (const part of cookieHeader.split(';')) {
-    const [name, ...value] = part.split('=');
-    if (name?.trim() === SESSION_COOKIE) return value.join('=').trim();
+    const [key, ...value] = part.split('=');
+    if (key?.trim() !== name) continue;
+    if (found !== undefined) return undefined;
+    found = value.join('=').trim();
   }
-  return undefined;
+  return found;
 }
 
 /** Set-Cookie for a new session; it lasts as long as the session's absolute limit. */
-export function sessionCookie(id: string, secure: boolean): string {
-  return `${SESSION_COOKIE}=${id}; Path=/admin; Max-Age=${ABSOLUTE_SESSION_MS / 1000}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+export function sessionCookie(id: string, secure: boolean, maxMs: number): string {
+  return `${sessionCookieName(secure)}=${id}; Path=${secure ? '/' : '/admin'}; Max-Age=${Math.floor(maxMs / 1000)}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
 /** Set-Cookie that removes the cookie (sign-out). */
 export function clearedSessionCookie(secure: boolean): string {
-  return `${SESSION_COOKIE}=; Path=/admin; Max-Age=0; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  return `${sessionCookieName(secure)}=; Path=${secure ? '/' : '/admin'}; Max-Age=0; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }

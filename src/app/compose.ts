@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Backend } from '../adapters/backend.js';
+import { createAccounts } from '../admin/accounts/accounts.js';
 import { createAdmin, type Admin } from '../admin/admin.js';
 import type { AdminRoute } from '../admin/admin-pages.js';
 import { createBlogContent, type BlogContent } from '../blog/blog-content.js';
@@ -204,10 +205,11 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     if (config.admin) {
       for (const warning of adminWarnings(config)) logger.warn({ event: 'admin_example_password' }, warning);
       const sendTest = mail ? createCampaignTestSender(config, mail, clock, backend.newsletter) : undefined;
+      const accounts = createAccounts(config.admin.users, backend.accounts);
       admin = await createAdmin(
         { admin: config.admin },
-        { logger, clock, randomBytes, records: backend.admin },
-        deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, logger, clock }),
+        { logger, clock, randomBytes, records: backend.admin, accounts, ipv6Prefix: config.server.rate_limit_ipv6_prefix },
+        (tools) => deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, accounts, logger, clock, ...tools }),
       );
       const opened = admin;
       closers.push(() => opened.close());

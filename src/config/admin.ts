@@ -24,6 +24,13 @@ export const adminSchema = z
       .positive('must be more than 0 (hours a session lasts without use)')
       .max(MAX_SESSION_HOURS, `must be at most ${MAX_SESSION_HOURS} (a session ends 7 days after sign-in whatever happens)`)
       .default(12),
+    session_max_hours: z
+      .number()
+      .positive('must be more than 0 (hours a session lasts after sign-in, however busy)')
+      .max(MAX_SESSION_HOURS, `must be at most ${MAX_SESSION_HOURS} (7 days)`)
+      .default(MAX_SESSION_HOURS),
+    // The roles that must have a second factor (TOTP or a passkey): asked to set one up at their next sign-in.
+    require_second_factor: z.array(z.enum(['owner', 'editor', 'author'])).default([]),
     max_upload_bytes: z
       .number()
       .int()
@@ -34,6 +41,9 @@ export const adminSchema = z
     secure_cookies: z.boolean().optional(),
   })
   .superRefine((value, context) => {
+    if (typeof value.session_hours === 'number' && typeof value.session_max_hours === 'number' && value.session_hours > value.session_max_hours) {
+      context.addIssue({ code: 'custom', path: ['session_hours'], message: 'must be at most session_max_hours (a session cannot stay idle longer than it lives)' });
+    }
     const seen = new Set<string>();
     (Array.isArray(value.users) ? value.users : []).forEach((entry, index) => {
       const name = typeof entry?.name === 'string' ? entry.name : undefined;

@@ -1,10 +1,14 @@
 // Password hashes of [admin] users (docs/admin.md "Users"): scrypt from node:crypto with its parameters in the
 // string, `scrypt$N=32768,r=8,p=1$<salt base64>$<hash base64>`, so that stronger parameters can be chosen later
-// without breaking the hashes already configured. Checked in constant time.
+// without breaking the hashes already configured. Checked in constant time: at sign-in on threads of their own
+// (password-check-pool.ts), so that a burst of sign-ins never takes libuv's thread pool from file writes.
 import { scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** The parameters `postbox hash-password` writes: about 100 ms and 32 MiB per check (RFC 7914 section 2). */
-export const DEFAULT_SCRYPT = { N: 32768, r: 8, p: 1 } as const;
+/**
+ * The parameters of every new hash (`postbox hash-password`, `postbox users`, an invitation, a password change):
+ * about 300 ms and 128 MiB per check (RFC 7914 section 2). Older hashes keep verifying with their own.
+ */
+export const DEFAULT_SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
 
 /** Passwords shorter than this are refused (docs/admin.md "Users"). */
 export const MIN_PASSWORD_LENGTH = 12;
@@ -64,10 +68,28 @@ export async function createDummyHash(like: PasswordHash, salt: Buffer): Promise
 
 export { SALT_BYTES };
 
-function derive(password: string, salt: Buffer, length: number, params: { N: number; r: number; p: number }): Promise<Buffer> {
+/** What checking `password` against `stored` derives, for a check run elsewhere (kit/password-check-pool.ts). */
+export interface ScryptCheck {
+  /** The password as it is hashed (NFC). */
+  password: string;
+  salt: Buffer;
+  /** The stored hash the derived key must equal. */
+  expected: Buffer;
+  options: ScryptOptions;
+}
+
+export function scryptCheckOf(stored: PasswordHash, password: string): ScryptCheck {
+  return { password: password.normalize('NFC'), salt: stored.salt, expected: stored.hash, options: scryptOptionsOf(stored) };
+}
+
+function scryptOptionsOf(params: { N: number; r: number; p: number }): ScryptOptions {
   // scrypt needs 128 * N * r bytes (times p); Node's default maxmem (32 MiB) is exactly N=32768, r=8, so a bit
   // of room is added.
-  const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 128 * params.N * params.r * params.p + 16 * 1024 * 1024 };
+  return { N: params.N, r: params.r, p: params.p, maxmem: 128 * params.N * params.r * params.p + 16 * 1024 * 1024 };
+}
+
+function derive(password: string, salt: Buffer, length: number, params: { N: number; r: number; p: number }): Promise<Buffer> {
+  const options = scryptOptionsOf(params);
   return new Promise((resolve, reject) =>
     scrypt(password.normalize('NFC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key))),
   );

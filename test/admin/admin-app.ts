@@ -10,6 +10,11 @@ import { hashPassword } from '../../src/kit/password-hash.js';
 import { createPlaceholderPages } from '../../src/admin/views/placeholder-pages.js';
 import { createSessionFile } from '../../src/adapters/files/session-file.js';
 import { createSessionStore } from '../../src/admin/sessions.js';
+import { createAccounts, type Accounts } from '../../src/admin/accounts/accounts.js';
+import type { AdminRequest } from '../../src/admin/admin-pages.js';
+import { sessionCookieName, sessionIdOf } from '../../src/admin/session-cookie.js';
+import { csrfTokenOf, type SessionStore } from '../../src/admin/sessions.js';
+import { createMemoryAccountStore } from '../support/memory-accounts.js';
 import { createSignInThrottle } from '../../src/admin/sign-in-throttle.js';
 import type { AdminConfig } from '../../src/config/config.js';
 import { createFrontDoor, type RequestListener } from '../../src/http/front-door.js';
@@ -36,6 +41,12 @@ export interface TestAdmin {
   close(): Promise<void>;
   /** The stored session keys. */
   storedKeys(): Promise<string[]>;
+  /** The users the admin knows: `accounts` as given, else the config's over an in-memory account store. */
+  accounts: Accounts;
+  /** The session store of the admin as built now (a restart builds another). */
+  sessions(): SessionStore;
+  /** What the composition hands the users pages as `confirmSession`: the session store's confirm of the cookie's id. */
+  confirmSession(request: AdminRequest): Promise<void>;
 }
 
 export interface TestAdminOptions {
@@ -45,6 +56,10 @@ export interface TestAdminOptions {
   secureCookies?: boolean;
   pages?: AdminRoute[];
   clock?: TestClock;
+  /** The users; by default the config's `users` over an empty in-memory account store. */
+  accounts?: Accounts;
+  /** admin.session_max_hours (default 168). */
+  sessionMaxHours?: number;
 }
 
 export async function startTestAdmin(options: TestAdminOptions): Promise<TestAdmin> {
@@ -52,11 +67,15 @@ export async function startTestAdmin(options: TestAdminOptions): Promise<TestAdm
   const config: AdminConfig = {
     users: (options.users ?? ['jane']).map((name) => ({ name, password_hash: hash })),
     session_hours: options.sessionHours ?? 12,
+    session_max_hours: options.sessionMaxHours ?? 168,
+    require_second_factor: [],
     max_upload_bytes: 1024 * 1024,
     secure_cookies: options.secureCookies ?? false,
   };
   const clock = options.clock ?? createTestClock();
   const logs = captureLogs();
+  const accounts = options.accounts ?? createAccounts(config.users, createMemoryAccountStore());
+  let sessionStore: SessionStore | undefined;
   let admin: Admin;
   let handle: RequestListener;
   const build = async () => {
@@ -66,9 +85,13 @@ export async function startTestAdmin(options: TestAdminOptions): Promise<TestAdm
         logger: logs.logger,
         clock,
         randomBytes,
-        records: { openSessions: (sessionOptions) => createSessionStore({ ...sessionOptions, file: createSessionFile(options.dataDir) }), throttle: createSignInThrottle() },
+        records: {
+          openSessions: async (sessionOptions) => (sessionStore = await createSessionStore({ ...sessionOptions, file: createSessionFile(options.dataDir) })),
+          throttle: createSignInThrottle(),
+        },
+        accounts,
       },
-      options.pages ?? createPlaceholderPages(),
+      () => options.pages ?? createPlaceholderPages(),
     );
     handle = createFrontDoor({
       routes: admin.routes,
@@ -99,7 +122,24 @@ export async function startTestAdmin(options: TestAdminOptions): Promise<TestAdm
       const text = await readFile(path.join(options.dataDir, 'admin-sessions.json'), 'utf8').catch(() => '{"sessions":{}}');
       return Object.keys((JSON.parse(text) as { sessions: object }).sessions);
     },
+    accounts,
+    sessions: () => sessionStore!,
+    async confirmSession(request) {
+      const id = sessionIdOf(request.raw.headers.cookie, sessionCookieName(config.secure_cookies));
+      if (id !== undefined) await sessionStore!.confirm(id);
+    },
   };
+}
+
+/**
+ * A session of `name` started straight in the admin's session store (in the user's generation now), as a sign-in
+ * starts it: its id, the CSRF token of its pages and the Cookie header.
+ */
+export async function startSession(app: TestAdmin, name: string): Promise<{ id: string; csrf: string; cookie: string }> {
+  const account = await app.accounts.find(name);
+  if (!account) throw new Error(`no user ${name}`);
+  const { id } = await app.sessions().start(name, account.generation);
+  return { id, csrf: csrfTokenOf(id), cookie: `postbox_admin=${id}` };
 }
 
 /** The SHA-256 a session id is stored under. */

@@ -24,7 +24,7 @@ describe('postbox hash-password', () => {
     const result = await hashPasswordProcess('correct horse battery\nsecond line\n');
     assert.equal(result.code, 0, result.stderr);
     const line = result.stdout.trim();
-    assert.match(line, /^scrypt\$N=32768,r=8,p=1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    assert.match(line, /^scrypt\$N=131072,r=8,p=1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
     const parsed = parsePasswordHash(line);
     assert.ok(!('problem' in parsed));
     assert.equal(await verifyPassword(parsed, 'correct horse battery'), true);

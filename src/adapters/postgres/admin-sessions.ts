@@ -4,12 +4,12 @@
 // moves last_seen_at only when it moved a minute, before it is answered (so the next request, on any replica, sees
 // it), and expired rows are deleted at each sign-in.
 import {
-  ABSOLUTE_SESSION_MS,
   createSessionId,
   csrfTokenOf,
   isSessionId,
   isSessionLive,
   sessionKeyOf,
+  type SessionRecord,
   type SessionStore,
   type SessionStoreOptions,
 } from '../../admin/sessions.js';
@@ -20,36 +20,53 @@ const TOUCH_SAVE_MS = 60_000;
 
 interface SessionRow {
   user_name: string;
+  generation: string;
   created_at: string;
   last_seen_at: string;
+  auth_at: string;
 }
 
 /** Sessions in the admin_sessions table; queries reject with UnavailableError while the database is out of reach. */
 export function createPostgresSessionStore(state: PostgresState, options: Omit<SessionStoreOptions, 'file'>): SessionStore {
-  const { clock, idleMs, users } = options;
+  const { clock, idleMs, maxMs } = options;
   /** A failed move of the last-seen time is logged, not the request's failure: the session was found live. */
   const touch = (key: string, at: number) =>
     state.query('UPDATE admin_sessions SET last_seen_at = $2 WHERE id_hash = $1 AND last_seen_at < $2', [key, at]).then(() => undefined, options.onSaveError);
 
   return {
-    async start(user) {
+    async start(user, generation) {
       const id = createSessionId(options.randomBytes);
       const now = clock();
-      await state.query('DELETE FROM admin_sessions WHERE last_seen_at <= $1 OR created_at <= $2', [now - idleMs, now - ABSOLUTE_SESSION_MS]);
-      await state.query('INSERT INTO admin_sessions (id_hash, user_name, created_at, last_seen_at) VALUES ($1, $2, $3, $3)', [sessionKeyOf(id), user, now]);
-      return { id, session: { user, csrfToken: csrfTokenOf(id) } };
+      await state.query('DELETE FROM admin_sessions WHERE last_seen_at <= $1 OR created_at <= $2', [now - idleMs, now - maxMs]);
+      await state.query('INSERT INTO admin_sessions (id_hash, user_name, generation, created_at, last_seen_at, auth_at) VALUES ($1, $2, $3, $4, $4, $4)', [
+        sessionKeyOf(id),
+        user,
+        generation,
+        now,
+      ]);
+      return { id, session: { user, generation, createdAt: now, authAt: now, csrfToken: csrfTokenOf(id) } };
     },
     async find(id) {
       if (!isSessionId(id)) return undefined;
       const key = sessionKeyOf(id);
-      const { rows } = await state.query<SessionRow>('SELECT user_name, created_at, last_seen_at FROM admin_sessions WHERE id_hash = $1', [key]);
+      const { rows } = await state.query<SessionRow>('SELECT user_name, generation, created_at, last_seen_at, auth_at FROM admin_sessions WHERE id_hash = $1', [key]);
       const row = rows[0];
       if (!row) return undefined;
-      const record = { user: row.user_name, createdAt: Number(row.created_at), lastSeenAt: Number(row.last_seen_at) };
+      const record: SessionRecord = {
+        user: row.user_name,
+        generation: Number(row.generation),
+        createdAt: Number(row.created_at),
+        lastSeenAt: Number(row.last_seen_at),
+        authAt: Number(row.auth_at),
+      };
       const now = clock();
-      if (!users.has(record.user) || !isSessionLive(record, now, idleMs)) return undefined;
+      if (!isSessionLive(record, now, idleMs, maxMs)) return undefined;
       if (now - record.lastSeenAt >= TOUCH_SAVE_MS) await touch(key, now);
-      return { user: record.user, csrfToken: csrfTokenOf(id) };
+      return { user: record.user, generation: record.generation, createdAt: record.createdAt, authAt: record.authAt, csrfToken: csrfTokenOf(id) };
+    },
+    async confirm(id) {
+      if (!isSessionId(id)) return;
+      await state.query('UPDATE admin_sessions SET auth_at = $2 WHERE id_hash = $1', [sessionKeyOf(id), clock()]);
     },
     async end(id) {
       if (!isSessionId(id)) return;

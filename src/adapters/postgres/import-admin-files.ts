@@ -61,8 +61,8 @@ export async function importAdminSessionsFromFiles(dataDir: string, _config: Con
   const count: ImportCount = { copied: 0, skipped: 0 };
   for (const [key, record] of parseSessionRecords(text)) {
     const { rowCount } = await state.query(
-      'INSERT INTO admin_sessions (id_hash, user_name, created_at, last_seen_at) VALUES ($1, $2, $3, $4) ON CONFLICT (id_hash) DO NOTHING',
-      [key, record.user, record.createdAt, record.lastSeenAt],
+      'INSERT INTO admin_sessions (id_hash, user_name, generation, created_at, last_seen_at, auth_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id_hash) DO NOTHING',
+      [key, record.user, record.generation, record.createdAt, record.lastSeenAt, record.authAt],
     );
     if (rowCount === 1) count.copied += 1;
     else count.skipped += 1;

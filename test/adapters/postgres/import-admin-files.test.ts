@@ -66,8 +66,8 @@ describe('importing /admin records from data_dir into PostgreSQL', () => {
     await writeFile(path.join(dataDir, 'shared.jsonl'), [lineOf('/contact', 'Ada', 0), twin, twin, lineOf('/feedback', 'Grace', 2), '{"torn'].join('\n') + '\n');
     await writeFile(path.join(dataDir, 'quotes.jsonl'), `${lineOf('/quote', 'Edsger', 3)}\n`);
     const clock = createTestClock();
-    const fileSessions = await createSessionStore({ file: createSessionFile(dataDir), clock, randomBytes, idleMs: 12 * 3_600_000, users: new Set(['jane']), onSaveError: () => undefined });
-    const { id } = await fileSessions.start('jane');
+    const fileSessions = await createSessionStore({ file: createSessionFile(dataDir), clock, randomBytes, idleMs: 12 * 3_600_000, maxMs: 168 * 3_600_000, onSaveError: () => undefined });
+    const { id } = await fileSessions.start('jane', 3);
     await fileSessions.close();
 
     assert.deepEqual(await importAdminFromFiles(dataDir, config, state), { copied: 6, skipped: 1 }, 'five lines and a session; the torn line skipped');
@@ -83,8 +83,10 @@ describe('importing /admin records from data_dir into PostgreSQL', () => {
     const [quote] = (await reader.readPage({ archive: 'quotes.jsonl', form: '/quote' }, { page: 1, size: 50, terms: [] })).entries;
     assert.equal(quote?.received_at, '2026-02-01T10:00:03.000Z');
 
-    const sessions = createPostgresSessionStore(state, { clock, randomBytes, idleMs: 12 * 3_600_000, users: new Set(['jane']), onSaveError: () => undefined });
-    assert.equal((await sessions.find(id))?.user, 'jane', 'a cookie of the file still signs in');
+    const sessions = createPostgresSessionStore(state, { clock, randomBytes, idleMs: 12 * 3_600_000, maxMs: 168 * 3_600_000, onSaveError: () => undefined });
+    const found = await sessions.find(id);
+    assert.equal(found?.user, 'jane', 'a cookie of the file still signs in');
+    assert.equal(found?.generation, 3, 'in the generation it began in');
 
     // Still on files for a while: a line deleted from the inbox and one appended; only the new one is copied.
     await writeFile(path.join(dataDir, 'shared.jsonl'), [twin, twin, lineOf('/feedback', 'Grace', 2), lineOf('/contact', 'Barbara', 4)].join('\n') + '\n');

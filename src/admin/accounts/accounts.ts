@@ -1,0 +1,61 @@
+// The users of /admin as one list (docs/admin.md "Users and roles"): the config's `[admin] users`, owners that
+// /admin shows but does not change, and the account store's. A config user's generation and second factors are
+// kept in the store all the same, so that "Sign out everywhere" and TOTP work for them too.
+import type { AdminUser } from '../../config/config.js';
+import type { Account, StoredAccount } from './account.js';
+import type { AccountStore } from './account-store.js';
+
+export interface Accounts {
+  /** The user `name` now, or undefined when there is none (removed, never added). */
+  find(name: string): Promise<Account | undefined>;
+  /** Every user: the config's first, in its order, then the store's by name. */
+  list(): Promise<Account[]>;
+  /** Whether `name` is set in the config (it cannot be added, removed or given another role from /admin). */
+  isConfigUser(name: string): boolean;
+  store: AccountStore;
+}
+
+/** Accounts over `configUsers` and `store`. */
+export function createAccounts(configUsers: readonly AdminUser[], store: AccountStore): Accounts {
+  const fromConfig = new Map(configUsers.map((user) => [user.name, user]));
+  const merge = (name: string, stored: StoredAccount | undefined): Account | undefined => {
+    const configured = fromConfig.get(name);
+    if (configured) {
+      return {
+        name,
+        role: 'owner',
+        email: stored?.email,
+        passwordHash: configured.password_hash,
+        generation: stored?.generation ?? 0,
+        totp: stored?.totp,
+        passkeys: stored?.passkeys ?? [],
+        fromConfig: true,
+        since: 0,
+      };
+    }
+    if (!stored?.role || !stored.passwordHash) return undefined;
+    return {
+      name,
+      role: stored.role,
+      email: stored.email,
+      passwordHash: stored.passwordHash,
+      generation: stored.generation,
+      totp: stored.totp,
+      passkeys: stored.passkeys,
+      fromConfig: false,
+      since: stored.createdAt,
+    };
+  };
+  return {
+    find: async (name) => (name === '' ? undefined : merge(name, await store.get(name))),
+    async list() {
+      const stored = await store.list();
+      const byName = new Map(stored.map((account) => [account.name, account]));
+      const configured = configUsers.map((user) => merge(user.name, byName.get(user.name))!);
+      const others = stored.filter((account) => !fromConfig.has(account.name)).flatMap((account) => merge(account.name, account) ?? []);
+      return [...configured, ...others];
+    },
+    isConfigUser: (name) => fromConfig.has(name),
+    store,
+  };
+}

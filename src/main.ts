@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --no-memory-reducer
-// `postbox serve`, `check [--send-test-mail]`, `queue`, `subscribers`, `newsletter`, `hash-password` and `--version`
+// `postbox serve`, `check [--send-test-mail]`, `queue`, `subscribers`, `newsletter`, `users`, `hash-password` and `--version`
 // (README.md "Running it for your site"): the only code that reads argv and the environment.
 import { parseArgs } from 'node:util';
 import type { Config } from './config/config.js';
@@ -16,7 +16,8 @@ import { failureSite, safeReason } from './kit/safe-reason.js';
 import { parseQueueCommand, QUEUE_USAGE, runQueueCommand } from './cli/queue.js';
 import { parseSubscribersCommand, runSubscribersCommand, SUBSCRIBERS_USAGE } from './cli/subscribers.js';
 import { NEWSLETTER_USAGE, parseNewsletterCommand, runNewsletterCommand } from './cli/newsletter.js';
-import { runHashPassword } from './cli/hash-password.js';
+import { readNewPassword, runHashPassword } from './cli/hash-password.js';
+import { parseUsersCommand, runUsersCommand, USERS_USAGE } from './cli/users.js';
 import { MIGRATE_USAGE, parseMigrateCommand, runMigrateCommand } from './cli/migrate.js';
 import { startServices, type RunningServices } from './cli/serve.js';
 import { VERSION } from './version.js';
@@ -26,7 +27,7 @@ const USAGE = `Usage:
   postbox check [--config FILE]   validate the configuration and print a summary
   postbox check --send-test-mail [--to ADDRESS] [--config FILE]
                                   also send one test mail now, to ADDRESS or to mail.to
-${QUEUE_USAGE}${SUBSCRIBERS_USAGE}${NEWSLETTER_USAGE}${MIGRATE_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
+${QUEUE_USAGE}${SUBSCRIBERS_USAGE}${NEWSLETTER_USAGE}${MIGRATE_USAGE}${USERS_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
                                   password_hash for [admin] users
   postbox version                 print the version
 
@@ -44,6 +45,8 @@ Options:
       --dry-run       (newsletter send) say what would be sent, send nothing
       --resend        (newsletter send) send a post that was sent to the form before
       --from-files    (migrate) copy the records of data_dir into PostgreSQL
+      --role ROLE     (users add) owner, editor or author
+      --email ADDRESS (users add) the user's mail address
   -h, --help          show this help
       --version       print the version
 `;
@@ -63,6 +66,8 @@ const OPTIONS = {
   'dry-run': { type: 'boolean', default: false },
   resend: { type: 'boolean', default: false },
   'from-files': { type: 'boolean', default: false },
+  role: { type: 'string' },
+  email: { type: 'string' },
 } as const;
 
 /** The options as parseArgs gives them. */
@@ -88,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'hash-password' && rest.length === 0) {
     return runHashPassword({ input: process.stdin, out: (text) => process.stdout.write(text), error: (text) => process.stderr.write(text) });
   }
-  const takesArguments = command === 'queue' || command === 'subscribers' || command === 'newsletter' || command === 'migrate';
+  const takesArguments = command === 'queue' || command === 'subscribers' || command === 'newsletter' || command === 'migrate' || command === 'users';
   if ((command !== 'serve' && command !== 'check' && !takesArguments) || (!takesArguments && rest.length > 0)) {
     process.stderr.write(`${command ? `postbox: unknown command "${[command, ...rest].join(' ')}"\n\n` : ''}${USAGE}`);
     return 2;
@@ -131,12 +136,14 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   'dry-run': ['newsletter'],
   resend: ['newsletter'],
   'from-files': ['migrate'],
+  role: ['users'],
+  email: ['users'],
 };
 
 /** A command line of a command that takes arguments: how it runs on the configuration, or what is wrong with it. */
 type CommandLine = { problem: string; usage: string } | { run(config: Config): Promise<number> };
 
-function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migrate', args: readonly string[], values: OptionValues): CommandLine {
+function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migrate' | 'users', args: readonly string[], values: OptionValues): CommandLine {
   const out = (text: string) => void process.stdout.write(text);
   const error = (text: string) => void process.stderr.write(text);
   switch (command) {
@@ -165,6 +172,12 @@ function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migr
     case 'migrate': {
       const read = parseMigrateCommand(args, { fromFiles: values['from-files'] });
       return 'problem' in read ? { ...read, usage: MIGRATE_USAGE } : { run: (config) => runMigrateCommand(read, config, { out, error }) };
+    }
+    case 'users': {
+      const read = parseUsersCommand(args, { role: values.role, email: values.email });
+      if ('problem' in read) return { ...read, usage: USERS_USAGE };
+      const io = { out, error, readPassword: () => readNewPassword({ input: process.stdin, error }), now: Date.now };
+      return { run: (config) => onBackend(config, (backend) => runUsersCommand(read, config, backend, io)) };
     }
   }
 }

@@ -3,6 +3,7 @@
 // adapters/postgres/backend.ts); app/open-backend.ts picks one. `serve` and every command open it once, so one
 // process has one pool, and nothing else knows which backend it runs on.
 import type { AdminRecords } from '../admin/admin.js';
+import type { AccountStore } from '../admin/accounts/account-store.js';
 import type { DashboardSources } from '../admin/dashboard-pages/dashboard-sources.js';
 import type { CampaignStore } from '../newsletter/campaigns/campaign-store.js';
 import type { NewsletterStore } from '../newsletter/newsletter-store.js';
@@ -23,6 +24,8 @@ export interface Backend {
   /** Pending signups, subscriber logs and the unsubscribe secret. */
   newsletter: NewsletterStore;
   admin: AdminRecords;
+  /** The users of /admin beyond the config's, their invitations and the audit log (docs/admin.md "Users and roles"). */
+  accounts: AccountStore;
   /** What /admin's dashboard counts of the newsletter and the archives. */
   dashboard: Pick<DashboardSources, 'countSubmissions' | 'readSubscriberLines' | 'countPending'>;
   /**

@@ -12,19 +12,9 @@ export interface HashPasswordIo {
 
 /** Runs the command; the exit code. */
 export async function runHashPassword(io: HashPasswordIo): Promise<number> {
-  let password: string | undefined;
-  if (io.input.isTTY) {
-    password = await readHidden(io, 'Password: ');
-    const again = password === undefined ? undefined : await readHidden(io, 'Again: ');
-    if (password !== undefined && again !== password) {
-      io.error('postbox: the two passwords differ\n');
-      return 1;
-    }
-  } else {
-    password = await readFirstLine(io.input);
-  }
-  if (password === undefined) {
-    io.error('postbox: no password given\n');
+  const password = await readNewPassword(io);
+  if (typeof password !== 'string') {
+    io.error(`postbox: ${password.problem}\n`);
     return 1;
   }
   if ([...password].length < MIN_PASSWORD_LENGTH) {
@@ -33,6 +23,22 @@ export async function runHashPassword(io: HashPasswordIo): Promise<number> {
   }
   io.out(`${await hashPassword(password, randomBytes(SALT_BYTES))}\n`);
   return 0;
+}
+
+/**
+ * A new password: typed twice without echo when `io.input` is a terminal (the prompts go to `io.error`), else the
+ * first line of it. A problem when the two differ or none is given; its length is the caller's to check.
+ */
+export async function readNewPassword(io: Pick<HashPasswordIo, 'input' | 'error'>): Promise<string | { problem: string }> {
+  let password: string | undefined;
+  if (io.input.isTTY) {
+    password = await readHidden(io, 'Password: ');
+    const again = password === undefined ? undefined : await readHidden(io, 'Again: ');
+    if (password !== undefined && again !== password) return { problem: 'the two passwords differ' };
+  } else {
+    password = await readFirstLine(io.input);
+  }
+  return password === undefined ? { problem: 'no password given' } : password;
 }
 
 /** The first line of a piped stdin, without its line ending; undefined when there is none. */
@@ -48,7 +54,7 @@ async function readFirstLine(input: NodeJS.ReadStream): Promise<string | undefin
 }
 
 /** Reads one line from the terminal in raw mode, echoing nothing; Ctrl-C or Ctrl-D gives undefined. */
-function readHidden(io: HashPasswordIo, prompt: string): Promise<string | undefined> {
+function readHidden(io: Pick<HashPasswordIo, 'input' | 'error'>, prompt: string): Promise<string | undefined> {
   const { input } = io;
   io.error(prompt);
   return new Promise((resolve) => {

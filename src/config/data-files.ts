@@ -5,7 +5,8 @@ import { z } from 'zod';
  * What data_dir holds for the service itself: the rate-limit snapshot (src/forms/rate-limits.ts), the pending
  * signups journal (src/newsletter/pending-store.ts), the newsletter secret (newsletter-secret.ts), the mail
  * outbox (src/adapters/mail/outbox-dir.ts), the mail queue (src/adapters/files/queue-files.ts), the campaigns
- * (src/adapters/files/campaign-files.ts), the admin's sessions and trash (src/adapters/files/session-file.ts, src/admin/posts/trash.ts), and the blog's load cache
+ * (src/adapters/files/campaign-files.ts), the admin's sessions and trash (src/adapters/files/session-file.ts, src/admin/posts/trash.ts), the admin's
+ * users with their lock file and the audit log (src/adapters/files/account-files.ts), and the blog's load cache
  * (src/blog/content/load-cache.ts) and its search words (src/blog/catalog/search-words-file.ts). A form writing to one of them would overwrite it or fail on every submission.
  */
 export const RESERVED_DATA_NAMES: readonly string[] = [
@@ -16,6 +17,9 @@ export const RESERVED_DATA_NAMES: readonly string[] = [
   'queue',
   'campaigns',
   'admin-sessions.json',
+  'admin-users.json',
+  'admin-users.json.lock',
+  'admin-audit.jsonl',
   'trash',
   'blog-cache.json',
   'blog-search-words.bin',

@@ -1,6 +1,7 @@
 // Values at the edges of every key: the odd ones that must still load, and the ones that would break the
 // service at run time, which must be refused with their key path.
 import assert from 'node:assert/strict';
+import { ACCOUNTS_FILE, ACCOUNTS_LOCK_FILE, AUDIT_FILE } from '../../src/adapters/files/account-files.js';
 import { ADMIN_SESSIONS_FILE } from '../../src/admin/sessions.js';
 import { TRASH_FOLDER } from '../../src/admin/posts/trash.js';
 import { NEWSLETTER_SECRET_FILE } from '../../src/newsletter/newsletter-secret.js';
@@ -353,6 +354,9 @@ describe('the bounds hold at run time', () => {
       TRASH_FOLDER,
       LOAD_CACHE_FILE,
       SEARCH_WORDS_FILE,
+      ACCOUNTS_FILE,
+      ACCOUNTS_LOCK_FILE,
+      AUDIT_FILE,
     ];
     assert.deepEqual([...RESERVED_DATA_NAMES].sort(), ownFiles.sort());
   });

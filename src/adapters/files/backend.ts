@@ -8,6 +8,7 @@ import type { Config, NewsletterForm } from '../../config/config.js';
 import { createJsonlFiles } from '../../kit/files/jsonl.js';
 import { createFileNewsletterStore } from './newsletter-store.js';
 import type { Logger } from '../../kit/log.js';
+import { createAccountFiles } from './account-files.js';
 import { createFileArchiveReader } from './archive-reader-files.js';
 import { createFileArchiveStore } from './archive-store-files.js';
 import { campaignsDirOf, createCampaignFiles } from './campaign-files.js';
@@ -32,6 +33,8 @@ export function openBackend(config: Config, logger: Logger): Backend {
       // Failed sign-ins are counted in memory: one process serves data_dir.
       throttle: createSignInThrottle(),
     },
+    // A command (`postbox users ...`) may change these beside `serve`: they are written under a lock file.
+    accounts: createAccountFiles(dataDir, { appendLine: jsonl.append }),
     dashboard: createFileSources(dataDir),
     ready: async () => undefined,
     unavailableParts: () => [],

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { postgresUrlOf, type Config } from '../../config/config.js';
 import type { Logger } from '../../kit/log.js';
 import type { Clock } from '../../ports.js';
+import { createPostgresAccountStore } from './account-store.js';
 import { createPostgresSessionStore } from './admin-sessions.js';
 import { createPostgresArchiveReader } from './archive-reader.js';
 import { createPostgresArchiveStore } from './archive-store.js';
@@ -30,6 +31,7 @@ export function openBackend(config: Config, logger: Logger, clock: Clock = Date.
       openSessions: async (options) => createPostgresSessionStore(state, options),
       throttle: createPostgresSignInThrottle(state),
     },
+    accounts: createPostgresAccountStore(state),
     dashboard: {
       ...createPostgresDashboardSources(state),
       countSubmissions: (form, days, now) => archiveReader.countByDay({ archive: form.archive, form: form.path }, days, now),

@@ -5,6 +5,8 @@ import { ARCHIVE_TABLES } from './schema/archives.js';
 import { CAMPAIGN_TABLES } from './schema/campaigns.js';
 import { NEWSLETTER_TABLES } from './schema/newsletter.js';
 import { QUEUE_TABLES } from './schema/queue.js';
+import { SESSION_GENERATIONS } from './schema/admin-sessions-generations.js';
+import { ADMIN_ACCOUNT_TABLES } from './schema/admin-accounts.js';
 
 export interface Migration {
   version: number;
@@ -16,4 +18,8 @@ export interface Migration {
 const initialTables = [ARCHIVE_TABLES, NEWSLETTER_TABLES, QUEUE_TABLES, CAMPAIGN_TABLES, ADMIN_TABLES].join('\n');
 
 /** Every migration, oldest first; versions are consecutive from 1. */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([{ version: 1, name: 'initial tables', sql: initialTables }]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  { version: 1, name: 'initial tables', sql: initialTables },
+  { version: 2, name: 'session generations', sql: SESSION_GENERATIONS },
+  { version: 3, name: 'admin users, invitations and audit', sql: ADMIN_ACCOUNT_TABLES },
+]);

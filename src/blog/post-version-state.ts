@@ -22,6 +22,8 @@ export interface PostVersionState {
   title?: string;
   /** `date` as written, normalised: `YYYY-MM-DD` (midnight UTC) or RFC 3339 with its offset; absent like title. */
   date?: string;
+  /** Front matter `author`, trimmed; absent when there is none (or, like title, when it could not be read). */
+  author?: string;
   state: PostState;
   /** Only for `broken`: why the file is skipped, e.g. `date is required` or `duplicate of a/index.md (...)`. */
   reason?: string;

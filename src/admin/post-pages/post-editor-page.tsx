@@ -20,6 +20,8 @@ export interface EditorProps {
   notice?: string;
   /** The rendered post, for "Preview". */
   previewHtml?: string;
+  /** The author field is shown but not editable: an author's posts carry their own name (posts/post-access.ts). */
+  authorLocked?: boolean;
 }
 
 const LABELS: Record<keyof PostFields, string> = {
@@ -42,15 +44,28 @@ const HINTS: Partial<Record<keyof PostFields, string>> = {
   lang: 'A language code such as en or pt-BR; empty: the file name\u2019s, else the site\u2019s.',
 };
 
-function TextField({ name, value, problems }: { name: Exclude<keyof PostFields, 'draft' | 'tags'> | 'tags'; value: string; problems: readonly FieldProblem[] }) {
+/** The hint of the author field when the person cannot change it. */
+const LOCKED_AUTHOR_HINT = 'Your posts carry your name.';
+
+function TextField({
+  name,
+  value,
+  problems,
+  readOnly = false,
+}: {
+  name: Exclude<keyof PostFields, 'draft' | 'tags'> | 'tags';
+  value: string;
+  problems: readonly FieldProblem[];
+  readOnly?: boolean;
+}) {
   const id = `field-${name}`;
-  const hint = HINTS[name];
+  const hint = readOnly && name === 'author' ? LOCKED_AUTHOR_HINT : HINTS[name];
   const problem = problems.find((entry) => entry.field === name);
   const described = [hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <p>
       <label for={id}>{LABELS[name]}</label>
-      <input type="text" id={id} name={name} value={value} aria-describedby={described} aria-invalid={problem ? 'true' : undefined} />
+      <input type="text" id={id} name={name} value={value} readOnly={readOnly} aria-describedby={described} aria-invalid={problem ? 'true' : undefined} />
       {hint && (
         <span class="admin-hint" id={`${id}-hint`}>
           {hint}
@@ -118,7 +133,7 @@ export function PostEditorPage(props: EditorProps) {
         <TextField name="excerpt" value={fields.excerpt} problems={problems} />
         <TextField name="cover" value={fields.cover} problems={problems} />
         <TextField name="coverAlt" value={fields.coverAlt} problems={problems} />
-        <TextField name="author" value={fields.author} problems={problems} />
+        <TextField name="author" value={fields.author} problems={problems} readOnly={props.authorLocked} />
         <TextField name="lang" value={fields.lang} problems={problems} />
         <p>
           <label for="field-body">Text (Markdown)</label>

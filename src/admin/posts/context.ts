@@ -2,6 +2,7 @@
 // as the last check before a write (a saved file must be one the blog serves).
 import { readFile } from 'node:fs/promises';
 import type { Clock } from '../../ports.js';
+import { ownershipOf, type PostAccess } from './post-access.js';
 import { checkPostPath, isInsideContentDir, type PostPath } from './post-path.js';
 
 export interface PostFilesContext {
@@ -11,10 +12,23 @@ export interface PostFilesContext {
   languageNames: Intl.DisplayNames;
   /** Why the blog would skip `text` as the file `file`, or null when it would serve it. */
   blogProblem(file: string, text: string): string | null;
+  /**
+   * Whom the operations act for (post-access.ts): a post it refuses is `forbidden`, judged on the file on disk
+   * when it is read, and so is a write whose result it refuses. Absent: every post.
+   */
+  access?: PostAccess;
 }
 
-/** An outcome that names no file: the path was refused, or there is no such post file. */
-export type PathRefusal = { ok: false; kind: 'refused'; reason: string } | { ok: false; kind: 'not_found' };
+/** An outcome that names no file: the path was refused, there is no such post file, or it is not the person's. */
+export type PathRefusal = { ok: false; kind: 'refused'; reason: string } | { ok: false; kind: 'not_found' } | Forbidden;
+
+/** The post (or the result of the write) is not one the person acting may change: nothing was written. */
+export type Forbidden = { ok: false; kind: 'forbidden' };
+
+/** Whether the person of `context` may change a post with the text `text` (always, without `access`). */
+export function mayChangeText(context: PostFilesContext, text: string): boolean {
+  return context.access === undefined || context.access(ownershipOf(text));
+}
 
 interface FoundPost {
   path: PostPath;
@@ -22,7 +36,10 @@ interface FoundPost {
   bytes: Buffer;
 }
 
-/** Reads the post file `file` names, after checking the name and that it stays inside content_dir. */
+/**
+ * Reads the post file `file` names, after checking the name, that it stays inside content_dir, and that the
+ * person acting may change it (`forbidden` otherwise).
+ */
 export async function findPost(context: PostFilesContext, file: string): Promise<{ ok: true; post: FoundPost } | PathRefusal> {
   const checked = checkPostPath(context.contentDir, file, context.languageNames);
   if (!checked.ok) return { ok: false, kind: 'refused', reason: checked.reason };
@@ -37,5 +54,8 @@ export async function findPost(context: PostFilesContext, file: string): Promise
   if (!(await isInsideContentDir(context.contentDir, checked.path.absolute, true))) {
     return { ok: false, kind: 'refused', reason: 'not a path inside content_dir' };
   }
-  return { ok: true, post: { path: checked.path, text: bytes.toString('utf8'), bytes } };
+  const text = bytes.toString('utf8');
+  // The front matter on disk now decides, not what a listing or a form said earlier.
+  if (!mayChangeText(context, text)) return { ok: false, kind: 'forbidden' };
+  return { ok: true, post: { path: checked.path, text, bytes } };
 }

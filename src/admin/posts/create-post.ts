@@ -5,7 +5,7 @@ import path from 'node:path';
 import { checkSlug, parsePostFileName } from '../../blog/content/file-name.js';
 import { canonicalLanguage, isKnownLanguage } from '../../blog/content/language.js';
 import { applyEdit } from './apply-edit.js';
-import { findPost, type PathRefusal, type PostFilesContext } from './context.js';
+import { findPost, mayChangeText, type PathRefusal, type PostFilesContext } from './context.js';
 import { readVersion } from './edit-post.js';
 import { checkFields, emptyFields, type FieldProblem, type PostFields } from './post-fields.js';
 import { isInsideContentDir } from './post-path.js';
@@ -39,6 +39,8 @@ export async function createPost(context: PostFilesContext, fields: PostFields, 
   const text = built.text.replace(/^\+\+\+\n([\s\S]*?)\+\+\+\n/, '+++\n$1+++\n\n');
   const problem = context.blogProblem(file, text);
   if (problem) return { ok: false, kind: 'invalid', problems: [{ field: 'file', message: problem }] };
+  // A new post is one its creator may change: an author's carries their name.
+  if (!mayChangeText(context, text)) return { ok: false, kind: 'forbidden' };
   await writePostFile(absolute, text, false);
   return { ok: true, kind: 'created', file, version: versionToken(text) };
 }

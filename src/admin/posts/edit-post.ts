@@ -2,7 +2,7 @@
 // the version it was opened on, and a file changed on disk since is never overwritten.
 import { parseFrontMatter } from '../../blog/content/front-matter.js';
 import { applyEdit } from './apply-edit.js';
-import { findPost, type PathRefusal, type PostFilesContext } from './context.js';
+import { findPost, mayChangeText, type PathRefusal, type PostFilesContext } from './context.js';
 import { mergeVersions } from './merge.js';
 import { checkFields, readFields, type FieldProblem, type PostFields } from './post-fields.js';
 import { splitPostText, type FrontMatterFormat } from './post-text.js';
@@ -93,6 +93,8 @@ export async function saveVersion(context: PostFilesContext, request: SaveReques
   const edited = applyEdit(theirs, request.fields, request.body);
   if (!edited.ok) return { ok: false, kind: 'unreadable', reason: edited.reason };
   if (edited.text === theirs) return { ok: true, kind: 'saved', file: path.relative, version: current, changed: false };
+  // A save never makes a post one its author could no longer change (an author's name taken off it).
+  if (!mayChangeText(context, edited.text)) return { ok: false, kind: 'forbidden' };
   const problem = context.blogProblem(path.relative, edited.text);
   // A file the blog already skipped for a reason the form cannot reach may still be saved, if no worse.
   if (problem !== null && problem !== context.blogProblem(path.relative, theirs)) {

@@ -13,6 +13,7 @@
  *   posts.remove(file, version?)                       -> RemoveOutcome      (moved to the trash)
  *   posts.storeImage(file, originalName, bytes, maxBytes) -> StoreImageOutcome
  *   posts.newPostFields()                              -> PostFields         (empty, dated today)
+ *   posts.withAccess(may)                              -> PostFiles          (the same, for one person: post-access.ts)
  *
  * `file` is always a path relative to content_dir with `/` separators, as the blog names posts
  * (`hello.md`, `hello.fr.md`, `hello/index.md`, `hello/index.fr.md`). Writes run one at a time.
@@ -27,10 +28,12 @@ import { readVersion, saveVersion, setDraftKey, type ReadOutcome, type SaveOutco
 import type { PostFields } from './post-fields.js';
 import { storeImage, type StoreImageOutcome } from './store-image.js';
 import { removeVersion, type RemoveOutcome } from './trash.js';
+import type { PostAccess } from './post-access.js';
 
 export type { CreateOutcome, ReadOutcome, RemoveOutcome, SaveOutcome, SaveRequest, StoreImageOutcome, PostFields };
 export type { EditableVersion } from './edit-post.js';
 export type { FieldProblem } from './post-fields.js';
+export type { PostAccess } from './post-access.js';
 
 export interface PostFilesOptions {
   /** blog.content_dir. */
@@ -50,6 +53,12 @@ export interface PostFiles {
   remove(file: string, version?: string): Promise<RemoveOutcome>;
   storeImage(file: string, originalName: string, bytes: Uint8Array, maxBytes: number): Promise<StoreImageOutcome>;
   newPostFields(): PostFields;
+  /**
+   * The same files for one person: every operation on a post `may` refuses, judged on the file on disk when the
+   * operation reads it, answers `forbidden` and changes nothing, and so does a write whose result `may` refuses
+   * (a new post, a save). The writes still run one at a time with everybody's.
+   */
+  withAccess(may: PostAccess): PostFiles;
 }
 
 /** The editing operations over one content_dir. */
@@ -68,6 +77,11 @@ export function createPostFiles(options: PostFilesOptions): PostFiles {
     },
   };
   const writes = createSerializer();
+  return operations(context, writes);
+}
+
+/** The operations over `context`, their writes through `writes`. */
+function operations(context: PostFilesContext, writes: <T>(task: () => Promise<T>) => Promise<T>): PostFiles {
   return {
     read: (file) => readVersion(context, file),
     save: (request) => writes(() => saveVersion(context, request)),
@@ -76,7 +90,11 @@ export function createPostFiles(options: PostFilesOptions): PostFiles {
     setDraft: (file, draft, version) => writes(() => setDraftKey(context, file, draft, version)),
     remove: (file, version) => writes(() => removeVersion(context, file, version)),
     storeImage: (file, originalName, bytes, maxBytes) => writes(() => storeImage(context, file, originalName, bytes, maxBytes)),
-    newPostFields: () => newPostFields(options.clock()),
+    newPostFields: () => newPostFields(context.clock()),
+    withAccess: (may) => {
+      const outer = context.access;
+      return operations({ ...context, access: outer ? (post) => outer(post) && may(post) : may }, writes);
+    },
   };
 }
 

@@ -1,11 +1,11 @@
 // Images uploaded beside a post (docs/admin.md "Posts", "Upload image"): checked by content and size, stored under a
 // clean name in the post's folder, never over an existing file. A `<slug>.md` post first becomes `<slug>/index.md`,
 // its translations `<slug>.<lang>.md` coming along as `<slug>/index.<lang>.md`.
-import { mkdir, readdir, rename, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parsePostFileName } from '../../blog/content/file-name.js';
 import { createFileExclusively, syncFolder } from '../../kit/files/atomic-file.js';
-import { findPost, type PathRefusal, type PostFilesContext } from './context.js';
+import { findPost, mayChangeText, type PathRefusal, type PostFilesContext } from './context.js';
 import { imageFileName, numberedFileName } from './image-name.js';
 import { detectImageType } from '../../kit/image-type.js';
 
@@ -35,11 +35,12 @@ export async function storeImage(
   bytes: Uint8Array,
   maxBytes: number,
 ): Promise<StoreImageOutcome> {
+  // The post first: one the person may not change is refused whatever was sent.
+  const found = await findPost(context, postFile);
+  if (!found.ok) return found;
   if (bytes.length > maxBytes) return { ok: false, kind: 'too_large', maxBytes };
   const type = detectImageType(bytes);
   if (!type) return { ok: false, kind: 'not_an_image' };
-  const found = await findPost(context, postFile);
-  if (!found.ok) return found;
   const post = found.post.path;
 
   let folder: string;
@@ -62,7 +63,7 @@ export async function storeImage(
 async function moveIntoFolder(
   context: PostFilesContext,
   slug: string,
-): Promise<{ ok: true; moved: Array<{ from: string; to: string }> } | { ok: false; kind: 'folder_taken'; folder: string }> {
+): Promise<{ ok: true; moved: Array<{ from: string; to: string }> } | { ok: false; kind: 'folder_taken'; folder: string } | { ok: false; kind: 'forbidden' }> {
   const folder = path.join(context.contentDir, slug);
   const existing = await stat(folder).catch(() => null);
   if (existing && !existing.isDirectory()) return { ok: false, kind: 'folder_taken', folder: slug };
@@ -72,10 +73,17 @@ async function moveIntoFolder(
       return { ok: false, kind: 'folder_taken', folder: slug };
     }
   }
+  const versions = (await readdir(context.contentDir)).sort().filter((entry) => parsePostFileName(entry, context.languageNames)?.slug === slug);
+  // Every version moves along: each must be one the person may change (an author's translation beside another's).
+  if (context.access) {
+    for (const entry of versions) {
+      const text = await readFile(path.join(context.contentDir, entry), 'utf8').catch(() => '');
+      if (!mayChangeText(context, text)) return { ok: false, kind: 'forbidden' };
+    }
+  }
   await mkdir(folder, { recursive: true });
   const moved: Array<{ from: string; to: string }> = [];
-  for (const entry of (await readdir(context.contentDir)).sort()) {
-    if (parsePostFileName(entry, context.languageNames)?.slug !== slug) continue;
+  for (const entry of versions) {
     const suffix = entry.slice(slug.length, -'.md'.length);
     const to = `${slug}/index${suffix}.md`;
     await rename(path.join(context.contentDir, entry), path.join(context.contentDir, slug, `index${suffix}.md`));

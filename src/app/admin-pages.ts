@@ -1,10 +1,15 @@
 // The pages /admin serves for a configuration (docs/admin.md), built on the core: the dashboard, subscribers and
 // failed mail; the posts pages over the blog's content (or the placeholder without a blog); "Send to subscribers"
-// when a newsletter form can send through the queue; the campaigns and the inbox.
+// when a newsletter form can send through the queue; the campaigns and the inbox; the users, invitations and the
+// audit log.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Backend } from '../adapters/backend.js';
-import type { AdminRoute } from '../admin/admin-pages.js';
+import type { Role } from '../admin/accounts/account.js';
+import type { Accounts } from '../admin/accounts/accounts.js';
+import { EDITORS } from '../admin/accounts/roles.js';
+import type { AdminRequest, AdminRoute } from '../admin/admin-pages.js';
+import { createAuditPages } from '../admin/audit-pages/audit-pages.js';
 import { createCampaignPages } from '../admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from '../admin/campaign-pages/send-pages.js';
 import { createDashboardPages } from '../admin/dashboard-pages/dashboard-pages.js';
@@ -14,12 +19,16 @@ import { createPostPages } from '../admin/post-pages/post-pages.js';
 import { createPreviewRenderer } from '../admin/post-pages/preview.js';
 import { createPostFiles } from '../admin/posts/post-files.js';
 import { TRASH_FOLDER } from '../admin/posts/trash.js';
+import { createUsersPages, type InvitationMail } from '../admin/users-pages/users-pages.js';
 import { createPlaceholderPages } from '../admin/views/placeholder-pages.js';
 import type { BlogContent } from '../blog/blog-content.js';
 import { createMarkdownTools } from '../blog/content/markdown.js';
 import type { TestSendOutcome } from './campaign-test-send.js';
 import type { CampaignPlan } from '../newsletter/campaigns/campaign-plan.js';
-import type { Config, NewsletterForm } from '../config/config.js';
+import { adminServiceOf, type Config, type NewsletterForm } from '../config/config.js';
+import { createRateLimitKey } from '../forms/rules/rate-limit-key.js';
+import type { RoutedRequest } from '../http/route-table.js';
+import { hashPassword, SALT_BYTES } from '../kit/password-hash.js';
 import type { Subscriber } from '../newsletter/index.js';
 import type { Logger } from '../kit/log.js';
 import type { Clock } from '../ports.js';
@@ -36,6 +45,16 @@ export interface AdminPagesCore {
   sendTest?(plan: Pick<CampaignPlan, 'form' | 'post' | 'body'>, address: string): Promise<TestSendOutcome>;
   logger: Logger;
   clock: Clock;
+  /** The users of /admin: the config's `[admin] users` and the account store's. */
+  accounts: Accounts;
+  /** Whether `password` is `user`'s, checked on the sign-in's bounded pool (the password asked again before a change). */
+  verifyPassword(user: string, password: string): Promise<boolean>;
+  /** Marks the session of `request` (the id in its cookie) as proved now: the session store's `confirm(id)`. */
+  confirmSession(request: AdminRequest): Promise<void>;
+  /** A new user's password hash; by default scrypt with the default parameters and a random salt. */
+  hashPassword?(password: string): Promise<string>;
+  /** The network an audit event records; by default the client address, an IPv6 one as its /64. */
+  networkOf?(request: RoutedRequest): string;
 }
 
 /** Whether posts can be sent from /admin: a newsletter form, and campaigns go through the mail queue. */
@@ -63,7 +82,12 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     },
     { readSubscribers, logger },
   );
-  const sharedPages = [...createCampaignPages({ store: backend.campaigns }), ...createInboxPages({ forms: config.forms, archives: backend.archiveReader, logger })];
+  // Campaigns are the editors' as well as the owners'; the inbox, like the dashboard, the owners' alone.
+  const sharedPages = [
+    ...forRoles(EDITORS, createCampaignPages({ store: backend.campaigns })),
+    ...createInboxPages({ forms: config.forms, archives: backend.archiveReader, logger }),
+    ...createAccountPages(config, core),
+  ];
   if (!content || !config.blog || !config.site || !config.admin) return [...dashboardPages, ...createPlaceholderPages(), ...sharedPages];
   const contentDir = config.blog.content_dir;
   const sending = newsletterSendingOf(config);
@@ -91,5 +115,40 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     randomHex: () => randomBytes(2).toString('hex'),
     logger,
   });
-  return [...dashboardPages, ...postPages, ...sendPages, ...sharedPages];
+  return [...dashboardPages, ...postPages, ...forRoles(EDITORS, sendPages), ...sharedPages];
+}
+
+/** `routes` opened to `roles` (docs/admin.md "Users and roles"). */
+function forRoles(roles: readonly Role[], routes: readonly AdminRoute[]): AdminRoute[] {
+  return routes.map((route) => ({ ...route, roles }));
+}
+
+/** Where /admin is reached from outside: the blog's site when it serves /admin, else the forms service's public_url. */
+function publicAdminUrlOf(config: Config): string | undefined {
+  const url = adminServiceOf(config) === 'blog' ? config.site?.base_url : config.server.public_url;
+  return url === undefined || url === '' ? undefined : url;
+}
+
+/** /admin/users, /admin/invite and /admin/audit (owners only, but the invitation page, which needs no session). */
+function createAccountPages(config: Config, core: AdminPagesCore): AdminRoute[] {
+  const { accounts, forms, logger, clock } = core;
+  const queue = config.mail && forms?.queue;
+  const invitationMail: InvitationMail | undefined =
+    config.mail && queue ? { from: config.mail.from, sendInvitation: (mail) => queue.enqueue([{ channel: 'mail', form: '', kind: 'invitation', mail }]) } : undefined;
+  const networkOfAddress = createRateLimitKey(64);
+  return [
+    ...createUsersPages({
+      accounts,
+      clock,
+      logger,
+      randomBytes,
+      publicUrl: publicAdminUrlOf(config),
+      invitationMail,
+      verifyPassword: (user, password) => core.verifyPassword(user, password),
+      confirmSession: (request) => core.confirmSession(request),
+      hashPassword: core.hashPassword ?? ((password) => hashPassword(password, randomBytes(SALT_BYTES))),
+      networkOf: core.networkOf ?? ((request) => networkOfAddress(request.clientAddress)),
+    }),
+    ...createAuditPages({ store: accounts.store }),
+  ];
 }

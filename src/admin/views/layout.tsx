@@ -1,20 +1,31 @@
 // The frame of every admin page: language, title, the stylesheet, a header with the signed-in user and "Sign
-// out", the navigation and the main landmark. Preact escapes every text and attribute it renders.
+// out", the navigation (only the sections the person's role opens) and the main landmark. Preact escapes every
+// text and attribute it renders.
 import type { ComponentChildren } from 'preact';
+import type { Role } from '../accounts/account.js';
+import { EDITORS, EVERY_ROLE, OWNERS } from '../accounts/roles.js';
 import type { AdminSession } from '../sessions.js';
 import { CsrfField } from './csrf-field.js';
 
 /** The sections of the navigation. */
 export type AdminSection = (typeof NAVIGATION)[number]['section'];
 
+/** Each section with the roles that open it: the same roles its pages list (app/admin-pages.ts). */
 const NAVIGATION = [
-  { section: 'dashboard', label: 'Dashboard', href: '/admin' },
-  { section: 'posts', label: 'Posts', href: '/admin/posts' },
-  { section: 'campaigns', label: 'Campaigns', href: '/admin/campaigns' },
-  { section: 'inbox', label: 'Inbox', href: '/admin/inbox' },
-  { section: 'subscribers', label: 'Subscribers', href: '/admin/subscribers' },
-  { section: 'failed', label: 'Failed mail', href: '/admin/failed' },
-] as const;
+  { section: 'dashboard', label: 'Dashboard', href: '/admin', roles: OWNERS },
+  { section: 'posts', label: 'Posts', href: '/admin/posts', roles: EVERY_ROLE },
+  { section: 'campaigns', label: 'Campaigns', href: '/admin/campaigns', roles: EDITORS },
+  { section: 'inbox', label: 'Inbox', href: '/admin/inbox', roles: OWNERS },
+  { section: 'subscribers', label: 'Subscribers', href: '/admin/subscribers', roles: OWNERS },
+  { section: 'failed', label: 'Failed mail', href: '/admin/failed', roles: OWNERS },
+  { section: 'users', label: 'Users', href: '/admin/users', roles: OWNERS },
+  { section: 'audit', label: 'Audit', href: '/admin/audit', roles: OWNERS },
+] as const satisfies ReadonlyArray<{ section: string; label: string; href: string; roles: readonly Role[] }>;
+
+/** The navigation `role` sees: a section it would be refused is not shown. */
+export function navigationOf(role: Role): ReadonlyArray<(typeof NAVIGATION)[number]> {
+  return NAVIGATION.filter((item) => item.roles.includes(role));
+}
 
 export interface LayoutProps {
   /** The page's own title; " · Postbox admin" is added. */
@@ -58,7 +69,7 @@ export function Layout({ title, session, section, scripts, children }: LayoutPro
         {session && (
           <nav aria-label="Admin sections" class="admin-nav">
             <ul>
-              {NAVIGATION.map((item) => (
+              {navigationOf(session.role).map((item) => (
                 <li key={item.section}>
                   <a href={item.href} aria-current={item.section === section ? 'page' : undefined}>
                     {item.label}

@@ -1,0 +1,117 @@
+// The password asked again before a sensitive change (docs/admin.md "Users, invitations and the audit log"): when
+// the session's person last gave their password more than 15 minutes ago, a change is answered with a page that
+// asks for it and posts the same action again, with the same fields. A right password moves the session's
+// `authAt` to now (so the next changes go through without asking) and the change is done; a wrong one changes
+// nothing. After 5 wrong passwords within 15 minutes for one user, this process asks no more for a while (429).
+import type { Answer } from '../../http/answer.js';
+import type { Logger } from '../../kit/log.js';
+import { PasswordCheckBusyError } from '../../kit/password-check-pool.js';
+import type { Clock } from '../../ports.js';
+import type { AdminRequest, AdminSession } from '../admin-pages.js';
+import { htmlAnswer } from '../render.js';
+import { CSRF_FIELD, CsrfField } from '../views/csrf-field.js';
+import { Layout, type AdminSection } from '../views/layout.js';
+
+/** A change is allowed without asking again this long after the password was last given. */
+export const CONFIRM_AFTER_MS = 15 * 60_000;
+
+/** The field of the password asked again. */
+export const PASSWORD_FIELD = 'password';
+
+const MAX_FAILURES = 5;
+const FAILURE_WINDOW_MS = 15 * 60_000;
+const MAX_PASSWORD_LENGTH = 1024;
+
+export interface PasswordConfirmationDeps {
+  clock: Clock;
+  logger: Logger;
+  /** Whether `password` is `user`'s (on the sign-in's bounded pool; rejects with PasswordCheckBusyError when full). */
+  verifyPassword(user: string, password: string): Promise<boolean>;
+  /** Marks the session of `request` as proved now (the session store's confirm of the cookie's id). */
+  confirmSession(request: AdminRequest): Promise<void>;
+}
+
+/** Runs `change` when the password was given recently, or once it was given again now. */
+export type WithConfirmedPassword = (request: AdminRequest, session: AdminSession, section: AdminSection, change: () => Promise<Answer>) => Promise<Answer>;
+
+export function createPasswordConfirmation(deps: PasswordConfirmationDeps): WithConfirmedPassword {
+  const { clock, logger } = deps;
+  const failures = new Map<string, number[]>();
+  const recentFailures = (user: string, now: number): number[] => {
+    const kept = (failures.get(user) ?? []).filter((at) => now - at < FAILURE_WINDOW_MS);
+    if (kept.length === 0) failures.delete(user);
+    else failures.set(user, kept);
+    return kept;
+  };
+
+  return async (request, session, section, change) => {
+    const now = clock();
+    if (now - session.authAt <= CONFIRM_AFTER_MS) return change();
+    const fields = request.form?.fields ?? new URLSearchParams();
+    const password = fields.get(PASSWORD_FIELD);
+    const ask = (status: number, problem?: string, headers?: Record<string, string>) =>
+      htmlAnswer(status, <ConfirmPasswordPage session={session} section={section} action={request.path} fields={fields} problem={problem} />, headers);
+    if (password === null || password === '') return ask(200);
+    const failed = recentFailures(session.user, now);
+    if (failed.length >= MAX_FAILURES) {
+      const seconds = Math.max(1, Math.ceil((failed[0]! + FAILURE_WINDOW_MS - now) / 1000));
+      return ask(429, `Too many wrong passwords. Try again in ${Math.ceil(seconds / 60)} minutes.`, { 'retry-after': String(seconds) });
+    }
+    let matches: boolean;
+    try {
+      matches = password.length <= MAX_PASSWORD_LENGTH && (await deps.verifyPassword(session.user, password));
+    } catch (error) {
+      if (!(error instanceof PasswordCheckBusyError)) throw error;
+      return ask(429, 'Too many password checks at once. Try again in a moment.', { 'retry-after': '1' });
+    }
+    if (!matches) {
+      failures.set(session.user, [...failed, now]);
+      logger.warn({ event: 'admin_password_confirm_failed', user: session.user }, 'admin password asked again: wrong');
+      return ask(403, 'The password is not right. Nothing was changed.');
+    }
+    failures.delete(session.user);
+    await deps.confirmSession(request);
+    return change();
+  };
+}
+
+interface ConfirmPasswordPageProps {
+  session: AdminSession;
+  section: AdminSection;
+  /** The path the change was posted to; the form posts there again. */
+  action: string;
+  /** The change's fields, posted again as they were. */
+  fields: URLSearchParams;
+  problem?: string;
+}
+
+export function ConfirmPasswordPage({ session, section, action, fields, problem }: ConfirmPasswordPageProps) {
+  const carried = [...fields].filter(([name]) => name !== CSRF_FIELD && name !== PASSWORD_FIELD);
+  return (
+    <Layout title="Confirm your password" session={session} section={section}>
+      <h1>Confirm your password</h1>
+      {problem && (
+        <p class="admin-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      <p>This change needs your password again: you last gave it more than 15 minutes ago.</p>
+      <form method="post" action={action} class="admin-form">
+        <CsrfField session={session} />
+        {carried.map(([name, value]) => (
+          <input type="hidden" name={name} value={value} />
+        ))}
+        <p>
+          <label for="confirm-password">Password of {session.user}</label>
+          <input id="confirm-password" name={PASSWORD_FIELD} type="password" autocomplete="current-password" required autofocus />
+        </p>
+        <p>
+          <button type="submit">Confirm and continue</button>
+        </p>
+      </form>
+      <p>
+        <a href="/admin/users">Cancel</a>
+      </p>
+    </Layout>
+  );
+}

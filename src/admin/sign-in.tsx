@@ -65,6 +65,18 @@ export interface SignInOptions {
   checkPassword?(stored: PasswordHash, password: string): Promise<boolean>;
 }
 
+/** How a sign-in ends. */
+export interface FinishOptions {
+  /** The session id the browser had, ended now. */
+  previousId: string | undefined;
+  /** Where to go after (already checked by safeNextPath). */
+  next?: string;
+  /** The device cookie's MACs the request carried, when already read. */
+  knownMacs?: readonly string[];
+  /** What the person gave: `password` (with a second factor when they have one), `passkey`. */
+  via: 'password' | 'passkey' | 'totp' | 'recovery_code';
+}
+
 export interface SignIn {
   /** GET /admin/login: the form, or straight on when already signed in. */
   showForm(request: RoutedRequest, session: AdminSession | undefined): Answer;
@@ -72,6 +84,11 @@ export interface SignIn {
   signIn(request: RoutedRequest, form: AdminForm, previousId: string | undefined): Promise<Answer>;
   /** POST /admin/logout (the session and CSRF checks have passed): the session ends on the server. */
   signOut(session: AdminSession, id: string | undefined): Promise<Answer>;
+  /**
+   * Signs `account` in once every factor it needs was given (a password and its second factor, or a passkey): the
+   * session, its cookies, the audit line, and a 303 to `next` or the role's home.
+   */
+  finish(request: RoutedRequest, account: Account, how: FinishOptions): Promise<Answer>;
   /** Ends the password check threads. */
   close(): Promise<void>;
 }
@@ -91,6 +108,24 @@ export function createSignIn(options: SignInOptions): SignIn {
     // Every one is compared, in constant time each.
     return macs.map((mac) => timingSafeEqual(Buffer.from(mac), expected)).includes(true);
   };
+
+  /**
+   * The person proved who they are: a new session (a new id at every sign-in, the old one ended, so a planted cookie
+   * never becomes a signed-in session), the device cookie, the audit line, and on to `next` or the role's home.
+   */
+  async function finish(request: RoutedRequest, account: Account, how: FinishOptions): Promise<Answer> {
+    const name = account.name;
+    await sessions.end(how.previousId);
+    const { id } = await sessions.start(name, account.generation);
+    logger.info({ event: 'admin_sign_in', user: name, via: how.via }, 'admin signed in');
+    await options.audit({ at: clock(), user: name, event: how.via === 'password' ? 'sign_in' : `sign_in_${how.via}`, network: addressKeyOf(request.clientAddress) });
+    const mac = deviceMacOf(await throttle.deviceKey(), name);
+    const known = how.knownMacs ?? deviceMacsOf(request.raw.headers.cookie);
+    const remembered = [mac, ...known.filter((other) => other !== mac)].slice(0, DEVICE_NAMES);
+    // Two Set-Cookie headers: Node writes each value of an array as a header of its own.
+    const cookies = [sessionCookie(id, options.secureCookies, options.maxSessionMs), deviceCookie(remembered, options.secureCookies)];
+    return redirectAnswer(how.next ?? homeOf(account.role), { 'set-cookie': cookies as unknown as string });
+  }
 
   return {
     showForm(request, session) {
@@ -139,17 +174,10 @@ export function createSignIn(options: SignInOptions): SignIn {
       }
       await throttle.release(ticket);
       await throttle.forget(`name:${name}`);
-      // A new id at every sign-in, and the old one ended: a planted cookie never becomes a signed-in session.
-      await sessions.end(previousId);
-      const { id } = await sessions.start(name, account!.generation);
-      logger.info({ event: 'admin_sign_in', user: name }, 'admin signed in');
-      await options.audit({ at: clock(), user: name, event: 'sign_in', network });
-      const mac = deviceMacOf(await throttle.deviceKey(), name);
-      const remembered = [mac, ...macs.filter((other) => other !== mac)].slice(0, DEVICE_NAMES);
-      // Two Set-Cookie headers: Node writes each value of an array as a header of its own.
-      const cookies = [sessionCookie(id, options.secureCookies, options.maxSessionMs), deviceCookie(remembered, options.secureCookies)];
-      return redirectAnswer(next ?? homeOf(account!.role), { 'set-cookie': cookies as unknown as string });
+      return finish(request, account!, { previousId, next, knownMacs: macs, via: 'password' });
     },
+
+    finish,
 
     async signOut(session, id) {
       await sessions.end(id);

@@ -55,8 +55,11 @@ export function waitMsOf(failuresPerKey: ReadonlyArray<readonly number[]>, now: 
 }
 
 export interface MemoryThrottleOptions {
-  /** The device cookies' key; by default 32 random bytes made here, so a restart makes every device unknown again. */
-  deviceKey?: Buffer;
+  /**
+   * The device cookies' key, or how to load it once (the files backend derives it from a secret kept in data_dir);
+   * by default 32 random bytes made here, so a restart makes every device unknown again.
+   */
+  deviceKey?: Buffer | (() => Promise<Buffer>);
 }
 
 /**
@@ -65,7 +68,8 @@ export interface MemoryThrottleOptions {
  */
 export function createSignInThrottle(options: MemoryThrottleOptions = {}): SignInThrottle {
   const failures = new Map<string, number[]>();
-  const deviceKey = options.deviceKey ?? randomBytes(DEVICE_KEY_BYTES);
+  const given = options.deviceKey ?? randomBytes(DEVICE_KEY_BYTES);
+  let deviceKey: Promise<Buffer> | undefined;
   const recent = (key: string, now: number): number[] => (failures.get(key) ?? []).filter((at) => now - at < SIGN_IN_WINDOW_MS);
   return {
     async reserve(keys, now) {
@@ -91,7 +95,12 @@ export function createSignInThrottle(options: MemoryThrottleOptions = {}): SignI
     async forget(key) {
       failures.delete(key);
     },
-    async deviceKey() {
+    deviceKey() {
+      deviceKey ??= (Buffer.isBuffer(given) ? Promise.resolve(given) : given()).catch((error: unknown) => {
+        // Tried again at the next sign-in.
+        deviceKey = undefined;
+        throw error;
+      });
       return deviceKey;
     },
   };

@@ -1,7 +1,8 @@
 // The files backend, the default (docs/configuration.md "[state]"): every record in data_dir, written by this
 // process alone. One line appender for the process: the archive's appends and the inbox's rewrites of an archive
 // take turns (files/jsonl.ts).
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { createSessionStore } from '../../admin/sessions.js';
 import { createSignInThrottle } from '../../admin/sign-in-throttle.js';
 import type { Config, NewsletterForm } from '../../config/config.js';
@@ -14,6 +15,7 @@ import { createFileArchiveStore } from './archive-store-files.js';
 import { campaignsDirOf, createCampaignFiles } from './campaign-files.js';
 import { createFileSources } from './dashboard-sources-files.js';
 import { createQueueFiles, queueDirOf } from './queue-files.js';
+import { loadNewsletterSecret } from '../../newsletter/newsletter-secret.js';
 import type { Backend } from '../backend.js';
 import { createSessionFile } from './session-file.js';
 
@@ -30,8 +32,14 @@ export function openBackend(config: Config, logger: Logger): Backend {
     newsletter: createFileNewsletterStore({ dataDir, forms: newsletterForms, appendLine: jsonl.append, randomBytes, logger }),
     admin: {
       openSessions: (options) => createSessionStore({ ...options, file: createSessionFile(dataDir) }),
-      // Failed sign-ins are counted in memory: one process serves data_dir.
-      throttle: createSignInThrottle(),
+      // Failed sign-ins are counted in memory: one process serves data_dir. The device cookies' key is derived from
+      // data_dir's secret, so a restart still knows the browsers that signed in before.
+      throttle: createSignInThrottle({
+        deviceKey: async () => {
+          await mkdir(dataDir, { recursive: true });
+          return deriveKey(await loadNewsletterSecret(dataDir, randomBytes), 'postbox admin device cookie');
+        },
+      }),
     },
     // A command (`postbox users ...`) may change these beside `serve`: they are written under a lock file.
     accounts: createAccountFiles(dataDir, { appendLine: jsonl.append }),
@@ -40,4 +48,9 @@ export function openBackend(config: Config, logger: Logger): Backend {
     unavailableParts: () => [],
     close: async () => undefined,
   };
+}
+
+/** A key of its own for `label`, derived from `secret` (HMAC-SHA-256): it tells nothing of the secret or of other keys. */
+function deriveKey(secret: Buffer, label: string): Buffer {
+  return createHmac('sha256', secret).update(label).digest();
 }

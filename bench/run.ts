@@ -13,6 +13,7 @@ import { benchInbox100k } from './inbox-100k.js';
 import { benchSearch10k } from './search-10k.js';
 import { benchStartupScale } from './startup-scale.js';
 import { benchRateLimiterMemory } from './rate-limiter-memory.js';
+import { benchSignInBurst } from './sign-in-burst.js';
 import type { BenchContext } from './lib/context.js';
 import { chooseLoadTool } from './lib/load.js';
 import { findNginx } from './lib/nginx.js';
@@ -28,6 +29,7 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'rate-limiter', group: 'forms', run: benchRateLimiterMemory },
   { name: 'campaign-10k', group: 'newsletter', run: benchCampaign10k },
   { name: 'inbox-100k', group: 'admin', run: benchInbox100k },
+  { name: 'sign-in-burst', group: 'admin', run: benchSignInBurst },
   { name: 'cluster', group: 'cluster', run: benchCluster },
 ];
 

@@ -29,6 +29,12 @@ function importsOf(file: string): string[] {
 }
 
 const files = sourceFiles();
+
+/** The source file an import's resolved path names (`x.js` is `x.ts` or `x.tsx`). */
+function importTargets(resolved: string): string[] {
+  const base = resolved.replace(/\.js$/, '');
+  return [`${base}.ts`, `${base}.tsx`].filter((candidate) => files.includes(candidate));
+}
 const edges = files.flatMap((file) => importsOf(file).map((target) => ({ from: file, to: target })));
 
 /** The folders that hold what Postbox does; they know nothing of how it is wired or which adapters carry it out. */
@@ -70,6 +76,25 @@ describe('the layout of src/', () => {
       state.set(folder, 'done');
     };
     for (const folder of next.keys()) visit(folder, []);
+    assert.deepEqual(circles, []);
+  });
+
+  it('has no circle between files, type imports included', () => {
+    const next = new Map<string, string[]>();
+    for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), ...importTargets(to)]);
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        circles.push([...trail.slice(trail.indexOf(file)), file].join(' -> '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const target of next.get(file) ?? []) visit(target, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of files) visit(file, []);
     assert.deepEqual(circles, []);
   });
 

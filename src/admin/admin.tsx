@@ -11,18 +11,23 @@ import { safeReason } from '../kit/safe-reason.js';
 import { ADMIN_CSS } from './admin-css.js';
 import { ADMIN_HEADERS } from './admin-headers.js';
 import { CAMPAIGN_PROGRESS_JS } from './campaign-progress-js.js';
+import { EDITOR_JS } from './editor-js.js';
 import type { AdminPage, AdminRequest, AdminRoute } from './admin-pages.js';
 import { readAdminForm, type AdminForm } from './form-body.js';
 import { loginPathFor } from './next-path.js';
+import { PASSKEYS_SCRIPT } from './passkeys/passkey-paths.js';
+import { createPasskeySignInRoutes } from './passkeys/passkey-sign-in.js';
+import { PASSKEYS_JS } from './passkeys/passkeys-js.js';
 import { createPasswordCheckPool } from '../kit/password-check-pool.js';
 import { parsePasswordHash, type PasswordHash } from '../kit/password-hash.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { isFromAnotherSite } from './request-origin.js';
-import { sessionCookieName, sessionIdOf } from './session-cookie.js';
+import { sessionCookie, sessionCookieName, sessionIdOf } from './session-cookie.js';
 import type { Accounts } from './accounts/accounts.js';
 import { homeOf, OWNERS } from './accounts/roles.js';
 import type { AdminSession, SessionStore, SessionStoreOptions } from './sessions.js';
 import { createSignIn } from './sign-in.js';
+import { SECOND_FACTOR_PATH } from './second-factor/second-factor.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import { UnavailableError } from '../kit/unavailable-error.js';
 import { CSRF_FIELD } from './views/csrf-field.js';
@@ -32,6 +37,8 @@ import { MessagePage } from './views/message-page.js';
 const ASSETS: ReadonlyMap<string, { type: string; body: string }> = new Map([
   ['/admin/assets/admin.css', { type: 'text/css; charset=utf-8', body: ADMIN_CSS }],
   ['/admin/assets/campaign-progress.js', { type: 'text/javascript; charset=utf-8', body: CAMPAIGN_PROGRESS_JS }],
+  ['/admin/assets/editor.js', { type: 'text/javascript; charset=utf-8', body: EDITOR_JS }],
+  [PASSKEYS_SCRIPT, { type: 'text/javascript; charset=utf-8', body: PASSKEYS_JS }],
 ]);
 
 /**
@@ -39,6 +46,9 @@ const ASSETS: ReadonlyMap<string, { type: string; body: string }> = new Map([
  * DEFAULT_SCRYPT): a wrong name takes as long as a wrong password. Its password is nobody's.
  */
 const DUMMY_HASH = 'scrypt$N=131072,r=8,p=1$cG9zdGJveC1kdW1teS1zYWx0IQ==$QzMHOOuHfb/ZsqohcapKCaqS3bzBbJfD3PF2btqEy6E=';
+
+/** The signed-in person's own page, the one a user without a required second factor may open. */
+const ACCOUNT_PATH = '/admin/account';
 
 /** Room for a POST's fields beside its largest upload. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
@@ -82,6 +92,12 @@ export interface AdminTools {
   verifyPassword(user: string, password: string): Promise<boolean>;
   /** The person of `request` gave their password again now: their session's `authAt` moves. */
   confirmSession(request: AdminRequest): Promise<void>;
+  /**
+   * Ends the session of `request` and starts one for `user` in their generation now (after a change that moved it,
+   * so that this browser stays signed in while every other session of the user ends): the Set-Cookie header of the
+   * new session, or undefined when the user is gone.
+   */
+  renewSession(request: AdminRequest, user: string): Promise<Record<string, string> | undefined>;
 }
 
 /** Builds /admin behind sign-in, with the pages `pagesOf` makes (createPlaceholderPages() until the posts pages exist). */
@@ -111,6 +127,7 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
     audit: (event) => accounts.store.audit(event),
     ipv6Prefix: adapters.ipv6Prefix,
     checkPassword,
+    updateAccount: (name, change) => accounts.store.update(name, change),
   });
   const tools: AdminTools = {
     async verifyPassword(user, password) {
@@ -122,8 +139,26 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
       const id = sessionIdOf(request.raw.headers.cookie, sessionCookieName(admin.secure_cookies));
       if (id !== undefined) await sessions.confirm(id);
     },
+    async renewSession(request, user) {
+      await sessions.end(sessionIdOf(request.raw.headers.cookie, sessionCookieName(admin.secure_cookies)));
+      const account = await accounts.find(user);
+      if (!account) return undefined;
+      const { id } = await sessions.start(user, account.generation);
+      return { 'set-cookie': sessionCookie(id, admin.secure_cookies, sessionOptions.maxMs) };
+    },
   };
-  const pages = pagesOf(tools);
+  // "Sign in with a passkey" belongs to the sign-in page, whatever pages are given: anonymous routes of its own.
+  const passkeySignIn = createPasskeySignInRoutes({
+    accounts,
+    throttle: adapters.records.throttle,
+    finish: (request, account, how) => signIn.finish(request, account, how),
+    audit: (event) => accounts.store.audit(event),
+    clock,
+    logger,
+    secureCookies: admin.secure_cookies,
+    ipv6Prefix: adapters.ipv6Prefix,
+  });
+  const pages = [...passkeySignIn, ...pagesOf(tools)];
   const maxBodyBytes = admin.max_upload_bytes + FORM_OVERHEAD_BYTES;
   const findPage = createPageLookup(pages);
   const cookieName = sessionCookieName(admin.secure_cookies);
@@ -137,7 +172,7 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
     if (!found) return undefined;
     const account = await adapters.accounts.find(found.user);
     if (!account || account.generation !== found.generation || found.createdAt < account.since) return undefined;
-    return { user: found.user, role: account.role, csrfToken: found.csrfToken, authAt: found.authAt };
+    return { user: found.user, role: account.role, csrfToken: found.csrfToken, authAt: found.authAt, timeZone: settings.admin.time_zone };
   }
 
   async function route(request: RoutedRequest): Promise<Answer> {
@@ -156,6 +191,11 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
       if (isRead) return signIn.showForm(request, session);
       const body = await readAdminForm(request.raw, FORM_OVERHEAD_BYTES);
       return body.ok ? signIn.signIn(request, body.form, id) : unreadable(body.problem, undefined);
+    }
+    if (path === SECOND_FACTOR_PATH) {
+      if (isRead) return redirectAnswer('/admin/login');
+      const body = await readAdminForm(request.raw, FORM_OVERHEAD_BYTES);
+      return body.ok ? signIn.secondFactor(request, body.form, id) : unreadable(body.problem, undefined);
     }
     const found = findPage(path);
     // A page for people without a session (accepting an invitation): the origin check above still applies.
@@ -183,6 +223,14 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
     if (!(found.roles ?? OWNERS).includes(session.role)) {
       request.raw.resume();
       return htmlAnswer(403, <MessagePage title="Not for your role" message="Your role does not open this page." session={session} link={{ href: homeOf(session.role), label: 'Back to the admin' }} />);
+    }
+    // `[admin] require_second_factor`: a user of those roles without TOTP or a passkey opens only /admin/account.
+    if (admin.require_second_factor.includes(session.role) && path !== ACCOUNT_PATH && !path.startsWith(`${ACCOUNT_PATH}/`)) {
+      const account = await accounts.find(session.user);
+      if (!account?.totp && !account?.passkeys.length) {
+        request.raw.resume();
+        return redirectAnswer(`${ACCOUNT_PATH}?notice=second_factor_required`);
+      }
     }
     if (isRead) return page({ ...request, session }, session);
     const body = await readAdminForm(request.raw, maxBodyBytes);

@@ -1,16 +1,17 @@
-// The password asked again before a sensitive change (docs/admin.md "Users, invitations and the audit log"): when
-// the session's person last gave their password more than 15 minutes ago, a change is answered with a page that
-// asks for it and posts the same action again, with the same fields. A right password moves the session's
-// `authAt` to now (so the next changes go through without asking) and the change is done; a wrong one changes
-// nothing. After 5 wrong passwords within 15 minutes for one user, this process asks no more for a while (429).
-import type { Answer } from '../../http/answer.js';
-import type { Logger } from '../../kit/log.js';
-import { PasswordCheckBusyError } from '../../kit/password-check-pool.js';
-import type { Clock } from '../../ports.js';
-import type { AdminRequest, AdminSession } from '../admin-pages.js';
-import { htmlAnswer } from '../render.js';
-import { CSRF_FIELD, CsrfField } from '../views/csrf-field.js';
-import { Layout, type AdminSection } from '../views/layout.js';
+// The password asked again before a sensitive change (docs/admin.md "Users, invitations and the audit log" and
+// "Your account"): when the session's person last gave their password more than 15 minutes ago, a change is
+// answered with a page that asks for it and posts the same action again, with the same fields. A right password
+// moves the session's `authAt` to now (so the next changes go through without asking) and the change is done; a
+// wrong one changes nothing. After 5 wrong passwords within 15 minutes for one user, this process asks no more for
+// a while (429). `check` is the same count for a form that asks for the current password itself (a new password).
+import type { Answer } from '../http/answer.js';
+import type { Logger } from '../kit/log.js';
+import { PasswordCheckBusyError } from '../kit/password-check-pool.js';
+import type { Clock } from '../ports.js';
+import type { AdminRequest, AdminSession } from './admin-pages.js';
+import { htmlAnswer } from './render.js';
+import { CSRF_FIELD, CsrfField } from './views/csrf-field.js';
+import { Layout, type AdminSection } from './views/layout.js';
 
 /** A change is allowed without asking again this long after the password was last given. */
 export const CONFIRM_AFTER_MS = 15 * 60_000;
@@ -22,6 +23,9 @@ const MAX_FAILURES = 5;
 const FAILURE_WINDOW_MS = 15 * 60_000;
 const MAX_PASSWORD_LENGTH = 1024;
 
+/** Where "Cancel" leads from the page that asks, per section. */
+const CANCEL_HREFS: Partial<Record<AdminSection, string>> = { users: '/admin/users', account: '/admin/account' };
+
 export interface PasswordConfirmationDeps {
   clock: Clock;
   logger: Logger;
@@ -31,8 +35,18 @@ export interface PasswordConfirmationDeps {
   confirmSession(request: AdminRequest): Promise<void>;
 }
 
+/** What checking a password given in a form found: right, wrong, or not checked (too many wrong ones, or busy). */
+export type PasswordCheck = { ok: true } | { ok: false; status: 403 | 429; problem: string; headers?: Record<string, string> };
+
 /** Runs `change` when the password was given recently, or once it was given again now. */
-export type WithConfirmedPassword = (request: AdminRequest, session: AdminSession, section: AdminSection, change: () => Promise<Answer>) => Promise<Answer>;
+export interface WithConfirmedPassword {
+  (request: AdminRequest, session: AdminSession, section: AdminSection, change: () => Promise<Answer>): Promise<Answer>;
+  /**
+   * Checks `password` as the person's own, counted with the wrong passwords given to the page that asks; a right
+   * one moves the session's `authAt` to now.
+   */
+  check(request: AdminRequest, session: AdminSession, password: string): Promise<PasswordCheck>;
+}
 
 export function createPasswordConfirmation(deps: PasswordConfirmationDeps): WithConfirmedPassword {
   const { clock, logger } = deps;
@@ -44,35 +58,41 @@ export function createPasswordConfirmation(deps: PasswordConfirmationDeps): With
     return kept;
   };
 
-  return async (request, session, section, change) => {
+  const check = async (request: AdminRequest, session: AdminSession, password: string): Promise<PasswordCheck> => {
     const now = clock();
-    if (now - session.authAt <= CONFIRM_AFTER_MS) return change();
-    const fields = request.form?.fields ?? new URLSearchParams();
-    const password = fields.get(PASSWORD_FIELD);
-    const ask = (status: number, problem?: string, headers?: Record<string, string>) =>
-      htmlAnswer(status, <ConfirmPasswordPage session={session} section={section} action={request.path} fields={fields} problem={problem} />, headers);
-    if (password === null || password === '') return ask(200);
     const failed = recentFailures(session.user, now);
     if (failed.length >= MAX_FAILURES) {
       const seconds = Math.max(1, Math.ceil((failed[0]! + FAILURE_WINDOW_MS - now) / 1000));
-      return ask(429, `Too many wrong passwords. Try again in ${Math.ceil(seconds / 60)} minutes.`, { 'retry-after': String(seconds) });
+      return { ok: false, status: 429, problem: `Too many wrong passwords. Try again in ${Math.ceil(seconds / 60)} minutes.`, headers: { 'retry-after': String(seconds) } };
     }
     let matches: boolean;
     try {
       matches = password.length <= MAX_PASSWORD_LENGTH && (await deps.verifyPassword(session.user, password));
     } catch (error) {
       if (!(error instanceof PasswordCheckBusyError)) throw error;
-      return ask(429, 'Too many password checks at once. Try again in a moment.', { 'retry-after': '1' });
+      return { ok: false, status: 429, problem: 'Too many password checks at once. Try again in a moment.', headers: { 'retry-after': '1' } };
     }
     if (!matches) {
       failures.set(session.user, [...failed, now]);
       logger.warn({ event: 'admin_password_confirm_failed', user: session.user }, 'admin password asked again: wrong');
-      return ask(403, 'The password is not right. Nothing was changed.');
+      return { ok: false, status: 403, problem: 'The password is not right. Nothing was changed.' };
     }
     failures.delete(session.user);
     await deps.confirmSession(request);
-    return change();
+    return { ok: true };
   };
+
+  const withConfirmedPassword = async (request: AdminRequest, session: AdminSession, section: AdminSection, change: () => Promise<Answer>): Promise<Answer> => {
+    if (clock() - session.authAt <= CONFIRM_AFTER_MS) return change();
+    const fields = request.form?.fields ?? new URLSearchParams();
+    const password = fields.get(PASSWORD_FIELD);
+    const ask = (status: number, problem?: string, headers?: Record<string, string>) =>
+      htmlAnswer(status, <ConfirmPasswordPage session={session} section={section} action={request.path} fields={fields} problem={problem} />, headers);
+    if (password === null || password === '') return ask(200);
+    const checked = await check(request, session, password);
+    return checked.ok ? change() : ask(checked.status, checked.problem, checked.headers);
+  };
+  return Object.assign(withConfirmedPassword, { check });
 }
 
 interface ConfirmPasswordPageProps {
@@ -110,7 +130,7 @@ export function ConfirmPasswordPage({ session, section, action, fields, problem 
         </p>
       </form>
       <p>
-        <a href="/admin/users">Cancel</a>
+        <a href={CANCEL_HREFS[section] ?? '/admin'}>Cancel</a>
       </p>
     </Layout>
   );

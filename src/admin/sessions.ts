@@ -45,6 +45,8 @@ export interface AdminSession {
   csrfToken: string;
   /** When the person last proved who they are. */
   authAt: number;
+  /** `[admin] time_zone`: the IANA zone the pages show times in (views/time.tsx). */
+  timeZone: string;
 }
 
 /** Where the records are kept; the composition root hands in data_dir/admin-sessions.json, written atomically. */

@@ -15,9 +15,10 @@ import type { AdminForm } from './form-body.js';
 import { safeNextPath } from './next-path.js';
 import { createPasswordCheckPool, PasswordCheckBusyError } from '../kit/password-check-pool.js';
 import { parsePasswordHash, type PasswordHash } from '../kit/password-hash.js';
-import type { Account, AuditEvent } from './accounts/account.js';
+import type { Account, AuditEvent, StoredAccount } from './accounts/account.js';
 import { homeOf } from './accounts/roles.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
+import { createSecondFactor } from './second-factor/second-factor.js';
 import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
 import type { AdminSession, SessionStore } from './sessions.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
@@ -63,6 +64,11 @@ export interface SignInOptions {
    * pool of 2 threads with 8 checks waiting (kit/password-check-pool.ts), ended by close().
    */
   checkPassword?(stored: PasswordHash, password: string): Promise<boolean>;
+  /**
+   * The account store's atomic update, for the second step of a user with TOTP (a code's step remembered, a
+   * recovery code used up); without it such a user's codes are never right.
+   */
+  updateAccount?(name: string, change: (current: StoredAccount | undefined) => StoredAccount | undefined): Promise<StoredAccount | undefined>;
 }
 
 /** How a sign-in ends. */
@@ -82,6 +88,8 @@ export interface SignIn {
   showForm(request: RoutedRequest, session: AdminSession | undefined): Answer;
   /** POST /admin/login with its read body (the origin check has passed). */
   signIn(request: RoutedRequest, form: AdminForm, previousId: string | undefined): Promise<Answer>;
+  /** POST /admin/login/second-factor with its read body: the code of a user with TOTP after their right password. */
+  secondFactor(request: RoutedRequest, form: AdminForm, previousId: string | undefined): Promise<Answer>;
   /** POST /admin/logout (the session and CSRF checks have passed): the session ends on the server. */
   signOut(session: AdminSession, id: string | undefined): Promise<Answer>;
   /**
@@ -126,6 +134,22 @@ export function createSignIn(options: SignInOptions): SignIn {
     const cookies = [sessionCookie(id, options.secureCookies, options.maxSessionMs), deviceCookie(remembered, options.secureCookies)];
     return redirectAnswer(how.next ?? homeOf(account.role), { 'set-cookie': cookies as unknown as string });
   }
+
+  const secondFactor = createSecondFactor({
+    findAccount: options.findAccount,
+    updateAccount: options.updateAccount ?? (async () => undefined),
+    throttle,
+    clock,
+    logger,
+    audit: options.audit,
+    addressKeyOf,
+    async keysOf(request, name) {
+      const macs = deviceMacsOf(request.raw.headers.cookie);
+      const ip = `ip:${addressKeyOf(request.clientAddress)}`;
+      return { keys: (await isKnownDevice(macs, name)) ? [ip] : [ip, `name:${name}`], macs };
+    },
+    finish,
+  });
 
   return {
     showForm(request, session) {
@@ -173,11 +197,16 @@ export function createSignIn(options: SignInOptions): SignIn {
         return htmlAnswer(403, <LoginPage next={next} name={name} problem={WRONG_CREDENTIALS} />);
       }
       await throttle.release(ticket);
+      // A user with TOTP is not signed in yet: the code is asked first (second-factor/). The name's failures are
+      // forgotten only once it is right, so that knowing the password does not reset the count of wrong codes.
+      if (account!.totp) return secondFactor.ask(account!, next);
       await throttle.forget(`name:${name}`);
       return finish(request, account!, { previousId, next, knownMacs: macs, via: 'password' });
     },
 
     finish,
+
+    secondFactor: (request, form, previousId) => secondFactor.verify(request, form, previousId),
 
     async signOut(session, id) {
       await sessions.end(id);

@@ -4,7 +4,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import inject from 'light-my-request';
-import { createAdmin, type Admin } from '../../src/admin/admin.js';
+import { createAdmin, type Admin, type AdminTools } from '../../src/admin/admin.js';
+import type { Role } from '../../src/admin/accounts/account.js';
+import type { SignInThrottle } from '../../src/admin/sign-in-throttle.js';
 import type { AdminRoute } from '../../src/admin/admin-pages.js';
 import { hashPassword } from '../../src/kit/password-hash.js';
 import { createPlaceholderPages } from '../../src/admin/views/placeholder-pages.js';
@@ -20,6 +22,13 @@ import type { AdminConfig } from '../../src/config/config.js';
 import { createFrontDoor, type RequestListener } from '../../src/http/front-door.js';
 import { captureLogs, type LogCapture } from '../support/log-capture.js';
 import { createTestClock, type TestClock } from '../support/clock.js';
+import { Secret, TOTP } from 'otpauth';
+import type { StoredAccount } from '../../src/admin/accounts/account.js';
+import { EVERY_ROLE } from '../../src/admin/accounts/roles.js';
+import { createAccountPages } from '../../src/admin/account-pages/account-pages.js';
+import type { AdminPage } from '../../src/admin/admin-pages.js';
+import { createMemoryAccountStore as createMemoryStore, type MemoryAccountStore } from '../support/memory-accounts.js';
+import { createTempDir } from '../support/temp-dir.js';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -60,6 +69,14 @@ export interface TestAdminOptions {
   accounts?: Accounts;
   /** admin.session_max_hours (default 168). */
   sessionMaxHours?: number;
+  /** `[admin] time_zone` the pages show times in (default "UTC"). */
+  timeZone?: string;
+  /** Instead of `pages`: the pages made with the admin's tools (verifyPassword, confirmSession, renewSession). */
+  pagesOf?: (tools: AdminTools) => AdminRoute[];
+  /** `[admin] require_second_factor` (default none). */
+  requireSecondFactor?: Role[];
+  /** The failed sign-ins and the device key; by default a fresh in-memory throttle at each build. */
+  throttle?: SignInThrottle;
 }
 
 export async function startTestAdmin(options: TestAdminOptions): Promise<TestAdmin> {
@@ -68,8 +85,9 @@ export async function startTestAdmin(options: TestAdminOptions): Promise<TestAdm
     users: (options.users ?? ['jane']).map((name) => ({ name, password_hash: hash })),
     session_hours: options.sessionHours ?? 12,
     session_max_hours: options.sessionMaxHours ?? 168,
-    require_second_factor: [],
+    require_second_factor: options.requireSecondFactor ?? [],
     max_upload_bytes: 1024 * 1024,
+    time_zone: options.timeZone ?? 'UTC',
     secure_cookies: options.secureCookies ?? false,
   };
   const clock = options.clock ?? createTestClock();
@@ -87,11 +105,11 @@ export async function startTestAdmin(options: TestAdminOptions): Promise<TestAdm
         randomBytes,
         records: {
           openSessions: async (sessionOptions) => (sessionStore = await createSessionStore({ ...sessionOptions, file: createSessionFile(options.dataDir) })),
-          throttle: createSignInThrottle(),
+          throttle: options.throttle ?? createSignInThrottle(),
         },
         accounts,
       },
-      () => options.pages ?? createPlaceholderPages(),
+      (tools) => options.pagesOf?.(tools) ?? options.pages ?? createPlaceholderPages(),
     );
     handle = createFrontDoor({
       routes: admin.routes,
@@ -177,4 +195,108 @@ export async function signIn(app: TestAdmin, name = 'jane', options: { remoteAdd
 /** A urlencoded POST. */
 export function formPost(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): inject.InjectOptions {
   return { method: 'POST', url, payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } };
+}
+
+/** /admin with the account pages (startAccountAdmin): its parts, and `close` removes its data_dir too. */
+export interface AccountAdmin {
+  app: TestAdmin;
+  store: MemoryAccountStore;
+  accounts: Accounts;
+  clock: TestClock;
+  /** The logs of the account pages (the admin's own are `app.logs`). */
+  pageLogs: LogCapture;
+  close(): Promise<void>;
+}
+
+/** A browser signed in: its session cookie and the CSRF token of its pages. */
+export interface SignedInBrowser {
+  csrf: string;
+  cookie: string;
+}
+
+/** A page every role opens, standing in for the posts (GET and POST). */
+const everyRolePage: AdminPage = (_request, session) => ({ status: 200, headers: { 'content-type': 'text/plain' }, body: `Posts of ${session.user}` });
+
+/**
+ * /admin with the account pages (src/admin/account-pages/) over an in-memory store: the config user jane (owner),
+ * ada (author) and ed (editor) of the store, all with PASSWORD; /admin/posts opens for every role.
+ */
+export async function startAccountAdmin(options: { requireSecondFactor?: Role[] } = {}): Promise<AccountAdmin> {
+  const hash = await testHash();
+  const { dir, remove } = await createTempDir('account-admin');
+  const clock = createTestClock();
+  const member = (name: string, role: Role): StoredAccount => ({ name, role, passwordHash: hash, generation: 3, passkeys: [], createdAt: clock() - 24 * 3_600_000 });
+  const store = createMemoryStore([member('ada', 'author'), member('ed', 'editor')]);
+  const accounts = createAccounts([{ name: 'jane', password_hash: hash }], store);
+  const throttle = createSignInThrottle({ deviceKey: Buffer.alloc(32, 7) });
+  const pageLogs = captureLogs();
+  const app = await startTestAdmin({
+    dataDir: dir,
+    clock,
+    accounts,
+    throttle,
+    requireSecondFactor: options.requireSecondFactor,
+    pagesOf: (tools) => [
+      { path: '/admin/posts', roles: EVERY_ROLE, methods: { GET: everyRolePage, POST: everyRolePage } },
+      ...createPlaceholderPages(),
+      ...createAccountPages({
+        accounts,
+        clock,
+        logger: pageLogs.logger,
+        randomBytes,
+        verifyPassword: tools.verifyPassword,
+        confirmSession: tools.confirmSession,
+        renewSession: tools.renewSession,
+        hashPassword: (password) => hashPassword(password, randomBytes(16), { N: 16384, r: 8, p: 1 }),
+        networkOf: (request) => request.clientAddress,
+        sharedKey: () => throttle.deviceKey(),
+        siteName: 'Example',
+        secureCookies: false,
+      }).map((route) => ({ ...route, roles: EVERY_ROLE })),
+    ],
+  });
+  return {
+    app,
+    store,
+    accounts,
+    clock,
+    pageLogs,
+    async close() {
+      await app.close();
+      await remove();
+    },
+  };
+}
+
+/** The browser of a sign-in's answer (303 with a session cookie), with the CSRF token read from /admin/account. */
+export async function browserOf(app: TestAdmin, answer: inject.Response): Promise<SignedInBrowser> {
+  if (answer.statusCode !== 303) throw new Error(`sign-in answered ${answer.statusCode}: ${answer.body}`);
+  const cookie = `postbox_admin=${sessionIdFrom(answer)}`;
+  const page = await app.inject({ method: 'GET', url: '/admin/account', headers: { cookie } });
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)?.[1];
+  if (!csrf) throw new Error('no CSRF token on /admin/account');
+  return { csrf, cookie };
+}
+
+/** Signs `name` in with a password alone (a user without TOTP); the CSRF token is read from /admin/account. */
+export async function signInToAccount(app: TestAdmin, name: string, password = PASSWORD, remoteAddress?: string): Promise<SignedInBrowser> {
+  return browserOf(app, await app.inject({ ...formPost('/admin/login', { name, password }), remoteAddress }));
+}
+
+/** The code an authenticator app shows for `secret` at `now` (otpauth: SHA-1, 6 digits, 30 s). */
+export function totpCodeOf(secret: string, now: number): string {
+  return TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: now, algorithm: 'SHA1', digits: 6, period: 30 });
+}
+
+/** Sets TOTP up through /admin/account as a person would: the secret read from the page, a code computed from it. */
+export async function setUpTotp(app: TestAdmin, browser: SignedInBrowser): Promise<{ secret: string; codes: string[] }> {
+  const post = (url: string, fields: Record<string, string>) => app.inject(formPost(url, { csrf_token: browser.csrf, ...fields }, { cookie: browser.cookie }));
+  const setup = await post('/admin/account/totp/setup', {});
+  const secret = /id="totp-secret">([^<]+)</.exec(setup.body)?.[1]?.replace(/\s/g, '');
+  const pending = /name="pending" value="([^"]+)"/.exec(setup.body)?.[1];
+  if (setup.statusCode !== 200 || !secret || !pending) throw new Error(`set-up answered ${setup.statusCode}`);
+  const enabled = await post('/admin/account/totp/enable', { pending, code: totpCodeOf(secret, app.clock()) });
+  if (enabled.statusCode !== 200) throw new Error(`enabling answered ${enabled.statusCode}: ${enabled.body}`);
+  const codes = [...enabled.body.matchAll(/<code>([a-z2-7]{4}-[a-z2-7]{4})<\/code>/g)].map((match) => match[1]!);
+  return { secret, codes };
 }

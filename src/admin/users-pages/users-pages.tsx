@@ -10,7 +10,7 @@
 //   POST /admin/invite           takes the invitation once, creates the user, then 303 to /admin/login
 //
 // The owners' pages sit behind the guard (owners only, CSRF); each change asks for the password again when it
-// was given more than 15 minutes ago (confirm-password.tsx), ends in a 303 (or the invitation's one-time page),
+// was given more than 15 minutes ago (../reauth.tsx), ends in a 303 (or the invitation's one-time page),
 // and appends an audit event with the acting user and their network. A role change or a removal moves the user's
 // generation on, so their sessions end at once on every replica.
 import type { Answer } from '../../http/answer.js';
@@ -24,7 +24,7 @@ import type { Accounts } from '../accounts/accounts.js';
 import type { AdminPage, AdminRequest, AdminRoute, AdminSession } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import { MessagePage } from '../views/message-page.js';
-import { createPasswordConfirmation } from './confirm-password.js';
+import { createPasswordConfirmation } from '../reauth.js';
 import { createInvitePages, type InvitePagesDeps } from './invite-pages.js';
 import { createInvitationToken, INVITATION_MS, invitationHashOf, invitationLinkOf, invitationMail, nameProblem } from './invitations.js';
 import {

@@ -7,7 +7,8 @@ import { AdminTable } from '../views/admin-table.js';
 import { CsrfField } from '../views/csrf-field.js';
 import { Layout } from '../views/layout.js';
 import { RowButton } from '../views/row-button.js';
-import { MAX_NAME_LENGTH, utcMinuteOf } from './invitations.js';
+import { Time } from '../views/time.js';
+import { MAX_NAME_LENGTH } from './invitations.js';
 
 export const USERS_PATH = '/admin/users';
 export const INVITE_ACTION = '/admin/users/invite';
@@ -75,7 +76,9 @@ export function UsersPage({ session, users, invitations, notice, problem, draft 
               <td>{ROLE_WORDS[invitation.role]}</td>
               <td>{invitation.email ?? ''}</td>
               <td>{invitation.createdBy}</td>
-              <td>{utcMinuteOf(invitation.expiresAt)}</td>
+              <td>
+                <Time at={invitation.expiresAt} zone={session.timeZone} />
+              </td>
               <td>
                 <RowButton session={session} action={WITHDRAW_ACTION} name="invitation" value={invitation.tokenHash} label="Withdraw" rowName={`the invitation of ${invitation.name}`} />
               </td>
@@ -158,7 +161,7 @@ export function InvitationCreatedPage({ session, name, role, link, expiresAt, ma
     <Layout title="Invitation created" session={session} section="users">
       <h1>Invitation created</h1>
       <p>
-        {name} is invited as {ROLE_WORDS[role].toLowerCase()}. The link works once, until {utcMinuteOf(expiresAt)}:
+        {name} is invited as {ROLE_WORDS[role].toLowerCase()}. The link works once, until <Time at={expiresAt} zone={session.timeZone} />:
       </p>
       <p>
         <label for="invitation-link">Invitation link</label>

@@ -1,5 +1,7 @@
 // The sign-in page (docs/admin.md "Signing in"): "Name", "Password", "Sign in"; one message for a wrong name or
-// password, and after too many failures, when to try again.
+// password, and after too many failures, when to try again. "Sign in with a passkey" is shown by its script
+// (passkeys/passkeys-js.ts) in a browser that has passkeys: it needs no name typed.
+import { PASSKEY_SIGN_IN_OPTIONS_PATH, PASSKEY_SIGN_IN_PATH, PASSKEYS_SCRIPT } from '../passkeys/passkey-paths.js';
 import { Layout } from './layout.js';
 
 export interface LoginPageProps {
@@ -13,7 +15,7 @@ export interface LoginPageProps {
 
 export function LoginPage({ next, name, problem }: LoginPageProps) {
   return (
-    <Layout title="Sign in">
+    <Layout title="Sign in" scripts={[PASSKEYS_SCRIPT]}>
       <h1>Sign in</h1>
       {problem && (
         <p class="admin-problem" role="alert">
@@ -34,6 +36,15 @@ export function LoginPage({ next, name, problem }: LoginPageProps) {
           <button type="submit">Sign in</button>
         </p>
       </form>
+      <div class="admin-passkey-sign-in" data-passkey-area hidden>
+        <p>Or, without your name and password:</p>
+        <p>
+          <button type="button" data-passkey-sign-in data-passkey-options={PASSKEY_SIGN_IN_OPTIONS_PATH} data-passkey-url={PASSKEY_SIGN_IN_PATH}>
+            Sign in with a passkey
+          </button>
+        </p>
+        <p role="status" data-passkey-sign-in-status></p>
+      </div>
     </Layout>
   );
 }

@@ -4,6 +4,7 @@
 // process has one pool, and nothing else knows which backend it runs on.
 import type { AdminRecords } from '../admin/admin.js';
 import type { AccountStore } from '../admin/accounts/account-store.js';
+import type { DraftStore } from '../admin/drafts/draft-store.js';
 import type { DashboardSources } from '../admin/dashboard-pages/dashboard-sources.js';
 import type { CampaignStore } from '../newsletter/campaigns/campaign-store.js';
 import type { NewsletterStore } from '../newsletter/newsletter-store.js';
@@ -26,6 +27,8 @@ export interface Backend {
   admin: AdminRecords;
   /** The users of /admin beyond the config's, their invitations and the audit log (docs/admin.md "Users and roles"). */
   accounts: AccountStore;
+  /** The post editor's unsaved drafts, per person and post (docs/admin.md "Posts"); never in blog.content_dir. */
+  drafts: DraftStore;
   /** What /admin's dashboard counts of the newsletter and the archives. */
   dashboard: Pick<DashboardSources, 'countSubmissions' | 'readSubscriberLines' | 'countPending'>;
   /**

@@ -6,7 +6,8 @@ import { z } from 'zod';
  * signups journal (src/newsletter/pending-store.ts), the newsletter secret (newsletter-secret.ts), the mail
  * outbox (src/adapters/mail/outbox-dir.ts), the mail queue (src/adapters/files/queue-files.ts), the campaigns
  * (src/adapters/files/campaign-files.ts), the admin's sessions and trash (src/adapters/files/session-file.ts, src/admin/posts/trash.ts), the admin's
- * users with their lock file and the audit log (src/adapters/files/account-files.ts), and the blog's load cache
+ * users with their lock file and the audit log (src/adapters/files/account-files.ts), the editor's unsaved drafts
+ * (src/adapters/files/drafts.ts), and the blog's load cache
  * (src/blog/content/load-cache.ts) and its search words (src/blog/catalog/search-words-file.ts). A form writing to one of them would overwrite it or fail on every submission.
  */
 export const RESERVED_DATA_NAMES: readonly string[] = [
@@ -20,6 +21,7 @@ export const RESERVED_DATA_NAMES: readonly string[] = [
   'admin-users.json',
   'admin-users.json.lock',
   'admin-audit.jsonl',
+  'admin-drafts',
   'trash',
   'blog-cache.json',
   'blog-search-words.bin',

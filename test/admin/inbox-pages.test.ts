@@ -137,7 +137,8 @@ describe('the inbox pages', () => {
     assert.doesNotMatch(full.body, /<script>/);
     const text = textOf(full.body);
     for (const value of [HOSTILE[0]!.name!, HOSTILE[0]!.email, HOSTILE[0]!.service!, HOSTILE[0]!.message!]) assert.ok(text.includes(value), value);
-    assert.match(text, /2026-01-01T00:00:00Z/);
+    assert.match(text, /1 Jan 2026, 00:00:00/);
+    assert.match(full.body, /<time datetime="2026-01-01T00:00:00Z">/);
   });
 
   it('exports every submission as RFC 4180 CSV with a BOM, formulas defused, values equal to what was sent', async () => {
@@ -181,7 +182,10 @@ describe('the inbox pages', () => {
     const otherSite = await app.inject(formPost(`${newest}/delete`, { csrf_token: session.csrf }, { cookie: session.cookie, origin: 'https://evil.example' }));
     assert.equal(otherSite.statusCode, 403);
 
-    const deleted = await post(`${newest}/delete`);
+    const asked = await post(`${newest}/delete`);
+    assert.equal(asked.statusCode, 200, 'a delete asks first');
+    assert.equal(await readFile(path.join(dataDir, 'contact.jsonl'), 'utf8'), before, 'nothing deleted before the confirmation');
+    const deleted = await post(`${newest}/delete`, { confirm: 'yes' });
     assert.equal(deleted.statusCode, 303);
     assert.equal(deleted.headers.location, '/admin/inbox/contact?notice=deleted');
     const after = await readFile(path.join(dataDir, 'contact.jsonl'), 'utf8');
@@ -193,7 +197,7 @@ describe('the inbox pages', () => {
     assert.deepEqual(logged.map(({ event, user, form, id: lineId }) => ({ event, user, form, id: lineId })), [{ event: 'admin_submission_deleted', user: 'jane', form: '/contact', id }]);
     assert.doesNotMatch(logs.text(), /ann@example\.org|Plain Ann/, 'nothing the person sent reaches the log');
 
-    const again = await post(`${newest}/delete`);
+    const again = await post(`${newest}/delete`, { confirm: 'yes' });
     assert.equal(again.headers.location, '/admin/inbox/contact?notice=missing');
     assert.match(textOf((await get('/admin/inbox/contact?notice=missing')).body), /That submission was already deleted\./);
     assert.equal((await get(newest!)).statusCode, 404);

@@ -68,7 +68,7 @@ describe('the posts pages', () => {
     assert.equal(page.statusCode, 200);
     assert.doesNotMatch(page.body, /<script>alert/);
     assert.match(page.body, /&lt;script>alert\(1\)&lt;\/script>|&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
-    assert.match(page.body, /Broken<span class="admin-reason">: date is required<\/span>/);
+    assert.match(page.body, /<span class="admin-badge admin-badge-broken">Broken<\/span><span class="admin-reason"> date is required<\/span>/);
     assert.match(page.body, /Scheduled/);
     assert.match(page.body, /href="\/admin\/posts\/edit\?file=hello\.md"/);
   });
@@ -98,13 +98,15 @@ describe('the posts pages', () => {
     assert.equal(await readFile(path.join(contentDir, 'hello.md'), 'utf8'), HELLO.replace('title = "Hello"', 'title = "Hello again"'));
 
     const stale = await editor('hello.md');
-    await writeFile(path.join(contentDir, 'hello.md'), HELLO.replace('First words.', 'Changed on disk.'));
+    // Changed on disk in the same line as this save (the title): an overlap, which no merge settles.
+    const onDisk = HELLO.replace('First words.', 'Changed on disk.').replace('title = "Hello"', 'title = "Theirs"');
+    await writeFile(path.join(contentDir, 'hello.md'), onDisk);
     const conflict = await post('/admin/posts/save', { file: 'hello.md', version: stale.version, base_text: stale.baseText, title: 'Mine', date: '2024-05-01', body: 'First words.\n' });
     assert.equal(conflict.statusCode, 409);
     assert.match(conflict.body, /The version on disk now/);
     assert.match(conflict.body, /Changed on disk\./);
     assert.match(conflict.body, /title = &quot;Mine&quot;|title = "Mine"/);
-    assert.equal(await readFile(path.join(contentDir, 'hello.md'), 'utf8'), HELLO.replace('First words.', 'Changed on disk.'), 'nothing overwritten');
+    assert.equal(await readFile(path.join(contentDir, 'hello.md'), 'utf8'), onDisk, 'nothing overwritten');
   });
 
   it('changes nothing without the CSRF token', async () => {
@@ -175,7 +177,10 @@ describe('the posts pages', () => {
     const outside = await get('/admin/posts/edit?file=..%2Fsecret.md');
     assert.equal(outside.statusCode, 404);
     assert.doesNotMatch(outside.body, /secret text/);
-    const removed = await post('/admin/posts/delete', { file: 'hello.md' });
+    const asked = await post('/admin/posts/delete', { file: 'hello.md' });
+    assert.equal(asked.statusCode, 200, 'a delete asks first');
+    assert.deepEqual(await readdir(contentDir), ['hello.md']);
+    const removed = await post('/admin/posts/delete', { file: 'hello.md', confirm: 'yes' });
     assert.equal(removed.statusCode, 303);
     assert.deepEqual(await readdir(contentDir), []);
     const trashed = await readdir(path.join(dir, 'data', 'trash'));

@@ -244,10 +244,12 @@ describe('/admin of several replicas over one PostgreSQL', () => {
     assert.match(shown.body, /Message 1 from Grace/);
     assert.equal((await page(a, '/admin/inbox/contact/999999', cookie)).statusCode, 404);
 
-    const deleted = await post(a, `/admin/inbox/contact/${grace!.id}/delete`, cookie, { csrf_token: await csrfOf(a, cookie) });
+    const asked = await post(a, `/admin/inbox/contact/${grace!.id}/delete`, cookie, { csrf_token: await csrfOf(a, cookie) });
+    assert.equal(asked.statusCode, 200, 'a delete asks first');
+    const deleted = await post(a, `/admin/inbox/contact/${grace!.id}/delete`, cookie, { csrf_token: await csrfOf(a, cookie), confirm: 'yes' });
     assert.equal(deleted.statusCode, 303);
     assert.equal(deleted.headers.location, '/admin/inbox/contact?notice=deleted');
-    const twice = await post(b, `/admin/inbox/contact/${grace!.id}/delete`, cookie, { csrf_token: await csrfOf(b, cookie) });
+    const twice = await post(b, `/admin/inbox/contact/${grace!.id}/delete`, cookie, { csrf_token: await csrfOf(b, cookie), confirm: 'yes' });
     assert.equal(twice.headers.location, '/admin/inbox/contact?notice=missing', 'deleted on A: missing on B');
     assert.deepEqual((await query(url, "SELECT data->>'name' AS name FROM archives ORDER BY id")).map((row) => row.name), ['Ada', 'Edsger']);
     assert.ok(a.logs.lines().some((line) => line.event === 'admin_submission_deleted' && line.id === String(grace!.id)));

@@ -7,6 +7,7 @@ import { TRASH_FOLDER } from '../../src/admin/posts/trash.js';
 import { NEWSLETTER_SECRET_FILE } from '../../src/newsletter/newsletter-secret.js';
 import { campaignsDirOf } from '../../src/adapters/files/campaign-files.js';
 import { queueDirOf } from '../../src/adapters/files/queue-files.js';
+import { DRAFTS_FOLDER } from '../../src/adapters/files/drafts.js';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { stringify } from 'smol-toml';
@@ -357,6 +358,7 @@ describe('the bounds hold at run time', () => {
       ACCOUNTS_FILE,
       ACCOUNTS_LOCK_FILE,
       AUDIT_FILE,
+      DRAFTS_FOLDER,
     ];
     assert.deepEqual([...RESERVED_DATA_NAMES].sort(), ownFiles.sort());
   });

@@ -68,7 +68,7 @@ test('a person reads the dashboard, removes a subscriber and retries failed mail
   await page.goto(`${formsUrl}/admin`);
   await page.getByLabel('Name').fill('jane');
   await page.getByLabel('Password').fill(PASSWORD);
-  await Promise.all([page.waitForURL(`${formsUrl}/admin`), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await Promise.all([page.waitForURL(`${formsUrl}/admin`), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
   assert.equal(await page.locator('h1').textContent(), 'Dashboard');
   const today = new Date().toISOString().slice(0, 10);
   const chart = page.getByRole('img', { name: /Submissions per day to \/contact/ });
@@ -88,7 +88,11 @@ test('a person reads the dashboard, removes a subscriber and retries failed mail
   await checkPage('the subscribers overview');
   await Promise.all([page.waitForURL(`${formsUrl}/admin/subscribers/newsletter`), page.getByRole('link', { name: '/newsletter' }).click()]);
   await checkPage('the subscribers of /newsletter');
-  await Promise.all([page.waitForURL(/notice=removed$/), page.getByRole('button', { name: 'Remove bob@example.org' }).click()]);
+  // Removing asks first: the page names the address, and its Delete button removes it.
+  await page.getByRole('button', { name: 'Remove bob@example.org' }).click();
+  await page.getByRole('heading', { name: 'Remove bob@example.org from /newsletter?' }).waitFor();
+  await checkPage('the question before removing a subscriber');
+  await Promise.all([page.waitForURL(/notice=removed$/), page.getByRole('button', { name: 'Delete' }).click()]);
   assert.match((await page.getByRole('status').textContent()) ?? '', /The subscriber was removed/);
   assert.equal(await page.getByRole('cell', { name: 'bob@example.org' }).count(), 0);
   await checkPage('the subscribers after a removal');

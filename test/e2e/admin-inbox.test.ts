@@ -84,7 +84,7 @@ test('a person reads, searches, exports and deletes submissions made through the
   await page.goto(`${formsUrl}/admin/inbox`);
   await page.getByLabel('Name').fill('jane');
   await page.getByLabel('Password').fill(PASSWORD);
-  await Promise.all([page.waitForURL(`${formsUrl}/admin/inbox`), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await Promise.all([page.waitForURL(`${formsUrl}/admin/inbox`), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
   await Promise.all([page.waitForURL(`${formsUrl}/admin/inbox/contact`), page.getByRole('link', { name: '/contact' }).click()]);
   const rows = page.locator('table tbody tr');
   assert.equal(await rows.count(), 3);
@@ -115,6 +115,12 @@ test('a person reads, searches, exports and deletes submissions made through the
   await Promise.all([page.waitForURL(/\/admin\/inbox\/contact\/\d+-[0-9a-f]{12}$/), rows.nth(2).getByRole('link').click()]);
   assert.match((await page.locator('main').textContent()) ?? '', new RegExp(`ada-${marker}@example\\.org`));
   assert.deepEqual(await seriousViolations(page), [], 'axe-core on one submission');
+
+  // Deleting asks first: the page names the submission, and its Delete button deletes.
+  await Promise.all([page.waitForURL(/\/admin\/inbox\/contact\/\d+-[0-9a-f]{12}\/delete$/), page.getByRole('button', { name: 'Delete' }).click()]);
+  assert.match((await page.locator('h1').textContent()) ?? '', /Delete this submission to \/contact\?/);
+  assert.match((await page.locator('main').textContent()) ?? '', new RegExp(`ada-${marker}@example\\.org`));
+  assert.deepEqual(await seriousViolations(page), [], 'axe-core on the question before deleting');
 
   // Ada's submission is deleted while 20 more are being posted.
   const concurrent = Array.from({ length: 20 }, (_, index) => ({ name: `Concurrent ${index}`, email: `c${index}-${marker}@example.org`, message: `Arriving during the deletion ${index} ${marker}` }));

@@ -76,7 +76,7 @@ test('a person tests a post, confirms, and follows the campaign until every subs
   await page.goto(`${blogUrl}/admin/posts`);
   await page.getByLabel('Name').fill('jane');
   await page.getByLabel('Password').fill(PASSWORD);
-  await Promise.all([page.waitForURL(`${blogUrl}/admin/posts`), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await Promise.all([page.waitForURL(`${blogUrl}/admin/posts`), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
   await checkPage('posts');
 
   await Promise.all([page.waitForURL(/\/admin\/newsletter\/send\?post=spring-news&lang=en$/), page.getByRole('link', { name: 'Send to subscribers' }).click()]);

@@ -14,6 +14,7 @@ import { createFileArchiveReader } from './archive-reader-files.js';
 import { createFileArchiveStore } from './archive-store-files.js';
 import { campaignsDirOf, createCampaignFiles } from './campaign-files.js';
 import { createFileSources } from './dashboard-sources-files.js';
+import { createDraftFiles, draftsDirOf } from './drafts.js';
 import { createQueueFiles, queueDirOf } from './queue-files.js';
 import { loadNewsletterSecret } from '../../newsletter/newsletter-secret.js';
 import type { Backend } from '../backend.js';
@@ -43,6 +44,7 @@ export function openBackend(config: Config, logger: Logger): Backend {
     },
     // A command (`postbox users ...`) may change these beside `serve`: they are written under a lock file.
     accounts: createAccountFiles(dataDir, { appendLine: jsonl.append }),
+    drafts: createDraftFiles(draftsDirOf(dataDir)),
     dashboard: createFileSources(dataDir),
     ready: async () => undefined,
     unavailableParts: () => [],

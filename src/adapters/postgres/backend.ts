@@ -11,6 +11,7 @@ import { createPostgresArchiveReader } from './archive-reader.js';
 import { createPostgresArchiveStore } from './archive-store.js';
 import { createPostgresCampaignStore } from './campaign-store.js';
 import { createPostgresDashboardSources } from './dashboard-sources.js';
+import { createPostgresDraftStore } from './drafts.js';
 import { createPostgresNewsletterStore } from './newsletter-store.js';
 import { createPostgresQueueStore } from './queue-store.js';
 import { createPostgresSignInThrottle } from './sign-in-failures.js';
@@ -32,6 +33,7 @@ export function openBackend(config: Config, logger: Logger, clock: Clock = Date.
       throttle: createPostgresSignInThrottle(state),
     },
     accounts: createPostgresAccountStore(state),
+    drafts: createPostgresDraftStore(state),
     dashboard: {
       ...createPostgresDashboardSources(state),
       countSubmissions: (form, days, now) => archiveReader.countByDay({ archive: form.archive, form: form.path }, days, now),

@@ -7,6 +7,7 @@ import { NEWSLETTER_TABLES } from './schema/newsletter.js';
 import { QUEUE_TABLES } from './schema/queue.js';
 import { SESSION_GENERATIONS } from './schema/admin-sessions-generations.js';
 import { ADMIN_ACCOUNT_TABLES } from './schema/admin-accounts.js';
+import { ADMIN_DRAFT_TABLES } from './schema/admin-drafts.js';
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 1, name: 'initial tables', sql: initialTables },
   { version: 2, name: 'session generations', sql: SESSION_GENERATIONS },
   { version: 3, name: 'admin users, invitations and audit', sql: ADMIN_ACCOUNT_TABLES },
+  { version: 4, name: 'admin editor drafts', sql: ADMIN_DRAFT_TABLES },
 ]);

@@ -1,6 +1,7 @@
 // /admin/subscribers and /admin/subscribers/<form> (docs/admin.md "Subscribers"): the lists of the newsletter
 // forms, one list paged 100 at a time with its pending count, unsubscribes per day and campaigns, the CSV export
-// (streamed), and "Remove", which goes through the running newsletter so that its list in memory and its log agree.
+// (streamed), and "Remove", which asks first (a page naming the address) and then goes through the running
+// newsletter so that its list in memory and its log agree.
 import { Readable } from 'node:stream';
 import { progressOf, type CampaignProgress, type CampaignRequest } from '../../newsletter/campaigns/campaign.js';
 import type { NewsletterForm } from '../../config/config.js';
@@ -9,6 +10,7 @@ import type { Subscriber } from '../../newsletter/index.js';
 import type { Logger } from '../../kit/log.js';
 import type { AdminPage, AdminRoute } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
+import { ConfirmPage, isConfirmed } from '../views/confirm-page.js';
 import { MessagePage } from '../views/message-page.js';
 import { CHART_DAYS } from './dashboard-data.js';
 import type { DashboardSources } from './dashboard-sources.js';
@@ -80,6 +82,19 @@ export function createSubscriberPages(deps: SubscriberPagesDeps): AdminRoute[] {
     const email = request.form?.fields.get('email') ?? '';
     const newsletter = sources.newsletter();
     if (!newsletter) return redirectAnswer(`${subscribersPathOf(form.path)}?notice=not_running`);
+    if (!isConfirmed(request.form?.fields)) {
+      const list = subscribersPathOf(form.path);
+      return htmlAnswer(
+        200,
+        <ConfirmPage session={session} section="subscribers" title={`Remove ${email} from ${form.path}?`} action={list} fields={{ email }} cancel={{ href: list, label: 'Cancel, back to the list' }}>
+          <p>
+            <strong>{email}</strong> will be deleted from the subscribers of {form.path}: an unsubscribed line is added to
+            the list’s log, as the unsubscribe link would, and no further campaign is sent to this address. Only the person
+            can subscribe again.
+          </p>
+        </ConfirmPage>,
+      );
+    }
     const outcome = await newsletter.remove(form, email).catch((error: unknown) => {
       if (error instanceof UnavailableError) return 'unavailable' as const;
       throw error;

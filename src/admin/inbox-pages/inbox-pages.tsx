@@ -5,7 +5,8 @@
 //   GET  /admin/inbox/<form>?q=&page=       a page of submissions
 //   GET  /admin/inbox/<form>/export.csv     every submission, oldest first
 //   GET  /admin/inbox/<form>/<id>           one submission
-//   POST /admin/inbox/<form>/<id>/delete    removes its line, then 303 to the list with a notice
+//   POST /admin/inbox/<form>/<id>/delete    asks first (a page naming the submission); with confirm=yes removes its
+//                                           line, then 303 to the list with a notice
 //
 // <form> is inboxKeyOf(form.path); <id> is the entry's id (src/admin/inbox/inbox-entry.ts). Unknown ones are 404.
 import type { FormConfig } from '../../config/config.js';
@@ -15,6 +16,7 @@ import type { ArchiveOfForm, ArchiveReader } from '../inbox/archive-reader.js';
 import type { InboxEntry } from '../inbox/inbox-entry.js';
 import type { AdminPage, AdminRoute, AdminSession } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
+import { ConfirmPage, isConfirmed } from '../views/confirm-page.js';
 import { MessagePage } from '../views/message-page.js';
 import { createInboxCsv } from './inbox-export.js';
 import { exportFileNameOf, findArchivedForm, inboxKeyOf, isArchivedForm, PAGE_SIZE, pageNumberOf, type ArchivedForm } from './inbox-forms.js';
@@ -107,6 +109,11 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     if (!target) return notFound(session, 'form');
     const [id, action] = target.rest;
     if (target.rest.length !== 2 || action !== 'delete' || id === undefined) return notFound(session, 'submission', `${INBOX}/${target.key}`);
+    if (!isConfirmed(request.form?.fields)) {
+      const entry = await archives.readEntry(archiveOf(target.form), id);
+      if (!entry) return redirectAnswer(`${INBOX}/${target.key}?notice=missing`);
+      return htmlAnswer(200, <ConfirmDeletion session={session} formPath={target.form.path} formKey={target.key} entry={entry} />);
+    }
     const outcome = await archives.remove(archiveOf(target.form), id);
     if (outcome === 'removed') {
       // The form and the line's id only: nothing of what the person submitted (docs/admin.md "Inbox").
@@ -119,6 +126,27 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     { path: INBOX, methods: { GET: listForms } },
     { path: PREFIX, prefix: true, methods: { GET: show, POST: remove } },
   ];
+}
+
+/** The question before a submission is deleted: the form, when it was received, and who sent it. */
+function ConfirmDeletion({ session, formPath, formKey, entry }: { session: AdminSession; formPath: string; formKey: string; entry: InboxEntry }) {
+  const { name, email } = entry.fields;
+  const sender = [name, email && `<${email}>`].filter((part) => part !== undefined && part !== '').join(' ');
+  return (
+    <ConfirmPage
+      session={session}
+      section="inbox"
+      title={`Delete this submission to ${formPath}?`}
+      action={`${INBOX}/${formKey}/${entry.id}/delete`}
+      fields={{}}
+      cancel={{ href: `${INBOX}/${formKey}/${entry.id}`, label: 'Cancel, back to the submission' }}
+    >
+      <p>
+        The submission received {entry.received_at ? <>at <time dateTime={entry.received_at}>{entry.received_at}</time></> : 'at an unknown time'}
+        {sender !== '' && <> from {sender}</>} will be deleted from the archive of {formPath}. This cannot be undone.
+      </p>
+    </ConfirmPage>
+  );
 }
 
 /**

@@ -4,19 +4,26 @@
 // them; what a person may change is decided by one rule, mayChangePost (posts/post-access.ts): the list shows only
 // those posts, and every handler acts through the post files for that person, which apply the rule to the file
 // on disk (403, nothing changed, for another's post). Every change is logged as {"event":"admin_post_<action>","user","file"}.
+//
+// Nothing typed is lost: Publish, Unpublish, Add translation and Upload image accept the editor's whole form (the
+// fields of /admin/posts/save) and save it first, through the same save (its 409 and 422 pages keep the text);
+// a POST without those fields (an older page) acts on the file as it is. Deleting asks first: a delete POST
+// without `confirm=yes` answers a page naming what would be deleted (views/confirm-page.tsx).
 import type { Answer } from '../../http/answer.js';
 import type { Logger } from '../../kit/log.js';
 import { EDITORS, EVERY_ROLE } from '../accounts/roles.js';
 import type { AdminPage, AdminRequest, AdminRoute } from '../admin-pages.js';
 import { fieldsFor, mayChangeAuthor, mayChangePost } from '../posts/post-access.js';
-import type { PostFiles } from '../posts/post-files.js';
+import type { PostFields, PostFiles } from '../posts/post-files.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import type { AdminSession } from '../sessions.js';
+import { ConfirmPage, isConfirmed } from '../views/confirm-page.js';
 import { MessagePage } from '../views/message-page.js';
-import { ConflictPage } from './conflict-page.js';
+import { CONFLICT_CSS, CONFLICT_CSS_PATH, ConflictPage } from './conflict-page.js';
 import { fieldsOfForm } from './form-fields.js';
 import { PostEditorPage, type EditorProps } from './post-editor-page.js';
 import { PostListPage, type NewsletterSending } from './post-list-page.js';
+import type { PublicPostLinks } from './post-list-query.js';
 import type { ListVersions } from './post-listing.js';
 
 export interface PostPagesDeps {
@@ -27,6 +34,8 @@ export interface PostPagesDeps {
   maxUploadBytes: number;
   /** Whether the list offers "Send to subscribers" (src/admin/campaign-pages/send-pages.tsx). */
   sending?: NewsletterSending;
+  /** Where a published post is read on the site, for the list's "View" links. */
+  links?: PublicPostLinks;
   logger: Logger;
 }
 
@@ -39,8 +48,18 @@ const NOTICES: Record<string, string> = {
   unpublished: 'Unpublished: the post is a draft again.',
   translation: 'The translation was created as a draft copy. Translate it, then publish it.',
   image: 'The image was stored beside the post. Add it to the text where it belongs:',
+  merged: 'Saved together with the change made on disk meanwhile (the two did not overlap). The blog serves it within two seconds.',
   deleted: 'The post was moved to the trash folder (data_dir/trash), where it can be restored by hand.',
+  image_deleted: 'The image was moved to the trash folder (data_dir/trash), where it can be restored by hand.',
 };
+
+/** Whether a POST carries the editor's fields (what was typed), rather than only the file and its version. */
+function carriesTypedText(form: URLSearchParams): boolean {
+  return form.has('title') || form.has('body');
+}
+
+/** A save of the typed text went through (`file`, `version`: the file now), or `answer` says why not. */
+type TypedSave = { ok: true; file: string; version: string; changed: boolean; merged: boolean } | { ok: false; answer: Answer };
 
 export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
   const { posts, logger } = deps;
@@ -70,7 +89,7 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     const versions = (await deps.listVersions()).filter((version) => mayChangePost(session, version));
     // Campaigns are the owners' and editors' (app/admin-pages.ts opens the send pages to them alone).
     const sending = EDITORS.includes(session.role) ? deps.sending : undefined;
-    return htmlAnswer(200, <PostListPage session={session} versions={versions} notice={notice} sending={sending} />);
+    return htmlAnswer(200, <PostListPage session={session} versions={versions} notice={notice} sending={sending} query={request.query} links={deps.links} />);
   };
 
   // A new post starts as a draft: "Create" writes the file, "Publish" puts it online.
@@ -104,35 +123,54 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     const image = noticeKey === 'image' ? query.get('image') : null;
     const shownImage = image !== null && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(image) ? image : null;
     const notice = NOTICES[noticeKey] && (shownImage ? `${NOTICES[noticeKey]} ![](${shownImage})` : NOTICES[noticeKey]);
-    return htmlAnswer(200, editor(session, { file: post.file, fields: post.fields, body: post.body, version: post.version, baseText: post.text, notice }));
+    const images = await postsOf(session).listPostImages(post.file);
+    return htmlAnswer(200, editor(session, { file: post.file, fields: post.fields, body: post.body, version: post.version, baseText: post.text, notice, images }));
   };
 
-  const save: AdminPage = async (request, session) => {
+  /**
+   * Saves what the editor's form holds (fields, body, `version`, `base_text`), `change` applied to its fields: a
+   * change made on disk meanwhile is merged in when the two do not overlap, else the 409 page keeps the text; a
+   * field problem or a slug another post has is the editor again (422) with the text.
+   */
+  const saveTyped = async (request: AdminRequest, session: AdminSession, change: Partial<PostFields> = {}, logSaved = true): Promise<TypedSave> => {
     const form = formOf(request);
     const file = form.get('file') ?? '';
     const version = form.get('version') ?? '';
     const baseText = form.get('base_text') ?? undefined;
-    const { fields, body } = submittedFields(request, session);
-    const outcome = await postsOf(session).save({ file, version, fields, body, baseText });
+    const submitted = submittedFields(request, session);
+    const fields = { ...submitted.fields, ...change };
+    const { body } = submitted;
+    const outcome = await postsOf(session).save({ file, version, fields, body, baseText, mergeWhenApart: true });
     if (outcome.ok) {
-      if (outcome.changed) log('saved', session, outcome.file);
-      return redirectAnswer(editPath(outcome.file, outcome.changed ? 'saved' : 'unchanged'));
+      if (outcome.changed && logSaved) log('saved', session, outcome.file);
+      return { ok: true, file: outcome.file, version: outcome.version, changed: outcome.changed, merged: outcome.merged === true };
     }
     switch (outcome.kind) {
       case 'invalid':
-        return htmlAnswer(422, editor(session, { file, fields, body, version, baseText, problems: outcome.problems }));
+        return { ok: false, answer: htmlAnswer(422, editor(session, { file, fields, body, version, baseText, problems: outcome.problems, images: await postsOf(session).listPostImages(file) })) };
       case 'forbidden':
-        return forbidden(session);
+        return { ok: false, answer: forbidden(session) };
       case 'conflict':
-        return htmlAnswer(
-          409,
-          <ConflictPage session={session} file={file} mine={outcome.mine} theirs={outcome.theirs} theirsVersion={outcome.theirsVersion} merged={outcome.merged} fields={fields} body={body} />,
-        );
+        return {
+          ok: false,
+          answer: htmlAnswer(
+            409,
+            <ConflictPage session={session} file={file} mine={outcome.mine} theirs={outcome.theirs} theirsVersion={outcome.theirsVersion} merged={outcome.merged} fields={fields} body={body} />,
+          ),
+        };
       case 'unreadable':
-        return message(422, session, 'The post cannot be saved', outcome.reason, { href: editPath(file), label: 'Back to the post' });
+        return { ok: false, answer: message(422, session, 'The post cannot be saved', outcome.reason, { href: editPath(file), label: 'Back to the post' }) };
       default:
-        return notFound(session);
+        return { ok: false, answer: notFound(session) };
     }
+  };
+
+  const save: AdminPage = async (request, session) => {
+    // A new post's form may be saved here too: without a file, a save creates the post.
+    if ((formOf(request).get('file') ?? '') === '') return create(request, session);
+    const saved = await saveTyped(request, session);
+    if (!saved.ok) return saved.answer;
+    return redirectAnswer(editPath(saved.file, saved.merged ? 'merged' : saved.changed ? 'saved' : 'unchanged'));
   };
 
   const preview: AdminPage = async (request, session) => {
@@ -151,11 +189,17 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
   const setDraft = (draft: boolean): AdminPage => async (request, session) => {
     const form = formOf(request);
     const file = form.get('file') ?? '';
-    const outcome = await postsOf(session).setDraft(file, draft, form.get('version') ?? undefined);
-    if (outcome.ok) {
-      log(draft ? 'unpublished' : 'published', session, outcome.file);
-      return redirectAnswer(editPath(outcome.file, draft ? 'unpublished' : 'published'));
+    const published = (to: string) => {
+      log(draft ? 'unpublished' : 'published', session, to);
+      return redirectAnswer(editPath(to, draft ? 'unpublished' : 'published'));
+    };
+    // The typed text and the draft key in one write: what was typed is published (or unpublished) with it.
+    if (carriesTypedText(form)) {
+      const saved = await saveTyped(request, session, { draft }, false);
+      return saved.ok ? published(saved.file) : saved.answer;
     }
+    const outcome = await postsOf(session).setDraft(file, draft, form.get('version') ?? undefined);
+    if (outcome.ok) return published(outcome.file);
     if (outcome.kind === 'conflict') return message(409, session, 'The post changed meanwhile', 'The file changed on disk after you opened it; nothing was changed. Open it again.', { href: editPath(file), label: 'Open the post again' });
     if (outcome.kind === 'invalid') return message(422, session, 'The post cannot be published', outcome.problems.map((problem) => problem.message).join('; '), { href: editPath(file), label: 'Back to the post' });
     if (outcome.kind === 'unreadable') return message(422, session, 'The post cannot be changed', outcome.reason);
@@ -165,16 +209,24 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
 
   const translate: AdminPage = async (request, session) => {
     const form = formOf(request);
-    const file = form.get('file') ?? '';
+    let file = form.get('file') ?? '';
+    // What was typed is saved first: the translation copies it.
+    let savedNote = '';
+    if (carriesTypedText(form)) {
+      const saved = await saveTyped(request, session);
+      if (!saved.ok) return saved.answer;
+      file = saved.file;
+      if (saved.changed) savedNote = ' What you typed was saved.';
+    }
     const outcome = await postsOf(session).addTranslation(file, (form.get('language') ?? '').trim());
     if (outcome.ok) {
       log('translation_added', session, outcome.file);
       return redirectAnswer(editPath(outcome.file, 'translation'));
     }
     const back = { href: editPath(file), label: 'Back to the post' };
-    if (outcome.kind === 'invalid') return message(422, session, 'No translation added', outcome.problems.map((problem) => problem.message).join('; '), back);
-    if (outcome.kind === 'exists') return message(409, session, 'No translation added', `That translation exists already: ${outcome.file}.`, { href: editPath(outcome.file), label: 'Open it' });
-    if (outcome.kind === 'unreadable' || outcome.kind === 'refused') return message(422, session, 'No translation added', outcome.reason, back);
+    if (outcome.kind === 'invalid') return message(422, session, 'No translation added', outcome.problems.map((problem) => problem.message).join('; ') + savedNote, back);
+    if (outcome.kind === 'exists') return message(409, session, 'No translation added', `That translation exists already: ${outcome.file}.${savedNote}`, { href: editPath(outcome.file), label: 'Open it' });
+    if (outcome.kind === 'unreadable' || outcome.kind === 'refused') return message(422, session, 'No translation added', outcome.reason + savedNote, back);
     if (outcome.kind === 'forbidden') return forbidden(session);
     return notFound(session);
   };
@@ -182,7 +234,37 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
   const remove: AdminPage = async (request, session) => {
     const form = formOf(request);
     const file = form.get('file') ?? '';
-    const outcome = await postsOf(session).remove(file, form.get('version') ?? undefined);
+    const version = form.get('version') ?? undefined;
+    if (!isConfirmed(form)) {
+      // Asked first, for a post the person may delete: the page names it by its title and file.
+      const opened = await postsOf(session).read(file);
+      if (!opened.ok && opened.kind === 'forbidden') return forbidden(session);
+      if (!opened.ok && opened.kind !== 'unreadable') return notFound(session);
+      const title = opened.ok ? opened.post.fields.title : '';
+      return htmlAnswer(
+        200,
+        <ConfirmPage
+          session={session}
+          section="posts"
+          title={`Delete the post ${file}?`}
+          action="/admin/posts/delete"
+          fields={{ file, ...(version !== undefined ? { version } : {}) }}
+          cancel={{ href: editPath(file), label: 'Cancel, back to the post' }}
+        >
+          <p>
+            {title !== '' && (
+              <>
+                “{title}”,{' '}
+              </>
+            )}
+            the file <code>{file}</code>, will be moved to the trash folder (<code>data_dir/trash</code>). The blog stops
+            serving it within two seconds. It can be restored by moving it back by hand.
+          </p>
+          {file.includes('/') && <p>When it is the last version in its folder, the folder and its images go to the trash with it.</p>}
+        </ConfirmPage>,
+      );
+    }
+    const outcome = await postsOf(session).remove(file, version);
     if (outcome.ok) {
       log('deleted', session, file);
       return redirectAnswer('/admin/posts?notice=deleted');
@@ -192,12 +274,70 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     return notFound(session);
   };
 
+  const deleteImage: AdminPage = async (request, session) => {
+    const form = formOf(request);
+    let file = form.get('file') ?? '';
+    // `name`, or the editor form's image button (`delete_image`, with what was typed: saved first).
+    const name = form.get('name') ?? form.get('delete_image') ?? '';
+    const noImage = () => message(404, session, 'No such image', 'There is no image by that name beside this post.', { href: editPath(file), label: 'Back to the post' });
+    if (!isConfirmed(form)) {
+      if (carriesTypedText(form)) {
+        const saved = await saveTyped(request, session);
+        if (!saved.ok) return saved.answer;
+        file = saved.file;
+      }
+      const opened = await postsOf(session).read(file);
+      if (!opened.ok && opened.kind === 'forbidden') return forbidden(session);
+      if (!opened.ok && opened.kind !== 'unreadable') return notFound(session);
+      const image = (await postsOf(session).listPostImages(file)).find((entry) => entry.name === name);
+      if (!image) return noImage();
+      return htmlAnswer(
+        200,
+        <ConfirmPage
+          session={session}
+          section="posts"
+          title={`Delete the image ${name}?`}
+          action="/admin/posts/images/delete"
+          fields={{ file, name }}
+          cancel={{ href: editPath(file), label: 'Cancel, back to the post' }}
+        >
+          <p>
+            The image <code>{name}</code> ({image.bytes} bytes) beside <code>{file}</code> will be moved to the trash
+            folder (<code>data_dir/trash</code>), where it can be restored by hand. A text that still shows it, in this
+            post or a translation, shows a missing image.
+          </p>
+        </ConfirmPage>,
+      );
+    }
+    const outcome = await postsOf(session).deleteImage(file, name);
+    if (outcome.ok) {
+      log('image_deleted', session, file);
+      return redirectAnswer(editPath(file, 'image_deleted'));
+    }
+    if (outcome.kind === 'no_image') return noImage();
+    if (outcome.kind === 'forbidden') return forbidden(session);
+    return notFound(session);
+  };
+
   const upload: AdminPage = async (request, session) => {
     const form = formOf(request);
-    const file = form.get('file') ?? '';
+    let file = form.get('file') ?? '';
     const image = request.form?.files.find((entry) => entry.field === 'image' && entry.data.length > 0);
+    const typed = carriesTypedText(form);
+    if (!image && typed) {
+      // The editor again, with what was typed: nothing is written.
+      const { fields, body } = submittedFields(request, session);
+      const problems = [{ field: 'file' as const, message: 'No image was uploaded: choose an image file first.' }];
+      return htmlAnswer(422, editor(session, { file, fields, body, version: form.get('version') ?? undefined, baseText: form.get('base_text') ?? undefined, problems }));
+    }
+    if (!image) return message(422, session, 'No image uploaded', 'Choose an image file first.', { href: editPath(file), label: 'Back to the post' });
+    if (typed) {
+      // What was typed is saved first; the image then goes beside the post as it is on disk.
+      const saved = await saveTyped(request, session);
+      if (!saved.ok) return saved.answer;
+      file = saved.file;
+    }
     const back = { href: editPath(file), label: 'Back to the post' };
-    if (!image) return message(422, session, 'No image uploaded', 'Choose an image file first.', back);
     const outcome = await postsOf(session).storeImage(file, image.fileName, image.data, deps.maxUploadBytes);
     if (outcome.ok) {
       log('image_uploaded', session, outcome.postFile);
@@ -231,6 +371,8 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     { path: '/admin/posts/translate', methods: { POST: translate } },
     { path: '/admin/posts/delete', methods: { POST: remove } },
     { path: '/admin/posts/upload', methods: { POST: upload } },
+    { path: '/admin/posts/images/delete', methods: { POST: deleteImage } },
+    { path: CONFLICT_CSS_PATH, methods: { GET: () => ({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' }, body: CONFLICT_CSS }) } },
   ];
   return routes.map((route) => ({ ...route, roles: EVERY_ROLE }));
 }

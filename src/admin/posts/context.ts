@@ -10,6 +10,8 @@ export interface PostFilesContext {
   trashDir: string;
   clock: Clock;
   languageNames: Intl.DisplayNames;
+  /** site.language: the language of a post whose file name and front matter name none. */
+  defaultLanguage: string;
   /** Why the blog would skip `text` as the file `file`, or null when it would serve it. */
   blogProblem(file: string, text: string): string | null;
   /**

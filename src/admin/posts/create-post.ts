@@ -9,6 +9,8 @@ import { findPost, mayChangeText, type PathRefusal, type PostFilesContext } from
 import { readVersion } from './edit-post.js';
 import { checkFields, emptyFields, type FieldProblem, type PostFields } from './post-fields.js';
 import { isInsideContentDir } from './post-path.js';
+import { ownerOfSlug, sameLanguage, servedPosts, slugTakenMessage } from './slug-owners.js';
+import { slugOfTitle } from './slug-of-title.js';
 import { versionToken } from './version-token.js';
 import { writePostFile } from './write-post.js';
 
@@ -20,16 +22,24 @@ export type CreateOutcome =
   | PathRefusal;
 
 /**
- * Creates `<fields.slug>.md`: the slug names the file (it is not written as a key), the other fields are
- * written as TOML keys in the order of docs/blog.md. Refused when any file of that slug exists.
+ * Creates `<slug>.md`: the slug names the file (it is not written as a key), the other fields are written as TOML
+ * keys in the order of docs/blog.md. An empty slug is made from the title (slug-of-title.ts), numbered past the
+ * slugs taken. A typed slug is refused when any file of that slug exists, or another post has it in the new
+ * post's language.
  */
 export async function createPost(context: PostFilesContext, fields: PostFields, body: string): Promise<CreateOutcome> {
-  const slug = fields.slug.trim();
-  const slugProblem = checkSlug(slug) ?? (fileNameGivesSlug(slug, context.languageNames) ? null : `the file "${slug}.md" would not be read as the slug "${slug}"`);
-  const problems = [...(slugProblem ? [{ field: 'slug' as const, message: slugProblem }] : []), ...checkFields(fields)];
+  const typed = fields.slug.trim();
+  const fieldProblems = checkFields(fields);
+  const lang = canonicalLanguage(fields.lang.trim()) ?? context.defaultLanguage;
+  const slug = typed !== '' || fieldProblems.some((problem) => problem.field === 'title') ? typed : await freeSlugOfTitle(context, fields.title, lang);
+  // No slug while the title is wrong: the title's problem says what to do.
+  const slugProblem = slug === '' ? null : checkSlug(slug) ?? (fileNameGivesSlug(slug, context.languageNames) ? null : `the file "${slug}.md" would not be read as the slug "${slug}"`);
+  const problems = [...(slugProblem ? [{ field: 'slug' as const, message: slugProblem }] : []), ...fieldProblems.filter((problem) => problem.field !== 'slug')];
   if (problems.length > 0) return { ok: false, kind: 'invalid', problems };
   const existing = await filesOfSlug(context, slug);
   if (existing.length > 0) return { ok: false, kind: 'exists', file: existing[0]! };
+  const owner = await ownerOfSlug(context, slug, lang);
+  if (owner !== null) return { ok: false, kind: 'invalid', problems: [{ field: 'slug', message: slugTakenMessage(slug, lang, owner) }] };
 
   const file = `${slug}.md`;
   const absolute = path.join(context.contentDir, file);
@@ -73,6 +83,22 @@ export async function addTranslation(context: PostFilesContext, source: string, 
   if (!(await isInsideContentDir(context.contentDir, absolute, false))) return { ok: false, kind: 'refused', reason: 'not a path inside content_dir' };
   await writePostFile(absolute, copy.text, false);
   return { ok: true, kind: 'created', file, version: versionToken(copy.text) };
+}
+
+/** The slug of `title` that no file name and no post in `lang` has yet: `<slug>`, else `<slug>-2`, `<slug>-3`... */
+async function freeSlugOfTitle(context: PostFilesContext, title: string, lang: string): Promise<string> {
+  const taken = new Set<string>();
+  // A file or folder of the slug, in any language: `<slug>.md` beside them would join them as one post.
+  const entries = await readdir(context.contentDir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (entry.isDirectory()) taken.add(entry.name);
+    else {
+      const name = parsePostFileName(entry.name, context.languageNames);
+      if (name) taken.add(name.slug);
+    }
+  }
+  for (const post of await servedPosts(context)) if (sameLanguage(post.lang, lang)) taken.add(post.slug);
+  return slugOfTitle(title, taken);
 }
 
 /** Fields of a new post: empty, dated today by `now`. */

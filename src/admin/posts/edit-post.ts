@@ -3,9 +3,10 @@
 import { parseFrontMatter } from '../../blog/content/front-matter.js';
 import { applyEdit } from './apply-edit.js';
 import { findPost, mayChangeText, type PathRefusal, type PostFilesContext } from './context.js';
-import { mergeVersions } from './merge.js';
+import { mergeVersions, unixLines } from './merge.js';
 import { checkFields, readFields, type FieldProblem, type PostFields } from './post-fields.js';
 import { splitPostText, type FrontMatterFormat } from './post-text.js';
+import { slugTakenProblem } from './slug-owners.js';
 import { versionToken } from './version-token.js';
 import { writePostFile } from './write-post.js';
 
@@ -36,12 +37,18 @@ export interface SaveRequest {
   version: string;
   fields: PostFields;
   body: string;
-  /** The `text` the editor was opened on; with it, a conflict comes with a merge where the changes do not overlap. */
+  /**
+   * The `text` the editor was opened on; with it, a conflict comes with a merge where the changes do not overlap.
+   * Its line ends may be the browser's (CRLF): it is taken as the base when, with the file's own, it is `version`.
+   */
   baseText?: string;
+  /** Write that merge when the file changed meanwhile and the changes do not overlap, instead of a conflict. */
+  mergeWhenApart?: boolean;
 }
 
 export type SaveOutcome =
-  | { ok: true; kind: 'saved'; file: string; version: string; changed: boolean }
+  /** `merged`: the file had changed meanwhile, and both changes were written together. */
+  | { ok: true; kind: 'saved'; file: string; version: string; changed: boolean; merged?: true }
   | { ok: false; kind: 'invalid'; problems: FieldProblem[] }
   | { ok: false; kind: 'unreadable'; reason: string }
   /** Nothing was written. `mine`: the file as this save would have written it; `theirs`: the file on disk now;
@@ -83,25 +90,55 @@ export async function saveVersion(context: PostFilesContext, request: SaveReques
   const current = versionToken(bytes);
 
   if (current !== request.version) {
-    const base = request.baseText !== undefined && versionToken(request.baseText) === request.version ? request.baseText : null;
+    const base = request.baseText === undefined ? null : baseOf(request.baseText, request.version);
     const mine = applyEdit(base ?? theirs, request.fields, request.body);
     if (!mine.ok) return { ok: false, kind: 'unreadable', reason: mine.reason };
     const merged = base === null ? null : mergeVersions(mine.text, base, theirs);
-    return { ok: false, kind: 'conflict', mine: mine.text, theirs, theirsVersion: current, merged };
+    const conflict = { ok: false, kind: 'conflict', mine: mine.text, theirs, theirsVersion: current, merged } as const;
+    if (merged === null || !request.mergeWhenApart) return conflict;
+    if (merged === theirs) return { ok: true, kind: 'saved', file: path.relative, version: current, changed: false };
+    // The merge is written only if it is a file the person may change and the blog serves as well as theirs.
+    const refused = await writeRefusal(context, path.relative, theirs, merged);
+    if (refused) return refused.kind === 'forbidden' ? refused : conflict;
+    await writePostFile(path.absolute, merged, true);
+    return { ok: true, kind: 'saved', file: path.relative, version: versionToken(merged), changed: true, merged: true };
   }
 
   const edited = applyEdit(theirs, request.fields, request.body);
   if (!edited.ok) return { ok: false, kind: 'unreadable', reason: edited.reason };
   if (edited.text === theirs) return { ok: true, kind: 'saved', file: path.relative, version: current, changed: false };
-  // A save never makes a post one its author could no longer change (an author's name taken off it).
-  if (!mayChangeText(context, edited.text)) return { ok: false, kind: 'forbidden' };
-  const problem = context.blogProblem(path.relative, edited.text);
-  // A file the blog already skipped for a reason the form cannot reach may still be saved, if no worse.
-  if (problem !== null && problem !== context.blogProblem(path.relative, theirs)) {
-    return { ok: false, kind: 'invalid', problems: [{ field: fieldOf(problem), message: problem }] };
-  }
+  const refused = await writeRefusal(context, path.relative, theirs, edited.text);
+  if (refused) return refused;
   await writePostFile(path.absolute, edited.text, true);
   return { ok: true, kind: 'saved', file: path.relative, version: versionToken(edited.text), changed: true };
+}
+
+/**
+ * Why `after` may not replace `before` as `file`, or null: a save never makes a post one its author could no
+ * longer change (an author's name taken off it), never gives it a slug another post has in its language, and
+ * never makes a file the blog skips (one it already skipped for a reason the form cannot reach may still be
+ * saved, if no worse).
+ */
+async function writeRefusal(context: PostFilesContext, file: string, before: string, after: string): Promise<{ ok: false; kind: 'forbidden' } | { ok: false; kind: 'invalid'; problems: FieldProblem[] } | null> {
+  if (!mayChangeText(context, after)) return { ok: false, kind: 'forbidden' };
+  const problem = context.blogProblem(file, after);
+  if (problem !== null && problem !== context.blogProblem(file, before)) {
+    return { ok: false, kind: 'invalid', problems: [{ field: fieldOf(problem), message: problem }] };
+  }
+  const taken = await slugTakenProblem(context, file, before, after);
+  return taken ? { ok: false, kind: 'invalid', problems: [taken] } : null;
+}
+
+/**
+ * The text the editor was opened on, from what the form sent back: as sent, or with the LF or CRLF line ends
+ * the browser may have changed, whichever has the token `version`; null when none has (not that version's text).
+ */
+function baseOf(sent: string, version: string): string | null {
+  const unix = unixLines(sent);
+  for (const candidate of [sent, unix, unix.replace(/\n/g, '\r\n')]) {
+    if (versionToken(candidate) === version) return candidate;
+  }
+  return null;
 }
 
 /** Publish (`draft` removed) or unpublish (`draft = true`), with the same fidelity as a save. */

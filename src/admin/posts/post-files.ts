@@ -12,6 +12,8 @@
  *   posts.setDraft(file, draft, version?)              -> SaveOutcome        (Publish / Unpublish)
  *   posts.remove(file, version?)                       -> RemoveOutcome      (moved to the trash)
  *   posts.storeImage(file, originalName, bytes, maxBytes) -> StoreImageOutcome
+ *   posts.listPostImages(file)                         -> PostImage[]        ([{ name, bytes }] beside it; [] when none or refused)
+ *   posts.deleteImage(file, name)                      -> DeleteImageOutcome (moved to the trash)
  *   posts.newPostFields()                              -> PostFields         (empty, dated today)
  *   posts.withAccess(may)                              -> PostFiles          (the same, for one person: post-access.ts)
  *
@@ -29,11 +31,13 @@ import type { PostFields } from './post-fields.js';
 import { storeImage, type StoreImageOutcome } from './store-image.js';
 import { removeVersion, type RemoveOutcome } from './trash.js';
 import type { PostAccess } from './post-access.js';
+import { deletePostImage, listPostImages, type DeleteImageOutcome, type ImagesOutcome, type PostImage } from './post-images.js';
 
 export type { CreateOutcome, ReadOutcome, RemoveOutcome, SaveOutcome, SaveRequest, StoreImageOutcome, PostFields };
 export type { EditableVersion } from './edit-post.js';
 export type { FieldProblem } from './post-fields.js';
 export type { PostAccess } from './post-access.js';
+export type { DeleteImageOutcome, ImagesOutcome, PostImage };
 
 export interface PostFilesOptions {
   /** blog.content_dir. */
@@ -42,6 +46,8 @@ export interface PostFilesOptions {
   trashDir: string;
   /** Names trash entries and dates new posts. */
   clock: Clock;
+  /** site.language: the language of a post that names none, for "one post per slug and language" (default "en"). */
+  defaultLanguage?: string;
 }
 
 export interface PostFiles {
@@ -52,6 +58,13 @@ export interface PostFiles {
   setDraft(file: string, draft: boolean, version?: string): Promise<SaveOutcome>;
   remove(file: string, version?: string): Promise<RemoveOutcome>;
   storeImage(file: string, originalName: string, bytes: Uint8Array, maxBytes: number): Promise<StoreImageOutcome>;
+  /**
+   * The images beside the post `file` (its folder's image files), by name, with their sizes in bytes: none for a
+   * post without a folder, and none for a post the person may not change or that is not there.
+   */
+  listPostImages(file: string): Promise<PostImage[]>;
+  /** Moves the image `name` beside the post `file` to the trash; a name outside the post's folder is `no_image`. */
+  deleteImage(file: string, name: string): Promise<DeleteImageOutcome>;
   newPostFields(): PostFields;
   /**
    * The same files for one person: every operation on a post `may` refuses, judged on the file on disk when the
@@ -71,6 +84,7 @@ export function createPostFiles(options: PostFilesOptions): PostFiles {
     trashDir: options.trashDir,
     clock: options.clock,
     languageNames,
+    defaultLanguage: options.defaultLanguage ?? 'en',
     blogProblem: (file, text) => {
       const outcome = parsePostFile(file, text, parseContext);
       return outcome.ok ? null : outcome.reason;
@@ -90,6 +104,11 @@ function operations(context: PostFilesContext, writes: <T>(task: () => Promise<T
     setDraft: (file, draft, version) => writes(() => setDraftKey(context, file, draft, version)),
     remove: (file, version) => writes(() => removeVersion(context, file, version)),
     storeImage: (file, originalName, bytes, maxBytes) => writes(() => storeImage(context, file, originalName, bytes, maxBytes)),
+    listPostImages: async (file) => {
+      const outcome = await listPostImages(context, file);
+      return outcome.ok ? outcome.images : [];
+    },
+    deleteImage: (file, name) => writes(() => deletePostImage(context, file, name)),
     newPostFields: () => newPostFields(context.clock()),
     withAccess: (may) => {
       const outer = context.access;

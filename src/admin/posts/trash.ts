@@ -36,7 +36,7 @@ export async function removeVersion(context: PostFilesContext, file: string, ver
 }
 
 /** `2024-05-01T12-00-00-000Z`: sorts by time and is a valid file name everywhere. */
-function trashStamp(now: number): string {
+export function trashStamp(now: number): string {
   return new Date(now).toISOString().replace(/[:.]/g, '-');
 }
 
@@ -46,7 +46,7 @@ async function otherVersions(context: PostFilesContext, folder: string, except: 
 }
 
 /** `name`, or `name-2`, `name-3`... when the trash already holds one (two deletes in one millisecond). */
-async function freeName(folder: string, name: string): Promise<string> {
+export async function freeName(folder: string, name: string): Promise<string> {
   for (let attempt = 1; ; attempt += 1) {
     const candidate = path.join(folder, attempt === 1 ? name : `${name}-${attempt}`);
     if (!(await stat(candidate).then(() => true, () => false))) return candidate;
@@ -54,7 +54,7 @@ async function freeName(folder: string, name: string): Promise<string> {
 }
 
 /** A rename; where data_dir is on another device than content_dir, a copy then a removal. */
-async function moveAcrossDevices(source: string, target: string): Promise<void> {
+export async function moveAcrossDevices(source: string, target: string): Promise<void> {
   try {
     await rename(source, target);
   } catch (error) {

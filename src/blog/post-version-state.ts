@@ -24,6 +24,8 @@ export interface PostVersionState {
   date?: string;
   /** Front matter `author`, trimmed; absent when there is none (or, like title, when it could not be read). */
   author?: string;
+  /** Front matter `tags`, for the list's search; absent when the file could not be read. */
+  tags?: readonly string[];
   state: PostState;
   /** Only for `broken`: why the file is skipped, e.g. `date is required` or `duplicate of a/index.md (...)`. */
   reason?: string;

@@ -1,5 +1,5 @@
-// The [admin] table (docs/configuration.md "[admin]", docs/admin.md): who may sign in to /admin, and how long a
-// session lasts.
+// The [admin] table (docs/configuration.md "[admin]", docs/admin.md): who may sign in to /admin, how long a
+// session lasts, and the time zone the pages show times in.
 import { z } from 'zod';
 import { parsePasswordHash } from '../kit/password-hash.js';
 import { MAX_SESSION_HOURS, MAX_UPLOAD_BYTES } from './limits.js';
@@ -8,6 +8,19 @@ import { oneLineText } from './text-values.js';
 const passwordHash = z.string().superRefine((value, context) => {
   const parsed = parsePasswordHash(value);
   if ('problem' in parsed) context.addIssue({ code: 'custom', message: parsed.problem });
+});
+
+/**
+ * An IANA time zone name ("Europe/Berlin", "UTC"), as Intl.DateTimeFormat knows it: the admin pages show times in
+ * it. Written back in its canonical spelling ("europe/berlin" is "Europe/Berlin").
+ */
+const timeZone = z.string().transform((value, context) => {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    context.addIssue({ code: 'custom', message: 'must be an IANA time zone name such as "UTC" or "Europe/Berlin"' });
+    return z.NEVER;
+  }
 });
 
 const user = z.strictObject({
@@ -39,6 +52,8 @@ export const adminSchema = z
       .default(10 * 1024 * 1024),
     // No default here: it follows site.base_url (src/config/config.ts).
     secure_cookies: z.boolean().optional(),
+    // The zone every admin page shows its times in (src/admin/views/time.tsx).
+    time_zone: timeZone.default('UTC'),
   })
   .superRefine((value, context) => {
     if (typeof value.session_hours === 'number' && typeof value.session_max_hours === 'number' && value.session_hours > value.session_max_hours) {

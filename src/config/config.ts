@@ -61,10 +61,11 @@ export type { DkimConfig, WebhookConfig };
 export type SmtpConfig = NonNullable<ParsedMail['smtp']>;
 export type MailConfig = (MailCommon & { transport: 'smtp'; smtp: SmtpConfig }) | (MailCommon & { transport: 'file' });
 
-export interface Config extends Omit<ParsedConfig, 'forms' | 'mail' | 'admin'> {
+export interface Config extends Omit<ParsedConfig, 'forms' | 'mail' | 'admin' | 'blog'> {
   forms: readonly FormConfig[];
   mail: MailConfig | undefined;
   admin: AdminConfig | undefined;
+  blog: BlogConfig | undefined;
 }
 
 /** [admin] with `secure_cookies` decided: as given, else whether the site (or the forms service) is on https. */
@@ -73,7 +74,8 @@ export type AdminUser = AdminConfig['users'][number];
 
 export type ServerConfig = Config['server'];
 export type SiteConfig = NonNullable<Config['site']>;
-export type BlogConfig = NonNullable<Config['blog']>;
+/** [blog] with `public_url` decided: as given, else site.base_url (where the blog API is reached from outside). */
+export type BlogConfig = Omit<NonNullable<ParsedConfig['blog']>, 'public_url'> & { public_url: string };
 export type ListenAddress = ServerConfig['listen'];
 
 /**
@@ -87,7 +89,11 @@ export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: Dkim
   return {
     ...parsed,
     data_dir: path.resolve(baseDir, parsed.data_dir),
-    blog: parsed.blog && { ...parsed.blog, content_dir: path.resolve(baseDir, parsed.blog.content_dir) },
+    blog: parsed.blog && {
+      ...parsed.blog,
+      content_dir: path.resolve(baseDir, parsed.blog.content_dir),
+      public_url: parsed.blog.public_url ?? parsed.site?.base_url ?? '',
+    },
     mail: mail && resolveMail(mail, dkim),
     forms: parsed.forms.map((form) => resolveForm(form, mail?.to ?? '', publicUrl)),
     admin: parsed.admin && {
@@ -125,6 +131,16 @@ function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string):
 export function adminServiceOf(config: Pick<Config, 'blog' | 'admin'>): 'blog' | 'forms' | undefined {
   if (!config.admin) return undefined;
   return config.blog ? 'blog' : 'forms';
+}
+
+/**
+ * The problem of a [blog] whose content_dir is not a folder (docs/configuration.md "[site] and [blog]"), as a
+ * config problem at `blog.content_dir`; undefined when it is one or there is no [blog]. `postbox check` and
+ * `serve` refuse such a file: a typo in the path would otherwise serve an empty blog without a word.
+ */
+export function contentDirProblem(config: Pick<Config, 'blog'>, isFolder: (folder: string) => boolean): { path: string; message: string } | undefined {
+  if (!config.blog || isFolder(config.blog.content_dir)) return undefined;
+  return { path: 'blog.content_dir', message: `is not a folder: ${config.blog.content_dir} does not exist (create it, or point content_dir at the posts)` };
 }
 
 /** The PostgreSQL URL when `[state] backend = "postgres"` keeps the records there; undefined with the files of data_dir. */

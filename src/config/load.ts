@@ -1,9 +1,10 @@
 // Reads config.toml: TOML -> ${VAR} substitution -> strict schema -> resolved paths -> frozen config.
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { z } from 'zod';
-import { resolveConfig, type Config } from './config.js';
+import { contentDirProblem, resolveConfig, type Config } from './config.js';
 import { resolveDkim } from './dkim.js';
 import { nearestKey } from './nearest-key.js';
 import { configSchema } from './schema.js';
@@ -31,7 +32,14 @@ export async function loadConfigFile(file: string, env: NodeJS.ProcessEnv): Prom
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;
     return { ok: false, problems: [{ path: '(file)', message: `cannot read ${file}: ${reason}` }] };
   }
-  return parseConfigText(text, env, path.dirname(path.resolve(file)));
+  const parsed = parseConfigText(text, env, path.dirname(path.resolve(file)));
+  // The folders a file names are looked at once the file is valid, as the DKIM key is.
+  const missing = parsed.ok ? contentDirProblem(parsed.config, isFolder) : undefined;
+  return missing ? { ok: false, problems: [missing] } : parsed;
+}
+
+function isFolder(folder: string): boolean {
+  return statSync(folder, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 /** Parses TOML text; relative paths in the result are resolved against `baseDir`. */

@@ -194,6 +194,9 @@ const blog = z.strictObject({
     .includes('{lang}', { message: 'must contain {lang}' })
     .default('/{lang}/blog/{slug}'),
   cache_max_age: z.number().int().min(0).max(MAX_CACHE_MAX_AGE, atMost(MAX_CACHE_MAX_AGE, 'the largest age caches understand, RFC 9111 section 1.2.2')).default(60),
+  // Where the blog API is reached from outside; media URLs are built on it. No default here: it follows
+  // site.base_url (src/config/config.ts).
+  public_url: baseUrl.optional(),
 });
 
 /** The whole file. Cross-section rules live in the superRefine below. */

@@ -27,5 +27,5 @@ export function listVersionStates(posts: readonly PostVersion[], skipped: readon
 }
 
 function describe(post: PostVersion): Omit<PostVersionState, 'state'> {
-  return { file: post.file, slug: post.slug, language: post.lang, title: post.title, date: post.date.text, ...(post.author ? { author: post.author } : {}) };
+  return { file: post.file, slug: post.slug, language: post.lang, title: post.title, date: post.date.text, ...(post.tags.length > 0 ? { tags: post.tags } : {}), ...(post.author ? { author: post.author } : {}) };
 }

@@ -1,13 +1,14 @@
 // Relative links to files beside a post in a folder become absolute media URLs (docs/blog.md "Images beside a
-// post"): `![](pic.png)` in `trip/index.md` renders `src="<base_url>/api/blog/media/trip/pic.png"`, in the
-// detail's `html` and in both feeds. Done on markdown-it's tokens (image `src`, link_open `href`) while
+// post"): `![](pic.png)` in `trip/index.md` renders `src="<public_url>/api/blog/media/trip/pic.png"`, in the
+// detail's `html`, in both feeds and in newsletters (`public_url` is `[blog] public_url`, by default site.base_url:
+// where the blog API is reached from outside). Done on markdown-it's tokens (image `src`, link_open `href`) while
 // rendering; raw HTML in a post is passed through as written.
 import type MarkdownItClass from 'markdown-it';
 import type { Token } from 'markdown-it';
 
 /** The render environment: the media base of the post being rendered, or none (a `<slug>.md` post). */
 export interface MediaLinkEnv {
-  /** `<base_url>/api/blog/media/<slug>/`, ending with a slash. */
+  /** `<public_url>/api/blog/media/<slug>/`, ending with a slash. */
   mediaBase?: string | null;
 }
 

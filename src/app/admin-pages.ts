@@ -7,15 +7,19 @@ import path from 'node:path';
 import type { Backend } from '../adapters/backend.js';
 import type { Role } from '../admin/accounts/account.js';
 import type { Accounts } from '../admin/accounts/accounts.js';
-import { EDITORS } from '../admin/accounts/roles.js';
+import { EDITORS, EVERY_ROLE } from '../admin/accounts/roles.js';
+import { createAccountPages as createOwnAccountPages } from '../admin/account-pages/account-pages.js';
 import type { AdminRequest, AdminRoute } from '../admin/admin-pages.js';
 import { createAuditPages } from '../admin/audit-pages/audit-pages.js';
 import { createCampaignPages } from '../admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from '../admin/campaign-pages/send-pages.js';
 import { createDashboardPages } from '../admin/dashboard-pages/dashboard-pages.js';
 import { createInboxPages } from '../admin/inbox-pages/inbox-pages.js';
+import { createPasskeyPages } from '../admin/passkeys/passkey-pages.js';
 import type { NewsletterSending } from '../admin/post-pages/post-list-page.js';
+import { createEditorPages, withUnsavedDrafts } from '../admin/post-pages/editor-pages.js';
 import { createPostPages } from '../admin/post-pages/post-pages.js';
+import { publicPostLinksOf } from '../admin/post-pages/post-list-query.js';
 import { createPreviewRenderer } from '../admin/post-pages/preview.js';
 import { createPostFiles } from '../admin/posts/post-files.js';
 import { TRASH_FOLDER } from '../admin/posts/trash.js';
@@ -51,6 +55,8 @@ export interface AdminPagesCore {
   verifyPassword(user: string, password: string): Promise<boolean>;
   /** Marks the session of `request` (the id in its cookie) as proved now: the session store's `confirm(id)`. */
   confirmSession(request: AdminRequest): Promise<void>;
+  /** Ends the session of `request` and starts one in `user`'s generation now: its Set-Cookie (after a new password). */
+  renewSession(request: AdminRequest, user: string): Promise<Record<string, string> | undefined>;
   /** A new user's password hash; by default scrypt with the default parameters and a random salt. */
   hashPassword?(password: string): Promise<string>;
   /** The network an audit event records; by default the client address, an IPv6 one as its /64. */
@@ -87,18 +93,30 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     ...forRoles(EDITORS, createCampaignPages({ store: backend.campaigns })),
     ...createInboxPages({ forms: config.forms, archives: backend.archiveReader, logger }),
     ...createAccountPages(config, core),
+    ...createOwnPasskeyPages(config, core),
   ];
   if (!content || !config.blog || !config.site || !config.admin) return [...dashboardPages, ...createPlaceholderPages(), ...sharedPages];
   const contentDir = config.blog.content_dir;
   const sending = newsletterSendingOf(config);
-  const postPages = createPostPages({
-    posts: createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock }),
-    listVersions: () => content.listAllVersions(),
-    renderPreview: createPreviewRenderer({ contentDir, render: createMarkdownTools().render, maxImageBytes: config.admin.max_upload_bytes }),
-    maxUploadBytes: config.admin.max_upload_bytes,
-    sending,
-    logger,
-  });
+  // One PostFiles and one preview renderer for the posts pages and the editor's script routes: their writes take turns.
+  const posts = createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock, defaultLanguage: config.site.language });
+  const renderPreview = createPreviewRenderer({ contentDir, render: createMarkdownTools().render, maxImageBytes: config.admin.max_upload_bytes });
+  const postPages = [
+    ...withUnsavedDrafts(
+      createPostPages({
+        posts,
+        listVersions: () => content.listAllVersions(),
+        renderPreview,
+        maxUploadBytes: config.admin.max_upload_bytes,
+        sending,
+        links: publicPostLinksOf(config.site, config.blog),
+        logger,
+      }),
+      backend.drafts,
+      logger,
+    ),
+    ...createEditorPages({ posts, renderPreview, drafts: backend.drafts, maxUploadBytes: config.admin.max_upload_bytes, clock, logger }),
+  ];
   if (sending !== 'ready' || !core.sendTest) return [...dashboardPages, ...postPages, ...sharedPages];
   const site = config.site;
   const sendPages = createSendPages({
@@ -121,6 +139,21 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
 /** `routes` opened to `roles` (docs/admin.md "Users and roles"). */
 function forRoles(roles: readonly Role[], routes: readonly AdminRoute[]): AdminRoute[] {
   return routes.map((route) => ({ ...route, roles }));
+}
+
+/** /admin/account/passkeys: every person's own passkeys (their challenges signed under the throttle's shared key). */
+function createOwnPasskeyPages(config: Config, core: AdminPagesCore): AdminRoute[] {
+  const networkOfAddress = createRateLimitKey(64);
+  return createPasskeyPages({
+    accounts: core.accounts,
+    clock: core.clock,
+    logger: core.logger,
+    secureCookies: config.admin?.secure_cookies ?? true,
+    deviceKey: () => core.backend.admin.throttle.deviceKey(),
+    verifyPassword: (user, password) => core.verifyPassword(user, password),
+    confirmSession: (request) => core.confirmSession(request),
+    networkOf: core.networkOf ?? ((request) => networkOfAddress(request.clientAddress)),
+  });
 }
 
 /** Where /admin is reached from outside: the blog's site when it serves /admin, else the forms service's public_url. */
@@ -150,5 +183,34 @@ function createAccountPages(config: Config, core: AdminPagesCore): AdminRoute[] 
       networkOf: core.networkOf ?? ((request) => networkOfAddress(request.clientAddress)),
     }),
     ...createAuditPages({ store: accounts.store }),
+    // /admin/account: every person's own password, second factor and sessions.
+    ...forRoles(
+      EVERY_ROLE,
+      createOwnAccountPages({
+        accounts,
+        clock,
+        logger,
+        randomBytes,
+        verifyPassword: (user, password) => core.verifyPassword(user, password),
+        confirmSession: (request) => core.confirmSession(request),
+        renewSession: (request, user) => core.renewSession(request, user),
+        hashPassword: core.hashPassword ?? ((password) => hashPassword(password, randomBytes(SALT_BYTES))),
+        networkOf: core.networkOf ?? ((request) => networkOfAddress(request.clientAddress)),
+        sharedKey: () => core.backend.admin.throttle.deviceKey(),
+        siteName: siteNameOf(config),
+        secureCookies: config.admin?.secure_cookies ?? true,
+      }),
+    ),
   ];
+}
+
+/** What an authenticator app names this admin by: the site's title, else the host /admin is reached at. */
+function siteNameOf(config: Config): string | undefined {
+  if (config.site?.title) return config.site.title;
+  const url = publicAdminUrlOf(config);
+  try {
+    return url === undefined ? undefined : new URL(url).host;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,5 @@
 // /admin/audit and /admin/audit.csv through the admin's own guard (light-my-request) over an in-memory account
-// store: newest first, 100 a page, times in UTC; every event in the CSV (read back by csv-parse) with a formula in
+// store: newest first, 100 a page, times in [admin] time_zone (UTC here); every event in the CSV (read back by csv-parse) with a formula in
 // a name defused; the events the users pages append; owners only.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -69,8 +69,8 @@ describe('/admin/audit', () => {
     assert.equal(first.statusCode, 200);
     const rows = rowsOf(first.body);
     assert.equal(rows.length, 100);
-    assert.deepEqual(rows[0], ['2026-11-01 08:03:24 UTC', '–', 'event_204', 's204', '198.51.100.0']);
-    assert.deepEqual(rows[1], ['2026-11-01 08:03:23 UTC', 'olga', 'event_203', 's203', '198.51.100.0']);
+    assert.deepEqual(rows[0], ['1 Nov 2026, 08:03:24', '–', 'event_204', 's204', '198.51.100.0']);
+    assert.deepEqual(rows[1], ['1 Nov 2026, 08:03:23', 'olga', 'event_203', 's203', '198.51.100.0']);
     assert.match(first.body, /<a href="\/admin\/audit\?page=2">Older events<\/a>/);
     assert.doesNotMatch(first.body, /Newer events/);
     assert.match(first.body, /<a href="\/admin\/audit" aria-current="page">Audit<\/a>/);
@@ -130,12 +130,12 @@ describe('/admin/audit', () => {
 
     const page = await app.inject({ method: 'GET', url: '/admin/audit', headers: { cookie: owner.cookie } });
     assert.deepEqual(rowsOf(page.body), [
-      ['2024-05-01 12:00:05 UTC', 'olga', 'user_removed', 'ed', '2001:db8:1:2::/64'],
-      ['2024-05-01 12:00:04 UTC', 'olga', 'role_changed', 'ed', '2001:db8:1:2::/64'],
-      ['2024-05-01 12:00:03 UTC', 'nina', 'invitation_accepted', 'nina', '203.0.113.9'],
-      ['2024-05-01 12:00:02 UTC', 'olga', 'invitation_withdrawn', 'walt', '2001:db8:1:2::/64'],
-      ['2024-05-01 12:00:01 UTC', 'olga', 'user_invited', 'walt', '2001:db8:1:2::/64'],
-      ['2024-05-01 12:00:00 UTC', 'olga', 'user_invited', 'nina', '2001:db8:1:2::/64'],
+      ['1 May 2024, 12:00:05', 'olga', 'user_removed', 'ed', '2001:db8:1:2::/64'],
+      ['1 May 2024, 12:00:04', 'olga', 'role_changed', 'ed', '2001:db8:1:2::/64'],
+      ['1 May 2024, 12:00:03', 'nina', 'invitation_accepted', 'nina', '203.0.113.9'],
+      ['1 May 2024, 12:00:02', 'olga', 'invitation_withdrawn', 'walt', '2001:db8:1:2::/64'],
+      ['1 May 2024, 12:00:01', 'olga', 'user_invited', 'walt', '2001:db8:1:2::/64'],
+      ['1 May 2024, 12:00:00', 'olga', 'user_invited', 'nina', '2001:db8:1:2::/64'],
     ]);
   });
 

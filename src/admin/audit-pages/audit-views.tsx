@@ -1,9 +1,10 @@
-// The audit log page: who did what to whom, when (UTC) and from which network, newest first, with a pager and
+// The audit log page: who did what to whom, when (in [admin] time_zone) and from which network, newest first, with a pager and
 // the CSV export.
 import type { AuditEvent } from '../accounts/account.js';
 import type { AdminSession } from '../sessions.js';
 import { AdminTable } from '../views/admin-table.js';
 import { Layout } from '../views/layout.js';
+import { Time } from '../views/time.js';
 
 /** "2026-11-23 12:00:05 UTC". */
 export function utcSecondOf(at: number): string {
@@ -28,11 +29,11 @@ export function AuditPage({ session, events, page, hasOlder }: AuditPageProps) {
       {events.length === 0 ? (
         <p>{page === 1 ? 'Nothing has been recorded yet.' : 'No events on this page.'}</p>
       ) : (
-        <AdminTable caption={`Newest first, page ${page}`} headings={['When (UTC)', 'Who', 'What', 'Whom', 'Network']}>
+        <AdminTable caption={`Newest first, page ${page}`} headings={['When', 'Who', 'What', 'Whom', 'Network']}>
           {events.map((event) => (
             <tr>
               <td>
-                <time dateTime={new Date(event.at).toISOString()}>{utcSecondOf(event.at)}</time>
+                <Time at={event.at} zone={session.timeZone} precision="second" />
               </td>
               <td>{event.user ?? '–'}</td>
               <td>{event.event}</td>

@@ -6,6 +6,7 @@ import type { CampaignProgress, CampaignRequest } from '../../newsletter/campaig
 import type { AdminSession } from '../sessions.js';
 import { AdminTable } from '../views/admin-table.js';
 import { Layout } from '../views/layout.js';
+import { Time } from '../views/time.js';
 
 /** The script that updates a campaign page in place while the campaign is not finished. */
 export const PROGRESS_SCRIPT = '/admin/assets/campaign-progress.js';
@@ -79,7 +80,7 @@ export function CampaignListPage({ session, campaigns }: { session: AdminSession
               <td>{request.lang}</td>
               <td>{request.form}</td>
               <td>
-                <time dateTime={request.created_at}>{request.created_at}</time>
+                <Time at={request.created_at} zone={session.timeZone} />
               </td>
               <td>{STATE_LABELS[stateOf(progress)]}</td>
               <Counts progress={progress} />
@@ -121,7 +122,7 @@ export function CampaignPage({ session, request, progress }: CampaignPageProps) 
           <dd>{request.form}</dd>
           <dt>Created</dt>
           <dd>
-            <time dateTime={request.created_at}>{request.created_at}</time>
+            <Time at={request.created_at} zone={session.timeZone} />
             {request.resend && ' (sent again on purpose)'}
           </dd>
           <dt>State</dt>

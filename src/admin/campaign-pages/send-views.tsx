@@ -5,6 +5,7 @@ import type { CampaignRequest } from '../../newsletter/campaigns/campaign.js';
 import type { AdminSession } from '../sessions.js';
 import { CsrfField } from '../views/csrf-field.js';
 import { Layout } from '../views/layout.js';
+import { Time } from '../views/time.js';
 import type { TestOutcomeNote } from './test-outcomes.js';
 
 /** The post, language and form a page is about: carried by every link and form of these pages. */
@@ -34,12 +35,12 @@ function TargetFields({ target }: { target: SendTarget }) {
   );
 }
 
-function EarlierList({ earlier }: { earlier: readonly EarlierCampaign[] }) {
+function EarlierList({ earlier, zone }: { earlier: readonly EarlierCampaign[]; zone: string }) {
   return (
     <ul>
       {earlier.map(({ request, finished }) => (
         <li key={request.id}>
-          <a href={`/admin/campaigns/${request.id}`}>Campaign {request.id}</a>, created <time dateTime={request.created_at}>{request.created_at}</time>, to {request.recipients}{' '}
+          <a href={`/admin/campaigns/${request.id}`}>Campaign {request.id}</a>, created <Time at={request.created_at} zone={zone} />, to {request.recipients}{' '}
           subscribers{finished ? '' : ' (still sending)'}
         </li>
       ))}
@@ -106,7 +107,7 @@ export function SendPage({ session, title, target, forms, earlier, test }: SendP
       ) : (
         <>
           <p>This post was sent to {target.form} in this language before. Sending it again needs "Send again" ticked on the next step.</p>
-          <EarlierList earlier={earlier} />
+          <EarlierList earlier={earlier} zone={session.timeZone} />
         </>
       )}
       <h2>Send a test first</h2>
@@ -162,7 +163,7 @@ export function ConfirmPage({ session, title, target, subscribers, earlier }: Co
           {earlier.length > 0 && (
             <div class="admin-check">
               <p>It was sent to them before:</p>
-              <EarlierList earlier={earlier} />
+              <EarlierList earlier={earlier} zone={session.timeZone} />
               <input type="checkbox" id="send-again" name="resend" value="on" /> <label for="send-again">Send again</label>
             </div>
           )}

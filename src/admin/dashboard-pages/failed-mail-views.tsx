@@ -7,6 +7,7 @@ import { AdminTable } from '../views/admin-table.js';
 import { CsrfField } from '../views/csrf-field.js';
 import { RowButton } from '../views/row-button.js';
 import { Layout } from '../views/layout.js';
+import { Time } from '../views/time.js';
 
 export interface FailedRow {
   id: string;
@@ -81,7 +82,7 @@ export function FailedMailPage({ session, rows, notice }: { session: AdminSessio
                 <td>{row.kind}</td>
                 <td>{row.form}</td>
                 <td>
-                  <time datetime={row.failedAt}>{row.age} ago</time>
+                  <Time at={row.failedAt} zone={session.timeZone} /> ({row.age} ago)
                 </td>
                 <td>{row.tries}</td>
                 <td>

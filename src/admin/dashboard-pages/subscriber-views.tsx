@@ -6,6 +6,7 @@ import type { AdminSession } from '../sessions.js';
 import { AdminTable } from '../views/admin-table.js';
 import { RowButton } from '../views/row-button.js';
 import { Layout } from '../views/layout.js';
+import { Time } from '../views/time.js';
 import type { DayValue } from './chart-scale.js';
 import { DayChart } from './day-chart.js';
 import { subscribersPathOf } from './subscriber-paths.js';
@@ -83,7 +84,9 @@ export function SubscriberListPage(props: SubscriberListProps) {
           {subscribers.map((subscriber) => (
             <tr>
               <td>{subscriber.email}</td>
-              <td>{subscriber.subscribed_at.slice(0, 10)}</td>
+              <td>
+                <Time at={subscriber.subscribed_at} zone={session.timeZone} precision="day" />
+              </td>
               <td>
                 <RowButton session={session} action={base} name="email" value={subscriber.email} label="Remove" rowName={subscriber.email} />
               </td>
@@ -110,7 +113,9 @@ export function SubscriberListPage(props: SubscriberListProps) {
               <td>
                 <a href={`/admin/campaigns/${request.id}`}>{request.subject}</a>
               </td>
-              <td>{request.created_at.slice(0, 10)}</td>
+              <td>
+                <Time at={request.created_at} zone={session.timeZone} precision="day" />
+              </td>
               <td>{progress.total}</td>
               <td>{progress.sent}</td>
               <td>{progress.failed}</td>

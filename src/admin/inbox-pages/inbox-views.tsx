@@ -6,6 +6,7 @@ import type { AdminSession } from '../sessions.js';
 import { AdminTable } from '../views/admin-table.js';
 import { CsrfField } from '../views/csrf-field.js';
 import { Layout } from '../views/layout.js';
+import { Time } from '../views/time.js';
 import { excerptOf, listQueryOf } from './inbox-forms.js';
 
 /** A form as the forms page lists it; `key` only for a form with an archive. */
@@ -101,7 +102,7 @@ export function SubmissionListPage({ session, formPath, formKey, entries, query,
             <tr key={entry.id}>
               <td>
                 <a href={`${base}/${entry.id}`}>
-                  <time dateTime={entry.received_at}>{entry.received_at || 'unknown time'}</time>
+                  <Time at={entry.received_at} zone={session.timeZone} />
                 </a>
               </td>
               <td>{entry.fields.name ?? ''}</td>
@@ -139,7 +140,7 @@ export function SubmissionPage({ session, formPath, formKey, entry }: { session:
       <dl class="admin-facts">
         <dt>Received</dt>
         <dd>
-          <time dateTime={receivedAt}>{receivedAt ?? 'unknown time'}</time>
+          <Time at={receivedAt} zone={session.timeZone} precision="second" />
         </dd>
         {Object.entries(others).map(([name, value]) => (
           <Fragment key={name}>

@@ -20,6 +20,7 @@ const NAVIGATION = [
   { section: 'failed', label: 'Failed mail', href: '/admin/failed', roles: OWNERS },
   { section: 'users', label: 'Users', href: '/admin/users', roles: OWNERS },
   { section: 'audit', label: 'Audit', href: '/admin/audit', roles: OWNERS },
+  { section: 'account', label: 'Account', href: '/admin/account', roles: EVERY_ROLE },
 ] as const satisfies ReadonlyArray<{ section: string; label: string; href: string; roles: readonly Role[] }>;
 
 /** The navigation `role` sees: a section it would be refused is not shown. */
@@ -80,6 +81,11 @@ export function Layout({ title, session, section, scripts, children }: LayoutPro
           </nav>
         )}
         <main id="main">{children}</main>
+        {session?.timeZone && (
+          <footer class="admin-footer">
+            <p>Times are shown in {session.timeZone === 'UTC' ? 'UTC' : `the ${session.timeZone} time zone`}.</p>
+          </footer>
+        )}
       </body>
     </html>
   );

@@ -435,10 +435,6 @@ export const EDITOR_JS = `(function () {
   each('[data-insert-image]', function (element) {
     element.hidden = false;
   });
-  each('time[data-local-time]', function (element) {
-    var at = new Date(element.getAttribute('datetime'));
-    if (!isNaN(at.getTime())) element.textContent = at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  });
   if (liveSection && liveFrame) {
     liveSection.hidden = false;
     renderPreview();

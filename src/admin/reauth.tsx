@@ -24,7 +24,7 @@ const FAILURE_WINDOW_MS = 15 * 60_000;
 const MAX_PASSWORD_LENGTH = 1024;
 
 /** Where "Cancel" leads from the page that asks, per section. */
-const CANCEL_HREFS: Partial<Record<AdminSection, string>> = { users: '/admin/users', account: '/admin/account' };
+const CANCEL_HREFS: Partial<Record<AdminSection, string>> = { users: '/admin/users', account: '/admin/account', campaigns: '/admin/campaigns' };
 
 export interface PasswordConfirmationDeps {
   clock: Clock;

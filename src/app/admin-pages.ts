@@ -132,6 +132,8 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     clock,
     randomHex: () => randomBytes(2).toString('hex'),
     logger,
+    verifyPassword: core.verifyPassword,
+    confirmSession: core.confirmSession,
   });
   return [...dashboardPages, ...postPages, ...forRoles(EDITORS, sendPages), ...sharedPages];
 }

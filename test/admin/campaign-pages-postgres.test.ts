@@ -15,6 +15,7 @@ import { loadTestConfig } from '../support/config.js';
 import { captureLogs } from '../support/log-capture.js';
 import { startPostgresServer, type TestPostgres } from '../support/postgres-server.js';
 import { createTempDir } from '../support/temp-dir.js';
+import { createTestClock } from '../support/clock.js';
 import { formPost, signIn, startTestAdmin, type TestAdmin } from './admin-app.js';
 
 const READERS = ['ann@example.org', 'bob@example.org', 'cy@example.org'];
@@ -67,10 +68,13 @@ describe('the campaign pages with campaigns in PostgreSQL', () => {
         clock: () => Date.UTC(2024, 4, 2, 10, 0, counter),
         randomHex: () => (counter++).toString(16).padStart(4, '0'),
         logger: captureLogs().logger,
+        verifyPassword: async () => false,
+        confirmSession: async () => undefined,
       }),
       ...createCampaignPages({ store }),
     ];
-    app = await startTestAdmin({ dataDir, pages });
+    // The admin's clock is the send pages': the password is asked again 15 minutes after sign-in on it.
+    app = await startTestAdmin({ dataDir, pages, clock: createTestClock(Date.UTC(2024, 4, 2, 10, 0, 0)) });
     session = await signIn(app);
   });
   after(async () => {

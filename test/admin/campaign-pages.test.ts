@@ -19,7 +19,8 @@ import { captureLogs } from '../support/log-capture.js';
 import { loadNewsletterConfig } from '../support/newsletter.js';
 import { createRecordingMailer, type RecordingMailer } from '../support/recording-mailer.js';
 import { createTempDir } from '../support/temp-dir.js';
-import { formPost, signIn, startTestAdmin, type TestAdmin } from './admin-app.js';
+import { createTestClock } from '../support/clock.js';
+import { formPost, PASSWORD, signIn, startTestAdmin, type TestAdmin } from './admin-app.js';
 
 const READERS = ['ann@example.org', 'bob@example.org', 'cy@example.org'];
 
@@ -37,7 +38,10 @@ describe('the send and campaign pages', () => {
   let posts: Map<string, PublishedPost>;
   let listing: VersionListing[];
 
+  /** How far the send pages' clock is past the sign-in. */
+  let later = 0;
   beforeEach(async () => {
+    later = 0;
     const temp = await createTempDir('campaign-pages');
     remove = temp.remove;
     dataDir = path.join(temp.dir, 'data');
@@ -95,13 +99,16 @@ describe('the send and campaign pages', () => {
         wakeRunner: () => {
           wakes += 1;
         },
-        clock: () => Date.UTC(2024, 4, 2, 10, 0, counter),
+        clock: () => Date.UTC(2024, 4, 2, 10, 0, counter) + later,
         randomHex: () => (counter++).toString(16).padStart(4, '0'),
         logger,
+        verifyPassword: async (_user, password) => password === PASSWORD,
+        confirmSession: async () => undefined,
       }),
       ...createCampaignPages({ store }),
     ];
-    app = await startTestAdmin({ dataDir, pages });
+    // The admin's clock is the send pages': the password is asked again 15 minutes after sign-in on it.
+    app = await startTestAdmin({ dataDir, pages, clock: createTestClock(Date.UTC(2024, 4, 2, 10, 0, 0)) });
     session = await signIn(app);
   });
   afterEach(async () => {
@@ -152,6 +159,20 @@ describe('the send and campaign pages', () => {
     const bad = await post('/admin/newsletter/test', { post: 'hello', lang: 'en', form: '/newsletter', address: 'not an address' });
     assert.equal(bad.statusCode, 422);
     assert.equal(mailer.sent.length, 1);
+  });
+
+  it('asks for the password again before sending when the sign-in is more than 15 minutes old', async () => {
+    later = 16 * 60_000;
+    const asked = await post('/admin/newsletter/start', { post: 'hello', lang: 'en', form: '/newsletter' });
+    assert.equal(asked.statusCode, 200);
+    assert.match(text(asked.body), /Confirm your password/);
+    assert.deepEqual(await campaignIds(), [], 'nothing sent before the password');
+    const wrong = await post('/admin/newsletter/start', { post: 'hello', lang: 'en', form: '/newsletter', password: 'not the password' });
+    assert.equal(wrong.statusCode, 403);
+    assert.deepEqual(await campaignIds(), []);
+    const right = await post('/admin/newsletter/start', { post: 'hello', lang: 'en', form: '/newsletter', password: PASSWORD });
+    assert.equal(right.statusCode, 303);
+    assert.equal((await campaignIds()).length, 1);
   });
 
   it('confirms with the number of subscribers, refuses without a CSRF token, and creates exactly one campaign', async () => {

@@ -4,6 +4,7 @@ import { renderSVG } from 'uqr';
 import { MIN_PASSWORD_LENGTH } from '../../kit/password-hash.js';
 import type { Account } from '../accounts/account.js';
 import type { AdminSession } from '../sessions.js';
+import { Time } from '../views/time.js';
 import { CsrfField } from '../views/csrf-field.js';
 import { Layout } from '../views/layout.js';
 
@@ -16,9 +17,6 @@ export const TOTP_DISABLE_ACTION = '/admin/account/totp/disable';
 
 const MAX_PASSWORD_LENGTH = 1024;
 
-function utcMinuteOf(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 function Problem({ problem }: { problem?: string }) {
   return problem ? (
@@ -83,7 +81,7 @@ export function AccountPage({ session, account, notice, problem }: AccountPagePr
       {account.totp ? (
         <>
           <p>
-            An authenticator app (TOTP) is asked for at every sign-in with your password, since {utcMinuteOf(account.totp.enabledAt)}. Recovery codes left:{' '}
+            An authenticator app (TOTP) is asked for at every sign-in with your password, since <Time at={account.totp.enabledAt} zone={session.timeZone} />. Recovery codes left:{' '}
             {account.totp.recoveryCodeHashes.length} of 10.
           </p>
           <form method="post" action={TOTP_DISABLE_ACTION} class="admin-form">

@@ -6,11 +6,6 @@ import { AdminTable } from '../views/admin-table.js';
 import { Layout } from '../views/layout.js';
 import { Time } from '../views/time.js';
 
-/** "2026-11-23 12:00:05 UTC". */
-export function utcSecondOf(at: number): string {
-  return `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-}
-
 export interface AuditPageProps {
   session: AdminSession;
   events: readonly AuditEvent[];

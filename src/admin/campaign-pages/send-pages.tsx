@@ -8,6 +8,7 @@ import type { SendOutcome as TestSendOutcome } from '../../ports.js';
 import type { NewsletterForm } from '../../config/config.js';
 import { isEmailAddress } from '../../kit/email-address.js';
 import type { Answer } from '../../http/answer.js';
+import { createPasswordConfirmation } from '../reauth.js';
 import type { Logger } from '../../kit/log.js';
 import type { Clock } from '../../ports.js';
 import type { AdminPage, AdminRequest, AdminRoute } from '../admin-pages.js';
@@ -27,6 +28,10 @@ export interface SendPagesDeps {
   /** Random hex digits for campaign ids and test-outcome keys. */
   randomHex(): string;
   logger: Logger;
+  /** Whether `password` is `user`'s: sending asks for it again 15 minutes after sign-in (docs/admin.md "Sending a post"). */
+  verifyPassword(user: string, password: string): Promise<boolean>;
+  /** Marks the session of `request` as proved now. */
+  confirmSession(request: AdminRequest): Promise<void>;
 }
 
 type Wanted = { slug: string; lang?: string; form?: string };
@@ -91,7 +96,9 @@ export function createSendPages(deps: SendPagesDeps): AdminRoute[] {
     return htmlAnswer(200, <ConfirmPage session={session} title={plan.post.title} target={target} subscribers={plan.recipients.length} earlier={plan.earlier} />);
   };
 
-  const start: AdminPage = async (request, session) => {
+  const withConfirmedPassword = createPasswordConfirmation(deps);
+  const start: AdminPage = (request, session) => withConfirmedPassword(request, session, 'campaigns', () => startNow(request, session));
+  const startNow = async (request: AdminRequest, session: AdminSession): Promise<Answer> => {
     const fields = fromForm(request);
     const found = await planOf(wantedOf(fields), session);
     if ('answer' in found) return found.answer;

@@ -12,6 +12,7 @@ import type { FieldProblem, PostFields } from '../posts/post-files.js';
 import type { PostImage } from '../posts/post-images.js';
 import type { AdminSession } from '../sessions.js';
 import { CsrfField } from '../views/csrf-field.js';
+import { Time } from '../views/time.js';
 import { Layout } from '../views/layout.js';
 
 /** The editor's script (served by admin.tsx from ASSETS). */
@@ -117,14 +118,9 @@ function sameText(draft: UnsavedDraft, fields: PostFields, body: string): boolea
   return names.every((name) => JSON.stringify(draft.fields[name]) === JSON.stringify(fields[name])) && normalize(draft.body) === normalize(body);
 }
 
-/** A time as UTC text; editor.js shows it in the browser's own time zone. */
-function SavedAt({ at }: { at: number }) {
-  const date = new Date(at);
-  return (
-    <time datetime={date.toISOString()} data-local-time="">
-      {`${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`}
-    </time>
-  );
+/** When a draft was kept, in `[admin] time_zone`. */
+function SavedAt({ at, zone }: { at: number; zone: string }) {
+  return <Time at={at} zone={zone} />;
 }
 
 /** A byte count as people read it. */
@@ -162,7 +158,7 @@ export function PostEditorPage(props: EditorProps) {
         )}
         {restored && (
           <p class="admin-notice">
-            Your unsaved changes from <SavedAt at={restored.savedAt} /> are in the editor. Save to keep them.
+            Your unsaved changes from <SavedAt at={restored.savedAt} zone={session.timeZone} /> are in the editor. Save to keep them.
           </p>
         )}
         {offer && !restored && <DraftOfferBox session={session} file={file} draft={offer.draft} />}
@@ -327,7 +323,7 @@ function DraftOfferBox({ session, file, draft }: { session: AdminSession; file?:
           {file !== undefined && <input type="hidden" name="file" value={file} />}
           <input type="hidden" name="restore" value="1" />
           <button type="submit">
-            Restore unsaved changes from <SavedAt at={draft.savedAt} />
+            Restore unsaved changes from <SavedAt at={draft.savedAt} zone={session.timeZone} />
           </button>
         </form>
         <form method="post" action="/admin/posts/draft/discard" data-editor-leave="">

@@ -8,17 +8,21 @@ export function sessionCookieName(secure: boolean): string {
   return secure ? '__Host-postbox_admin' : 'postbox_admin';
 }
 
-/** The session id the Cookie header carries under `name`; undefined when there is none, or more than one. */
-export function sessionIdOf(cookieHeader: string | undefined, name: string): string | undefined {
-  if (cookieHeader === undefined) return undefined;
-  let found: string | undefined;
+/** Every value of the cookie `name` in a Cookie header, in the order sent. */
+export function cookieValues(cookieHeader: string | undefined, name: string): string[] {
+  if (cookieHeader === undefined) return [];
+  const values: string[] = [];
   for (const part of cookieHeader.split(';')) {
     const [key, ...value] = part.split('=');
-    if (key?.trim() !== name) continue;
-    if (found !== undefined) return undefined;
-    found = value.join('=').trim();
+    if (key?.trim() === name) values.push(value.join('=').trim());
   }
-  return found;
+  return values;
+}
+
+/** The session id the Cookie header carries under `name`; undefined when there is none, or more than one. */
+export function sessionIdOf(cookieHeader: string | undefined, name: string): string | undefined {
+  const values = cookieValues(cookieHeader, name);
+  return values.length === 1 ? values[0] : undefined;
 }
 
 /** Set-Cookie for a new session; it lasts as long as the session's absolute limit. */

@@ -19,7 +19,7 @@ import type { Account, AuditEvent, StoredAccount } from './accounts/account.js';
 import { homeOf } from './accounts/roles.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { createSecondFactor } from './second-factor/second-factor.js';
-import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
+import { clearedSessionCookie, cookieValues, sessionCookie } from './session-cookie.js';
 import type { AdminSession, SessionStore } from './sessions.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import { LoginPage } from './views/login-page.js';
@@ -229,17 +229,6 @@ function deviceMacOf(key: Buffer, name: string): string {
 /** Set-Cookie for the device cookie: the MACs of the names this browser signed in as, newest first. */
 function deviceCookie(macs: readonly string[], secure: boolean): string {
   return `${DEVICE_COOKIE}=${macs.join('.')}; Path=/admin; Max-Age=${DEVICE_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
-}
-
-/** Every value of the cookie `name` in a Cookie header. */
-function cookieValues(cookieHeader: string | undefined, name: string): string[] {
-  if (cookieHeader === undefined) return [];
-  const values: string[] = [];
-  for (const part of cookieHeader.split(';')) {
-    const [key, ...value] = part.split('=');
-    if (key?.trim() === name) values.push(value.join('=').trim());
-  }
-  return values;
 }
 
 /** "Too many failed sign-ins. Try again in 7 minutes, at 14:05 UTC." */

@@ -5,8 +5,9 @@
 //   state/<segment>.<n>.json   tries so far of a pending message (attempts, next try, last error)
 //   failed/<id>.json      a message that was given up, with its last error
 //   retry-now             asks a running `serve` to try every pending message now
-// Segments are group commits: every message queued while one write runs goes into the next, so an accepted
-// submission costs a share of two fsyncs, not two per message. A segment goes when all its messages are done.
+// Segments are group commits (kit/files/group-commit.ts): every message queued while one write runs goes into the
+// next, so an accepted submission costs a share of two fsyncs, not two per message. A segment goes when all its
+// messages are done.
 //
 // The store that claims (the one `serve` worker) is the only writer of the folder's messages in its process and
 // keeps their index in memory: claims, leases (which never run out: nobody else sends from the folder) and counts
@@ -20,6 +21,7 @@ import type { OutgoingMessage, QueuedMessage } from '../../queue/outgoing.js';
 import type { AttemptRecord, ClaimedMessage, PendingMessage, QueueCounts, QueueStore } from '../../queue/store.js';
 import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 import { createDoneJournal } from '../../kit/files/done-journal.js';
+import { createGroupCommit } from '../../kit/files/group-commit.js';
 
 const SEGMENT_SUFFIX = '.jsonl';
 const RETRY_REQUEST = 'retry-now';
@@ -51,6 +53,15 @@ interface FailedFile {
 interface DiskMessage extends PendingMessage {
   slot: string;
   lane?: string;
+}
+
+/** Messages of one `add`, waiting for the segment that will hold them. */
+interface Waiting {
+  lines: SegmentLine[];
+  laneOf: ((message: QueuedMessage) => string | undefined) | undefined;
+  now: number;
+  /** Filled when the segment is made: each message with its id and slot. */
+  stored: DiskMessage[];
 }
 
 /** A pending message in the claiming store's index. */
@@ -96,14 +107,6 @@ export function createQueueFiles(queueDir: string, options: QueueFilesOptions = 
   };
   let fsyncs = 0;
   let foldersMade: Promise<unknown> | undefined;
-  let waiting: Array<{
-    lines: SegmentLine[];
-    laneOf: ((message: QueuedMessage) => string | undefined) | undefined;
-    stored: DiskMessage[];
-    resolve(): void;
-    reject(error: unknown): void;
-  }> = [];
-  let writing = false;
   let swept = false;
   const journal = createDoneJournal(queueDir);
 
@@ -168,33 +171,30 @@ export function createQueueFiles(queueDir: string, options: QueueFilesOptions = 
     }
   }
 
-  async function flush(): Promise<void> {
-    writing = true;
-    while (waiting.length > 0) {
-      const batch = waiting;
-      waiting = [];
-      const segment = newSegmentName(Date.now());
-      const lines = batch.flatMap((entry) => entry.lines);
-      let at = 0;
-      for (const entry of batch) {
-        entry.stored = entry.lines.map((line) => {
-          const queued: QueuedMessage = { id: line.id || `msg_${segment}_${at}`, createdAt: line.created_at, message: line.message };
-          // The lane is asked for once the id is known, and written with the line.
-          const lane = entry.laneOf?.(queued);
-          line.id = queued.id;
-          if (lane !== undefined) line.lane = lane;
-          return { ...queued, slot: `${segment}.${at++}`, ...(lane === undefined ? {} : { lane }) };
-        });
-      }
-      try {
-        await writeSegment(lines, segment);
-        for (const entry of batch) entry.resolve();
-      } catch (error) {
-        for (const entry of batch) entry.reject(error);
+  /** One segment for every message added while the previous one was written; they join the index once it is. */
+  const commitSegment = createGroupCommit<Waiting>(async (batch) => {
+    const segment = newSegmentName(Date.now());
+    const lines = batch.flatMap((entry) => entry.lines);
+    let at = 0;
+    for (const entry of batch) {
+      entry.stored = entry.lines.map((line) => {
+        const queued: QueuedMessage = { id: line.id || `msg_${segment}_${at}`, createdAt: line.created_at, message: line.message };
+        // The lane is asked for once the id is known, and written with the line.
+        const lane = entry.laneOf?.(queued);
+        line.id = queued.id;
+        if (lane !== undefined) line.lane = lane;
+        return { ...queued, slot: `${segment}.${at++}`, ...(lane === undefined ? {} : { lane }) };
+      });
+    }
+    await writeSegment(lines, segment);
+    for (const entry of batch) {
+      for (const stored of entry.stored) {
+        const added = entryOf(stored, false, entry.now);
+        index.set(stored.id, added);
+        fresh.push(added);
       }
     }
-    writing = false;
-  }
+  });
 
   /** Marks `slot` done; removes its segment, markers and state once every message of it is done. */
   async function settle(slot: string): Promise<void> {
@@ -411,25 +411,9 @@ export function createQueueFiles(queueDir: string, options: QueueFilesOptions = 
       if (messages.length === 0) return [];
       // The index first: a message added before it is read would be taken for one of another process.
       await load();
-      return new Promise<QueuedMessage[]>((resolve, reject) => {
-        const entry = {
-          lines: messages.map((message): SegmentLine => ({ id: '', created_at: now, message })),
-          laneOf,
-          stored: [] as DiskMessage[],
-          resolve: () => {
-            const queued = entry.stored.map((stored) => ({ id: stored.id, createdAt: stored.createdAt, message: stored.message }));
-            for (const stored of entry.stored) {
-              const added = entryOf(stored, false, now);
-              index.set(stored.id, added);
-              fresh.push(added);
-            }
-            resolve(queued);
-          },
-          reject,
-        };
-        waiting.push(entry);
-        if (!writing) void flush();
-      });
+      const entry: Waiting = { lines: messages.map((message): SegmentLine => ({ id: '', created_at: now, message })), laneOf, now, stored: [] };
+      await commitSegment(entry);
+      return entry.stored.map((stored) => ({ id: stored.id, createdAt: stored.createdAt, message: stored.message }));
     },
     async claim({ limit, retryLimit }, now) {
       await load();

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { createRateLimitKey } from '../../../src/forms/rules/rate-limit-key.js';
 import {
   createRateLimiter,
   decodeRateLimitFile,
@@ -171,33 +173,86 @@ describe('createRateLimiter: bounded memory', () => {
     assert.equal(limiter.size(), 1000, '"late" is full by then and dropped too');
   });
 
-  it('stays under 300 bytes per tracked address, even with keys cut out of larger strings', () => {
-    // Heap sizes are only comparable after forced collections, so this runs in a process of its own.
-    // Each key is a slice of a 400-character "header": if the limiter kept slices, the parents would stay
-    // alive with them and push the figure past 400 bytes.
+  it('keeps IPv4 addresses and IPv6 networks in under 100 bytes each, and text keys cut out of larger strings under 300', () => {
+    // Memory is only comparable after forced collections, so this runs in a process of its own; it counts the
+    // heap and the typed arrays' buffers, which live outside it. Each text key is a slice of a 400-character
+    // "header": if the limiter kept slices, the parents would stay alive with them and push that figure past 400.
     const moduleUrl = new URL('../../../src/forms/rules/rate-limiter.ts', import.meta.url).href;
+    const keyModuleUrl = new URL('../../../src/forms/rules/rate-limit-key.ts', import.meta.url).href;
     const script = `
       const { createRateLimiter } = await import(${JSON.stringify(moduleUrl)});
+      const keyOf = (await import(${JSON.stringify(keyModuleUrl)})).createRateLimitKey(64);
+      const used = () => {
+        globalThis.gc();
+        const usage = process.memoryUsage();
+        return usage.heapUsed + usage.arrayBuffers;
+      };
       const padding = ', ' + 'x'.repeat(400);
-      const limiter = createRateLimiter(10);
-      globalThis.gc();
-      const before = process.memoryUsage().heapUsed;
-      for (let index = 0; index < 200000; index += 1) {
-        const header = '2001:db8:0:' + index.toString(16) + padding;
-        limiter.take(header.slice(0, header.indexOf(',')), index);
+      const kinds = {
+        ipv4: (index) => keyOf('10.' + (index >>> 16) + '.' + ((index >>> 8) & 255) + '.' + (index & 255)),
+        ipv6: (index) => keyOf('2001:db8:' + (index >>> 16).toString(16) + ':' + (index & 0xffff).toString(16) + ':1a2b:3c4d:5e6f:7'),
+        sliced: (index) => {
+          const header = '2001:db8:0:' + index.toString(16) + padding;
+          return header.slice(0, header.indexOf(','));
+        },
+      };
+      const figures = {};
+      for (const [kind, keyAt] of Object.entries(kinds)) {
+        const limiter = createRateLimiter(10);
+        const before = used();
+        for (let index = 0; index < 100000; index += 1) limiter.take(keyAt(index), index);
+        figures[kind] = { size: limiter.size(), bytesPerEntry: (used() - before) / limiter.size() };
       }
-      globalThis.gc();
-      const after = process.memoryUsage().heapUsed;
-      console.log(JSON.stringify({ size: limiter.size(), bytesPerEntry: (after - before) / limiter.size() }));
+      console.log(JSON.stringify(figures));
     `;
     const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
       timeout: 120_000,
     });
     assert.equal(result.status, 0, result.stderr);
-    const { bytesPerEntry, size } = JSON.parse(result.stdout) as { bytesPerEntry: number; size: number };
-    assert.equal(size, 200_000);
-    assert.ok(bytesPerEntry < 300, `${bytesPerEntry.toFixed(0)} bytes per address`);
+    const figures = JSON.parse(result.stdout) as Record<'ipv4' | 'ipv6' | 'sliced', { bytesPerEntry: number; size: number }>;
+    for (const [kind, limit] of [['ipv4', 100], ['ipv6', 100], ['sliced', 300]] as const) {
+      assert.equal(figures[kind].size, 100_000, kind);
+      assert.ok(figures[kind].bytesPerEntry < limit, `${kind}: ${figures[kind].bytesPerEntry.toFixed(0)} bytes per address`);
+    }
+  });
+});
+
+describe('createRateLimiter: keys', () => {
+  it('IPv4 addresses and IPv6 networks keep one bucket per key text, shared with no other key', () => {
+    // The reference gives every key text a limiter of its own, so no two texts can share a bucket there; the
+    // limiter under test keeps them all, IPv4 and IPv6 networks packed into numbers.
+    const address = fc.oneof(
+      fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 255 })).map(([a, b]) => `198.51.${a}.${b}`),
+      fc
+        .tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 0xffff }))
+        .map(([site, network, host]) => `2001:db8:${site}:${network}::${host.toString(16)}`),
+      fc.constantFrom('unknown', '::ffff:198.51.0.1', '0.0.0.0', '::', '::1', '2001:db8::/64', '2001:db8:0:0:0:0:0:1'),
+      fc.ipV4(),
+      fc.ipV6(),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(48, 56, 64, 128),
+        fc.array(fc.tuple(address, fc.integer({ min: 0, max: 300 * SECOND })), { maxLength: 300, size: 'max' }),
+        (prefix, steps) => {
+          const keyOf = createRateLimitKey(prefix);
+          const shared = createRateLimiter(3, undefined, 0);
+          const alone = new Map<string, RateLimiter>();
+          let now = 0;
+          for (const [client, gap] of steps) {
+            now += gap;
+            const key = keyOf(client);
+            let own = alone.get(key);
+            if (!own) alone.set(key, (own = createRateLimiter(3, undefined, 0)));
+            assert.deepEqual(shared.take(key, now), own.take(key, now), `${client} as ${key} at ${now} ms`);
+          }
+          const expected = [...alone.values()].flatMap((limiter) => limiter.toSnapshot(now).buckets);
+          assert.deepEqual(shared.toSnapshot(now).buckets.sort(), expected.sort());
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -10,7 +10,9 @@ import type { CampaignStore } from '../newsletter/campaigns/campaign-store.js';
 import type { NewsletterStore } from '../newsletter/newsletter-store.js';
 import type { ArchiveReader } from '../admin/inbox/archive-reader.js';
 import type { ArchiveStore } from '../ports.js';
+import type { BounceStore } from '../bounces/bounce-store.js';
 import type { QueueStore } from '../queue/store.js';
+import type { SpamStore } from '../forms/spam/quarantine.js';
 
 /** Every store of one backend, and its connection. */
 export interface Backend {
@@ -24,6 +26,10 @@ export interface Backend {
   campaigns: CampaignStore;
   /** Pending signups, subscriber logs and the unsubscribe secret. */
   newsletter: NewsletterStore;
+  /** The suppression list, the soft bounces counting, and what sent mails' tags stand for (docs/bounces.md). */
+  suppressions: BounceStore;
+  /** The spam quarantine and the used proof-of-work challenges (docs/spam.md "Quarantine"), pruned by spam_keep_days. */
+  spam: SpamStore;
   admin: AdminRecords;
   /** The users of /admin beyond the config's, their invitations and the audit log (docs/admin.md "Users and roles"). */
   accounts: AccountStore;

@@ -1,6 +1,6 @@
 // The pages /admin serves for a configuration (docs/admin.md), built on the core: the dashboard, subscribers and
 // failed mail; the posts pages over the blog's content (or the placeholder without a blog); "Send to subscribers"
-// when a newsletter form can send through the queue; the campaigns and the inbox; the users, invitations and the
+// when a newsletter form can send through the queue; the campaigns, the inbox and the suppression list; the users, invitations and the
 // audit log.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -11,10 +11,12 @@ import { EDITORS, EVERY_ROLE } from '../admin/accounts/roles.js';
 import { createAccountPages as createOwnAccountPages } from '../admin/account-pages/account-pages.js';
 import type { AdminRequest, AdminRoute } from '../admin/admin-pages.js';
 import { createAuditPages } from '../admin/audit-pages/audit-pages.js';
+import { createBouncesPages } from '../admin/bounces-pages/bounces-pages.js';
 import { createCampaignPages } from '../admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from '../admin/campaign-pages/send-pages.js';
 import { createDashboardPages } from '../admin/dashboard-pages/dashboard-pages.js';
 import { createInboxPages } from '../admin/inbox-pages/inbox-pages.js';
+import { createSpamPages } from '../admin/spam-pages/spam-pages.js';
 import { createPasskeyPages } from '../admin/passkeys/passkey-pages.js';
 import type { NewsletterSending } from '../admin/post-pages/post-list-page.js';
 import { createEditorPages, withUnsavedDrafts } from '../admin/post-pages/editor-pages.js';
@@ -37,6 +39,7 @@ import type { Subscriber } from '../newsletter/index.js';
 import type { Logger } from '../kit/log.js';
 import type { Clock } from '../ports.js';
 import type { FormsCore } from './forms-core.js';
+import { composeSpamRelease } from './spam-release.js';
 
 /** What /admin's pages are built on. */
 export interface AdminPagesCore {
@@ -85,13 +88,21 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
       newsletter: () => forms?.newsletter,
       queue: config.mail?.queue ? backend.queue : undefined,
       campaigns: backend.campaigns,
+      spam: backend.spam,
     },
     { readSubscribers, logger },
   );
   // Campaigns are the editors' as well as the owners'; the inbox, like the dashboard, the owners' alone.
   const sharedPages = [
-    ...forRoles(EDITORS, createCampaignPages({ store: backend.campaigns })),
-    ...createInboxPages({ forms: config.forms, archives: backend.archiveReader, logger }),
+    ...forRoles(
+      EDITORS,
+      createCampaignPages({ store: backend.campaigns, resume: forms?.campaigns ? (id, by) => forms.campaigns!.resume(id, by) : undefined, logger }),
+    ),
+    ...createInboxPages({ forms: config.forms, archives: backend.archiveReader, spam: backend.spam, logger }),
+    // Each form's quarantine and its "Not spam", which delivers through the forms core when it runs in this process.
+    ...createSpamPages({ forms: config.forms, store: backend.spam, release: forms ? composeSpamRelease(config, backend, forms, logger, clock) : undefined }),
+    // The suppression list (docs/bounces.md "Suppression"), like the inbox the owners' alone.
+    ...createBouncesPages({ store: backend.suppressions, logger }),
     ...createAccountPages(config, core),
     ...createOwnPasskeyPages(config, core),
   ];

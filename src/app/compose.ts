@@ -20,9 +20,11 @@ import { adminWarnings } from '../admin/example-user.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from '../config/config.js';
 import { createFormsService, type FormsSettings } from '../forms/forms-service.js';
 import { createRateLimitKey } from '../forms/rules/rate-limit-key.js';
+import { proofOfWorkSecrets } from '../forms/spam/proof-of-work.js';
 import { createClientAddressResolver } from '../http/client-ip.js';
 import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
+import { createRequestDurations, type RequestDurations } from '../http/request-durations.js';
 import type { Route } from '../http/route-table.js';
 import type { Logger } from '../kit/log.js';
 import { createMailer } from '../adapters/mail/create-mailer.js';
@@ -31,8 +33,10 @@ import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from '../ports.js';
 import { retryPolicyOf } from '../queue/retry-policy.js';
 import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createAdminPages } from './admin-pages.js';
+import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
 import { createFormsCore, type FormsCore, type FormsCoreDeps, type QueueTuning } from './forms-core.js';
 import { openBackend } from './open-backend.js';
+import { configOwnerAddresses, createOwnerCheck } from './owner-addresses.js';
 
 /** How notifiers are made from a form's settings; tests hand in fakes or local endpoints. */
 export interface NotifierFactories {
@@ -42,7 +46,7 @@ export interface NotifierFactories {
   createWebhookNotifier?: (settings: WebhookConfig) => WebhookNotifier;
 }
 
-export interface RootDeps extends NotifierFactories {
+export interface RootDeps extends NotifierFactories, SpamParts {
   logger: Logger;
   requestLog: RequestLog;
   /** Milliseconds since the epoch; Date.now unless a test sets the time. */
@@ -92,8 +96,16 @@ export interface FormsCoreParts extends NotifierFactories {
   createNewsletter?: FormsCoreDeps['createNewsletter'];
 }
 
-/** The forms core of `config` over `backend`: the queue with `[mail] queue`, the newsletter, the campaigns. */
-export function composeFormsCore(config: Config, mail: MailConfig, backend: Pick<Backend, 'queue' | 'campaigns' | 'newsletter'>, parts: FormsCoreParts): Promise<FormsCore> {
+/**
+ * The forms core of `config` over `backend`: the queue with `[mail] queue`, the newsletter, the campaigns, and the
+ * suppression list every mail passes (with the backend's `suppressions`; docs/bounces.md "Suppression").
+ */
+export function composeFormsCore(
+  config: Config,
+  mail: MailConfig,
+  backend: Pick<Backend, 'queue' | 'campaigns' | 'newsletter'> & Partial<Pick<Backend, 'suppressions' | 'accounts'>>,
+  parts: FormsCoreParts,
+): Promise<FormsCore> {
   const { logger, clock, mailer } = parts;
   return createFormsCore(formsSettingsOf(config, mail), {
     backend,
@@ -104,6 +116,7 @@ export function composeFormsCore(config: Config, mail: MailConfig, backend: Pick
     randomBytes,
     queue: mail.queue ? { policy: retryPolicyOf(mail.queue_max_hours), ...parts.queue } : undefined,
     createNewsletter: parts.createNewsletter,
+    bounces: { settings: mail.bounces, isOwnerAddress: createOwnerCheck(configOwnerAddresses(config), backend.accounts) },
   });
 }
 
@@ -111,9 +124,9 @@ export function composeFormsCore(config: Config, mail: MailConfig, backend: Pick
 export function composeFormsService(
   config: Config,
   mail: MailConfig,
-  backend: Pick<Backend, 'archives' | 'unavailableParts'>,
+  backend: Pick<Backend, 'archives' | 'unavailableParts' | 'spam' | 'newsletter'>,
   core: FormsCore,
-  parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[] },
+  parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[]; requestDurations?: RequestDurations } & SpamParts,
 ): Promise<HttpService> {
   return createFormsService(formsSettingsOf(config, mail), core, {
     logger: parts.logger,
@@ -125,7 +138,35 @@ export function composeFormsService(
     clientAddressOf: createClientAddressResolver(config.server.trust_proxy_headers),
     rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
     extraRoutes: parts.extraRoutes,
+    requestDurations: parts.requestDurations,
+    spamStore: backend.spam,
+    // docs/bounces.md "Where bounces come from": POST /bounces/<provider>, into the suppression policy's sink.
+    bounceWebhooks: composeBounceWebhooks(mail.bounces, core.bounces?.sink, { logger: parts.logger, clock: parts.clock, fetch: parts.fetch }),
+    spam: {
+      // The install's secret, shared by every replica of one state store, keys the challenges too.
+      secrets: memoize(async () => proofOfWorkSecrets(await backend.newsletter.secret())),
+      fetch: parts.fetch ?? globalThis.fetch,
+      captchaVerifyUrl: parts.captchaVerifyUrl,
+    },
   });
+}
+
+/** How the spam checks reach the captcha provider; tests point them at a server of their own. */
+export interface SpamParts {
+  fetch?: typeof fetch;
+  captchaVerifyUrl?: string;
+}
+
+/** `load` called once, its promise shared; a failure is not kept, so the next call tries again. */
+function memoize<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+    return loaded;
+  };
 }
 
 /** `service` with room for the admin's request bodies in its 100-continue limit. */
@@ -200,6 +241,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     }
     const forms = mail && mailer ? await composeFormsCore(config, mail, backend, { ...deps, logger, clock, mailer }) : undefined;
     if (forms) closers.push(() => forms.close());
+    // The bounce mailbox reads into the core's suppression policy, so it stops before the core (docs/bounces.md).
+    const bounceMailbox = mail && forms ? startBounceMailboxOf(mail.bounces, forms.bounces?.sink, { logger, clock }) : undefined;
+    if (bounceMailbox) closers.push(() => bounceMailbox.close());
     // Then /admin on the core.
     let admin: Admin | undefined;
     if (config.admin) {
@@ -214,11 +258,21 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
       const opened = admin;
       closers.push(() => opened.close());
     }
-    // Then the HTTP services that show it.
+    // Then the HTTP services that show it, counting their requests in one histogram for the forms service's
+    // /metrics (docs/forms-api.md "/metrics"); without that service nothing shows it, so nothing is counted.
     const adminOn = adminServiceOf(config);
+    const requestDurations = mail && forms ? createRequestDurations() : undefined;
     if (mail && forms) {
       const withAdmin = adminOn === 'forms' && admin;
-      const service = await composeFormsService(config, mail, backend, forms, { logger, requestLog, clock, extraRoutes: withAdmin ? admin!.routes : undefined });
+      const service = await composeFormsService(config, mail, backend, forms, {
+        logger,
+        requestLog,
+        clock,
+        extraRoutes: withAdmin ? admin!.routes : undefined,
+        requestDurations,
+        fetch: deps.fetch,
+        captchaVerifyUrl: deps.captchaVerifyUrl,
+      });
       services.push(withAdmin ? withAdminBodies(service, admin!) : service);
     }
     if (content && config.blog && config.site) {
@@ -230,6 +284,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         // with it, sign-in is throttled per address, so the proxies of [server] trust_proxy_headers are trusted.
         clientAddressOf: createClientAddressResolver(withAdmin ? config.server.trust_proxy_headers : 0),
         extraRoutes: withAdmin ? admin!.routes : undefined,
+        requestDurations,
       });
       services.push(withAdmin ? withAdminBodies(blog, admin!) : blog);
     }

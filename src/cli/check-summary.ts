@@ -1,7 +1,7 @@
 // The short summary `postbox check` prints (docs/configuration.md "How the file is read").
 import { fileTransportNotice } from '../adapters/mail/outbox-dir.js';
 import { adminListenOf, adminWarnings } from '../admin/example-user.js';
-import { postgresUrlOf, type Config, type MailConfig } from '../config/config.js';
+import { postgresUrlOf, type Config, type MailConfig, type SpamConfig } from '../config/config.js';
 
 /** One line per service and form, as a site owner would want to confirm them. */
 export function describeConfig(config: Config): string {
@@ -23,8 +23,15 @@ export function describeConfig(config: Config): string {
         form.type !== 'newsletter' && form.webhook ? `webhook (${form.webhook.format})` : '',
         form.type !== 'newsletter' && form.archive ? `archive ${form.archive}` : '',
         form.redirect_url ? `redirect ${form.redirect_url}` : '',
+        form.spam.proof_of_work ? 'proof of work' : '',
+        spamRulesOf(form.spam),
       ].filter(Boolean);
       lines.push(`  ${form.path} (${form.type}), origins: ${form.allowed_origins.join(', ') || 'none'}; ${extras.join(', ')}`);
+    }
+    // One line for every form without it, not one per form: a recommendation, not a problem.
+    const withoutWork = config.forms.filter((form) => !form.spam.proof_of_work).map((form) => form.path);
+    if (withoutWork.length > 0) {
+      lines.push(`recommended: [forms.spam] proof_of_work = true for ${withoutWork.join(', ')}: a honeypot and a rate limit stop few bots today (docs/spam.md)`);
     }
   }
   if (config.blog) {
@@ -38,6 +45,18 @@ export function describeConfig(config: Config): string {
     for (const warning of adminWarnings(config)) lines.push(`warning: ${warning}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The content rules and captcha of a form, in a few words; '' when none is on. */
+function spamRulesOf(spam: SpamConfig): string {
+  const rules = [
+    spam.max_links === undefined ? '' : `at most ${spam.max_links} links`,
+    spam.block_disposable ? 'no disposable addresses' : '',
+    spam.languages ? `languages ${spam.languages.join(', ')}` : '',
+    spam.blocked_words.length > 0 ? `${spam.blocked_words.length} blocked words` : '',
+    spam.captcha ? spam.captcha.provider : '',
+  ].filter(Boolean);
+  return rules.length === 0 ? '' : `spam: ${rules.join(', ')} (${spam.action})`;
 }
 
 function redisHostOf(url: string): string {

@@ -4,12 +4,14 @@
 // `mail` a union on `transport` (SMTP settings exist exactly when they are used), and each form carries its
 // owner address.
 import path from 'node:path';
+import type { BouncesConfig } from './bounces.js';
 import type { DkimConfig } from './dkim.js';
-import { confirmPathOf, unsubscribePathOf } from './form-clashes.js';
+import type { SpamConfig } from './spam.js';
+import { challengePathOf, confirmPathOf, unsubscribePathOf } from './form-clashes.js';
 import type { ParsedConfig } from './schema.js';
 import type { WebhookConfig } from './webhook.js';
 
-export { confirmPathOf, unsubscribePathOf };
+export { challengePathOf, confirmPathOf, unsubscribePathOf };
 
 type ParsedForm = ParsedConfig['forms'][number];
 type ParsedMail = NonNullable<ParsedConfig['mail']>;
@@ -31,6 +33,9 @@ interface FormCommon {
   message_max: number;
   receipt: boolean;
   services?: readonly string[];
+  /** `[forms.spam]` (docs/spam.md): every rule off when the table is left out. */
+  spam: SpamConfig;
+  spam_keep_days: number;
 }
 
 export interface MessageForm extends FormCommon {
@@ -57,7 +62,7 @@ export type FormType = FormConfig['type'];
 
 /** What every transport has; `dkim` holds the key itself, read from `private_key_file` when it was given so. */
 type MailCommon = Omit<ParsedMail, 'transport' | 'smtp' | 'dkim'> & { dkim?: DkimConfig };
-export type { DkimConfig, WebhookConfig };
+export type { BouncesConfig, DkimConfig, SpamConfig, WebhookConfig };
 export type SmtpConfig = NonNullable<ParsedMail['smtp']>;
 export type MailConfig = (MailCommon & { transport: 'smtp'; smtp: SmtpConfig }) | (MailCommon & { transport: 'file' });
 

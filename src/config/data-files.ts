@@ -8,7 +8,8 @@ import { z } from 'zod';
  * (src/adapters/files/campaign-files.ts), the admin's sessions and trash (src/adapters/files/session-file.ts, src/admin/posts/trash.ts), the admin's
  * users with their lock file and the audit log (src/adapters/files/account-files.ts), the editor's unsaved drafts
  * (src/adapters/files/drafts.ts), and the blog's load cache
- * (src/blog/content/load-cache.ts) and its search words (src/blog/catalog/search-words-file.ts). A form writing to one of them would overwrite it or fail on every submission.
+ * (src/blog/content/load-cache.ts) and its search words (src/blog/catalog/search-words-file.ts), and the suppression list
+ * (src/adapters/files/suppressions.ts). A form writing to one of them would overwrite it or fail on every submission.
  */
 export const RESERVED_DATA_NAMES: readonly string[] = [
   'ratelimit-snapshot.json',
@@ -25,6 +26,9 @@ export const RESERVED_DATA_NAMES: readonly string[] = [
   'trash',
   'blog-cache.json',
   'blog-search-words.bin',
+  'bounces',
+  // The spam quarantine (src/adapters/files/spam-files.ts).
+  'spam',
 ];
 
 /** A plain file name inside data_dir, none of the reserved ones (compared without case, as macOS does). */

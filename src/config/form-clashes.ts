@@ -13,6 +13,11 @@ export function unsubscribePathOf(formPath: string): string {
   return `${formPath.replace(/\/+$/, '')}/unsubscribe`;
 }
 
+/** A form's proof-of-work challenge path (`GET <path>/challenge`, docs/spam.md "Proof of work"). */
+export function challengePathOf(formPath: string): string {
+  return `${formPath.replace(/\/+$/, '')}/challenge`;
+}
+
 /** One clash, reported on `forms[index].<key>`. */
 export interface FormClash {
   index: number;

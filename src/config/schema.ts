@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { adminSchema } from './admin.js';
 import { dataFileName, folderPath } from './data-files.js';
+import { bouncesSchema } from './bounces.js';
 import { dkimSchema } from './dkim.js';
 import { findFormClashes } from './form-clashes.js';
 import { isHost, isUnspecifiedHost, listenAddress } from './hosts.js';
@@ -20,6 +21,7 @@ import {
 import { mailbox, mailboxList } from './mail-addresses.js';
 import { headerToken, honeypotField, oneLineText, serviceName, urlPathToken } from './text-values.js';
 import { appendableUrl, baseUrl, httpUrl, origin } from './urls.js';
+import { spamKeepDays, spamSchema } from './spam.js';
 import { webhookSchema } from './webhook.js';
 
 const positiveInt = z.number().int().min(1);
@@ -48,7 +50,7 @@ const form = z
       .regex(/^\/[A-Za-z0-9._~!$&'()+,;=@/-]*$/, 'must start with "/" and be a plain URL path (no ":", "*" or "%")')
       // Clients resolve "." and ".." segments before they send a path (RFC 3986 section 5.2.4).
       .refine((value) => !/\/\.\.?(?:\/|$)/.test(value), 'must not contain "." or ".." segments (clients remove them)')
-      .refine((value) => value !== '/health' && value !== '/metrics', 'is reserved for the service itself'),
+      .refine((value) => value !== '/health' && value !== '/metrics' && value !== '/altcha.js', 'is reserved for the service itself'),
     type: z.enum(formTypes),
     to: mailboxList.optional(),
     allowed_origins: z.array(origin).default([]),
@@ -73,6 +75,8 @@ const form = z
     confirm: z.enum(['link', 'button'], { error: 'must be "link" or "button"' }).optional(),
     telegram: telegram.optional(),
     webhook: webhookSchema.optional(),
+    spam: spamSchema,
+    spam_keep_days: spamKeepDays,
   })
   .superRefine((value, context) => {
     const issue = (path: string, message: string) =>
@@ -159,6 +163,8 @@ const mail = z
       })
       .optional(),
     dkim: dkimSchema.optional(),
+    // docs/bounces.md: the tagged envelope sender, where bounces are read, and the suppression policy.
+    bounces: bouncesSchema.prefault({}),
   })
   .superRefine((value, context) => {
     if (value.transport === 'smtp' && !value.smtp) {

@@ -2,13 +2,16 @@
 // (app/forms-core.ts: counters, newsletter, delivery) and the per-IP rate limits it keeps itself.
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import type { BounceWebhooks } from '../bounces/intake/webhook-intake.js';
 import type { FormConfig, ServerConfig } from '../config/config.js';
 import { createFrontDoor } from '../http/front-door.js';
 import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
+import { createRequestDurations, type RequestDurations } from '../http/request-durations.js';
 import type { Route } from '../http/route-table.js';
 import type { Logger } from '../kit/log.js';
 import { safeReason } from '../kit/safe-reason.js';
+import { createBounceRoutes } from './http/bounce-routes.js';
 import { createFormRoutes, formsDoorAnswers } from './http/form-routes.js';
 import type { Metrics, MetricsSnapshot } from './metrics.js';
 import type { Newsletter } from '../newsletter/index.js';
@@ -16,6 +19,8 @@ import { resolveSiteName } from './notifications.js';
 import type { ArchiveStore, Clock } from '../ports.js';
 import { loadFormRateLimits, type FormRateLimits } from './rate-limits.js';
 import { createSubmitFlow, type SubmitFlowDeps } from './submit-flow.js';
+import type { SpamStore } from './spam/quarantine.js';
+import { createSpamCheck, type SpamCheck, type SpamCheckDeps } from './spam/spam-check.js';
 
 /** What the forms service is configured with. */
 export interface FormsSettings {
@@ -69,6 +74,14 @@ export interface FormsServiceDeps {
   rateLimitKey(address: string): string;
   /** Routes served beside the forms' own on its listener (/admin when there is no [blog]). */
   extraRoutes?: readonly Route[];
+  /** The providers' bounce webhooks of `[mail.bounces.webhooks]`, at POST /bounces/<provider> (docs/bounces.md). */
+  bounceWebhooks?: BounceWebhooks;
+  /** Request durations, shared with the blog's listener in one process (docs/forms-api.md "/metrics"); one of its own unless given. */
+  requestDurations?: RequestDurations;
+  /** The quarantine and the used proof-of-work challenges (docs/spam.md), in the state store. */
+  spamStore: SpamStore;
+  /** What the spam checks need beside the store: the challenges' keys, and how the captcha provider is asked. */
+  spam: Omit<SpamCheckDeps, 'ledger'>;
 }
 
 /** Makes data_dir and loads the rate-limit snapshot, then builds the routes behind one front door. */
@@ -80,6 +93,9 @@ export async function createFormsService(settings: FormsSettings, core: FormsSer
   await mkdir(dataDir, { recursive: true });
   const siteNameFor = (form: FormConfig) => resolveSiteName(settings.siteTitle, form, server.public_url);
   const rateLimits = deps.rateLimits ?? (await loadFormRateLimits(forms, dataDir, clock(), logger));
+  const spamChecks = new Map<string, SpamCheck>(forms.map((form) => [form.path, createSpamCheck(form, { ...deps.spam, ledger: deps.spamStore })]));
+  const spamCheckOf = (form: FormConfig) => spamChecks.get(form.path) as SpamCheck;
+  const requestDurations = deps.requestDurations ?? createRequestDurations();
 
   const routes = createFormRoutes({
     forms,
@@ -89,7 +105,10 @@ export async function createFormsService(settings: FormsSettings, core: FormsSer
     queueCounts: core.readings.queueCounts,
     unavailableParts: () => [...deps.unavailableParts(), ...(rateLimits.unavailableParts?.() ?? [])],
     metricsToken: server.metrics_token,
+    requestDurations,
     siteOf: (form) => ({ name: siteNameFor(form), url: form.allowed_origins[0] ?? settings.siteUrl }),
+    proofOfWorkOf: (form) => spamCheckOf(form).proofOfWork,
+    clock,
     submitFlowOf: (form) =>
       createSubmitFlow(form, {
         metrics,
@@ -101,13 +120,16 @@ export async function createFormsService(settings: FormsSettings, core: FormsSer
         newsletter,
         archives: deps.archives,
         deliver,
+        spam: spamCheckOf(form),
+        quarantine: deps.spamStore,
       }),
   });
+  if (deps.bounceWebhooks) routes.push(...createBounceRoutes(deps.bounceWebhooks, server.max_body_bytes));
 
   return {
     name: 'forms',
     listen: server.listen,
-    handle: createFrontDoor({ routes: [...(deps.extraRoutes ?? []), ...routes], answers: formsDoorAnswers, clientAddressOf: deps.clientAddressOf, requestLog: deps.requestLog, logger }),
+    handle: createFrontDoor({ routes: [...(deps.extraRoutes ?? []), ...routes], answers: formsDoorAnswers, clientAddressOf: deps.clientAddressOf, requestLog: deps.requestLog, logger, requestDurations }),
     serverSettings: { maxBodyBytes: server.max_body_bytes },
     async close() {
       try {

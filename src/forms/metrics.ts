@@ -1,5 +1,7 @@
 // The lifetime counters of docs/forms-api.md "/metrics", in totals and per form, 0 when nothing happened: the
-// forms service's own 16, then the queue's three (docs/delivery.md "Watching the queue").
+// forms service's own 16, the queue's three (docs/delivery.md "Watching the queue"), then the spam checks': what
+// was quarantined or rejected, and one counter per reason (docs/spam.md "Counting").
+import { SPAM_REASONS, type SpamReason } from './spam/spam-reasons.js';
 
 export const COUNTER_NAMES = [
   'received',
@@ -21,6 +23,9 @@ export const COUNTER_NAMES = [
   'queued',
   'queue_retried',
   'queue_failed',
+  'spam_quarantined',
+  'spam_rejected',
+  ...SPAM_REASONS.map((reason): `spam_${SpamReason}` => `spam_${reason}`),
 ] as const;
 
 export type CounterName = (typeof COUNTER_NAMES)[number];

@@ -1,5 +1,6 @@
 // What POST <form_path> does, in the order docs/forms-api.md "POST <path>" gives: origin, rate limit, body
-// size, body syntax, field validation, honeypot; then persist, then deliver (or the newsletter signup).
+// size, body syntax, field validation, honeypot, the spam checks (docs/spam.md); then persist, then deliver (or the
+// newsletter signup). A submission taken for spam is quarantined (or rejected) before anything is kept or sent.
 // It returns an outcome and knows nothing of HTTP: the form routes turn outcomes into answers.
 import type { Readable } from 'node:stream';
 import type { FormConfig, MessageForm, NewsletterForm } from '../config/config.js';
@@ -15,6 +16,9 @@ import { readFormBody } from './request-body.js';
 import { isOriginAllowed } from './rules/cors.js';
 import { UnavailableError, type FormLimiter } from './rate-limits.js';
 import { createSubmissionCheck, type FieldError, type Submission } from './rules/submission.js';
+import type { SpamStore } from './spam/quarantine.js';
+import type { SpamCheck } from './spam/spam-check.js';
+import type { SpamVerdict } from './spam/spam-reasons.js';
 
 /** What the flow needs of a request, whatever received it. */
 export interface SubmitInput {
@@ -27,10 +31,10 @@ export interface SubmitInput {
 }
 
 /** Why a submission was refused, with the message to show where the catalogue's text is too general. */
-export type RefusalCode = 'origin_not_allowed' | 'rate_limited' | 'body_too_large' | 'invalid_body' | 'storage_failed' | 'send_failed' | 'unavailable';
+export type RefusalCode = 'origin_not_allowed' | 'rate_limited' | 'body_too_large' | 'invalid_body' | 'spam' | 'storage_failed' | 'send_failed' | 'unavailable';
 
 export type SubmitOutcome =
-  /** Delivered, signed up (or already on the list), or a honeypot hit: all look the same to the client. */
+  /** Delivered, signed up (or already on the list), quarantined as spam, or a honeypot hit: all look the same to the client. */
   | { kind: 'accepted' }
   | { kind: 'invalid'; details: readonly FieldError[] }
   | { kind: 'refused'; code: RefusalCode; message?: string; retryAfterSeconds?: number };
@@ -48,6 +52,10 @@ export interface SubmitFlowDeps {
   /** Where accepted submissions of forms with an `archive` are kept before delivery. */
   archives: ArchiveStore;
   deliver(notice: SubmissionNotice): Promise<DeliveryOutcome>;
+  /** The form's spam checks (docs/spam.md). */
+  spam: SpamCheck;
+  /** Where submissions taken for spam are kept. */
+  quarantine: Pick<SpamStore, 'quarantine'>;
 }
 
 const ACCEPTED: SubmitOutcome = Object.freeze({ kind: 'accepted' });
@@ -57,6 +65,7 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
   const { metrics, logger, clock, limiter } = deps;
   const count = (counter: Parameters<typeof metrics.count>[1]) => metrics.count(form.path, counter);
   const checkSubmission = createSubmissionCheck(form);
+  const accept = createAcceptedPath(form, deps);
   const refused = (code: RefusalCode, message?: string): SubmitOutcome => ({ kind: 'refused', code, message });
 
   return async function submit(input) {
@@ -97,8 +106,61 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
       logger.info({ event: 'honeypot', form: form.path }, 'honeypot hit');
       return ACCEPTED;
     }
-    return form.type === 'newsletter' ? signUp(form, check.submission) : persistAndDeliver(form, check.submission);
+    if (deps.spam.enabled) {
+      let verdict: SpamVerdict;
+      try {
+        verdict = await deps.spam.check(body.fields, check.submission, input.clientAddress, clock());
+      } catch (error) {
+        if (!(error instanceof UnavailableError)) throw error;
+        // Which challenges were used lives in the state store: without it a replay cannot be told apart.
+        logger.warn({ event: 'spam_store_unavailable', form: form.path, part: error.part }, 'spam store unreachable: submission refused');
+        return refused('unavailable');
+      }
+      if (verdict.reasons.length > 0) return handleSpam(check.submission, verdict);
+    }
+    return accept(check.submission, new Date(clock()).toISOString());
   };
+
+  /**
+   * Quarantine (the default): kept with its reasons, nothing delivered, and the client told what an accepted
+   * submission is told. Reject: 400 spam. A captcha provider that could not be asked always quarantines.
+   */
+  async function handleSpam(submission: Submission, verdict: SpamVerdict): Promise<SubmitOutcome> {
+    for (const reason of verdict.reasons) count(`spam_${reason}`);
+    if (form.spam.action === 'reject' && !verdict.captchaUnreachable) {
+      count('spam_rejected');
+      logger.info({ event: 'spam_rejected', form: form.path, reasons: verdict.reasons }, 'submission rejected as spam');
+      return refused('spam');
+    }
+    try {
+      await deps.quarantine.quarantine({ form: form.path, receivedAt: new Date(clock()).toISOString(), reasons: verdict.reasons, submission });
+    } catch (error) {
+      count('persist_failed');
+      if (error instanceof UnavailableError) {
+        logger.warn({ event: 'spam_store_unavailable', form: form.path, part: error.part }, 'spam store unreachable: submission refused');
+        return refused('unavailable');
+      }
+      logger.error({ event: 'quarantine_failed', form: form.path, reason: safeReason(error) }, 'quarantine write failed');
+      return refused('storage_failed');
+    }
+    count('spam_quarantined');
+    logger.info({ event: 'spam_quarantined', form: form.path, reasons: verdict.reasons }, 'submission quarantined as spam');
+    return ACCEPTED;
+  }
+}
+
+/** What the accepted path of a form needs: the same for a submission now and for one released from the quarantine. */
+export type AcceptedPathDeps = Pick<SubmitFlowDeps, 'metrics' | 'logger' | 'newsletter' | 'archives' | 'deliver'>;
+
+/**
+ * What happens to a submission once it passed every check: the newsletter sign-up, or the archive line then the
+ * delivery. "Not spam" in /admin goes the same way (docs/spam.md "Quarantine").
+ */
+export function createAcceptedPath(form: FormConfig, deps: AcceptedPathDeps): (submission: Submission, receivedAt: string) => Promise<SubmitOutcome> {
+  const { metrics, logger } = deps;
+  const count = (counter: Parameters<typeof metrics.count>[1]) => metrics.count(form.path, counter);
+  const refused = (code: RefusalCode, message?: string): SubmitOutcome => ({ kind: 'refused', code, message });
+  return (submission, receivedAt) => (form.type === 'newsletter' ? signUp(form, submission) : persistAndDeliver(form, submission, receivedAt));
 
   async function signUp(newsletterForm: NewsletterForm, submission: Submission): Promise<SubmitOutcome> {
     let outcome;
@@ -114,8 +176,8 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
     return outcome === 'ok' || outcome === 'duplicate' ? ACCEPTED : refused(outcome);
   }
 
-  async function persistAndDeliver(messageForm: MessageForm, submission: Submission): Promise<SubmitOutcome> {
-    const notice: SubmissionNotice = { form: messageForm, submission, receivedAt: new Date(clock()).toISOString() };
+  async function persistAndDeliver(messageForm: MessageForm, submission: Submission, receivedAt: string): Promise<SubmitOutcome> {
+    const notice: SubmissionNotice = { form: messageForm, submission, receivedAt };
     if (messageForm.archive !== undefined) {
       try {
         await deps.archives.append(messageForm.archive, toArchiveLine(notice));

@@ -7,6 +7,7 @@ export const ERROR_CATALOGUE = {
   invalid_body: { status: 400, message: 'The request body could not be read.' },
   invalid_query: { status: 400, message: 'The query is not valid.' },
   validation: { status: 400, message: undefined },
+  spam: { status: 400, message: 'The submission was taken for spam and not delivered.' },
   unauthorized: { status: 401, message: undefined },
   origin_not_allowed: { status: 403, message: undefined },
   not_found: { status: 404, message: undefined },
@@ -46,7 +47,8 @@ export function rawErrorResponse(code: ErrorCode, extraHeaders: Readonly<Record<
   const { status } = ERROR_CATALOGUE[code];
   const body = errorBody(code);
   const extra = Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  return `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`;
+  // Nosniff as on every answer the writer sends (answer.ts).
+  return `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n${extra}Connection: close\r\n\r\n${body}`;
 }
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };

@@ -16,6 +16,7 @@ describe('describeConfig', () => {
         'mail: written to files under /srv/site/data/outbox, not sent (transport = "file"; add [mail.smtp] to send it)',
         'forms service on 127.0.0.1:8080:',
         '  /contact (contact), origins: https://example.com; 10/hour, archive contact.jsonl',
+        'recommended: [forms.spam] proof_of_work = true for /contact: a honeypot and a rate limit stop few bots today (docs/spam.md)',
         '',
       ].join('\n'),
     );
@@ -32,6 +33,21 @@ describe('describeConfig', () => {
   it('names the blog service and its posts folder', () => {
     const config = loadTestConfig({ site: { title: 'Blog', base_url: 'https://example.com' }, blog: { listen: '127.0.0.1:9000', content_dir: 'posts' } }, '/srv');
     assert.equal(describeConfig(config), 'data_dir: /srv/data\nblog service on 127.0.0.1:9000, posts from /srv/posts\n');
+  });
+
+  it('recommends proof of work in one line naming every form without it, and lists the spam rules of each form', () => {
+    const forms = [
+      { path: '/a', type: 'contact', spam: { proof_of_work: true, max_links: 1, block_disposable: true, blocked_words: ['x', 'y'], action: 'reject' } },
+      { path: '/b', type: 'contact' },
+      { path: '/c', type: 'feedback', spam: { languages: ['en', 'de'] } },
+    ];
+    const summary = describeConfig(loadTestConfig({ mail: { from: 'forms@example.com', to: 'owner@example.com' }, forms }, '/srv'));
+    assert.match(summary, /^  \/a \(contact\).*proof of work, spam: at most 1 links, no disposable addresses, 2 blocked words \(reject\)$/m);
+    assert.match(summary, /^  \/c \(feedback\).*spam: languages en, de \(quarantine\)$/m);
+    assert.equal(summary.match(/^recommended:/gm)?.length, 1, 'once, not once per form');
+    assert.match(summary, /^recommended: \[forms\.spam\] proof_of_work = true for \/b, \/c:/m);
+    const allWithWork = describeConfig(loadTestConfig({ mail: { from: 'forms@example.com', to: 'owner@example.com' }, forms: [{ path: '/a', type: 'contact', spam: { proof_of_work: true } }] }, '/srv'));
+    assert.doesNotMatch(allWithWork, /recommended/);
   });
 
   it('names where the records live in PostgreSQL, never its password', () => {

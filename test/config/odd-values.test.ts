@@ -6,6 +6,8 @@ import { ADMIN_SESSIONS_FILE } from '../../src/admin/sessions.js';
 import { TRASH_FOLDER } from '../../src/admin/posts/trash.js';
 import { NEWSLETTER_SECRET_FILE } from '../../src/newsletter/newsletter-secret.js';
 import { campaignsDirOf } from '../../src/adapters/files/campaign-files.js';
+import { bouncesDirOf } from '../../src/adapters/files/suppressions.js';
+import { spamDirOf } from '../../src/adapters/files/spam-files.js';
 import { queueDirOf } from '../../src/adapters/files/queue-files.js';
 import { DRAFTS_FOLDER } from '../../src/adapters/files/drafts.js';
 import path from 'node:path';
@@ -351,6 +353,8 @@ describe('the bounds hold at run time', () => {
       path.basename(outboxDirOf('/data')),
       path.basename(queueDirOf('/data')),
       path.basename(campaignsDirOf('/data')),
+      path.basename(bouncesDirOf('/data')),
+      path.basename(spamDirOf('/data')),
       ADMIN_SESSIONS_FILE,
       TRASH_FOLDER,
       LOAD_CACHE_FILE,

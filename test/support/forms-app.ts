@@ -3,11 +3,12 @@
 // the service's own front door (`app.inject`) or a real socket (`app.listen`).
 import { afterEach } from 'node:test';
 import type { Backend } from '../../src/adapters/backend.js';
-import { composeFormsCore, composeFormsService, type FormsCoreParts, type NotifierFactories } from '../../src/app/compose.js';
+import { composeFormsCore, composeFormsService, type FormsCoreParts, type NotifierFactories, type SpamParts } from '../../src/app/compose.js';
 import type { FormsCore } from '../../src/app/forms-core.js';
 import { openBackend } from '../../src/app/open-backend.js';
 import type { Config } from '../../src/config/config.js';
 import type { HttpService } from '../../src/http/http-service.js';
+import type { RunningNewsletter } from '../../src/newsletter/flow.js';
 import type { Mailer } from '../../src/ports.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { loadTestConfig, type TomlTable } from './config.js';
@@ -34,7 +35,7 @@ export interface TestFormsService {
 }
 
 /** Parts a test may replace, and how notifiers are made from a form's [forms.telegram] and [forms.webhook]. */
-export type TestFormsDeps = NotifierFactories & { mailer?: Mailer; clock?: () => number; createNewsletter?: FormsCoreParts['createNewsletter'] };
+export type TestFormsDeps = NotifierFactories & SpamParts & { mailer?: Mailer; clock?: () => number; createNewsletter?: FormsCoreParts['createNewsletter'] };
 
 export interface TestFormsOptions {
   /** The [[forms]] tables; default: one contact form at /contact allowing https://example.com. */
@@ -87,7 +88,7 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
     const used = { logger: logs.logger, clock: deps.clock ?? clock, mailer: deps.mailer ?? mailer };
     // A queue (when a test turns it on) retries within milliseconds, on real time: tests do not wait a minute.
     core = await composeFormsCore(config, config.mail!, backend, { ...deps, ...used, queue: { policy: TEST_RETRY_POLICY, pollIntervalMs: 20 } });
-    service = await composeFormsService(config, config.mail!, backend, core, { ...used, requestLog: logs.requestLog });
+    service = await composeFormsService(config, config.mail!, backend, core, { ...used, requestLog: logs.requestLog, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl });
   } catch (error) {
     // A rejected config or a failing start leaves no temp folder behind.
     await core?.close();
@@ -96,7 +97,18 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
     throw error;
   }
   const running = { core, backend };
-  const app = driveService(service);
+  const driver = driveService(service);
+  const newsletter = running.core.newsletter as Partial<RunningNewsletter>;
+  const app: ServiceDriver = {
+    ...driver,
+    // A signup is answered before its confirmation mail is handed over (docs/newsletter.md "Duplicates"): inject
+    // resolves once that is done too, so that a test reads the mail right after the answer.
+    async inject(options) {
+      const response = await driver.inject(options);
+      await newsletter.settled?.();
+      return response;
+    },
+  };
   let closed = false;
   return {
     service,

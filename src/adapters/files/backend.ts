@@ -19,6 +19,9 @@ import { createQueueFiles, queueDirOf } from './queue-files.js';
 import { loadNewsletterSecret } from '../../newsletter/newsletter-secret.js';
 import type { Backend } from '../backend.js';
 import { createSessionFile } from './session-file.js';
+import { createSuppressionFiles } from './suppressions.js';
+import { createSpamFiles, spamDirOf } from './spam-files.js';
+import { withSpamPruning } from '../spam-pruning.js';
 
 /** The records of `config.data_dir`; nothing is read until a store is used. */
 export function openBackend(config: Config, logger: Logger): Backend {
@@ -31,6 +34,8 @@ export function openBackend(config: Config, logger: Logger): Backend {
     queue: createQueueFiles(queueDirOf(dataDir)),
     campaigns: createCampaignFiles(campaignsDirOf(dataDir)),
     newsletter: createFileNewsletterStore({ dataDir, forms: newsletterForms, appendLine: jsonl.append, randomBytes, logger }),
+    suppressions: createSuppressionFiles(dataDir),
+    spam: withSpamPruning(createSpamFiles(spamDirOf(dataDir)), { forms: config.forms, logger }),
     admin: {
       openSessions: (options) => createSessionStore({ ...options, file: createSessionFile(dataDir) }),
       // Failed sign-ins are counted in memory: one process serves data_dir. The device cookies' key is derived from

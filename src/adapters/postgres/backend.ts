@@ -16,6 +16,9 @@ import { createPostgresNewsletterStore } from './newsletter-store.js';
 import { createPostgresQueueStore } from './queue-store.js';
 import { createPostgresSignInThrottle } from './sign-in-failures.js';
 import { createPostgresState, migratedForCommand } from './state.js';
+import { createPostgresSuppressions } from './suppressions.js';
+import { createPostgresSpamStore } from './spam-store.js';
+import { withSpamPruning } from '../spam-pruning.js';
 import type { Backend } from '../backend.js';
 
 /** The records in the PostgreSQL at `config.state.url`. */
@@ -28,6 +31,8 @@ export function openBackend(config: Config, logger: Logger, clock: Clock = Date.
     queue: createPostgresQueueStore(state, { clock }),
     campaigns: createPostgresCampaignStore(state),
     newsletter: createPostgresNewsletterStore(state, randomBytes),
+    suppressions: createPostgresSuppressions(state),
+    spam: withSpamPruning(createPostgresSpamStore(state), { forms: config.forms, logger, clock }),
     admin: {
       openSessions: async (options) => createPostgresSessionStore(state, options),
       throttle: createPostgresSignInThrottle(state),

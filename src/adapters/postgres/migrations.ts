@@ -8,6 +8,8 @@ import { QUEUE_TABLES } from './schema/queue.js';
 import { SESSION_GENERATIONS } from './schema/admin-sessions-generations.js';
 import { ADMIN_ACCOUNT_TABLES } from './schema/admin-accounts.js';
 import { ADMIN_DRAFT_TABLES } from './schema/admin-drafts.js';
+import { BOUNCE_TABLES } from './schema/bounces.js';
+import { SPAM_TABLES } from './schema/spam.js';
 
 export interface Migration {
   version: number;
@@ -24,4 +26,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 2, name: 'session generations', sql: SESSION_GENERATIONS },
   { version: 3, name: 'admin users, invitations and audit', sql: ADMIN_ACCOUNT_TABLES },
   { version: 4, name: 'admin editor drafts', sql: ADMIN_DRAFT_TABLES },
+  { version: 5, name: 'spam quarantine', sql: SPAM_TABLES },
+  { version: 6, name: 'bounces and suppression list', sql: BOUNCE_TABLES },
 ]);

@@ -1,6 +1,8 @@
 // What /admin shows, gathered from the sources (docs/admin.md "Dashboard"): per archived form its submissions per
-// day, per newsletter form its list's size per day, the running service's counters, the posts, the queue's sizes.
+// day, per form with spam its submissions taken for spam per day, per newsletter form its list's size per day, the
+// running service's counters, the posts, the queue's sizes.
 import type { NewsletterForm } from '../../config/config.js';
+import { dayCountsOf } from '../inbox/archive-reader.js';
 import type { MetricsSnapshot } from '../../forms/metrics.js';
 import type { DayValue } from './chart-scale.js';
 import { isArchived, type DashboardSources } from './dashboard-sources.js';
@@ -11,6 +13,8 @@ export const CHART_DAYS = 30;
 
 export interface Dashboard {
   submissions: Array<{ form: string; days: DayValue[] }>;
+  /** The forms that had submissions taken for spam in the chart's days, in the config's order; undefined without a quarantine. */
+  spam?: Array<{ form: string; days: DayValue[] }>;
   /** Message forms without an archive: they have no chart, and the page says how to get one. */
   unarchived: string[];
   subscribers: Array<{ form: string; days: DayValue[] }>;
@@ -30,6 +34,7 @@ export async function gatherDashboard(sources: DashboardSources): Promise<Dashbo
       days: (await sources.countSubmissions(form, CHART_DAYS, now)).map(({ day, count }) => ({ day, value: count })),
     })),
   );
+  const spam = sources.spam && (await spamPerDay(sources.spam, sources.forms, now));
   const newsletters = sources.forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
   const subscribers = await Promise.all(
     newsletters.map(async (form) => ({ form: form.path, days: subscriberHistory(await sources.readSubscriberLines(form), form.path, CHART_DAYS, now).sizes })),
@@ -38,6 +43,7 @@ export async function gatherDashboard(sources: DashboardSources): Promise<Dashbo
   const readings = sources.readings();
   return {
     submissions,
+    ...(spam === undefined ? {} : { spam }),
     unarchived: sources.forms.filter((form) => form.type !== 'newsletter' && !isArchived(form)).map((form) => form.path),
     subscribers,
     counters: readings?.snapshot(),
@@ -50,6 +56,17 @@ export async function gatherDashboard(sources: DashboardSources): Promise<Dashbo
     },
     queue: await queueSizesOf(sources),
   };
+}
+
+/** Per form of the config with any in the chart's days: the submissions taken for spam each UTC day, released ones too. */
+async function spamPerDay(store: NonNullable<DashboardSources['spam']>, forms: DashboardSources['forms'], now: number): Promise<Dashboard['spam']> {
+  const { first, counts } = dayCountsOf(CHART_DAYS, now);
+  const found = await store.countByDay(first);
+  return forms.flatMap((form) => {
+    const ofForm = new Map(found.filter((count) => count.form === form.path).map((count) => [count.day, count.count]));
+    if (ofForm.size === 0) return [];
+    return [{ form: form.path, days: counts.map(({ day }) => ({ day, value: ofForm.get(day) ?? 0 })) }];
+  });
 }
 
 /**

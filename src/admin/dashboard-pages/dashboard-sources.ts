@@ -1,11 +1,13 @@
 // What the dashboard, subscribers and failed-mail pages read (docs/admin.md "Dashboard"): the archives, the
 // subscriber logs and pending signups (src/adapters/files/dashboard-sources-files.ts or the PostgreSQL tables), the mail
-// queue, the campaigns, and, from the running forms service in this process, its newsletter and counters.
+// queue, the campaigns, the spam quarantine, and, from the running forms service in this process, its newsletter and
+// counters.
 // The admin is built before that service, so the running parts come through functions that may give undefined.
 import type { PostVersionState } from '../../blog/post-version-state.js';
 import type { CampaignStore } from '../../newsletter/campaigns/campaign-store.js';
 import type { FormConfig, MessageForm, NewsletterForm } from '../../config/config.js';
 import type { FormsReadings } from '../../forms/forms-service.js';
+import type { SpamStore } from '../../forms/spam/quarantine.js';
 import type { Newsletter } from '../../newsletter/index.js';
 import type { Clock } from '../../ports.js';
 import type { QueueOwnerStore } from '../../queue/store.js';
@@ -31,6 +33,8 @@ export interface DashboardSources {
   /** The mail queue's files when `[mail] queue` is on. */
   queue?: QueueOwnerStore;
   campaigns: CampaignStore;
+  /** The spam quarantine: the submissions taken for spam per day (docs/spam.md "Counting"); no chart of spam without. */
+  spam?: Pick<SpamStore, 'countByDay'>;
 }
 
 /** Whether `form` is a message form with an archive. */

@@ -4,6 +4,7 @@ import type { Counters, CounterName } from '../../forms/metrics.js';
 import type { AdminSession } from '../sessions.js';
 import { AdminTable } from '../views/admin-table.js';
 import { Layout } from '../views/layout.js';
+import { spamPathOf } from '../spam-pages/spam-pages.js';
 import { DayChart } from './day-chart.js';
 import type { Dashboard } from './dashboard-data.js';
 import { subscribersPathOf } from './subscriber-paths.js';
@@ -54,6 +55,27 @@ export function DashboardPage({ session, dashboard }: { session: AdminSession; d
           Not counted here, as they keep no archive: {dashboard.unarchived.join(', ')}. Add <code>archive = "name.jsonl"</code> to a form's section of the configuration to count and keep its
           submissions.
         </p>
+      )}
+      {dashboard.spam && (
+        <>
+          <h2>Spam</h2>
+          {dashboard.spam.length === 0 && <p>No submission was taken for spam in the last 30 days.</p>}
+          {dashboard.spam.map((chart, index) => (
+            <>
+              <DayChart
+                id={`spam-${index}`}
+                title={`Spam per day to ${chart.form}`}
+                days={chart.days}
+                kind="bars"
+                noun={{ one: 'submission taken for spam', many: 'submissions taken for spam' }}
+                valueLabel="Taken for spam"
+              />
+              <p>
+                <a href={spamPathOf(chart.form)}>The spam of {chart.form}</a>
+              </p>
+            </>
+          ))}
+        </>
       )}
       {dashboard.subscribers.length > 0 && <h2>Subscribers</h2>}
       {dashboard.subscribers.map((chart, index) => (

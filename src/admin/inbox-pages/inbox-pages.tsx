@@ -1,7 +1,7 @@
 // /admin/inbox (docs/admin.md "Inbox"): the forms, each archived form's submissions (newest first, read from the
 // end of the archive, 50 a page, searched), one submission in full, its deletion, and the CSV export, streamed.
 //
-//   GET  /admin/inbox                       the forms
+//   GET  /admin/inbox                       the forms, each with the number waiting in its quarantine
 //   GET  /admin/inbox/<form>?q=&page=       a page of submissions
 //   GET  /admin/inbox/<form>/export.csv     every submission, oldest first
 //   GET  /admin/inbox/<form>/<id>           one submission
@@ -9,13 +9,16 @@
 //                                           line, then 303 to the list with a notice
 //
 // <form> is inboxKeyOf(form.path); <id> is the entry's id (src/admin/inbox/inbox-entry.ts). Unknown ones are 404.
+// Each form's Spam view (its quarantine) is /admin/spam/<form> (src/admin/spam-pages/), linked from both lists.
 import type { FormConfig } from '../../config/config.js';
+import type { SpamStore } from '../../forms/spam/quarantine.js';
 import { searchTermsOf } from '../inbox/inbox-entry.js';
 import type { Logger } from '../../kit/log.js';
 import type { ArchiveOfForm, ArchiveReader } from '../inbox/archive-reader.js';
 import type { InboxEntry } from '../inbox/inbox-entry.js';
 import type { AdminPage, AdminRoute, AdminSession } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
+import { spamPathOf } from '../spam-pages/spam-pages.js';
 import { ConfirmPage, isConfirmed } from '../views/confirm-page.js';
 import { MessagePage } from '../views/message-page.js';
 import { createInboxCsv } from './inbox-export.js';
@@ -30,6 +33,8 @@ export interface InboxDeps {
   forms: readonly FormConfig[];
   /** The archives: data_dir files or the PostgreSQL table of [state] (src/admin/inbox/archive-reader.ts). */
   archives: ArchiveReader;
+  /** The spam quarantine, for the number waiting in each form's (docs/admin.md "Quarantine"); the inbox alone without. */
+  spam?: Pick<SpamStore, 'count'>;
   logger: Logger;
 }
 
@@ -37,7 +42,7 @@ export interface InboxDeps {
 type InboxTarget = { form: ArchivedForm; key: string; rest: string[] };
 
 export function createInboxPages(deps: InboxDeps): AdminRoute[] {
-  const { forms, archives, logger } = deps;
+  const { forms, archives, spam, logger } = deps;
   const archiveOf = (form: ArchivedForm): ArchiveOfForm => ({ archive: form.archive, form: form.path });
 
   const targetOf = (requestPath: string): InboxTarget | undefined => {
@@ -57,10 +62,17 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
       />,
     );
 
-  const listForms: AdminPage = (_request, session) => {
-    const listing = forms
-      .filter((form) => form.type !== 'newsletter')
-      .map((form) => ({ path: form.path, type: form.type, key: isArchivedForm(form) ? inboxKeyOf(form.path) : undefined }));
+  const listForms: AdminPage = async (_request, session) => {
+    // A newsletter form has no inbox; it is listed for its quarantine alone.
+    const listed = forms.filter((form) => spam !== undefined || form.type !== 'newsletter');
+    const listing = await Promise.all(
+      listed.map(async (form) => ({
+        path: form.path,
+        type: form.type,
+        key: isArchivedForm(form) ? inboxKeyOf(form.path) : undefined,
+        ...(spam ? { spam: { href: spamPathOf(form.path), waiting: await spam.count(form.path) } } : {}),
+      })),
+    );
     return htmlAnswer(200, <InboxFormsPage session={session} forms={listing} />);
   };
 
@@ -68,7 +80,7 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     const search = query.get('q') ?? '';
     const page = pageNumberOf(query.get('page'));
     const notice = query.get('notice');
-    const result = await archives.readPage(archiveOf(target.form), { page, size: PAGE_SIZE, terms: searchTermsOf(search) });
+    const [result, spamWaiting] = await Promise.all([archives.readPage(archiveOf(target.form), { page, size: PAGE_SIZE, terms: searchTermsOf(search) }), spam?.count(target.form.path)]);
     return htmlAnswer(
       200,
       <SubmissionListPage
@@ -79,6 +91,7 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
         query={search}
         page={page}
         hasNext={result.hasNext}
+        spam={spamWaiting === undefined ? undefined : { href: spamPathOf(target.form.path), waiting: spamWaiting }}
         notice={notice === 'deleted' || notice === 'missing' ? (notice as InboxNotice) : undefined}
       />,
     );

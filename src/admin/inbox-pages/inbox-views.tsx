@@ -1,5 +1,6 @@
-// The inbox's pages (docs/admin.md "Inbox"): the forms, one form's submissions, one submission in full. Every value
-// of a submission is rendered as text by preact, which escapes it: a submitted "<script>" shows as those characters.
+// The inbox's pages (docs/admin.md "Inbox"): the forms with what waits in their quarantine, one form's submissions,
+// one submission in full. Every value of a submission is rendered as text by preact, which escapes it: a submitted
+// "<script>" shows as those characters.
 import { Fragment } from 'preact';
 import type { InboxEntry } from '../inbox/inbox-entry.js';
 import type { AdminSession } from '../sessions.js';
@@ -9,11 +10,19 @@ import { Layout } from '../views/layout.js';
 import { Time } from '../views/time.js';
 import { excerptOf, listQueryOf } from './inbox-forms.js';
 
+/** A form's Spam view (docs/admin.md "Quarantine") and how many submissions wait in it. */
+export interface SpamLink {
+  href: string;
+  waiting: number;
+}
+
 /** A form as the forms page lists it; `key` only for a form with an archive. */
 export interface InboxFormListing {
   path: string;
   type: string;
   key?: string;
+  /** Without a quarantine (the inbox alone), no column of spam. */
+  spam?: SpamLink;
 }
 
 /** What a list page says above the submissions after a deletion. */
@@ -24,23 +33,37 @@ const NOTICES: Record<InboxNotice, string> = {
   missing: 'That submission was already deleted.',
 };
 
-/** /admin/inbox: every message form, linking to those with an archive. */
+/** The link to a form's Spam view: "3 waiting", which names the form to screen readers. */
+function SpamCount({ spam, formPath }: { spam: SpamLink; formPath: string }) {
+  return (
+    <a href={spam.href}>
+      {spam.waiting} waiting<span class="admin-visually-hidden"> in the spam of {formPath}</span>
+    </a>
+  );
+}
+
+/** /admin/inbox: every form with what waits in its quarantine, linking to the inbox of those with an archive. */
 export function InboxFormsPage({ session, forms }: { session: AdminSession; forms: readonly InboxFormListing[] }) {
-  const archived = forms.filter((form) => form.key !== undefined);
-  const others = forms.filter((form) => form.key === undefined);
+  const others = forms.filter((form) => form.key === undefined && form.type !== 'newsletter');
+  const withSpam = forms.some((form) => form.spam !== undefined);
   return (
     <Layout title="Inbox" session={session} section="inbox">
       <h1>Inbox</h1>
-      {archived.length === 0 ? (
-        <p>No form keeps an archive of its submissions, so there is nothing to show here yet.</p>
-      ) : (
-        <ul>
-          {archived.map((form) => (
-            <li key={form.path}>
-              <a href={`/admin/inbox/${form.key}`}>{form.path}</a> ({form.type})
-            </li>
+      {!forms.some((form) => form.key !== undefined) && <p>No form keeps an archive of its submissions, so there is no inbox to show here yet.</p>}
+      {forms.length > 0 && (
+        <AdminTable caption="The forms, and the submissions taken for spam in each" headings={withSpam ? ['Form', 'Type', 'Spam'] : ['Form', 'Type']}>
+          {forms.map((form) => (
+            <tr key={form.path}>
+              <td>{form.key === undefined ? form.path : <a href={`/admin/inbox/${form.key}`}>{form.path}</a>}</td>
+              <td>{form.type}</td>
+              {form.spam && (
+                <td>
+                  <SpamCount spam={form.spam} formPath={form.path} />
+                </td>
+              )}
+            </tr>
           ))}
-        </ul>
+        </AdminTable>
       )}
       {others.length > 0 && (
         <>
@@ -65,10 +88,12 @@ export interface SubmissionListProps {
   page: number;
   hasNext: boolean;
   notice?: InboxNotice;
+  /** The form's Spam view; none without a quarantine. */
+  spam?: SpamLink;
 }
 
 /** /admin/inbox/<form>: a page of submissions, newest first, with the search box and the export. */
-export function SubmissionListPage({ session, formPath, formKey, entries, query, page, hasNext, notice }: SubmissionListProps) {
+export function SubmissionListPage({ session, formPath, formKey, entries, query, page, hasNext, notice, spam }: SubmissionListProps) {
   const base = `/admin/inbox/${formKey}`;
   const searching = query.trim() !== '';
   return (
@@ -89,6 +114,11 @@ export function SubmissionListPage({ session, formPath, formKey, entries, query,
           Export CSV
         </a>
       </form>
+      {spam && (
+        <p>
+          Spam: <SpamCount spam={spam} formPath={formPath} /> in the quarantine.
+        </p>
+      )}
       {entries.length === 0 ? (
         <p>{searching ? `No submission matches "${query}".` : page > 1 ? 'No submissions on this page.' : 'No submissions yet.'}</p>
       ) : (

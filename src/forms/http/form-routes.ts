@@ -1,7 +1,8 @@
 // The forms service's route table (docs/forms-api.md "Endpoints"): per form POST and the OPTIONS preflight, on
-// newsletter forms GET <path>/confirm, and GET /health and /metrics. Other methods on these paths get 405 with
+// newsletter forms GET <path>/confirm, with proof of work GET <path>/challenge, and GET /health, /metrics and
+// /altcha.js. Other methods on these paths get 405 with
 // `Allow` and an empty body; unknown paths 404 {"error":"not_found"}.
-import type { FormConfig } from '../../config/config.js';
+import { challengePathOf, type FormConfig } from '../../config/config.js';
 import type { Answer } from '../../http/answer.js';
 import { BAD_PATH_MESSAGE, errorAnswer } from '../../http/error-catalogue.js';
 import type { DoorAnswers } from '../../http/front-door.js';
@@ -14,6 +15,9 @@ import { createNewsletterRoutes } from './newsletter-routes.js';
 import type { PageSite } from './newsletter-pages.js';
 import { createStatusRoutes, type StatusRoutesOptions } from './status-routes.js';
 import { createSubmitRoute } from './submit-route.js';
+import { createChallengeRoute, createWidgetRoute } from './spam-routes.js';
+import type { ProofOfWork } from '../spam/proof-of-work.js';
+import type { Clock } from '../../ports.js';
 
 export interface FormRoutesOptions extends StatusRoutesOptions {
   forms: readonly FormConfig[];
@@ -23,15 +27,24 @@ export interface FormRoutesOptions extends StatusRoutesOptions {
   submitFlowOf(form: FormConfig): (input: SubmitInput) => Promise<SubmitOutcome>;
   /** The site the newsletter pages of `form` name and link back to. */
   siteOf(form: FormConfig): PageSite;
+  /** The proof of work of `form`, when its `[forms.spam] proof_of_work` is on. */
+  proofOfWorkOf(form: FormConfig): ProofOfWork | undefined;
+  clock: Clock;
 }
 
 const FORM_METHODS = 'POST, OPTIONS';
 
+/** Where the ALTCHA widget is served (docs/spam.md "Proof of work"). */
+export const WIDGET_PATH = '/altcha.js';
+
 /** Every route of the forms service. */
 export function createFormRoutes(options: FormRoutesOptions): Route[] {
   const routes: Route[] = createStatusRoutes(options);
+  routes.push({ path: WIDGET_PATH, methods: { GET: createWidgetRoute() } });
   for (const form of options.forms) {
     routes.push({ path: form.path, methods: { POST: createSubmitRoute(form, options.submitFlowOf(form)), OPTIONS: createPreflight(form, options.metrics) } });
+    const proofOfWork = options.proofOfWorkOf(form);
+    if (proofOfWork) routes.push({ path: challengePathOf(form.path), methods: { GET: createChallengeRoute(form, proofOfWork, options.clock, options.metrics) } });
     if (form.type === 'newsletter') routes.push(...createNewsletterRoutes(form, options.newsletter, options.siteOf(form)));
   }
   return routes;

@@ -15,6 +15,8 @@ export const SNIPPET_NAMES = [
   'contact-form.html',
   'contact-form-multipart.html',
   'contact-fetch.html',
+  'contact-pow.html',
+  'contact-pow-fetch.html',
   'newsletter-signup.html',
   'latest-posts.html',
   'config.toml',

@@ -16,6 +16,7 @@ import type { Mailer, MailMessage } from '../../../src/ports.js';
 import { createPostgresArchiveStore } from '../../../src/adapters/postgres/archive-store.js';
 import { createPostgresCampaignStore } from '../../../src/adapters/postgres/campaign-store.js';
 import { createPostgresNewsletterStore } from '../../../src/adapters/postgres/newsletter-store.js';
+import { createPostgresSpamStore } from '../../../src/adapters/postgres/spam-store.js';
 import { createPostgresQueueStore } from '../../../src/adapters/postgres/queue-store.js';
 import { createPostgresState, type PostgresState } from '../../../src/adapters/postgres/state.js';
 import { loadTestConfig } from '../../support/config.js';
@@ -72,6 +73,7 @@ describe('the mail queue shared by replicas in PostgreSQL', () => {
       queue: createPostgresQueueStore(state, { leaseMs: LEASE_MS }),
       campaigns: createPostgresCampaignStore(state),
       newsletter: createPostgresNewsletterStore(state, randomBytes),
+      spam: createPostgresSpamStore(state),
       unavailableParts: () => state.unavailableParts(),
     };
     const parts = { logger: logs.logger, requestLog: logs.requestLog, clock: Date.now, mailer: mailer ?? smtpMailer };

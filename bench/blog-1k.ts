@@ -1,8 +1,12 @@
 // Blog, 1,000 posts: five cached URLs against a bare node:http server answering the same bytes from
 // memory, headers and body (target: at least 0.9 of its throughput), and, where installed, nginx serving the
-// bodies as files (information only: nginx adds its own headers).
+// bodies as files (information only: nginx adds its own headers). Then the compressed path in the same run: three
+// of the URLs asked with `Accept-Encoding: br` and `gzip`, against node:http answering the same compressed bytes
+// (docs/performance.md "Compressed blog answers").
 import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { sideBySideOptions, type BenchContext } from './lib/context.js';
 import { generateCorpus, MARKER_WORD } from './lib/corpus.js';
 import { writeBlogConfig } from './lib/config-files.js';
@@ -14,6 +18,9 @@ import { addThroughputFigure, runProblems } from './lib/throughput-figure.js';
 
 const SECTION = 'blog 1k';
 const MINIMUM_RATIO = 0.9;
+/** The codings the compressed path is measured in, and the plain URLs (by index) it is measured on. */
+const CODINGS = ['br', 'gzip'] as const;
+const COMPRESSED_URLS = [0, 2, 4];
 
 /** Runs the 1,000-post throughput comparison and adds one line per URL to the report. */
 export async function benchBlog1k(context: BenchContext): Promise<void> {
@@ -63,30 +70,81 @@ export async function benchBlog1k(context: BenchContext): Promise<void> {
     } else {
       report.note('nginx is not installed: comparing with node:http only (apt-get install nginx-light to add it)');
     }
-    for (const route of routes) {
-      const results = await runSideBySide(contenders, { path: route.url }, sideBySideOptions(context));
-      // postbox and node:http only: nginx beside them would take a share of the core that is not theirs.
-      const pair = contenders.slice(0, 2);
-      const atOnce = await runAtOnce(pair, { path: route.url }, sideBySideOptions(context));
-      addThroughputFigure(report, results, {
-        section: SECTION,
-        name: `GET ${route.url.replace(slug, '<slug>')}`,
-        subject: 'postbox',
-        reference: 'node:http',
-        minimumRatio: MINIMUM_RATIO,
-        cpuBound: true,
-        atOnce,
-        problems: [
-          ...contenders.flatMap((contender) => runProblems(results, contender.name, true)),
-          ...pair.flatMap((contender) => runProblems(atOnce, contender.name, true)),
-        ],
-      });
+    for (const route of routes) await measureRoute(context, contenders, route.url, `GET ${route.url.replace(slug, '<slug>')}`, {});
+    await nginx?.stop();
+    nginx = undefined;
+    await reference.stop();
+    reference = undefined;
+
+    // The compressed path: each form is compressed on its first request (timed here), then served from memory.
+    for (const coding of CODINGS) {
+      const plainRoutes = COMPRESSED_URLS.map((index) => routes[index] as StaticRoute);
+      const encoded: StaticRoute[] = [];
+      for (const plain of plainRoutes) {
+        const first = await fetchEncoded(base + plain.url, coding);
+        const again = await fetchEncoded(base + plain.url, coding);
+        const decoded = coding === 'br' ? brotliDecompressSync(again.body) : gunzipSync(again.body);
+        if (again.headers['content-encoding'] !== coding || !decoded.equals(plain.body)) throw new Error(`GET ${plain.url} in ${coding}: not the plain bytes compressed`);
+        report.note(
+          `GET ${plain.url.replace(slug, '<slug>')} in ${coding}: ${formatKb(plain.body.length)} plain, ${formatKb(again.body.length)} sent; first request ${first.ms.toFixed(1)} ms (compressing), then ${again.ms.toFixed(1)} ms`,
+        );
+        encoded.push({ url: plain.url, contentType: plain.contentType, headers: replayableHeaders(Object.entries(again.headers)), body: again.body });
+      }
+      const encodedManifest = path.join(dir, `manifest-${coding}.json`);
+      writeFileSync(encodedManifest, JSON.stringify(Object.fromEntries(encoded.map((route) => [route.url, { headers: route.headers, bodyBase64: route.body.toString('base64') }]))));
+      reference = await startHelper('reference/static-server.ts', [encodedManifest], context.cores.server);
+      const pair: Contender[] = [
+        { name: 'postbox', base, pid: postbox.pid },
+        { name: 'node:http', base: reference.address, pid: reference.pid },
+      ];
+      for (const route of encoded) await measureRoute(context, pair, route.url, `GET ${route.url.replace(slug, '<slug>')} (${coding})`, { 'accept-encoding': coding });
+      await reference.stop();
+      reference = undefined;
     }
   } finally {
     await nginx?.stop();
     await reference?.stop();
     await postbox?.stop();
   }
+}
+
+/** Alternating rounds of `url` on every contender, then postbox and node:http at the same moment: one report line. */
+async function measureRoute(context: BenchContext, contenders: Contender[], url: string, name: string, headers: Record<string, string>): Promise<void> {
+  const results = await runSideBySide(contenders, { path: url, headers }, sideBySideOptions(context));
+  // postbox and node:http only: nginx beside them would take a share of the core that is not theirs.
+  const pair = contenders.slice(0, 2);
+  const atOnce = await runAtOnce(pair, { path: url, headers }, sideBySideOptions(context));
+  addThroughputFigure(context.report, results, {
+    section: SECTION,
+    name,
+    subject: 'postbox',
+    reference: 'node:http',
+    minimumRatio: MINIMUM_RATIO,
+    cpuBound: true,
+    atOnce,
+    problems: [
+      ...contenders.flatMap((contender) => runProblems(results, contender.name, true)),
+      ...pair.flatMap((contender) => runProblems(atOnce, contender.name, true)),
+    ],
+  });
+}
+
+/** One GET with `Accept-Encoding: coding` on a connection of its own, the body as sent (not decompressed), timed. */
+function fetchEncoded(url: string, coding: string): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const request = http.get(url, { headers: { 'accept-encoding': coding }, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks), ms: performance.now() - started }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+function formatKb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
 }
 
 /** Fetches every URL once from postbox, checks the answer is the real thing, and keeps its bytes. */

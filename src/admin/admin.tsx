@@ -4,6 +4,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AdminConfig } from '../config/config.js';
 import type { Answer } from '../http/answer.js';
+import { createAnswerCompression } from '../http/compression.js';
 import type { Route, RoutedRequest } from '../http/route-table.js';
 import type { Logger } from '../kit/log.js';
 import type { Clock, RandomBytes } from '../ports.js';
@@ -255,7 +256,8 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
         answer = htmlAnswer(500, <MessagePage title="Something went wrong" message="The server could not handle this request. Nothing may have been changed; please try again." />);
       }
     }
-    return withAdminHeaders(answer);
+    // Compressed at a fast level for a client that takes it: pages are made per request (docs/forms-api.md "Compression").
+    return compressForClient(withAdminHeaders(answer), request.raw.headers['accept-encoding']);
   }
 
   return {
@@ -271,6 +273,8 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
     },
   };
 }
+
+const compressForClient = createAnswerCompression();
 
 /** `answer` with the admin's headers, which no page can leave out or override. */
 function withAdminHeaders(answer: Answer): Answer {

@@ -1,13 +1,17 @@
 // The blog's HTTP service (docs/blog.md): the routes of the blog API, its feeds, sitemap and media behind one
-// front door, answering from the snapshot the blog's content (blog-content.ts) keeps current.
+// front door, answering from the snapshot the blog's content (blog-content.ts) keeps current, compressed once per
+// answer for the clients that take it.
 import type { IncomingMessage } from 'node:http';
+import type { Compress } from '../http/compression.js';
 import { createFrontDoor } from '../http/front-door.js';
 import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
+import type { RequestDurations } from '../http/request-durations.js';
 import type { Route } from '../http/route-table.js';
 import type { Logger } from '../kit/log.js';
 import type { BlogContent, BlogSettings } from './blog-content.js';
 import { createBlogDoorAnswers, createBlogRoutes } from './http/blog-routes.js';
+import { createAnswerPicker } from './http/encoded-answers.js';
 import { BLOG_COMMON_HEADERS } from './http/prepared-response.js';
 import { createBlogResolver } from './http/resolve.js';
 import { createMediaReader } from './media/media-files.js';
@@ -19,6 +23,10 @@ export interface BlogServiceDeps {
   clientAddressOf(request: IncomingMessage): string;
   /** Routes served beside the blog's own on its listener (/admin when the configuration puts it there). */
   extraRoutes?: readonly Route[];
+  /** How cached answers are compressed (the blog's levels of http/compression.ts unless a test counts the calls). */
+  compress?: Compress;
+  /** Where its requests are counted for the forms service's /metrics (docs/forms-api.md "/metrics"). */
+  requestDurations?: RequestDurations;
 }
 
 /** The blog API over `content`; closing it leaves the content to its owner. */
@@ -27,11 +35,15 @@ export function createBlogService(settings: BlogSettings, content: BlogContent, 
   const { respond } = content;
   const resolver = createBlogResolver(respond);
   const handle = createFrontDoor({
-    routes: [...(deps.extraRoutes ?? []), ...createBlogRoutes({ current: content.current, resolver, readMedia: createMediaReader(blog.content_dir), respond })],
+    routes: [
+      ...(deps.extraRoutes ?? []),
+      ...createBlogRoutes({ current: content.current, resolver, readMedia: createMediaReader(blog.content_dir), respond, pick: createAnswerPicker(deps.compress) }),
+    ],
     answers: createBlogDoorAnswers(resolver),
     clientAddressOf: deps.clientAddressOf,
     requestLog: deps.requestLog,
     logger: deps.logger,
+    requestDurations: deps.requestDurations,
   });
   return {
     name: 'blog',

@@ -30,8 +30,11 @@ export interface Route {
   methods: Readonly<Record<string, Handler>>;
 }
 
-/** What the table says for one method on one path. */
-export type RouteMatch = { handler: Handler; allow?: undefined } | { handler?: undefined; allow: string } | undefined;
+/**
+ * What the table says for one method on one path, with the route's pattern (its path, `*` after a prefix): what a
+ * request is counted under in /metrics, never the raw path (docs/forms-api.md "/metrics").
+ */
+export type RouteMatch = { handler: Handler; allow?: undefined; route: string } | { handler?: undefined; allow: string; route: string } | undefined;
 
 /**
  * The table's lookup: exact paths first, then prefixes, longest first. A path listed twice keeps its first
@@ -62,15 +65,16 @@ interface CompiledRoute {
   path: string;
   handlers: Map<string, RouteMatch & { handler: Handler }>;
   any: (RouteMatch & { handler: Handler }) | undefined;
-  notAllowed: { allow: string };
+  notAllowed: { allow: string; route: string };
 }
 
 function compile(route: Route): CompiledRoute {
+  const pattern = route.prefix ? `${route.path}*` : route.path;
   const handlers = new Map(
     Object.entries(route.methods)
       .filter(([method]) => method !== '*')
-      .map(([method, handler]) => [method, { handler }] as const),
+      .map(([method, handler]) => [method, { handler, route: pattern }] as const),
   );
   const any = route.methods['*'];
-  return { path: route.path, handlers, any: any && { handler: any }, notAllowed: { allow: [...handlers.keys()].join(', ') } };
+  return { path: route.path, handlers, any: any && { handler: any, route: pattern }, notAllowed: { allow: [...handlers.keys()].join(', '), route: pattern } };
 }

@@ -1,15 +1,16 @@
 // The blog service's route table (docs/blog.md "What the API answers"): GET and HEAD pick a prepared answer of
-// the current snapshot, OPTIONS is the CORS preflight on every path under /api/blog, other methods on a route get
-// 405, any other path 404. Every answer carries `Access-Control-Allow-Origin: *`.
-import type { IncomingMessage } from 'node:http';
+// the current snapshot (compressed when the client takes it, encoded-answers.ts), OPTIONS is the CORS preflight on
+// every path under /api/blog, other methods on a route get 405, any other path 404. Every answer carries
+// `Access-Control-Allow-Origin: *`.
 import { parse as parseQuery } from 'node:querystring';
 import type { Answer } from '../../http/answer.js';
 import type { DoorAnswers } from '../../http/front-door.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
 import { MEDIA_PREFIX } from '../media/media-path.js';
 import type { MediaReader } from '../media/media-files.js';
+import type { PickAnswer } from './encoded-answers.js';
 import { createMediaHandler } from './media-route.js';
-import { matchesIfNoneMatch, type PreparedResponse, type ResponseFactory } from './prepared-response.js';
+import type { PreparedResponse, ResponseFactory } from './prepared-response.js';
 import { ALLOWED_METHODS, FIXED_ROUTES, POST_PREFIX, POSTS, type BlogResolver } from './resolve.js';
 import type { BlogSnapshot } from './snapshot.js';
 
@@ -20,6 +21,8 @@ export interface BlogRoutesOptions {
   /** Reads an image beside a post, for /api/blog/media/. */
   readMedia: MediaReader;
   respond: ResponseFactory;
+  /** The form of a prepared answer a request gets: plain, compressed, or its 304. */
+  pick: PickAnswer;
 }
 
 /** Distinct request URLs remembered per snapshot; the memo starts over when it is full. */
@@ -66,7 +69,7 @@ function preflight(): Answer {
 }
 
 /** GET and HEAD: the prepared answer of the URL, or its 304. A repeated URL skips parsing and resolving. */
-function createGetHandler({ current, resolver }: BlogRoutesOptions): Handler {
+function createGetHandler({ current, resolver, pick }: BlogRoutesOptions): Handler {
   let memoFor: BlogSnapshot | null = null;
   let memo = new Map<string, PreparedResponse>();
   return (request: RoutedRequest) => {
@@ -79,25 +82,13 @@ function createGetHandler({ current, resolver }: BlogRoutesOptions): Handler {
     if (prepared === undefined) {
       const resolved = resolver.resolve(snapshot, request.path, request.query === '' ? {} : (parseQuery(request.query) as Record<string, unknown>)) ?? resolver.notFound;
       // A scan under way is not remembered: once done, the snapshot keeps its answer and the next request memos it.
-      if (resolved instanceof Promise) return resolved.then((ready) => answerFor(ready, request));
+      if (resolved instanceof Promise) return resolved.then((ready) => pick(ready, request.raw.headers));
       prepared = resolved;
       if (memo.size >= URL_MEMO_SIZE) memo.clear();
       memo.set(request.url, prepared);
     }
-    return answerFor(prepared, request);
+    // If-None-Match and Accept-Encoding as Node joins repeated headers (", "). Node builds `request.headers` for
+    // every HTTP/1.1 request anyway (it checks Host), so reading them costs a property lookup.
+    return pick(prepared, request.raw.headers);
   };
-}
-
-/** The prepared answer, or its 304 when the request names its entity tag. */
-function answerFor(prepared: PreparedResponse, request: RoutedRequest): Answer {
-  if (prepared.etag !== null && matchesIfNoneMatch(ifNoneMatch(request.raw), prepared.etag)) return prepared.notModified;
-  return prepared.answer;
-}
-
-/**
- * If-None-Match as Node joins repeated headers (", "). Node builds `request.headers` for every HTTP/1.1
- * request anyway (it checks Host), so reading it costs a property lookup.
- */
-function ifNoneMatch(request: IncomingMessage): string | undefined {
-  return request.headers['if-none-match'];
 }

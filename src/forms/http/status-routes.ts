@@ -1,10 +1,13 @@
 // GET /health and GET /metrics (docs/forms-api.md "/metrics"): /health is always open; /metrics is open, or
-// behind `server.metrics_token` compared in constant time.
+// behind `server.metrics_token` compared in constant time, and answers JSON or the Prometheus text format.
 import type { Answer } from '../../http/answer.js';
 import { isBearerTokenValid } from '../../http/bearer-token.js';
 import { errorAnswer, JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
-import type { Route } from '../../http/route-table.js';
+import type { RequestDurations } from '../../http/request-durations.js';
+import type { Route, RoutedRequest } from '../../http/route-table.js';
 import type { Metrics } from '../metrics.js';
+import { createPrometheusExposition, PROMETHEUS_CONTENT_TYPE } from '../prometheus.js';
+import { metricsFormatOf } from './metrics-format.js';
 
 export interface StatusRoutesOptions {
   formCount: number;
@@ -14,6 +17,8 @@ export interface StatusRoutesOptions {
   queueCounts?: () => { pending: number; failed: number; fsyncs: number };
   /** The parts the service needs that cannot be reached now: /health is 503 naming them (docs/forms-api.md). */
   unavailableParts?: () => string[];
+  /** The request durations the front doors observe, shown in the Prometheus format. */
+  requestDurations?: RequestDurations;
 }
 
 /** The two routes, answering GET and HEAD. */
@@ -25,11 +30,16 @@ export function createStatusRoutes(options: StatusRoutesOptions): Route[] {
     if (unavailable.length > 0) {
       return { status: 503, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: JSON.stringify({ status: 'unavailable', forms: options.formCount, unavailable }) };
     }
-    return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: healthBody };
+    // Never cached, as the blog's: a monitor or a load balancer must see the service as it is now.
+    return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: healthBody };
   };
-  const metricsRoute = (request: { raw: { headers: { authorization?: string } } }): Answer => {
+  const prometheus = createPrometheusExposition({ snapshot: () => metrics.snapshot(), queueCounts, requestDurations: options.requestDurations });
+  const metricsRoute = (request: Pick<RoutedRequest, 'raw' | 'query'>): Answer | Promise<Answer> => {
     if (metricsToken !== undefined && !isBearerTokenValid(request.raw.headers.authorization, metricsToken)) {
       return errorAnswer('unauthorized', { 'www-authenticate': 'Bearer' });
+    }
+    if (metricsFormatOf(request.raw.headers.accept, request.query) === 'prometheus') {
+      return prometheus.render().then((body) => ({ status: 200, headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' }, body }));
     }
     return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: JSON.stringify(queueCounts ? { ...metrics.snapshot(), queue: queueCounts() } : metrics.snapshot()) };
   };

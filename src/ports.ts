@@ -41,6 +41,11 @@ export interface MailMessage {
    * some providers read it to skip auto-replies and sort the mail as bulk.
    */
   precedence?: 'bulk';
+  /**
+   * The SMTP envelope sender (MAIL FROM, where bounces go), set just before sending: `[mail.bounces] address` with
+   * the mail's signed tag (docs/bounces.md "Suppression"). The From address when absent.
+   */
+  envelopeFrom?: string;
 }
 
 /** What sending one mail now came to, in words the owner can act on (the SMTP reply or network error on failure). */

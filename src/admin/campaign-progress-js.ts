@@ -2,7 +2,8 @@
 // only, never inline ones). Progressive enhancement of /admin/campaigns/<id> (docs/admin.md "Sending a post"):
 // without it the page shows the counts as of loading and a "Refresh" link; with it the page asks
 // /admin/campaigns/<id>/progress every 2 seconds and updates the state, the counts and the progress bar in place,
-// until the campaign is finished or the answers fail several times in a row. Only the summary sentence is a live
+// until the campaign is finished (or paused itself, when the page asks to be reloaded) or the answers fail several
+// times in a row. Only the summary sentence is a live
 // region, and it changes on a change of state or at most every 10 seconds, so a screen reader is not told every
 // count of every poll. Plain ES2017, no modules: it runs as it is in any browser the admin supports.
 export const CAMPAIGN_PROGRESS_JS = `(function () {
@@ -10,7 +11,7 @@ export const CAMPAIGN_PROGRESS_JS = `(function () {
   var POLL_MS = 2000;
   var ANNOUNCE_MS = 10000;
   var MAX_ERRORS = 5;
-  var STATES = { waiting: 'Waiting for the service to start it', sending: 'Sending', finished: 'Finished' };
+  var STATES = { waiting: 'Waiting for the service to start it', sending: 'Sending', paused: 'Paused', finished: 'Finished' };
   var root = document.querySelector('[data-progress-url]');
   if (!root || typeof window.fetch !== 'function') return;
   var url = root.getAttribute('data-progress-url');
@@ -76,6 +77,7 @@ export const CAMPAIGN_PROGRESS_JS = `(function () {
         errors = 0;
         show(body);
         if (body.state === 'finished') stop();
+        else if (body.state === 'paused') stop('The campaign paused itself: reload the page to see why and to resume it.');
         else window.setTimeout(poll, POLL_MS);
       })
       .catch(function () {

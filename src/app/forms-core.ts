@@ -1,11 +1,14 @@
 // What the forms stand on, built before any HTTP service (docs/delivery.md, docs/newsletter.md): the counters, the
 // outgoing-message queue over the backend's store, the newsletter over the backend's records, the campaign runner,
 // and how an accepted submission is delivered (through the queue, or at once without it). The forms service, /admin
-// and the dashboard are then built on these.
+// and the dashboard are then built on these. Every mail passes the suppression list on its way out (docs/bounces.md
+// "Suppression"): checked when queued and again when sent, and given its tagged envelope sender.
 import type { Backend } from '../adapters/backend.js';
+import { createBounces, type Bounces } from '../bounces/bounces.js';
+import { guardDispatch, guardMailer } from '../bounces/guard.js';
 import { createCampaignRunner, type CampaignRunner } from '../newsletter/campaigns/campaign-runner.js';
 import { createRecipientMail } from '../newsletter/campaigns/recipient-mail.js';
-import type { FormConfig, NewsletterForm } from '../config/config.js';
+import type { BouncesConfig, FormConfig, NewsletterForm } from '../config/config.js';
 import { createDelivery, sendMailNow } from '../forms/delivery.js';
 import type { FormsReadings, FormsSettings, SubmissionDelivery } from '../forms/forms-service.js';
 import { createMetrics, type Metrics } from '../forms/metrics.js';
@@ -16,7 +19,7 @@ import { createQueueReport } from '../forms/queue-report.js';
 import type { Logger } from '../kit/log.js';
 import type { ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from '../ports.js';
 import { createDispatch } from '../queue/dispatch.js';
-import { campaignLane, campaignLaneOf } from '../queue/outgoing.js';
+import { campaignLane, campaignLaneOf, type OutgoingMessage } from '../queue/outgoing.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
 import { createQueueWorker, realTimer, type DeliveryQueue, type QueueTimer } from '../queue/worker.js';
 
@@ -34,7 +37,8 @@ export interface QueueTuning {
 
 /** What the forms core is built from. */
 export interface FormsCoreDeps {
-  backend: Pick<Backend, 'queue' | 'campaigns' | 'newsletter'>;
+  /** Without `suppressions` no mail is checked or tagged (a test's partial backend). */
+  backend: Pick<Backend, 'queue' | 'campaigns' | 'newsletter'> & Partial<Pick<Backend, 'suppressions'>>;
   mailer: Mailer;
   /** The chat notifier of each form with [forms.telegram], by form path. */
   chatNotifiers: ReadonlyMap<string, ChatNotifier>;
@@ -47,6 +51,8 @@ export interface FormsCoreDeps {
   queue?: QueueTuning;
   /** The newsletter double opt-in; a test may hand in a fake. */
   createNewsletter?: (deps: NewsletterDeps) => Promise<Newsletter>;
+  /** [mail.bounces], and whether an address is the owner's (docs/bounces.md "Suppression"). */
+  bounces?: { settings: BouncesConfig; isOwnerAddress(address: string): Promise<boolean> };
 }
 
 /** The running core of the forms. */
@@ -59,6 +65,8 @@ export interface FormsCore {
   queue?: DeliveryQueue;
   /** Sends campaigns through the queue (so only with it). */
   campaigns?: CampaignRunner;
+  /** The suppression policy (its sink takes the intakes' reports) and the guard every mail passes. */
+  bounces?: Bounces;
   /** What the dashboard shows of the counters and the queue. */
   readings: FormsReadings;
   /** Stops the campaigns, the newsletter and the queue (in-flight sends get a grace), in that order. */
@@ -71,7 +79,31 @@ export async function createFormsCore(settings: FormsSettings, deps: FormsCoreDe
   const { logger, clock, mailer, backend } = deps;
   const metrics = createMetrics(forms.map((form) => form.path));
   const siteNameFor = (form: FormConfig) => resolveSiteName(settings.siteTitle, form, settings.server.public_url);
-  const dispatch = createDispatch({ mailer, chatNotifiers: deps.chatNotifiers, webhookNotifiers: deps.webhookNotifiers });
+  // Set once the newsletter exists: a complaint takes its address off every list (only reports after start use it).
+  let newsletterOfCore: Newsletter | undefined;
+  const newsletterForms = forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
+  const bounces =
+    backend.suppressions && deps.bounces
+      ? createBounces({
+          settings: deps.bounces.settings,
+          store: backend.suppressions,
+          secret: () => backend.newsletter.secret(),
+          isOwnerAddress: deps.bounces.isOwnerAddress,
+          async unsubscribeEverywhere(address) {
+            for (const form of newsletterForms) {
+              if ((await newsletterOfCore?.remove(form, address, 'complaint')) === 'not_saved') throw new Error(`the unsubscription from ${form.path} could not be saved`);
+            }
+          },
+          clock,
+          randomBytes: deps.randomBytes,
+          logger,
+        })
+      : undefined;
+  const guard = bounces?.guard;
+  /** The messages of `messages` the suppression list lets be queued. */
+  const queueable = async (messages: readonly OutgoingMessage[]) => (guard ? guard.filterQueued(messages) : messages);
+  const plainDispatch = createDispatch({ mailer, chatNotifiers: deps.chatNotifiers, webhookNotifiers: deps.webhookNotifiers });
+  const dispatch = guard ? guardDispatch(plainDispatch, guard) : plainDispatch;
   // Set once the runner exists: a campaign mail queued before (after a restart) waits until the queue's first claim.
   let runner: CampaignRunner | undefined;
   const tuning = deps.queue;
@@ -91,29 +123,36 @@ export async function createFormsCore(settings: FormsSettings, deps: FormsCoreDe
       pollIntervalMs: tuning.pollIntervalMs,
     });
   const newsletter = await (deps.createNewsletter ?? createNewsletter)({
-    forms: forms.filter((form): form is NewsletterForm => form.type === 'newsletter'),
+    forms: newsletterForms,
     from: settings.from,
     siteNameFor,
     sendMail: queue
       ? async (formPath, kind, mail) => {
-          await queue.enqueue([{ channel: 'mail', form: formPath, kind, mail }]);
+          const messages = await queueable([{ channel: 'mail', form: formPath, kind, mail }]);
+          if (messages.length === 0) return 'suppressed';
+          await queue.enqueue(messages);
           return 'queued';
         }
-      : sendMailNow(mailer),
+      : guard
+        ? (formPath, kind, mail) => guard.sendNow(mailer, mail, { kind, form: formPath })
+        : sendMailNow(mailer),
     store: backend.newsletter,
     metrics,
     logger,
     clock,
     randomBytes: deps.randomBytes,
   });
+  newsletterOfCore = newsletter;
   if (queue) {
-    const newsletterForms = new Map(forms.flatMap((form) => (form.type === 'newsletter' ? [[form.path, form] as const] : [])));
+    const newsletterFormsByPath = new Map(newsletterForms.map((form) => [form.path, form] as const));
     runner = createCampaignRunner({
       store: backend.campaigns,
       enqueue: (messages) => queue.enqueue(messages),
       pendingMessages: (campaign) => queue.pendingMessages(campaignLane(campaign)),
-      formOf: (path) => newsletterForms.get(path),
-      isSubscribed: (form, email) => newsletter.isSubscribed(form, email),
+      formOf: (path) => newsletterFormsByPath.get(path),
+      // A suppressed address is skipped like one that left the list, when queued and again when sent.
+      isSubscribed: async (form, email) => (await newsletter.isSubscribed(form, email)) && !(await guard?.isHeldBack(email, { kind: 'newsletter', form: form.path })),
+      bounceTally: bounces && backend.suppressions ? (campaign) => backend.suppressions!.campaignTally(campaign) : undefined,
       mailFor: async (form, email, body, request) =>
         createRecipientMail({ from: settings.from, to: email, body, siteTitle: siteNameFor(form), postUrl: request.post_url, list: await newsletter.listHeadersFor(form, email) }),
       sendPerMinute: settings.sendPerMinute ?? 60,
@@ -123,10 +162,13 @@ export async function createFormsCore(settings: FormsSettings, deps: FormsCoreDe
   }
   await queue?.start();
   runner?.start();
+  bounces?.start();
+  // Without the queue the only mails of a submission are the owner mail (to a form's `to`) and the receipt.
+  const ownerTos = new Set(forms.map((form) => form.to));
   const deliver: SubmissionDelivery = queue
-    ? createQueuedDelivery({ enqueue: (messages) => queue.enqueue(messages), metrics, logger, from: settings.from, siteNameFor })
+    ? createQueuedDelivery({ enqueue: async (messages) => queue.enqueue(await queueable(messages)), metrics, logger, from: settings.from, siteNameFor })
     : createDelivery({
-        mailer,
+        mailer: guard ? guardMailer(mailer, guard, (mail) => ({ kind: ownerTos.has(mail.to) ? 'owner' : 'receipt', form: '' })) : mailer,
         metrics,
         logger,
         from: settings.from,
@@ -142,9 +184,11 @@ export async function createFormsCore(settings: FormsSettings, deps: FormsCoreDe
     deliver,
     queue,
     campaigns: runner,
+    bounces,
     readings: { snapshot: () => metrics.snapshot(), queueCounts: queue && (() => queue.counts()) },
     async close() {
       await runner?.stop();
+      await bounces?.close();
       await newsletter.close();
       await queue?.stop(QUEUE_STOP_GRACE_MS);
     },

@@ -17,7 +17,7 @@ export class UnsafeHeaderError extends Error {
  * character is refused, the subject is flattened to one line.
  */
 export function toNodemailerMessage(message: MailMessage): SendMailOptions {
-  const addresses = { from: message.from, to: message.to, replyTo: message.replyTo };
+  const addresses = { from: message.from, to: message.to, replyTo: message.replyTo, envelopeFrom: message.envelopeFrom };
   for (const [field, value] of Object.entries(addresses)) {
     if (value !== undefined && !isSafeAddressValue(value)) throw new UnsafeHeaderError(field);
   }
@@ -28,6 +28,8 @@ export function toNodemailerMessage(message: MailMessage): SendMailOptions {
     subject: toHeaderText(message.subject),
     text: message.text,
     ...(message.html === undefined ? {} : { html: message.html }),
+    // The tagged envelope sender (docs/bounces.md "Suppression"): MAIL FROM only, the From header stays mail.from.
+    ...(message.envelopeFrom === undefined ? {} : { envelope: { from: message.envelopeFrom, to: message.to } }),
     headers: {
       'Auto-Submitted': message.autoSubmitted,
       ...(message.precedence === 'bulk' ? { Precedence: 'bulk' } : {}),

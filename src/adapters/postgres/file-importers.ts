@@ -8,6 +8,7 @@ import { importCampaignsFromFiles } from './import-campaigns.js';
 import { importNewsletterFromFiles } from './newsletter-import.js';
 import { importQueueFromFiles } from './queue-import.js';
 import type { PostgresState } from './state.js';
+import { importSuppressionsFromFiles } from './suppressions-import.js';
 
 export interface FileImporter {
   /** What it copies, as the command prints it ("form archives"). */
@@ -21,4 +22,5 @@ export const FILE_IMPORTERS: readonly FileImporter[] = [
   { name: 'newsletter records', run: (dataDir, config, state) => importNewsletterFromFiles(dataDir, config, state) },
   { name: 'campaigns', run: importCampaignsFromFiles },
   { name: 'mail queue', run: (dataDir, config, state) => importQueueFromFiles(dataDir, config, state) },
+  { name: 'suppression list', run: importSuppressionsFromFiles },
 ];

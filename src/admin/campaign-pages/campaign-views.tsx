@@ -1,10 +1,12 @@
 // The campaigns list and one campaign's page (docs/admin.md "Sending a post"): the counts the journal gives, the
 // same ones `postbox newsletter list` prints. A campaign page that is not finished loads campaign-progress.js,
 // which follows /admin/campaigns/<id>/progress and updates the marked parts of the page in place; without script
-// the page shows the counts as of loading and a "Refresh" link.
+// the page shows the counts as of loading and a "Refresh" link. A campaign that paused itself for its bounces
+// (docs/bounces.md "Suppression") says why, with a "Resume" button.
 import type { CampaignProgress, CampaignRequest } from '../../newsletter/campaigns/campaign.js';
 import type { AdminSession } from '../sessions.js';
 import { AdminTable } from '../views/admin-table.js';
+import { CsrfField } from '../views/csrf-field.js';
 import { Layout } from '../views/layout.js';
 import { Time } from '../views/time.js';
 
@@ -16,16 +18,30 @@ export interface CampaignListing {
   progress: CampaignProgress;
 }
 
-export type CampaignState = 'waiting' | 'sending' | 'finished';
+export type CampaignState = 'waiting' | 'sending' | 'paused' | 'finished';
 
-/** waiting: no `serve` has started it yet; sending: started, not finished; finished: every recipient done. */
+/**
+ * waiting: no `serve` has started it yet; sending: started, not finished; paused: it paused itself for its bounces
+ * and waits for "Resume"; finished: every recipient done.
+ */
 export function stateOf(progress: CampaignProgress): CampaignState {
-  return progress.finished ? 'finished' : progress.started ? 'sending' : 'waiting';
+  return progress.finished ? 'finished' : progress.paused ? 'paused' : progress.started ? 'sending' : 'waiting';
 }
 
-const STATE_LABELS: Record<CampaignState, string> = { waiting: 'Waiting', sending: 'Sending', finished: 'Finished' };
+const STATE_LABELS: Record<CampaignState, string> = { waiting: 'Waiting', sending: 'Sending', paused: 'Paused', finished: 'Finished' };
 /** The state as the campaign page says it; campaign-progress.js says the same. */
-const STATE_TEXTS: Record<CampaignState, string> = { waiting: 'Waiting for the service to start it', sending: 'Sending', finished: 'Finished' };
+const STATE_TEXTS: Record<CampaignState, string> = { waiting: 'Waiting for the service to start it', sending: 'Sending', paused: 'Paused', finished: 'Finished' };
+
+/** The one-line notices the campaign page shows after "Resume" (`?notice=<key>`): fixed sentences chosen by key. */
+const CAMPAIGN_NOTICES: Record<string, string> = {
+  resumed: 'The campaign goes on: its bounce rates count afresh from now.',
+  not_paused: 'The campaign was not paused (any more); nothing changed.',
+};
+
+/** The sentence for `key`, or undefined. */
+export function campaignNoticeOf(key: string | null): string | undefined {
+  return key !== null && Object.hasOwn(CAMPAIGN_NOTICES, key) ? CAMPAIGN_NOTICES[key] : undefined;
+}
 
 /** What /admin/campaigns/<id>/progress answers, and campaign-progress.js reads. */
 export interface ProgressJson {
@@ -96,20 +112,45 @@ export interface CampaignPageProps {
   session: AdminSession;
   request: CampaignRequest;
   progress: CampaignProgress;
+  /** Whether "Resume" can be offered: the campaign runner runs in this process. */
+  canResume?: boolean;
+  notice?: string;
 }
 
 /**
  * /admin/campaigns/<id>: one campaign, its counts and a progress bar. The parts campaign-progress.js updates carry
  * data-progress="<name>" inside the element with data-progress-url; only the summary sentence is a live region.
  */
-export function CampaignPage({ session, request, progress }: CampaignPageProps) {
+export function CampaignPage({ session, request, progress, canResume = false, notice }: CampaignPageProps) {
   const state = stateOf(progress);
-  const finished = state === 'finished';
+  // A finished or paused campaign does not change by itself: no script follows it.
+  const finished = state === 'finished' || state === 'paused';
   const done = progress.sent + progress.failed + progress.skipped;
   const path = `/admin/campaigns/${request.id}`;
   return (
     <Layout title={`Campaign ${request.id}`} session={session} section="campaigns" scripts={finished ? undefined : [PROGRESS_SCRIPT]}>
       <h1>Campaign: {request.subject}</h1>
+      {notice && (
+        <p class="admin-notice" role="status">
+          {notice}
+        </p>
+      )}
+      {progress.paused && (
+        <div class="admin-problem">
+          <p>
+            This campaign paused itself on <Time at={progress.paused.at} zone={session.timeZone} />: {progress.paused.reason}. No more of its mails are handed to the
+            queue until it is resumed. The addresses that bounced or complained are on the <a href="/admin/bounces">suppression list</a>.
+          </p>
+          {canResume ? (
+            <form method="post" action={`${path}/resume`} class="admin-actions">
+              <CsrfField session={session} />
+              <button type="submit">Resume</button>
+            </form>
+          ) : (
+            <p>It can be resumed from /admin of a running service with the mail queue.</p>
+          )}
+        </div>
+      )}
       <div data-progress-url={finished ? undefined : `${path}/progress`} data-progress-state={finished ? undefined : state}>
         <dl class="admin-facts">
           <dt>Post</dt>

@@ -18,6 +18,7 @@ const NAVIGATION = [
   { section: 'inbox', label: 'Inbox', href: '/admin/inbox', roles: OWNERS },
   { section: 'subscribers', label: 'Subscribers', href: '/admin/subscribers', roles: OWNERS },
   { section: 'failed', label: 'Failed mail', href: '/admin/failed', roles: OWNERS },
+  { section: 'bounces', label: 'Bounces', href: '/admin/bounces', roles: OWNERS },
   { section: 'users', label: 'Users', href: '/admin/users', roles: OWNERS },
   { section: 'audit', label: 'Audit', href: '/admin/audit', roles: OWNERS },
   { section: 'account', label: 'Account', href: '/admin/account', roles: EVERY_ROLE },
@@ -52,6 +53,7 @@ export function Layout({ title, session, section, scripts, children }: LayoutPro
         <meta name="referrer" content="same-origin" />
         <title>{`${title} · Postbox admin`}</title>
         <link rel="stylesheet" href="/admin/assets/admin.css" />
+        <link rel="icon" href="/favicon.ico" />
         {scripts?.map((src) => <script key={src} src={src} defer />)}
       </head>
       <body>

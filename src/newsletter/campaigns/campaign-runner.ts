@@ -10,13 +10,18 @@
 // With several replicas (a store with leases: PostgreSQL), a campaign is sent by the one replica that holds its
 // lease, renewed while it runs; the others wait. When that replica dies, another takes the lease once it lapsed
 // and goes on the same way, after the last recipient the journal or the queue knows of.
+//
+// A campaign whose recipients complain or bounce hard too often pauses itself (campaign-pause.ts; docs/bounces.md
+// "Suppression"): a `paused_at` line says why, the runner leaves it for the next campaign, and a `resumed_at`
+// line (/admin "Resume") lets it go on, its rates counted afresh from there.
 import type { NewsletterForm } from '../../config/config.js';
 import type { Logger } from '../../kit/log.js';
 import type { Clock, MailMessage } from '../../ports.js';
 import type { OutgoingMessage, QueuedMessage, QueueOutcome } from '../../queue/outgoing.js';
 import { safeReason } from '../../kit/safe-reason.js';
 import { UnavailableError } from '../../kit/unavailable-error.js';
-import { countStates, foldJournal, RecipientState, resumePoint, stateOf, type CampaignRequest } from './campaign.js';
+import { countStates, foldJournal, RecipientState, resumePoint, stateOf, type BounceCounts, type CampaignRequest } from './campaign.js';
+import { PAUSE_AFTER_SENT, pauseReasonOf } from './campaign-pause.js';
 import type { CampaignBody, CampaignStore } from './campaign-store.js';
 
 export interface CampaignRunnerDeps {
@@ -37,6 +42,11 @@ export interface CampaignRunnerDeps {
   pollIntervalMs?: number;
   /** How often the lease of the running campaign is renewed (stores with leases); 10 s unless given. */
   leaseRenewMs?: number;
+  /**
+   * The hard bounces and complaints of a campaign's recipients so far (docs/bounces.md "Suppression"), each
+   * recipient counted once; without it a campaign never pauses itself.
+   */
+  bounceTally?(campaign: string): Promise<Omit<BounceCounts, 'sent'>>;
 }
 
 export interface CampaignRunner {
@@ -50,6 +60,11 @@ export interface CampaignRunner {
   isWanted(message: OutgoingMessage): Promise<boolean>;
   /** Stops handing mails to the queue; what is queued stays there, and the campaign goes on at the next start. */
   stop(): Promise<void>;
+  /**
+   * Lets a campaign that paused itself go on, its bounce rates counted from now; `by` names who asked, for the
+   * journal and the log. `not_paused` for a campaign that is not paused, `unknown` when there is no such campaign.
+   */
+  resume(id: string, by: string): Promise<'resumed' | 'not_paused' | 'unknown'>;
 }
 
 /** Campaign mails in the queue at once, at most: a mail server that is down holds up a campaign, not floods the queue. */
@@ -60,6 +75,8 @@ const JOURNAL_ATTEMPTS = 3;
 const WRITE_RETRY_MS = 5_000;
 /** A third of the PostgreSQL store's 30-second lease: two renewals may fail before it lapses. */
 const LEASE_RENEW_MS = 10_000;
+/** How long a campaign seen paused is not read again (a resume in this process clears it at once). */
+const PAUSED_RECHECK_MS = 60_000;
 /** The recipient state an outcome the journal holds stands for, back to the outcome. */
 const OUTCOME_OF_STATE: Partial<Record<number, QueueOutcome>> = { [RecipientState.sent]: 'sent', [RecipientState.failed]: 'failed', [RecipientState.skipped]: 'skipped' };
 
@@ -69,6 +86,10 @@ interface Active {
   states?: Uint8Array;
   early: Array<{ index: number; outcome: QueueOutcome }>;
   queued: number;
+  /** Recipients whose mail was sent, once loaded. */
+  sent: number;
+  /** The counts of the last resume: the bounce rates count from there. */
+  since: BounceCounts;
 }
 
 export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
@@ -86,6 +107,8 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
   const finished = new Set<string>();
   /** Campaigns that cannot go on in this process (their form is gone, a file is unreadable). */
   const setAsideIds = new Set<string>();
+  /** Campaigns seen paused, and when: their journals are read again only after PAUSED_RECHECK_MS (a resume elsewhere). */
+  const pausedSeen = new Map<string, number>();
 
   /** Resolves at the next outcome, wake or stop (false), or after `ms` without one (true). */
   const waitForChange = (ms: number) =>
@@ -104,32 +127,54 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
     const states = campaign.states!;
     if (index < 0 || index >= states.length) return;
     if (states[index] === RecipientState.queued) campaign.queued -= 1;
+    if (states[index] === RecipientState.sent) campaign.sent -= 1;
     states[index] = stateOf(outcome);
+    if (states[index] === RecipientState.sent) campaign.sent += 1;
     notify();
   }
 
-  async function run(request: CampaignRequest): Promise<void> {
-    const campaign: Active = { request, early: [], queued: 0 };
+  /**
+   * Whether `campaign` must pause now (campaign-pause.ts): then its `paused_at` line is written first. The tally is
+   * asked for only once enough mails were sent since the last resume.
+   */
+  async function pausesNow(campaign: Active): Promise<boolean> {
+    if (!deps.bounceTally || campaign.sent - campaign.since.sent < PAUSE_AFTER_SENT) return false;
+    const { id, form } = campaign.request;
+    const counts: BounceCounts = { sent: campaign.sent, ...(await deps.bounceTally(id)) };
+    const reason = pauseReasonOf(counts, campaign.since);
+    if (reason === undefined) return false;
+    await store.append(id, { paused_at: new Date(deps.clock()).toISOString(), reason, ...counts });
+    logger.warn({ event: 'campaign_paused', campaign: id, form, ...counts }, `campaign paused: ${reason}`);
+    return true;
+  }
+
+  /** Runs `request` until it is finished, stopped, its lease lost or it paused itself (`paused`). */
+  async function run(request: CampaignRequest): Promise<'paused' | undefined> {
+    const campaign: Active = { request, early: [], queued: 0, sent: 0, since: { sent: 0, hard: 0, complaint: 0 } };
     active = campaign;
     // The queue first, then the journal: a mail that leaves the queue in between is in the journal.
     const inQueue = (await deps.pendingMessages(request.id)).flatMap(({ message }) =>
       message.channel === 'mail' && message.recipient?.campaign === request.id ? [message.recipient.index] : [],
     );
     const [recipients, body, lines] = await Promise.all([store.readRecipients(request.id), store.readBody(request.id), store.readJournal(request.id)]);
-    const { states } = foldJournal(lines, recipients.length);
+    const { states, paused, since } = foldJournal(lines, recipients.length);
     for (const index of inQueue) {
       if (index < states.length && states[index] === RecipientState.none) states[index] = RecipientState.queued;
     }
     campaign.states = states;
     campaign.queued = states.reduce((count, state) => count + (state === RecipientState.queued ? 1 : 0), 0);
+    campaign.sent = states.reduce((count, state) => count + (state === RecipientState.sent ? 1 : 0), 0);
+    campaign.since = since;
     for (const { index, outcome } of campaign.early.splice(0)) apply(campaign, index, outcome);
     const form = deps.formOf(request.form);
     if (!form) {
       // The form left the configuration: the campaign waits for it (a restart with the form back) instead of
       // skipping everyone still to be mailed.
       setAside(request, 'form_missing');
-      return;
+      return undefined;
     }
+    // Paused since it was chosen (in another process): it waits for "Resume".
+    if (paused) return 'paused';
     let next = resumePoint(states);
     // Below the resume point, a recipient neither journaled nor queued was dropped from the queue while the
     // service was stopped (`postbox queue drop`): it was not mailed.
@@ -153,6 +198,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
         await waitForChange(wait);
         continue;
       }
+      if (await pausesNow(campaign)) return 'paused';
       // Without a limit a batch fills the window in one queue write; with one, a mail at a time.
       const room = intervalMs === 0 ? WINDOW - campaign.queued : 1;
       const batch: OutgoingMessage[] = [];
@@ -185,11 +231,12 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
       next = end;
     }
     await awaitQueued(campaign);
-    if (stopping || leaseLost) return;
+    if (stopping || leaseLost) return undefined;
     await store.append(request.id, { finished_at: new Date(deps.clock()).toISOString() });
     finished.add(request.id);
     const counts = countStates(states, { started: true, finished: true });
     logger.info({ event: 'campaign_finished', campaign: request.id, form: request.form, sent: counts.sent, failed: counts.failed, skipped: counts.skipped }, 'campaign finished');
+    return undefined;
   }
 
   /** Waits until every mail of `campaign` left the queue. */
@@ -259,8 +306,9 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
         // Another replica sends the oldest unfinished campaign: this one waits, so campaigns still go one at a time.
         if (store.lease && !(await store.lease(request.id))) return;
         const endLease = keepLease(request.id);
+        let outcome: 'paused' | undefined;
         try {
-          await run(request);
+          outcome = await run(request);
         } catch (error) {
           // The database out of reach: the poller tries again; it is no reason to set the campaign aside.
           if (error instanceof UnavailableError) throw error;
@@ -268,8 +316,8 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
           setAside(request, 'unreadable', error);
         } finally {
           endLease();
-          // Stopping: another replica takes the campaign over now rather than once the lease lapsed.
-          if (stopping) await store.release?.(request.id).catch(() => undefined);
+          // Stopping or paused: another replica takes the campaign over (once resumed) now rather than once the lease lapsed.
+          if (stopping || outcome === 'paused') await store.release?.(request.id).catch(() => undefined);
         }
         active = undefined;
         if (leaseLost) return;
@@ -289,9 +337,16 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
   async function nextUnfinished(): Promise<CampaignRequest | undefined> {
     for (const request of await store.list()) {
       if (finished.has(request.id) || setAsideIds.has(request.id)) continue;
+      const seenPaused = pausedSeen.get(request.id);
+      if (seenPaused !== undefined && deps.clock() - seenPaused < PAUSED_RECHECK_MS) continue;
       const lines = await store.readJournal(request.id);
-      if (!lines.some((line) => 'finished_at' in line)) return request;
-      finished.add(request.id);
+      if (lines.some((line) => 'finished_at' in line)) {
+        finished.add(request.id);
+        continue;
+      }
+      // A paused campaign waits for "Resume"; the next one goes meanwhile.
+      if (!foldJournal(lines, 0).paused) return request;
+      pausedSeen.set(request.id, deps.clock());
     }
     return undefined;
   }
@@ -334,6 +389,19 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
       if (poller) clearInterval(poller);
       notify();
       await running;
+    },
+    async resume(id, by) {
+      const request = await store.read(id);
+      if (!request) return 'unknown';
+      const folded = foldJournal(await store.readJournal(id), request.recipients);
+      if (!folded.paused) return 'not_paused';
+      const tally = (await deps.bounceTally?.(id)) ?? { hard: 0, complaint: 0 };
+      const sent = countStates(folded.states, folded).sent;
+      await store.append(id, { resumed_at: new Date(deps.clock()).toISOString(), by, sent, ...tally });
+      pausedSeen.delete(id);
+      logger.info({ event: 'campaign_resumed', campaign: id, form: request.form, user: by }, 'campaign resumed');
+      lookForWork();
+      return 'resumed';
     },
   };
 }

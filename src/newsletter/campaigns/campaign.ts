@@ -24,8 +24,29 @@ export interface CampaignRequest {
 /** What became of one recipient: a mail the server accepted, one given up, or an address no longer subscribed. */
 export type RecipientOutcome = 'sent' | 'failed' | 'skipped';
 
-/** A line of a campaign's journal.jsonl. */
-export type JournalLine = { r: number; s: RecipientOutcome } | { started_at: string } | { finished_at: string };
+/** What a campaign's bounces are measured against (docs/bounces.md "Suppression"): mails sent, hard bounces, complaints. */
+export interface BounceCounts {
+  sent: number;
+  hard: number;
+  complaint: number;
+}
+
+/**
+ * A line of a campaign's journal.jsonl. `paused_at`: the campaign paused itself, saying why, with the counts it
+ * paused at; `resumed_at`: someone resumed it, with the counts then (the bounce rates count from there).
+ */
+export type JournalLine =
+  | { r: number; s: RecipientOutcome }
+  | { started_at: string }
+  | { finished_at: string }
+  | ({ paused_at: string; reason: string } & BounceCounts)
+  | ({ resumed_at: string; by?: string } & BounceCounts);
+
+/** A campaign that paused itself and was not resumed since: when and why. */
+export interface CampaignPause {
+  at: string;
+  reason: string;
+}
 
 /** The counts a campaign came to so far; `queued` are in the mail queue, `left` not reached yet. */
 export interface CampaignProgress {
@@ -35,17 +56,31 @@ export interface CampaignProgress {
   skipped: number;
   started: boolean;
   finished: boolean;
+  /** Set while the campaign is paused (docs/bounces.md "Suppression"). */
+  paused?: CampaignPause;
 }
 
 /** Per recipient: nothing yet, in the queue, or an outcome (the codes a Uint8Array keeps, one byte a recipient). */
 export const RecipientState = { none: 0, queued: 1, sent: 2, failed: 3, skipped: 4 } as const;
 const OUTCOME_STATE: Record<RecipientOutcome, number> = { sent: RecipientState.sent, failed: RecipientState.failed, skipped: RecipientState.skipped };
 
-/** The state of every recipient after `lines` (a later line about the same recipient wins). */
-export function foldJournal(lines: readonly JournalLine[], total: number): { states: Uint8Array; started: boolean; finished: boolean } {
+/** What a journal says: every recipient's state (a later line about the same recipient wins), and the campaign's. */
+export interface FoldedJournal {
+  states: Uint8Array;
+  started: boolean;
+  finished: boolean;
+  /** The last pause, unless a resume came after it. */
+  paused?: CampaignPause;
+  /** The counts of the last resume: the bounce rates count from there (zero before any). */
+  since: BounceCounts;
+}
+
+export function foldJournal(lines: readonly JournalLine[], total: number): FoldedJournal {
   const states = new Uint8Array(total);
   let started = false;
   let finished = false;
+  let paused: CampaignPause | undefined;
+  let since: BounceCounts = { sent: 0, hard: 0, complaint: 0 };
   for (const line of lines) {
     // A line that is JSON but not an object (edited by hand) says nothing.
     if (typeof line !== 'object' || line === null) continue;
@@ -53,8 +88,18 @@ export function foldJournal(lines: readonly JournalLine[], total: number): { sta
       if (Number.isInteger(line.r) && line.r >= 0 && line.r < total && line.s in OUTCOME_STATE) states[line.r] = OUTCOME_STATE[line.s];
     } else if ('started_at' in line) started = true;
     else if ('finished_at' in line) finished = true;
+    else if ('paused_at' in line) paused = { at: String(line.paused_at), reason: String(line.reason ?? '') };
+    else if ('resumed_at' in line) {
+      paused = undefined;
+      since = { sent: countOf(line.sent), hard: countOf(line.hard), complaint: countOf(line.complaint) };
+    }
   }
-  return { states, started, finished };
+  return { states, started, finished, ...(paused ? { paused } : {}), since };
+}
+
+/** A count a hand-edited line may have lost: 0 then. */
+function countOf(value: unknown): number {
+  return Number.isInteger(value) && (value as number) >= 0 ? (value as number) : 0;
 }
 
 /** The state code of an outcome. */
@@ -63,7 +108,7 @@ export function stateOf(outcome: RecipientOutcome): number {
 }
 
 /** The counts of `states`. */
-export function countStates(states: Uint8Array, flags: { started: boolean; finished: boolean }): CampaignProgress {
+export function countStates(states: Uint8Array, flags: { started: boolean; finished: boolean; paused?: CampaignPause }): CampaignProgress {
   let sent = 0;
   let failed = 0;
   let skipped = 0;
@@ -72,13 +117,13 @@ export function countStates(states: Uint8Array, flags: { started: boolean; finis
     else if (state === RecipientState.failed) failed += 1;
     else if (state === RecipientState.skipped) skipped += 1;
   }
-  return { total: states.length, sent, failed, skipped, ...flags };
+  return { total: states.length, sent, failed, skipped, started: flags.started, finished: flags.finished, ...(flags.paused && !flags.finished ? { paused: flags.paused } : {}) };
 }
 
 /** The progress `lines` record for a campaign of `total` recipients. */
 export function progressOf(lines: readonly JournalLine[], total: number): CampaignProgress {
-  const { states, started, finished } = foldJournal(lines, total);
-  return countStates(states, { started, finished });
+  const { states, started, finished, paused } = foldJournal(lines, total);
+  return countStates(states, { started, finished, paused });
 }
 
 /** The one place after the last recipient the journal or the queue knows of: where a resumed campaign goes on. */

@@ -1,5 +1,6 @@
 // The headers of every admin answer (docs/admin.md "Security"): nothing is cached, nothing
-// frames the pages, no script or style runs unless it is a file of /admin itself, and forms post only to /admin.
+// frames the pages, no script or style runs unless it is a file of /admin itself, forms post only to /admin, and
+// no search engine lists a page (a sign-in page in search results only invites guessing).
 
 export const ADMIN_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'cache-control': 'no-store',
@@ -10,6 +11,7 @@ export const ADMIN_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'x-frame-options': 'DENY',
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
+  'x-robots-tag': 'noindex',
 });
 
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';

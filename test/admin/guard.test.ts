@@ -34,6 +34,7 @@ const EXPECTED_HEADERS = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
+  'x-robots-tag': 'noindex',
 };
 
 function assertAdminHeaders(response: { headers: Record<string, unknown>; statusCode: number }, what: string): void {

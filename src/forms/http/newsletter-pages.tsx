@@ -1,6 +1,7 @@
 // The newsletter's pages (docs/newsletter.md): confirmation, its button, unsubscribing. Small, self-contained
 // HTML rendered by preact-render-to-string, which escapes every text and attribute; each names the site and
 // links back to it. Fixed text only: no page repeats an address or a token except in the button's form action.
+// No page is for search engines: each says noindex (docs/newsletter.md "Confirming with a button").
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 
@@ -24,6 +25,8 @@ function Page({ title, site, children }: { title: string; site: PageSite; childr
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* As the X-Robots-Tag header of the routes, for a page saved or served by a proxy that drops it. */}
+        <meta name="robots" content="noindex" />
         <title>{`${title} · ${site.name}`}</title>
         <style>{STYLE}</style>
       </head>

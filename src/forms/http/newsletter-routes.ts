@@ -11,10 +11,14 @@ import { UnavailableError } from '../../kit/unavailable-error.js';
 import type { Newsletter } from '../../newsletter/index.js';
 import * as pages from './newsletter-pages.js';
 
+/** Pages reached by a link with a token: no search engine lists them (docs/newsletter.md "Confirming with a button"). */
+const NO_INDEX = { 'x-robots-tag': 'noindex' } as const;
+
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
+  ...NO_INDEX,
   // The pages run no script and load nothing; their one form posts back to the same origin.
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 };
@@ -56,7 +60,7 @@ function orUnavailable(handler: Handler): Handler {
     try {
       return await handler(request);
     } catch (error) {
-      if (error instanceof UnavailableError) return errorAnswer('unavailable', { 'cache-control': 'no-store' });
+      if (error instanceof UnavailableError) return errorAnswer('unavailable', { 'cache-control': 'no-store', ...NO_INDEX });
       throw error;
     }
   };

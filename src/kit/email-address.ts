@@ -10,6 +10,11 @@
 //
 // Written as a single left-to-right scan with a fixed lookup table: linear time on any input, no regex
 // backtracking to exploit.
+//
+// One mailbox has many spellings: `"bomb"@example.com`, `"b\omb"@example.com` and `bomb@example.com` name the
+// same one (quotes and quoted-pairs only protect characters), and mail libraries send them all to
+// `bomb@example.com`. canonicalEmailAddress gives the one spelling where a list keeps addresses
+// (docs/newsletter.md "Duplicates").
 
 const ATEXT = 1; // RFC 5322 3.2.3: ALPHA / DIGIT / "!#$%&'*+-/=?^_`{|}~"
 const QTEXT = 2; // RFC 5322 3.2.4: %d33 / %d35-91 / %d93-126
@@ -41,6 +46,23 @@ export function isEmailAddress(value: string): boolean {
   const domainEnd =
     value.charCodeAt(domainStart) === 91 ? scanDomainLiteral(value, domainStart) : scanDotAtom(value, domainStart);
   return domainEnd === value.length;
+}
+
+/**
+ * The one spelling of the addr-spec `value`, for a list that must hold each mailbox once: a quoted local part
+ * whose content, quoted-pairs undone, is a dot-atom is written as that dot-atom (`"b\omb"@example.com` is
+ * `bomb@example.com`); an address with any other quoted local part (a space, an "@", two dots, nothing) has no
+ * spelling such a list takes: undefined, as for a value that is no address. The domain and the letter case are
+ * kept as written; case is compared elsewhere.
+ */
+export function canonicalEmailAddress(value: string): string | undefined {
+  if (!isEmailAddress(value)) return undefined;
+  if (value.charCodeAt(0) !== 34) return value;
+  const localEnd = scanQuotedString(value, 0);
+  // Inside the quotes: a backslash takes the character after it as it is (RFC 5322 3.2.1).
+  const local = value.slice(1, localEnd - 1).replace(/\\(.)/gs, '$1');
+  if (scanDotAtom(local, 0) !== local.length) return undefined;
+  return `${local}${value.slice(localEnd)}`;
 }
 
 function has(code: number, characterClass: number): boolean {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isEmailAddress } from '../../src/kit/email-address.js';
+import { canonicalEmailAddress, isEmailAddress } from '../../src/kit/email-address.js';
 
 // Hand-written cases that pin the reading of RFC 5322 that docs/submission-rules.md "Email addresses" states
 // (section 3.4.1, no obsolete forms, no CFWS, ASCII only, no length limit). The public corpora are checked
@@ -137,5 +137,36 @@ describe('isEmailAddress: linear time', () => {
     }
     const elapsed = performance.now() - started;
     assert.ok(elapsed < 500, `took ${elapsed.toFixed(1)} ms for ${adversarial.length} inputs`);
+  });
+});
+
+describe('canonicalEmailAddress: one spelling per mailbox (docs/newsletter.md "Duplicates")', () => {
+  const cases: Array<[string, string | undefined, string]> = [
+    ['bomb@example.com', 'bomb@example.com', 'a dot-atom stays as it is'],
+    ['Bomb@Example.COM', 'Bomb@Example.COM', 'case is kept: it is compared elsewhere'],
+    ['"bomb"@example.com', 'bomb@example.com', 'quotes around a dot-atom go'],
+    ['"b\\omb"@example.com', 'bomb@example.com', 'an unnecessary quoted-pair is its character'],
+    ['"\\b\\o\\m\\b"@example.com', 'bomb@example.com', 'every character quoted'],
+    ['"first.last"@example.com', 'first.last@example.com', 'dots between atoms'],
+    ['"user+tag"@[192.0.2.1]', 'user+tag@[192.0.2.1]', 'the domain is kept, literal or not'],
+    ['"a b"@example.com', undefined, 'a space needs the quotes: no plain spelling'],
+    ['"a\\ b"@example.com', undefined, 'a quoted space too'],
+    ['"a@b"@example.com', undefined, 'an "@" needs them'],
+    ['"a..b"@example.com', undefined, 'two dots need them'],
+    ['".a"@example.com', undefined, 'a leading dot needs them'],
+    ['""@example.com', undefined, 'an empty local part has no plain spelling'],
+    ['"a\\"b"@example.com', undefined, 'a quote inside'],
+    ['"bomb".x@example.com', undefined, 'not an address at all (obs-local-part)'],
+    ['Ada <ada@example.com>', undefined, 'not an address at all'],
+  ];
+  for (const [value, expected, why] of cases) it(`${value}: ${why}`, () => assert.equal(canonicalEmailAddress(value), expected));
+
+  it('every spelling it gives is an address, and its own spelling', () => {
+    for (const [value] of cases) {
+      const canonical = canonicalEmailAddress(value);
+      if (canonical === undefined) continue;
+      assert.equal(isEmailAddress(canonical), true, value);
+      assert.equal(canonicalEmailAddress(canonical), canonical, value);
+    }
   });
 });

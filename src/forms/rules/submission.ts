@@ -12,7 +12,7 @@
 //   dropped without a check, whatever their type.
 // - Honeypot: a trimmed non-empty string, or any other non-null value, is a hit.
 import type { FormConfig } from '../../config/config.js';
-import { isEmailAddress } from '../../kit/email-address.js';
+import { canonicalEmailAddress, isEmailAddress } from '../../kit/email-address.js';
 
 export type FieldName = 'name' | 'email' | 'service' | 'message';
 
@@ -55,6 +55,9 @@ export function checkSubmission(form: FormConfig, fields: Readonly<Record<string
  */
 export function createSubmissionCheck(form: FormConfig): (fields: Readonly<Record<string, unknown>>) => SubmissionCheck {
   const usesNameAndMessage = form.type !== 'newsletter';
+  // A newsletter keeps and mails one spelling of each mailbox: `"bomb"@example.com` is `bomb@example.com`
+  // (docs/newsletter.md "Duplicates").
+  const emailOf = form.type === 'newsletter' ? canonicalEmailAddress : (text: string) => (isEmailAddress(text) ? text : undefined);
   const nameRule = textRule('name', 'Name', { required: form.require_name, min: form.name_min, max: form.name_max, allowLineBreaks: false });
   const messageRule = textRule('message', 'Message', {
     required: form.require_message,
@@ -75,8 +78,11 @@ export function createSubmissionCheck(form: FormConfig): (fields: Readonly<Recor
     const email = readField(fields, 'email');
     if (email.kind === 'absent') details.push({ field: 'email', message: 'Email is required' });
     else if (email.kind === 'not-text') details.push({ field: 'email', message: 'Email must be text' });
-    else if (!isEmailAddress(email.text)) details.push({ field: 'email', message: 'Email must be a valid email address' });
-    else submission.email = email.text;
+    else {
+      const address = emailOf(email.text);
+      if (address === undefined) details.push({ field: 'email', message: 'Email must be a valid email address' });
+      else submission.email = address;
+    }
 
     if (form.type === 'contact') {
       const service = checkService(form.services, readField(fields, 'service'));

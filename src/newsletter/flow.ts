@@ -1,7 +1,13 @@
-// The newsletter double opt-in (docs/newsletter.md "The flow"): signup stores a pending record durably, then
-// mails the link; confirm redeems the record and puts the address on the list (newsletter-store.ts: files or rows).
-// Tokens and addresses never reach a log: lines carry the form path, an event name and at most an error code.
+// The newsletter double opt-in (docs/newsletter.md "The flow"): signup stores a pending record durably, answers,
+// then mails the link; confirm redeems the record and puts the address on the list (newsletter-store.ts: files or
+// rows). Tokens and addresses never reach a log: lines carry the form path, an event name and at most an error code.
+//
+// A signup's answer must not tell whether the address was new (docs/newsletter.md "Duplicates"), by its body nor
+// by its time: every signup takes the same steps before it is answered, whatever the address: both look-ups, then
+// one durable write to the pending store (a new address's record, or for a known one a record without an address
+// that has expired when written). The mail, which only a new address gets, is handed over after the answer.
 import type { NewsletterForm } from '../config/config.js';
+import { canonicalEmailAddress } from '../kit/email-address.js';
 import { safeReason } from '../kit/safe-reason.js';
 import { UnavailableError } from '../kit/unavailable-error.js';
 import { confirmationLink, confirmationMail, ownerNotice } from './mails.js';
@@ -14,12 +20,21 @@ import type { ConfirmOutcome, ConfirmState, Newsletter, NewsletterDeps, SignupOu
 /** How often expired pending records are purged from memory and from the journal. */
 const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
 
+/** The newsletter createNewsletter makes: with `settled`, for whoever must see the mails of answered signups. */
+export interface RunningNewsletter extends Newsletter {
+  /** Resolves once the confirmation mail of every signup answered so far has been handed over (or has failed). */
+  settled(): Promise<void>;
+}
+
 /** Opens the newsletter's store (data_dir unless deps.store is given), then serves signups and confirmations. */
-export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter> {
+export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNewsletter> {
   const { forms, from, sendMail, metrics, logger, clock, randomBytes } = deps;
   const { store } = deps;
+  /** Addresses whose pending record is being written: a signup of one meanwhile is its twin, a duplicate. */
   const signingUp = new Set<string>();
   const redeeming = new Map<string, Promise<unknown>>();
+  /** Confirmation mails of answered signups, not yet handed over. */
+  const handingOver = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
 
   if (forms.length > 0) {
@@ -37,16 +52,36 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     }
   }
 
-  async function signup(form: NewsletterForm, email: string): Promise<SignupOutcome> {
+  async function signup(form: NewsletterForm, typed: string): Promise<SignupOutcome> {
+    // One spelling per mailbox, as the form's rules give it (docs/newsletter.md "Duplicates").
+    const email = canonicalEmailAddress(typed) ?? typed;
     const now = clock();
     const key = addressKey(form.path, email);
-    if (signingUp.has(key)) return duplicate(form);
-    signingUp.add(key);
+    // Both look-ups, always: the second is not skipped when the first already tells.
+    const [subscribed, pending] = await Promise.all([store.isSubscribed(form, email), store.hasLivePending(form, email, now)]);
+    const isNew = !subscribed && !pending && !signingUp.has(key);
+    if (isNew) signingUp.add(key);
     try {
-      if ((await store.isSubscribed(form, email)) || (await store.hasLivePending(form, email, now))) return duplicate(form);
-      return await startSignup(form, email, now);
+      const token = createToken(randomBytes);
+      const hash = hashToken(token);
+      const record: PendingRecord = isNew
+        ? { hash, email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours) }
+        : { hash, email: '', form: form.path, createdAt: now, expiresAt: now };
+      try {
+        await store.addPending(record);
+      } catch (error) {
+        // Nothing was kept, so no link is sent: the client may try again, on this process or another.
+        if (error instanceof UnavailableError) throw error;
+        metrics.count(form.path, 'persist_failed');
+        logger.error({ event: 'pending_store_failed', form: form.path, reason: safeReason(error) }, 'could not store a signup');
+        return 'storage_failed';
+      }
+      if (!isNew) return duplicate(form);
+      const handOver = mailLink(form, record, token).finally(() => handingOver.delete(handOver));
+      handingOver.add(handOver);
+      return 'ok';
     } finally {
-      signingUp.delete(key);
+      if (isNew) signingUp.delete(key);
     }
   }
 
@@ -56,37 +91,32 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     return 'duplicate';
   }
 
-  async function startSignup(form: NewsletterForm, email: string, now: number): Promise<SignupOutcome> {
-    const token = createToken(randomBytes);
-    const record: PendingRecord = { hash: hashToken(token), email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours) };
+  /**
+   * Mails the link of a signup already answered. A mail that cannot be handed over ends the pending record, so
+   * that the address may simply sign up again (docs/newsletter.md "When something fails"). Never rejects.
+   */
+  async function mailLink(form: NewsletterForm, record: PendingRecord, token: string): Promise<void> {
+    let handedOver: Awaited<ReturnType<typeof sendMail>>;
     try {
-      await store.addPending(record);
-    } catch (error) {
-      // Nothing was kept, so no link is sent: the client may try again, on this process or another.
-      if (error instanceof UnavailableError) throw error;
-      metrics.count(form.path, 'persist_failed');
-      logger.error({ event: 'pending_store_failed', form: form.path, reason: safeReason(error) }, 'could not store a signup');
-      return 'storage_failed';
-    }
-    const link = confirmationLink(form.confirm_url, token);
-    let handedOver: 'sent' | 'queued';
-    try {
-      handedOver = await sendMail(form.path, 'confirmation', confirmationMail(from, deps.siteNameFor(form), email, link, record.expiresAt));
+      const link = confirmationLink(form.confirm_url, token);
+      handedOver = await sendMail(form.path, 'confirmation', confirmationMail(from, deps.siteNameFor(form), record.email, link, record.expiresAt));
     } catch (error) {
       metrics.count(form.path, 'send_failed');
       logger.error({ event: 'confirmation_send_failed', form: form.path, reason: safeReason(error) }, 'confirmation mail failed');
       await store.removePending(record.hash).catch((removeError: unknown) => {
         logger.error({ event: 'pending_remove_failed', form: form.path, reason: safeReason(removeError) }, 'could not remove a signup');
       });
-      // The shared queue is away: the visitor may try again (503), as with any record that could not be kept.
-      return error instanceof UnavailableError ? 'unavailable' : 'send_failed';
+      return;
     }
     // A queued mail is counted by the queue once its server accepted it.
     if (handedOver === 'sent') {
       metrics.count(form.path, 'confirmation_sent');
       logger.info({ event: 'confirmation_sent', form: form.path }, 'confirmation mail sent');
     }
-    return 'ok';
+  }
+
+  async function settled(): Promise<void> {
+    while (handingOver.size > 0) await Promise.all([...handingOver]);
   }
 
   /** Confirmations of one token run one after another, so two at once give one 200 and one 410. */
@@ -145,6 +175,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
 
   async function close(): Promise<void> {
     if (timer) clearInterval(timer);
+    await settled();
     await Promise.all([...redeeming.values()]);
     await store.close();
   }
@@ -161,6 +192,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<Newsletter
     listHeadersFor: unsubscribing.listHeadersFor,
     isSubscribed: (form, email) => store.isSubscribed(form, email),
     listSubscribers: (form) => store.listSubscribers(form),
+    settled,
     close,
   };
 }

@@ -35,8 +35,11 @@ export interface Newsletter {
   isUnsubscribeToken(form: NewsletterForm, token: string | undefined): Promise<boolean>;
   /** Takes the address of `token` off the list of `form`. */
   unsubscribe(form: NewsletterForm, token: string | undefined): Promise<UnsubscribeOutcome>;
-  /** Takes `email` off the list of `form` for the owner (/admin "Remove"): the same `unsubscribed` line as a link. */
-  remove(form: NewsletterForm, email: string): Promise<RemoveOutcome>;
+  /**
+   * Takes `email` off the list of `form` for the owner (/admin "Remove", `by` "admin") or after a complaint about
+   * one of its mails (`by` "complaint", docs/bounces.md "Suppression"): the same `unsubscribed` line as a link.
+   */
+  remove(form: NewsletterForm, email: string, by?: 'admin' | 'complaint'): Promise<RemoveOutcome>;
   /** The unsubscribe link for `email`, for the text of every mail to a subscriber. */
   unsubscribeLinkFor(form: NewsletterForm, email: string): Promise<string>;
   /** The `list` field (List-Id, List-Unsubscribe) of every mail to a subscriber. */
@@ -66,9 +69,10 @@ export interface NewsletterDeps {
   siteNameFor(form: NewsletterForm): string;
   /**
    * Hands a mail to delivery: `sent` when its server accepted it now, `queued` when it waits durably in the mail
-   * queue (which then counts it); rejects when neither happened.
+   * queue (which then counts it), `suppressed` when its address is on the suppression list and nothing was sent
+   * (docs/bounces.md "Suppression"); rejects when none of these happened.
    */
-  sendMail(formPath: string, kind: MailKind, mail: MailMessage): Promise<'sent' | 'queued'>;
+  sendMail(formPath: string, kind: MailKind, mail: MailMessage): Promise<'sent' | 'queued' | 'suppressed'>;
   /** The forms' counters (/metrics): the newsletter counts its own events there. */
   metrics: NewsletterCounters;
   logger: Logger;

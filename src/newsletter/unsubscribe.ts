@@ -13,13 +13,13 @@ import type { RemoveOutcome, UnsubscribeOutcome } from './types.js';
 export interface Unsubscribing {
   isValid(form: NewsletterForm, token: string | undefined): Promise<boolean>;
   unsubscribe(form: NewsletterForm, token: string | undefined): Promise<UnsubscribeOutcome>;
-  remove(form: NewsletterForm, email: string): Promise<RemoveOutcome>;
+  remove(form: NewsletterForm, email: string, by?: 'admin' | 'complaint'): Promise<RemoveOutcome>;
   unsubscribeLinkFor(form: NewsletterForm, email: string): Promise<string>;
   listHeadersFor(form: NewsletterForm, email: string): Promise<MailList>;
 }
 
 /** Records the `unsubscribed` event of `email`; `by` says who asked, for the log. UnavailableError goes up (503). */
-async function leaveList(store: NewsletterStore, clock: Clock, logger: Logger, form: NewsletterForm, email: string, by: 'link' | 'admin'): Promise<RemoveOutcome> {
+async function leaveList(store: NewsletterStore, clock: Clock, logger: Logger, form: NewsletterForm, email: string, by: 'link' | 'admin' | 'complaint'): Promise<RemoveOutcome> {
   try {
     if (!(await store.unsubscribe(form, email, new Date(clock()).toISOString()))) return 'not_subscribed';
   } catch (error) {
@@ -33,7 +33,7 @@ async function leaveList(store: NewsletterStore, clock: Clock, logger: Logger, f
 
 /** Unsubscribe links and their redemption over the store's secret and subscriber list. */
 export function createUnsubscribing(store: NewsletterStore, clock: Clock, logger: Logger): Unsubscribing {
-  const leave = (form: NewsletterForm, email: string, by: 'link' | 'admin') => leaveList(store, clock, logger, form, email, by);
+  const leave = (form: NewsletterForm, email: string, by: 'link' | 'admin' | 'complaint') => leaveList(store, clock, logger, form, email, by);
   return {
     isValid: async (form, token) => readUnsubscribeToken(await store.secret(), form.path, token) !== undefined,
     async unsubscribe(form, token) {
@@ -45,7 +45,7 @@ export function createUnsubscribing(store: NewsletterStore, clock: Clock, logger
       const outcome = await leave(form, email, 'link');
       return outcome === 'not_saved' ? 'not_saved' : 'unsubscribed';
     },
-    remove: (form, email) => leave(form, email, 'admin'),
+    remove: (form, email, by = 'admin') => leave(form, email, by),
     unsubscribeLinkFor: async (form, email) => unsubscribeLink(form, createUnsubscribeToken(await store.secret(), form.path, email)),
     listHeadersFor: async (form, email) => listHeaders(form, createUnsubscribeToken(await store.secret(), form.path, email)),
   };

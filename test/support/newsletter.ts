@@ -6,6 +6,7 @@ import { resolveSiteName } from '../../src/forms/notifications.js';
 import { createMetrics, type Metrics } from '../../src/forms/metrics.js';
 import type { MailMessage } from '../../src/ports.js';
 import { createNewsletter, type Newsletter } from '../../src/newsletter/index.js';
+import type { RunningNewsletter } from '../../src/newsletter/flow.js';
 import { createFileNewsletterStore } from '../../src/adapters/files/newsletter-store.js';
 import { sendMailNow } from '../../src/forms/delivery.js';
 import { createTestClock, type TestClock } from './clock.js';
@@ -37,7 +38,8 @@ export function newsletterFormsOf(config: Config): NewsletterForm[] {
 
 /** Everything a newsletter test touches, over one temp data_dir. */
 export interface TestNewsletter {
-  newsletter: Newsletter;
+  /** With `settled()`: a confirmation mail is handed over after the signup is answered. */
+  newsletter: RunningNewsletter;
   dataDir: string;
   config: Config;
   /** The first form of the config. */

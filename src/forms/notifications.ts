@@ -1,7 +1,9 @@
 // The texts a submission produces (docs/forms-api.md "Delivery"): the owner mail, the chat notification, the
 // webhook event and the receipt. Pure: the delivery code sends what these return. Free text bound for a header
 // (the name in the subject) passes through toHeaderText, so no CR, LF or other control character from the input
-// reaches a header; addresses are validated addr-specs, which hold none (and the mail adapter refuses any that do).
+// reaches a header, nor an RFC 2047 encoded word that a mail program would decode into one: such words are decoded
+// first, then cleaned (docs/forms-api.md "Delivery"); addresses are validated addr-specs, which hold none (and the
+// mail adapter refuses any that do).
 import type { FormConfig } from '../config/config.js';
 import type { MailMessage, WebhookEvent } from '../ports.js';
 import { toHeaderText } from '../kit/header-value.js';

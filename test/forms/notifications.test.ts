@@ -34,6 +34,22 @@ describe('composeOwnerMail', () => {
     const { name: _name, ...anonymous } = submission;
     assert.equal(composeOwnerMail({ ...notice, submission: anonymous }, addresses).subject, 'New contact form submission from an anonymous sender');
   });
+
+  // A mail program decodes encoded words in a Subject: one that spells CR LF must not reach it as a word.
+  const encodedNames: Array<[string, string]> = [
+    ['=?UTF-8?Q?a=0D=0ABcc:_x@y?=', 'Q, upper case'],
+    [`=?utf-8?b?${Buffer.from('a\r\nBcc: x@y').toString('base64')}?=`, 'B, lower case'],
+    ['=?utf-8?q?a?= =?utf-8?q?=0D=0ABcc:_x@y?=', 'two words, the space between them dropped as RFC 2047 drops it'],
+    ['=?UTF-8?Q?=3D=3FUTF-8=3FQ=3Fa=3D0D=3D0ABcc:=5Fx@y=3F=3D?=', 'a word that decodes to another word'],
+    ['=?x-no-such-charset?Q?a=0D=0ABcc:_x@y?=', 'a charset nobody knows, read as Latin-1'],
+  ];
+  for (const [name, what] of encodedNames) {
+    it(`decodes, then flattens, RFC 2047 encoded words of the name in the subject: ${what}`, () => {
+      const mail = composeOwnerMail({ ...notice, submission: { ...submission, name } }, addresses);
+      assert.equal(mail.subject, 'New contact form submission from a Bcc: x@y');
+      assert.ok(mail.text.includes(`Name: ${name}`), 'the body shows the name as it was sent');
+    });
+  }
 });
 
 describe('composeChatText', () => {

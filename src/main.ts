@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --no-memory-reducer
-// `postbox serve`, `check [--send-test-mail]`, `queue`, `subscribers`, `newsletter`, `users`, `hash-password` and `--version`
+// `postbox serve`, `check [--send-test-mail]`, `queue`, `subscribers`, `newsletter`, `bounces`, `users`, `hash-password` and `--version`
 // (README.md "Running it for your site"): the only code that reads argv and the environment.
 import { parseArgs } from 'node:util';
 import type { Config } from './config/config.js';
@@ -19,6 +19,8 @@ import { NEWSLETTER_USAGE, parseNewsletterCommand, runNewsletterCommand } from '
 import { readNewPassword, runHashPassword } from './cli/hash-password.js';
 import { parseUsersCommand, runUsersCommand, USERS_USAGE } from './cli/users.js';
 import { MIGRATE_USAGE, parseMigrateCommand, runMigrateCommand } from './cli/migrate.js';
+import { BOUNCES_LIST_USAGE, parseBouncesListCommand, runBouncesListCommand } from './cli/bounces-list.js';
+import { BOUNCES_USAGE, parseBouncesCommand, processBouncesIo, runBouncesCommand } from './cli/bounces.js';
 import { startServices, type RunningServices } from './cli/serve.js';
 import { VERSION } from './version.js';
 
@@ -27,7 +29,7 @@ const USAGE = `Usage:
   postbox check [--config FILE]   validate the configuration and print a summary
   postbox check --send-test-mail [--to ADDRESS] [--config FILE]
                                   also send one test mail now, to ADDRESS or to mail.to
-${QUEUE_USAGE}${SUBSCRIBERS_USAGE}${NEWSLETTER_USAGE}${MIGRATE_USAGE}${USERS_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
+${QUEUE_USAGE}${SUBSCRIBERS_USAGE}${NEWSLETTER_USAGE}${BOUNCES_LIST_USAGE}${BOUNCES_USAGE}${MIGRATE_USAGE}${USERS_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
                                   password_hash for [admin] users
   postbox version                 print the version
 
@@ -38,7 +40,7 @@ Options:
       --to ADDRESS    (check --send-test-mail) where the test mail goes (default mail.to)
       --all-failed    (queue retry) every failed message
       --form PATH     (subscribers export, newsletter send) the newsletter form
-      --format F      (subscribers export) csv (default) or json
+      --format F      (subscribers export) csv (default) or json; (bounces list) text (default) or json
       --post SLUG     (newsletter send) the published post to send
       --lang LANG     (newsletter send) its language version (default: the primary one)
       --test ADDRESS  (newsletter send) send one mail to ADDRESS now instead, to see it
@@ -93,7 +95,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'hash-password' && rest.length === 0) {
     return runHashPassword({ input: process.stdin, out: (text) => process.stdout.write(text), error: (text) => process.stderr.write(text) });
   }
-  const takesArguments = command === 'queue' || command === 'subscribers' || command === 'newsletter' || command === 'migrate' || command === 'users';
+  const takesArguments = command === 'queue' || command === 'subscribers' || command === 'newsletter' || command === 'migrate' || command === 'users' || command === 'bounces';
   if ((command !== 'serve' && command !== 'check' && !takesArguments) || (!takesArguments && rest.length > 0)) {
     process.stderr.write(`${command ? `postbox: unknown command "${[command, ...rest].join(' ')}"\n\n` : ''}${USAGE}`);
     return 2;
@@ -104,6 +106,15 @@ async function main(argv: string[]): Promise<number> {
   if (misuse) {
     process.stderr.write(`postbox: ${misuse}\n`);
     return 2;
+  }
+  // `bounces classify` reads only the mail files it names: it needs no configuration file.
+  if (command === 'bounces' && rest[0] === 'classify') {
+    const read = parseBouncesCommand(rest, { format: parsed.values.format });
+    if ('problem' in read) {
+      process.stderr.write(`postbox: ${read.problem}\n\nUsage:\n${BOUNCES_USAGE}`);
+      return 2;
+    }
+    return runBouncesCommand(read, processBouncesIo());
   }
   // A command line that cannot run is told before any file is read (or server reached).
   const commandLine = takesArguments ? readCommandLine(command, rest, parsed.values) : undefined;
@@ -129,7 +140,7 @@ async function main(argv: string[]): Promise<number> {
 const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   'all-failed': ['queue'],
   form: ['subscribers', 'newsletter'],
-  format: ['subscribers'],
+  format: ['subscribers', 'bounces'],
   post: ['newsletter'],
   lang: ['newsletter'],
   test: ['newsletter'],
@@ -143,7 +154,7 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
 /** A command line of a command that takes arguments: how it runs on the configuration, or what is wrong with it. */
 type CommandLine = { problem: string; usage: string } | { run(config: Config): Promise<number> };
 
-function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migrate' | 'users', args: readonly string[], values: OptionValues): CommandLine {
+function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migrate' | 'users' | 'bounces', args: readonly string[], values: OptionValues): CommandLine {
   const out = (text: string) => void process.stdout.write(text);
   const error = (text: string) => void process.stderr.write(text);
   switch (command) {
@@ -172,6 +183,10 @@ function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migr
     case 'migrate': {
       const read = parseMigrateCommand(args, { fromFiles: values['from-files'] });
       return 'problem' in read ? { ...read, usage: MIGRATE_USAGE } : { run: (config) => runMigrateCommand(read, config, { out, error }) };
+    }
+    case 'bounces': {
+      const read = parseBouncesListCommand(args, { format: values.format });
+      return 'problem' in read ? { ...read, usage: BOUNCES_LIST_USAGE } : { run: (config) => onBackend(config, (backend) => runBouncesListCommand(read, backend, { out, error })) };
     }
     case 'users': {
       const read = parseUsersCommand(args, { role: values.role, email: values.email });

@@ -32,7 +32,7 @@ export function parseBouncesListCommand(args: readonly string[], options: { form
       if (address === undefined || address.trim() === '') return { problem: 'bounces remove takes the address to take off the list' };
       return options.format === undefined ? { action, address: address.trim() } : { problem: '--format goes with bounces list' };
     default:
-      return { problem: action === undefined ? 'bounces needs list or remove' : `unknown bounces command "${action}"` };
+      return { problem: action === undefined ? 'bounces needs classify, list or remove' : `unknown bounces command "${action}"` };
   }
 }
 

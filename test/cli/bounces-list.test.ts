@@ -78,7 +78,7 @@ describe('postbox bounces', () => {
   });
 
   it('tells a misuse before anything is read', () => {
-    assert.deepEqual(parseBouncesListCommand([], { format: undefined }), { problem: 'bounces needs list or remove' });
+    assert.deepEqual(parseBouncesListCommand([], { format: undefined }), { problem: 'bounces needs classify, list or remove' });
     assert.deepEqual(parseBouncesListCommand(['drop'], { format: undefined }), { problem: 'unknown bounces command "drop"' });
     assert.deepEqual(parseBouncesListCommand(['list'], { format: 'csv' }), { problem: '--format is text or json, not "csv"' });
     assert.deepEqual(parseBouncesListCommand(['remove'], { format: undefined }), { problem: 'bounces remove takes the address to take off the list' });

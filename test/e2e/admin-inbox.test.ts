@@ -85,7 +85,7 @@ test('a person reads, searches, exports and deletes submissions made through the
   await page.getByLabel('Name').fill('jane');
   await page.getByLabel('Password').fill(PASSWORD);
   await Promise.all([page.waitForURL(`${formsUrl}/admin/inbox`), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
-  await Promise.all([page.waitForURL(`${formsUrl}/admin/inbox/contact`), page.getByRole('link', { name: '/contact' }).click()]);
+  await Promise.all([page.waitForURL(`${formsUrl}/admin/inbox/contact`), page.getByRole('link', { name: '/contact', exact: true }).click()]);
   const rows = page.locator('table tbody tr');
   assert.equal(await rows.count(), 3);
   const emails = await rows.locator('td:nth-child(3)').allTextContents();

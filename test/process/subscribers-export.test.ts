@@ -61,6 +61,6 @@ describe('postbox subscribers export', () => {
   it('refuses its options on another command instead of ignoring them', async () => {
     const misplaced = await runPostbox(['serve', '--format', 'json', '--config', configFile]);
     assert.equal(misplaced.code, 2);
-    assert.equal(misplaced.stderr, 'postbox: --format goes with subscribers: postbox subscribers ...\n');
+    assert.equal(misplaced.stderr, 'postbox: --format goes with subscribers or bounces: postbox subscribers ..., postbox bounces ...\n');
   });
 });

@@ -1,0 +1,144 @@
+// Whether one delivery failure is hard or soft (docs/bounces.md "What counts as hard"). Hard means the mailbox
+// or its whole domain does not exist; every other failure is soft. Status codes speak first, the diagnostic
+// text second, and doubt goes to soft: a soft bounce taken for hard would suppress an address that works.
+
+export type FailureKind = 'hard' | 'soft';
+
+export interface FailureEvidence {
+  /** Enhanced status codes given for this recipient, the DSN's own first ("5.0.0", "5.1.1"). */
+  statuses: readonly string[];
+  /** SMTP reply codes found in the diagnostic (550, 452). */
+  replies: readonly number[];
+  /** The diagnostic text: what the receiving system said, addresses and links taken out. */
+  text: string;
+  /** The report only warns of a delay (Action: delayed, "will retry"). */
+  delayed: boolean;
+  /** The refusal came in reply to the end of DATA, after the server had accepted the recipient. */
+  afterData?: boolean;
+}
+
+/** Codes that say by themselves that the address does not exist (RFC 3463; 5.1.10 is a null MX / no such recipient). */
+const HARD_STATUSES = new Set(['5.1.1', '5.1.2', '5.1.3', '5.1.6', '5.1.10']);
+/**
+ * Codes too general to decide alone: the text decides. 5.2.1 ("mailbox disabled") and 5.4.1 are widely used for
+ * unknown users, so their words say which; "disabled" or "inactive" beside them stays soft. The other 5.2.x codes
+ * speak of a mailbox that exists (full, over its limit, some other state): a "user unknown" beside them is a
+ * disguised refusal.
+ */
+const GENERAL_STATUSES = /^5\.(?:0\.\d+|1\.0|2\.1|4\.0|4\.1|4\.4|5\.0|9\.\d+)$/;
+/** The sender's address is what was refused (RFC 3463 5.1.7, 5.1.8): nothing is known of the recipient. */
+const SENDER_STATUSES = new Set(['5.1.7', '5.1.8', '4.1.7', '4.1.8']);
+
+/** The failure happened before any recipient was looked at (the connection, HELO or MAIL FROM was refused). */
+const BEFORE_RECIPIENT = /\b(?:after|in reply to) (?:the )?(?:initial connection|connect|greeting|banner|helo|ehlo|mail from)\b|\bafter (?:sending )?mail from\b/i;
+
+/**
+ * Words that make a failure soft whatever else is said: a full mailbox, a refusal for spam or policy, an
+ * authentication or reputation problem, a limit, a time-out, a disabled account, a refused relay, a problem of
+ * the sender's address or of the receiving system.
+ */
+const SOFT_TEXT = new RegExp(
+  [
+    // full mailbox, quota
+    String.raw`mail ?box (?:is )?(?:full|over|size)|mailbox_?full|over ?quota|quota (?:exceeded|full|reached)|exceed\w* (?:the |their |his |her )?(?:storage|quota|mailbox|disk)`,
+    String.raw`storage (?:quota|allocation|space|limit)|insufficient (?:system )?storage|disk (?:quota|is full|full)|(?:mailbox|account|inbox) (?:is |has )?(?:full|exceeded)`,
+    String.raw`too many messages (?:in|for)|out of (?:disk|storage) space`,
+    // spam, content, reputation, policy
+    String.raw`\bspam|\bjunk\b|\bbulk (?:mail|e-?mail)|\bUBE\b|black ?list|block ?list|\bblocked\b|\bbanned\b|\b(?:rbl|dnsbl|spamhaus|spamcop|sorbs|barracuda central)\b`,
+    String.raw`(?<!not )\blisted (?:in|on|at|by)\b|reputation|rejected for policy|policy (?:violation|reasons?|rejection|restrictions?)|content (?:rejected|filter)`,
+    String.raw`message (?:content )?(?:rejected|refused) (?:due|because|as)|refused due to|recipient'?s? preferences|\bvirus|malware|phish|prohibited|not (?:authori[sz]ed|permitted) to send|denied by policy|\bfiltered\b`,
+    // authentication, DNS of the sender
+    String.raw`\bdmarc\b|\bspf\b|\bdkim\b|authenticat|reverse dns|\bptr\b|\brdns\b|\bhelo\b|\bstarttls\b|\btls\b|encryption`,
+    // sender side
+    String.raw`sender (?:address )?(?:rejected|refused|denied|verify|unknown|invalid|domain)|(?:invalid|unknown|unroutable|rejected) sender|valid from|from address|envelope from`,
+    // relaying
+    String.raw`relay(?:ing)? (?:access )?(?:denied|not (?:permitted|allowed)|prohibited|refused)|not (?:permitted|allowed|configured) to relay|unable to relay|relay not permitted|no relaying`,
+    // limits, time-outs, delays
+    String.raw`too many|rate ?limit|throttl|try (?:again )?later|temporar|deferred|timed? ?out|time-?out|expired|retry timeout|queue (?:time|lifetime)|too long`,
+    String.raw`\bquota\b|daily (?:relay |sending )?(?:quota|limit)|(?:message|mail) (?:is )?too (?:large|big)|size (?:limit|exceed)|exceeds? (?:the )?(?:maximum|max|size|limit)|message length`,
+    // the account exists but takes no mail
+    String.raw`suspend|disabled|\binactive\b|\blocked\b|deactivat|frozen|on hold|not accepting (?:mail|messages)|account (?:has been |is )?(?:closed|expired|blocked)`,
+    // the receiving system
+    String.raw`\bloop|hop count|protocol violation|syntax error|system error|internal error|configuration error|server error|resources|connection (?:refused|reset|closed|lost)|network is unreachable|no route to host|could not connect|can'?t connect|unable to connect`,
+  ].join('|'),
+  'i',
+);
+
+/** The mailbox does not exist. */
+const UNKNOWN_MAILBOX = new RegExp(
+  [
+    String.raw`unknown (?:user|recipient|address|addressee|mailbox|local[- ]?part|e-?mail(?: address)?|account|alias|name)`,
+    String.raw`(?:user|recipient|addressee|mailbox|address|account|alias|username)(?: name)? (?:is |was )?(?:unknown|not (?:found|known|present|listed))`,
+    String.raw`no such (?:user|recipient|mailbox|account|address|person|local user|alias|e-?mail)`,
+    String.raw`(?:user|mailbox|account|address|recipient|alias|e-?mail account|email address)(?: that you tried to reach)? does(?: not|n'?t) exist`,
+    String.raw`(?:user|mailbox|account|address|recipient) (?:is )?(?:non-?existent|not exist)|user not exist`,
+    String.raw`invalid (?:recipient|mailbox|user|e-?mail address|account|address)|not a valid (?:user|mailbox|recipient|address)|unknown or illegal alias`,
+    String.raw`no (?:mailbox|account) (?:here |by that name|with that name)|undeliverable address|address rejected|recipient not found|recipientnotfound`,
+    String.raw`(?:address|recipient) (?:couldn'?t|could not) be found|not listed in (?:the )?(?:public )?(?:name|domino directory|address book)`,
+    String.raw`doesn'?t have an? [\w.-]+ account|e-?mail (?:address|account) (?:was )?not found|mailbox not (?:found|present)`,
+    String.raw`benutzer unbekannt|unbekannter (?:benutzer|empf)|existiert nicht|utilisateur inconnu|destinataire inconnu|n'existe pas|usuario desconocido|no existe|utente sconosciuto|inesistente`,
+  ].join('|'),
+  'i',
+);
+
+/** The recipient's domain does not exist or takes no mail (NXDOMAIN, no MX, null MX). */
+const UNKNOWN_DOMAIN =
+  /host or domain name not found|\b(?:host|domain) [a-z0-9-]+(?:\.[a-z0-9-]+)+ not found|(?:host|domain)(?: name)? (?:not found|unknown|does(?: not|n'?t) exist)|unknown (?:host|domain)|no such domain|nxdomain|unrout(?:e)?able (?:address|domain|mail domain)|invalid domain|domain (?:is )?invalid|null mx|doesn'?t receive e-?mail|does not accept (?:e-?)?mail|no mx (?:record|host)|(?:couldn'?t|could not|unable to) find (?:a |any )?(?:mail exchanger|host named|mx)|no mail exchanger|domain (?:\S+ )?(?:couldn'?t|could not) be found|domain name not found|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,} does(?: not|n'?t) exist/i;
+
+/** The recipient's domain publishes a null MX (RFC 7505): it takes no mail at all. */
+const NULL_MX = /null mx|(?:host|domain) does not accept (?:e-?)?mail|doesn'?t receive e-?mail/i;
+
+/** The mailbox has moved or the address changed (RFC 3463 5.1.6). */
+const MOVED = /has moved|address (?:has )?changed|user has moved|mailbox has moved|moved to another/i;
+
+/** A 5.4.1 "Recipient address rejected: Access denied" is how Exchange Online names an address it does not have. */
+const DIRECTORY_REJECTED = /recipient address rejected: access denied/i;
+
+/** Whether this failure is hard (the address or its domain does not exist) or soft (everything else). */
+export function failureKind(evidence: FailureEvidence): FailureKind {
+  const { statuses, replies, text } = evidence;
+  const permanent = statuses.some((status) => status.startsWith('5')) || replies.some((reply) => reply >= 500);
+  const temporaryOnly = !permanent && (statuses.length > 0 || replies.length > 0);
+  if (evidence.delayed || temporaryOnly) return 'soft';
+  if (BEFORE_RECIPIENT.test(text)) return 'soft';
+  // RFC 7505: a null MX says the domain takes no mail at all; some MTAs report that to the sender as 5.7.27.
+  if (statuses.includes('5.7.27') && NULL_MX.test(text) && !/\bsender\b/i.test(text)) return 'hard';
+  if (statuses.some((status) => status.startsWith('5.7.') || SENDER_STATUSES.has(status))) return 'soft';
+  if (SOFT_TEXT.test(text)) return 'soft';
+  // RFC 7504: reply 521 says the host, 556 the domain, takes no mail at all, as a null MX does.
+  if (replies.some((reply) => reply === 521 || reply === 556)) return 'hard';
+  // A server that accepted the recipient at RCPT TO and refuses the message at the end of DATA judges the
+  // message, not the address: its "unknown user" there is a disguised refusal, unless a status code says 5.1.x.
+  if (evidence.afterData && !statuses.some((status) => HARD_STATUSES.has(status))) return 'soft';
+  const specific = statuses.filter((status) => status.startsWith('5.') && !GENERAL_STATUSES.test(status));
+  if (specific.some((status) => HARD_STATUSES.has(status))) return 'hard';
+  if (specific.length > 0) return 'soft';
+  if (statuses.includes('5.4.1') && DIRECTORY_REJECTED.test(text)) return 'hard';
+  if (UNKNOWN_MAILBOX.test(text) || UNKNOWN_DOMAIN.test(text) || MOVED.test(text)) return 'hard';
+  return 'soft';
+}
+
+/** How mail systems say a refusal came at the end of DATA ("in reply to end of DATA command", "after end of data"). */
+const AFTER_DATA = /\b(?:in reply to|after) end of data\b/i;
+
+/** Whether a notice's words about one recipient say the refusal came at the end of DATA. */
+export function refusedAfterData(text: string): boolean {
+  return AFTER_DATA.test(text.replace(/\s+/g, ' '));
+}
+
+/** Whether `text` gives a reason the rules know, soft or hard. */
+export function namesReason(text: string): boolean {
+  return SOFT_TEXT.test(text) || UNKNOWN_MAILBOX.test(text) || UNKNOWN_DOMAIN.test(text) || MOVED.test(text);
+}
+
+/** The enhanced status codes in a text, each once, in order ("5.1.1"); dotted quads of IP addresses are not. */
+export function statusCodesIn(text: string): string[] {
+  const codes = [...text.matchAll(/(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.]*\d)/g)].map((match) => `${match[1]}.${Number(match[2])}.${Number(match[3])}`);
+  return [...new Set(codes)];
+}
+
+/** The SMTP reply codes in a text (550, 452): a 4xx or 5xx starting a line or a reply, before a space, hyphen or status. */
+export function replyCodesIn(text: string): number[] {
+  const codes = [...text.matchAll(/(?:^|[\s:;(\[>#"'])([45][0-5]\d)(?=[ -](?:[245]\.\d|[#<A-Za-z]|\d{3}\b)|$)/gm)].map((match) => Number(match[1]));
+  return [...new Set(codes)];
+}

@@ -2,17 +2,21 @@
 // answers 400 (target 0.75), and the accepted path (owner mail and receipt over SMTP to a local smtp-server)
 // with the mail queue on (the default: both mails durably queued before the 200, then sent) against a bare
 // nodemailer pool sending the same two mails before it answers (target 0.8, every mail received), with the
-// queue's fsyncs per accepted submission.
-import { writeFileSync } from 'node:fs';
+// queue's fsyncs per accepted submission. The accepted path runs a second time in the same rounds on a postbox whose
+// form also has an `archive` (the line is fsynced before the 200, docs/configuration.md "archive"), beside the
+// same path without one.
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { sideBySideOptions, type BenchContext } from './lib/context.js';
 import { BENCH_ORIGIN, FORM_PATH, writeFormsConfig } from './lib/config-files.js';
 import { delay, startHelper, startPostbox, type RunningChild, type RunningPostbox } from './lib/processes.js';
 import { replayableHeaders } from './lib/http-client.js';
+import type { LoadResult } from './lib/load.js';
+import { parse, stringify } from 'smol-toml';
 import { formatCount } from './lib/report.js';
 import { sinkCounts, type SinkCounts } from './lib/sink-counts.js';
-import { runAtOnce, runSideBySide, type Contender } from './lib/side-by-side.js';
+import { median, ratioOf, runAtOnce, runSideBySide, type Contender } from './lib/side-by-side.js';
 import { addThroughputFigure, runProblems } from './lib/throughput-figure.js';
 
 const SECTION = 'forms';
@@ -30,6 +34,10 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 /** The envelope senders of the two contenders: mail.from of the bench config, and the reference's. */
 const POSTBOX_SENDER = 'forms@bench.example';
 const REFERENCE_SENDER = 'refs@bench.example';
+/** The postbox whose form keeps an archive: a name and envelope sender of its own, so its mails are told apart. */
+const ARCHIVED = 'postbox + archive';
+const ARCHIVED_SENDER = 'archive@bench.example';
+const ARCHIVE_FILE = 'contact.jsonl';
 
 /**
  * The rejected submission as a script sends it (no Origin) and as a browser on the site does (an allowed
@@ -47,6 +55,7 @@ export async function benchFormsHttp(context: BenchContext): Promise<void> {
   const dir = path.join(context.tmpRoot, 'forms');
   let sink: RunningChild | undefined;
   let postbox: RunningPostbox | undefined;
+  let archived: RunningPostbox | undefined;
   let rejecting: RunningChild | undefined;
   let mailing: RunningChild | undefined;
   try {
@@ -89,6 +98,15 @@ export async function benchFormsHttp(context: BenchContext): Promise<void> {
     }
 
     mailing = await startHelper('reference/mailing-server.ts', [sink.address, 'receipt'], context.cores.server);
+    const archivedDir = path.join(dir, 'archived');
+    archived = await startPostbox({
+      configFile: withArchive(writeFormsConfig(archivedDir, Number(sink.address))),
+      logFile: path.join(archivedDir, 'postbox.log'),
+      services: ['forms'],
+      placement: context.cores.server,
+      cpuProfileDir: context.cpuProfileDir,
+    });
+    const archivedBase = archived.addresses.forms as string;
     const sinkChild = sink.child;
     const postboxBase = base;
     const mailingBase = mailing.address;
@@ -98,6 +116,11 @@ export async function benchFormsHttp(context: BenchContext): Promise<void> {
     const problems: string[] = [];
     /** Per contender: submissions whose two mails arrived, and seconds from a run's start to its last mail. */
     const endToEnd: Record<string, { submissions: number; seconds: number }> = {};
+    /** Per contender: answers 2xx over every run, warm-up included (each must have its archive line). */
+    const answered: Record<string, number> = {};
+    const countAnswers = (name: string) => (result: { requests: number; non2xx: number }) => {
+      answered[name] = (answered[name] ?? 0) + result.requests - result.non2xx;
+    };
     const checkMails = (name: string, sender: string, completed: () => Promise<Completed>, drained: () => Promise<boolean>) => async () => {
       const before = await completed();
       const mailsBefore = await sinkCounts(sinkChild, sender);
@@ -129,6 +152,11 @@ export async function benchFormsHttp(context: BenchContext): Promise<void> {
         checkMails('postbox', POSTBOX_SENDER, () => postboxCompleted(postboxBase), () => queueDrained(postboxBase)),
       ),
       withMailCheck(
+        { name: ARCHIVED, base: archivedBase, pid: archived.pid },
+        checkMails(ARCHIVED, ARCHIVED_SENDER, () => postboxCompleted(archivedBase), () => queueDrained(archivedBase)),
+        countAnswers(ARCHIVED),
+      ),
+      withMailCheck(
         { name: 'nodemailer', base: mailingBase, pid: mailing.pid },
         checkMails('nodemailer', REFERENCE_SENDER, () => referenceCompleted(mailingBase), async () => true),
       ),
@@ -143,6 +171,32 @@ export async function benchFormsHttp(context: BenchContext): Promise<void> {
       // Delivery waits on SMTP round trips: the pool's connections, not the CPU, set the pace.
       cpuBound: false,
       problems: [...runProblems(accepted, 'postbox', true), ...runProblems(accepted, 'nodemailer', true), ...problems],
+    });
+    const archiveLines = readFileSync(path.join(archivedDir, 'data', ARCHIVE_FILE), 'utf8').split('\n').filter((line) => line.length > 0).length;
+    const archivedAnswers = answered[ARCHIVED] ?? 0;
+    addThroughputFigure(report, accepted, {
+      section: SECTION,
+      name: `POST ${FORM_PATH} accepted with an archive (line fsynced, then mails queued)`,
+      subject: ARCHIVED,
+      reference: 'nodemailer',
+      minimumRatio: ACCEPTED_MINIMUM,
+      cpuBound: false,
+      problems: [
+        ...runProblems(accepted, ARCHIVED, true),
+        ...(archiveLines >= archivedAnswers ? [] : [`${ARCHIVED}: ${formatCount(archivedAnswers)} answers 200 but ${formatCount(archiveLines)} archive lines`]),
+      ],
+    });
+    const archiveRatio = ratioOf(accepted, ARCHIVED, 'postbox');
+    const rpsOf = (name: string) => median((accepted[name] ?? []).map((run) => run.rps));
+    report.add({
+      section: SECTION,
+      name: 'accepted with an archive, of the same path without',
+      value: `${archiveRatio.median.toFixed(2)} (${formatCount(rpsOf(ARCHIVED))} against ${formatCount(rpsOf('postbox'))} req/s)`,
+      target: '-',
+      verdict: 'INFO',
+      detail:
+        `per round ${archiveRatio.rounds.map((value) => value.toFixed(2)).join(' ')}; ${formatCount(archiveLines)} archive lines for ${formatCount(archivedAnswers)} answers 200; ` +
+        'the lines of submissions that arrive while an fsync runs share the next one',
     });
     report.add({
       section: SECTION,
@@ -179,6 +233,7 @@ export async function benchFormsHttp(context: BenchContext): Promise<void> {
   } finally {
     await rejecting?.stop();
     await mailing?.stop();
+    await archived?.stop();
     await postbox?.stop();
     await sink?.stop();
   }
@@ -191,18 +246,31 @@ interface Completed {
   fsyncs?: number;
 }
 
-/** Wraps a contender so that each of its runs is bracketed by a mail check (before: snapshot; after: compare). */
-function withMailCheck(contender: Contender, start: () => Promise<() => Promise<void>>): Contender {
+/**
+ * Wraps a contender so that each of its runs is bracketed by a mail check (before: snapshot; after: compare), and
+ * `onRun` sees each run's result.
+ */
+function withMailCheck(contender: Contender, start: () => Promise<() => Promise<void>>, onRun?: (result: LoadResult) => void): Contender {
   let finish: (() => Promise<void>) | undefined;
   return {
     ...contender,
     beforeRun: async () => {
       finish = await start();
     },
-    afterRun: async () => {
+    afterRun: async (result) => {
+      onRun?.(result);
       await finish?.();
     },
   };
+}
+
+/** The forms config `file` with an archive on its form and a sender of its own; returns the file's path. */
+function withArchive(file: string): string {
+  const config = parse(readFileSync(file, 'utf8')) as { mail: { from: string }; forms: Array<Record<string, unknown>> };
+  config.mail.from = `Bench Forms <${ARCHIVED_SENDER}>`;
+  for (const form of config.forms) form.archive = ARCHIVE_FILE;
+  writeFileSync(file, stringify(config));
+  return file;
 }
 
 async function post(base: string, body: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: string }> {

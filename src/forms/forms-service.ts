@@ -109,6 +109,7 @@ export async function createFormsService(settings: FormsSettings, core: FormsSer
     siteOf: (form) => ({ name: siteNameFor(form), url: form.allowed_origins[0] ?? settings.siteUrl }),
     proofOfWorkOf: (form) => spamCheckOf(form).proofOfWork,
     clock,
+    bounceProviders: deps.bounceWebhooks?.providers,
     submitFlowOf: (form) =>
       createSubmitFlow(form, {
         metrics,

@@ -1,6 +1,6 @@
 // The forms service's route table (docs/forms-api.md "Endpoints"): per form POST and the OPTIONS preflight, on
-// newsletter forms GET <path>/confirm, with proof of work GET <path>/challenge, and GET /health, /metrics and
-// /altcha.js. Other methods on these paths get 405 with
+// newsletter forms GET <path>/confirm, with proof of work GET <path>/challenge, and GET /health, /metrics,
+// /altcha.js and /openapi.json (docs/openapi.md). Other methods on these paths get 405 with
 // `Allow` and an empty body; unknown paths 404 {"error":"not_found"}.
 import { challengePathOf, type FormConfig } from '../../config/config.js';
 import type { Answer } from '../../http/answer.js';
@@ -18,6 +18,9 @@ import { createSubmitRoute } from './submit-route.js';
 import { createChallengeRoute, createWidgetRoute } from './spam-routes.js';
 import type { ProofOfWork } from '../spam/proof-of-work.js';
 import type { Clock } from '../../ports.js';
+import type { WebhookProvider } from '../../bounces/intake/webhook-intake.js';
+import { createDocumentRoute } from '../../http/openapi/document-route.js';
+import { createFormsDocument } from './openapi.js';
 
 export interface FormRoutesOptions extends StatusRoutesOptions {
   forms: readonly FormConfig[];
@@ -30,6 +33,8 @@ export interface FormRoutesOptions extends StatusRoutesOptions {
   /** The proof of work of `form`, when its `[forms.spam] proof_of_work` is on. */
   proofOfWorkOf(form: FormConfig): ProofOfWork | undefined;
   clock: Clock;
+  /** The bounce webhooks' providers, routed beside these (bounce-routes.ts): GET /openapi.json describes them too. */
+  bounceProviders?: readonly WebhookProvider[];
 }
 
 const FORM_METHODS = 'POST, OPTIONS';
@@ -47,6 +52,8 @@ export function createFormRoutes(options: FormRoutesOptions): Route[] {
     if (proofOfWork) routes.push({ path: challengePathOf(form.path), methods: { GET: createChallengeRoute(form, proofOfWork, options.clock, options.metrics) } });
     if (form.type === 'newsletter') routes.push(...createNewsletterRoutes(form, options.newsletter, options.siteOf(form)));
   }
+  // GET /openapi.json (docs/openapi.md): the document of this table, built once here.
+  routes.push(createDocumentRoute(createFormsDocument(options, WIDGET_PATH)));
   return routes;
 }
 

@@ -13,8 +13,10 @@
 // - Honeypot: a trimmed non-empty string, or any other non-null value, is a hit.
 import type { FormConfig } from '../../config/config.js';
 import { canonicalEmailAddress, isEmailAddress } from '../../kit/email-address.js';
+import { fieldRulesOf, type FieldName, type ServiceRule, type TextLimits } from './submission-fields.js';
 
-export type FieldName = 'name' | 'email' | 'service' | 'message';
+// Which fields a form reads and their limits live in submission-fields.ts, which GET /openapi.json reads too.
+export { SERVICE_MAX_RUNES, type FieldName } from './submission-fields.js';
 
 /** One entry of the `details` list of a `400 validation` answer; `message` never echoes the input. */
 export interface FieldError {
@@ -35,9 +37,6 @@ export type SubmissionCheck =
   | { ok: true; submission: Submission; honeypotHit: boolean }
   | { ok: false; details: FieldError[] };
 
-/** Longest free-text `service` when the form has no `services` list (docs/submission-rules.md "Fields"). */
-export const SERVICE_MAX_RUNES = 100;
-
 type FieldValue = { kind: 'absent' } | { kind: 'not-text' } | { kind: 'text'; text: string };
 
 /**
@@ -54,22 +53,18 @@ export function checkSubmission(form: FormConfig, fields: Readonly<Record<string
  * worked out once: a service checks every submission of a form with the same function.
  */
 export function createSubmissionCheck(form: FormConfig): (fields: Readonly<Record<string, unknown>>) => SubmissionCheck {
-  const usesNameAndMessage = form.type !== 'newsletter';
+  const rules = fieldRulesOf(form);
   // A newsletter keeps and mails one spelling of each mailbox: `"bomb"@example.com` is `bomb@example.com`
   // (docs/newsletter.md "Duplicates").
-  const emailOf = form.type === 'newsletter' ? canonicalEmailAddress : (text: string) => (isEmailAddress(text) ? text : undefined);
-  const nameRule = textRule('name', 'Name', { required: form.require_name, min: form.name_min, max: form.name_max, allowLineBreaks: false });
-  const messageRule = textRule('message', 'Message', {
-    required: form.require_message,
-    min: form.message_min,
-    max: form.message_max,
-    allowLineBreaks: true,
-  });
+  const emailOf = rules.email.canonical ? canonicalEmailAddress : (text: string) => (isEmailAddress(text) ? text : undefined);
+  const nameRule = rules.name && textRule('name', 'Name', rules.name);
+  const messageRule = rules.message && textRule('message', 'Message', rules.message);
+  const serviceRule = rules.service;
   return (fields) => {
     const details: FieldError[] = [];
     const submission: Partial<Submission> = {};
 
-    if (usesNameAndMessage) {
+    if (nameRule) {
       const name = checkText(nameRule, readField(fields, 'name'));
       if (typeof name === 'string') submission.name = name;
       else if (name) details.push(name);
@@ -84,20 +79,20 @@ export function createSubmissionCheck(form: FormConfig): (fields: Readonly<Recor
       else submission.email = address;
     }
 
-    if (form.type === 'contact') {
-      const service = checkService(form.services, readField(fields, 'service'));
+    if (serviceRule) {
+      const service = checkService(serviceRule, readField(fields, 'service'));
       if (typeof service === 'string') submission.service = service;
       else if (service) details.push(service);
     }
 
-    if (usesNameAndMessage) {
+    if (messageRule) {
       const message = checkText(messageRule, readField(fields, 'message'));
       if (typeof message === 'string') submission.message = message;
       else if (message) details.push(message);
     }
 
     if (details.length > 0) return { ok: false, details };
-    return { ok: true, submission: submission as Submission, honeypotHit: isHoneypotHit(fields, form.honeypot_field) };
+    return { ok: true, submission: submission as Submission, honeypotHit: isHoneypotHit(fields, rules.honeypot) };
   };
 }
 
@@ -114,13 +109,6 @@ function readField(fields: Readonly<Record<string, unknown>>, key: string): Fiel
   if (typeof value !== 'string') return { kind: 'not-text' };
   const text = value.trim();
   return text === '' ? { kind: 'absent' } : { kind: 'text', text };
-}
-
-interface TextLimits {
-  required: boolean;
-  min: number;
-  max: number;
-  allowLineBreaks: boolean;
 }
 
 /** A text field's limits with every message they can produce. */
@@ -156,16 +144,17 @@ function checkText(rule: TextRule, value: FieldValue): string | FieldError | und
   return value.text;
 }
 
-function checkService(services: readonly string[] | undefined, value: FieldValue): string | FieldError | undefined {
+function checkService(rule: ServiceRule, value: FieldValue): string | FieldError | undefined {
   if (value.kind === 'absent') return undefined;
   if (value.kind === 'not-text') return { field: 'service', message: 'Service must be text' };
-  if (services) {
-    return services.includes(value.text) ? value.text : { field: 'service', message: 'Service must be one of the offered choices' };
+  const { choices, maxRunes } = rule;
+  if (choices) {
+    return choices.includes(value.text) ? value.text : { field: 'service', message: 'Service must be one of the offered choices' };
   }
   const scan = scanText(value.text, false);
   if (!scan.clean) return { field: 'service', message: 'Service must not contain control characters or line breaks' };
-  if (scan.runes > SERVICE_MAX_RUNES) {
-    return { field: 'service', message: `Service must be at most ${characters(SERVICE_MAX_RUNES)}` };
+  if (scan.runes > maxRunes) {
+    return { field: 'service', message: `Service must be at most ${characters(maxRunes)}` };
   }
   return value.text;
 }

@@ -21,6 +21,9 @@ import { createPasskeyPages } from '../admin/passkeys/passkey-pages.js';
 import type { NewsletterSending } from '../admin/post-pages/post-list-page.js';
 import { createEditorPages, withUnsavedDrafts } from '../admin/post-pages/editor-pages.js';
 import { createPostPages } from '../admin/post-pages/post-pages.js';
+import { createHistoryPages } from '../admin/history-pages/history-pages.js';
+import type { PostHistory } from '../admin/history-pages/post-history.js';
+import type { PostChangeLog } from '../admin/posts/post-changes.js';
 import { publicPostLinksOf } from '../admin/post-pages/post-list-query.js';
 import { createPreviewRenderer } from '../admin/post-pages/preview.js';
 import { createPostFiles } from '../admin/posts/post-files.js';
@@ -64,6 +67,8 @@ export interface AdminPagesCore {
   hashPassword?(password: string): Promise<string>;
   /** The network an audit event records; by default the client address, an IPv6 one as its /64. */
   networkOf?(request: RoutedRequest): string;
+  /** [blog.git] (app/git-content.ts): each post change recorded as a commit, and the posts' history. */
+  git?: { changes: PostChangeLog; history: PostHistory };
 }
 
 /** Whether posts can be sent from /admin: a newsletter form, and campaigns go through the mail queue. */
@@ -110,7 +115,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
   const contentDir = config.blog.content_dir;
   const sending = newsletterSendingOf(config);
   // One PostFiles and one preview renderer for the posts pages and the editor's script routes: their writes take turns.
-  const posts = createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock, defaultLanguage: config.site.language });
+  const posts = createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock, defaultLanguage: config.site.language, changes: core.git?.changes });
   const renderPreview = createPreviewRenderer({ contentDir, render: createMarkdownTools().render, maxImageBytes: config.admin.max_upload_bytes });
   const postPages = [
     ...withUnsavedDrafts(
@@ -121,12 +126,15 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
         maxUploadBytes: config.admin.max_upload_bytes,
         sending,
         links: publicPostLinksOf(config.site, config.blog),
+        history: core.git !== undefined,
         logger,
       }),
       backend.drafts,
       logger,
+      clock,
     ),
     ...createEditorPages({ posts, renderPreview, drafts: backend.drafts, maxUploadBytes: config.admin.max_upload_bytes, clock, logger }),
+    ...(core.git ? createHistoryPages({ posts, history: core.git.history, logger }) : []),
   ];
   if (sending !== 'ready' || !core.sendTest) return [...dashboardPages, ...postPages, ...sharedPages];
   const site = config.site;

@@ -35,6 +35,7 @@ import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createAdminPages } from './admin-pages.js';
 import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
 import { createFormsCore, type FormsCore, type FormsCoreDeps, type QueueTuning } from './forms-core.js';
+import { composeGitContent } from './git-content.js';
 import { openBackend } from './open-backend.js';
 import { configOwnerAddresses, createOwnerCheck } from './owner-addresses.js';
 
@@ -228,7 +229,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     const backend = openBackend(config, logger, clock);
     closers.push(() => backend.close());
     await mkdir(config.data_dir, { recursive: true });
-    // The core, in dependency order.
+    // The core, in dependency order: the posts' repository first (a new replica's checkout), then the blog on it.
+    const git = await composeGitContent(config, { backend, logger, clock });
+    if (git) closers.push(() => git.close());
     const content = await composeBlogContent(config, logger, clock);
     if (content) closers.push(() => content.close());
     const mail = config.mail;
@@ -253,7 +256,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
       admin = await createAdmin(
         { admin: config.admin },
         { logger, clock, randomBytes, records: backend.admin, accounts, ipv6Prefix: config.server.rate_limit_ipv6_prefix },
-        (tools) => deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, accounts, logger, clock, ...tools }),
+        (tools) => deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, accounts, logger, clock, git, ...tools }),
       );
       const opened = admin;
       closers.push(() => opened.close());

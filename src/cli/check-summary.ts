@@ -2,6 +2,7 @@
 import { fileTransportNotice } from '../adapters/mail/outbox-dir.js';
 import { adminListenOf, adminWarnings } from '../admin/example-user.js';
 import { postgresUrlOf, type Config, type MailConfig, type SpamConfig } from '../config/config.js';
+import type { BlogGitConfig } from '../config/blog-git.js';
 
 /** One line per service and form, as a site owner would want to confirm them. */
 export function describeConfig(config: Config): string {
@@ -36,7 +37,7 @@ export function describeConfig(config: Config): string {
   }
   if (config.blog) {
     const { host, port } = config.blog.listen;
-    lines.push(`blog service on ${host}:${port}, posts from ${config.blog.content_dir}`);
+    lines.push(`blog service on ${host}:${port}, posts from ${config.blog.content_dir}${describeGit(config.blog.git)}`);
   }
   if (config.admin) {
     const { host, port } = adminListenOf(config);
@@ -57,6 +58,24 @@ function spamRulesOf(spam: SpamConfig): string {
     spam.captcha ? spam.captcha.provider : '',
   ].filter(Boolean);
   return rules.length === 0 ? '' : `spam: ${rules.join(', ')} (${spam.action})`;
+}
+
+/** `[blog.git]` in a few words: where commits go, never the remote's user or token. */
+function describeGit(git: BlogGitConfig | undefined): string {
+  if (!git?.enabled) return '';
+  if (!git.remote) return ', each /admin change a git commit (no remote)';
+  const pull = git.pull_seconds === 0 ? 'never fetched' : `fetched every ${git.pull_seconds} s`;
+  return `, each /admin change a git commit pushed to ${remotePlaceOf(git.remote)} (${git.branch}, ${pull})`;
+}
+
+/** A git remote without its credentials: the host and path of a URL, the host of an scp-like address, or the folder. */
+function remotePlaceOf(remote: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(remote)) {
+    const url = new URL(remote);
+    return `${url.host}${url.pathname}`;
+  }
+  const scp = /^(?:[^@]+@)?([^:/]+):(.*)$/.exec(remote);
+  return scp ? `${scp[1]}:${scp[2]}` : remote;
 }
 
 function redisHostOf(url: string): string {

@@ -4,6 +4,7 @@
 // `mail` a union on `transport` (SMTP settings exist exactly when they are used), and each form carries its
 // owner address.
 import path from 'node:path';
+import { resolveRemote, type BlogGitConfig } from './blog-git.js';
 import type { BouncesConfig } from './bounces.js';
 import type { DkimConfig } from './dkim.js';
 import type { SpamConfig } from './spam.js';
@@ -62,7 +63,7 @@ export type FormType = FormConfig['type'];
 
 /** What every transport has; `dkim` holds the key itself, read from `private_key_file` when it was given so. */
 type MailCommon = Omit<ParsedMail, 'transport' | 'smtp' | 'dkim'> & { dkim?: DkimConfig };
-export type { BouncesConfig, DkimConfig, SpamConfig, WebhookConfig };
+export type { BlogGitConfig, BouncesConfig, DkimConfig, SpamConfig, WebhookConfig };
 export type SmtpConfig = NonNullable<ParsedMail['smtp']>;
 export type MailConfig = (MailCommon & { transport: 'smtp'; smtp: SmtpConfig }) | (MailCommon & { transport: 'file' });
 
@@ -98,6 +99,8 @@ export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: Dkim
       ...parsed.blog,
       content_dir: path.resolve(baseDir, parsed.blog.content_dir),
       public_url: parsed.blog.public_url ?? parsed.site?.base_url ?? '',
+      // A remote that is a folder of this machine resolves like the other paths (docs/configuration.md "[blog.git]").
+      git: parsed.blog.git && { ...parsed.blog.git, remote: parsed.blog.git.remote && resolveRemote(parsed.blog.git.remote, baseDir) },
     },
     mail: mail && resolveMail(mail, dkim),
     forms: parsed.forms.map((form) => resolveForm(form, mail?.to ?? '', publicUrl)),

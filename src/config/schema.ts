@@ -1,6 +1,7 @@
 // The strict schema of config.toml (docs/configuration.md): every default is declared here, once.
 import { z } from 'zod';
 import { adminSchema } from './admin.js';
+import { blogGitSchema } from './blog-git.js';
 import { dataFileName, folderPath } from './data-files.js';
 import { bouncesSchema } from './bounces.js';
 import { dkimSchema } from './dkim.js';
@@ -50,7 +51,7 @@ const form = z
       .regex(/^\/[A-Za-z0-9._~!$&'()+,;=@/-]*$/, 'must start with "/" and be a plain URL path (no ":", "*" or "%")')
       // Clients resolve "." and ".." segments before they send a path (RFC 3986 section 5.2.4).
       .refine((value) => !/\/\.\.?(?:\/|$)/.test(value), 'must not contain "." or ".." segments (clients remove them)')
-      .refine((value) => value !== '/health' && value !== '/metrics' && value !== '/altcha.js', 'is reserved for the service itself'),
+      .refine((value) => !['/health', '/metrics', '/altcha.js', '/openapi.json', '/favicon.ico'].includes(value) && !value.startsWith('/bounces/'), 'is reserved for the service itself'),
     type: z.enum(formTypes),
     to: mailboxList.optional(),
     allowed_origins: z.array(origin).default([]),
@@ -203,6 +204,8 @@ const blog = z.strictObject({
   // Where the blog API is reached from outside; media URLs are built on it. No default here: it follows
   // site.base_url (src/config/config.ts).
   public_url: baseUrl.optional(),
+  // docs/configuration.md "[blog.git]": content_dir as a git repository, /admin's changes committed and pushed.
+  git: blogGitSchema.optional(),
 });
 
 /** The whole file. Cross-section rules live in the superRefine below. */

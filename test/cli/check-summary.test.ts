@@ -35,6 +35,16 @@ describe('describeConfig', () => {
     assert.equal(describeConfig(config), 'data_dir: /srv/data\nblog service on 127.0.0.1:9000, posts from /srv/posts\n');
   });
 
+  it('says where /admin changes are committed and pushed, never the remote\'s token', () => {
+    const blog = (git: Record<string, unknown>) =>
+      describeConfig(loadTestConfig({ site: { title: 'Blog', base_url: 'https://example.com' }, blog: { content_dir: 'posts', git } }, '/srv'));
+    const summary = blog({ enabled: true, remote: 'https://deploy:s3cret@git.example.com/site.git', pull_seconds: 30 });
+    assert.match(summary, /posts from \/srv\/posts, each \/admin change a git commit pushed to git\.example\.com\/site\.git \(main, fetched every 30 s\)$/m);
+    assert.doesNotMatch(summary, /s3cret|deploy/);
+    assert.match(blog({ enabled: true, remote: 'git@github.com:owner/site.git' }), /pushed to github\.com:owner\/site\.git/);
+    assert.doesNotMatch(blog({ enabled: false }), /git/);
+  });
+
   it('recommends proof of work in one line naming every form without it, and lists the spam rules of each form', () => {
     const forms = [
       { path: '/a', type: 'contact', spam: { proof_of_work: true, max_links: 1, block_disposable: true, blocked_words: ['x', 'y'], action: 'reject' } },

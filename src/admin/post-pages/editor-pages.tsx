@@ -51,7 +51,7 @@ const editorPath = (file: string | undefined) => (file === undefined ? '/admin/p
 
 export function createEditorPages(deps: EditorPagesDeps): AdminRoute[] {
   const { posts, drafts, logger } = deps;
-  const postsOf = (session: AdminSession): PostFiles => posts.withAccess((post) => mayChangePost(session, post));
+  const postsOf = (session: AdminSession): PostFiles => posts.withAccess((post) => mayChangePost(session, post)).by(session.user);
   /** The refusal for a post the person may not open, or undefined when they may (a new post: always). */
   const refusalOf = async (session: AdminSession, file: string | undefined): Promise<Answer | undefined> => {
     if (file === undefined) return undefined;
@@ -142,9 +142,11 @@ const WRITES_TYPED_TEXT = ['/admin/posts/save', '/admin/posts/publish', '/admin/
 /**
  * The posts pages' routes with unsaved drafts: GET /admin/posts/edit and /admin/posts/new render inside the person's
  * draft offer (drafts/draft-offer.ts); a POST that wrote the typed text (its 303: Save, Create, Publish, Unpublish,
- * Add translation, Upload image) removes the draft it kept, and so does a Delete of the post.
+ * Add translation, Upload image) removes the draft it kept, and so does a Delete of the post. One that answered 409 (the
+ * post changed meanwhile, here or in the shared repository: docs/admin.md "Posts in git") keeps the typed text as
+ * the person's draft, besides the conflict page that shows it.
  */
-export function withUnsavedDrafts(routes: readonly AdminRoute[], drafts: DraftStore, logger: Logger): AdminRoute[] {
+export function withUnsavedDrafts(routes: readonly AdminRoute[], drafts: DraftStore, logger: Logger, clock: Clock = Date.now): AdminRoute[] {
   const queryOf = (request: AdminRequest) => new URLSearchParams(request.query);
   const offering =
     (page: AdminPage, keyOf: (request: AdminRequest) => string | undefined): AdminPage =>
@@ -167,6 +169,12 @@ export function withUnsavedDrafts(routes: readonly AdminRoute[], drafts: DraftSt
       const answer = await page(request, session);
       const form = formOf(request);
       if (answer.status === 303 && wrote(form)) await drafts.remove(session.user, fileOf(form) ?? NEW_POST_DRAFT_KEY);
+      if (answer.status === 409 && carriesText(form)) {
+        const { fields, body } = fieldsOfForm(form);
+        await drafts.put(session.user, fileOf(form) ?? NEW_POST_DRAFT_KEY, { fields, body, savedAt: clock() }).catch((error: unknown) => {
+          logger.warn({ event: 'admin_draft_not_kept', user: session.user, reason: safeReason(error) }, 'admin: typed text of a conflict not kept as a draft');
+        });
+      }
       return answer;
     };
   // An older page's Publish (or a confirmation page's) posts no text: the draft then holds what nothing wrote.

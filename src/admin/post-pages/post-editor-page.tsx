@@ -36,6 +36,8 @@ export interface EditorProps {
   authorLocked?: boolean;
   /** The images beside the post (none for a `<slug>.md` post or a new one), listed with Insert and Delete. */
   images?: readonly PostImage[];
+  /** Posts have a history (docs/admin.md "Posts in git"): the page links to this post's. */
+  history?: boolean;
   /**
    * The text shown is not what is on disk (typed text given back after a button): leaving asks first. Pages with
    * `previewHtml`, `problems` or a restored draft are unsaved anyway.
@@ -149,6 +151,14 @@ export function PostEditorPage(props: EditorProps) {
         {!isNew && (
           <p>
             File: <code>{file}</code>
+            {props.history && (
+              <>
+                {' '}
+                <a href={`/admin/posts/history?${new URLSearchParams({ file }).toString()}`}>
+                  History
+                </a>
+              </>
+            )}
           </p>
         )}
         {props.notice && (

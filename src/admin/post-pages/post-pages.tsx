@@ -36,6 +36,8 @@ export interface PostPagesDeps {
   sending?: NewsletterSending;
   /** Where a published post is read on the site, for the list's "View" links. */
   links?: PublicPostLinks;
+  /** Whether posts have a history (docs/admin.md "Posts in git"): the editor links to it. */
+  history?: boolean;
   logger: Logger;
 }
 
@@ -49,6 +51,7 @@ const NOTICES: Record<string, string> = {
   translation: 'The translation was created as a draft copy. Translate it, then publish it.',
   image: 'The image was stored beside the post. Add it to the text where it belongs:',
   merged: 'Saved together with the change made on disk meanwhile (the two did not overlap). The blog serves it within two seconds.',
+  restored: 'The version from the history was restored, as a new change. The blog serves it within two seconds.',
   deleted: 'The post was moved to the trash folder (data_dir/trash), where it can be restored by hand.',
   image_deleted: 'The image was moved to the trash folder (data_dir/trash), where it can be restored by hand.',
 };
@@ -74,14 +77,14 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
   const notFound = (session: AdminSession) => message(404, session, 'No such post', 'There is no post file by that name in the content folder.');
   const forbidden = (session: AdminSession) => message(403, session, 'Not your post', 'Your role changes only your own posts: those that carry your name as their author. Nothing was changed.');
   /** The post files as `session`'s person may change them: another's post is `forbidden`, judged on disk. */
-  const postsOf = (session: AdminSession): PostFiles => posts.withAccess((post) => mayChangePost(session, post));
+  const postsOf = (session: AdminSession): PostFiles => posts.withAccess((post) => mayChangePost(session, post)).by(session.user);
   /** The form's fields as they are written for `session`: an author's own name as the author. */
   const submittedFields = (request: AdminRequest, session: AdminSession) => {
     const { fields, body } = fieldsOfForm(formOf(request));
     return { fields: fieldsFor(session, fields), body };
   };
   const editor = (session: AdminSession, props: Omit<EditorProps, 'session' | 'authorLocked'>) => (
-    <PostEditorPage session={session} authorLocked={!mayChangeAuthor(session)} {...props} />
+    <PostEditorPage session={session} authorLocked={!mayChangeAuthor(session)} history={deps.history === true} {...props} />
   );
 
   const list: AdminPage = async (request, session) => {
@@ -140,7 +143,8 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     const submitted = submittedFields(request, session);
     const fields = { ...submitted.fields, ...change };
     const { body } = submitted;
-    const outcome = await postsOf(session).save({ file, version, fields, body, baseText, mergeWhenApart: true });
+    const action = change.draft === undefined ? undefined : change.draft ? 'unpublish' : 'publish';
+    const outcome = await postsOf(session).save({ file, version, fields, body, baseText, mergeWhenApart: true, action });
     if (outcome.ok) {
       if (outcome.changed && logSaved) log('saved', session, outcome.file);
       return { ok: true, file: outcome.file, version: outcome.version, changed: outcome.changed, merged: outcome.merged === true };

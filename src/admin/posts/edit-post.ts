@@ -44,6 +44,8 @@ export interface SaveRequest {
   baseText?: string;
   /** Write that merge when the file changed meanwhile and the changes do not overlap, instead of a conflict. */
   mergeWhenApart?: boolean;
+  /** What the save is recorded as (post-changes.ts): a plain edit unless it publishes or unpublishes. */
+  action?: 'edit' | 'publish' | 'unpublish';
 }
 
 export type SaveOutcome =
@@ -157,7 +159,26 @@ export async function setDraftKey(
     fields: { ...post.fields, draft },
     body: post.body,
     baseText: version === undefined ? post.text : undefined,
+    action: draft ? 'unpublish' : 'publish',
   });
+}
+
+/**
+ * Replaces the whole file with `text` (a version from its history, docs/admin.md "Posts in git"), if it is still
+ * the version `version` names: the same checks as a save (the person may change the result, the blog serves it as
+ * well as the file now, no slug taken), else nothing is written.
+ */
+export async function replaceText(context: PostFilesContext, file: string, version: string, text: string): Promise<SaveOutcome> {
+  const found = await findPost(context, file);
+  if (!found.ok) return found;
+  const { path, text: theirs, bytes } = found.post;
+  const current = versionToken(bytes);
+  if (current !== version) return { ok: false, kind: 'conflict', mine: text, theirs, theirsVersion: current, merged: null };
+  if (text === theirs) return { ok: true, kind: 'saved', file: path.relative, version: current, changed: false };
+  const refused = await writeRefusal(context, path.relative, theirs, text);
+  if (refused) return refused;
+  await writePostFile(path.absolute, text, true);
+  return { ok: true, kind: 'saved', file: path.relative, version: versionToken(text), changed: true };
 }
 
 const fieldNames = ['title', 'slug', 'date', 'tags', 'draft', 'excerpt', 'cover', 'author', 'lang'] as const;

@@ -15,10 +15,13 @@
  *   posts.listPostImages(file)                         -> PostImage[]        ([{ name, bytes }] beside it; [] when none or refused)
  *   posts.deleteImage(file, name)                      -> DeleteImageOutcome (moved to the trash)
  *   posts.newPostFields()                              -> PostFields         (empty, dated today)
+ *   posts.restore(file, version, text, restored)       -> SaveOutcome        (a version from the history, whole)
  *   posts.withAccess(may)                              -> PostFiles          (the same, for one person: post-access.ts)
+ *   posts.by(user)                                     -> PostFiles          (the same, its changes recorded as `user`'s)
  *
  * `file` is always a path relative to content_dir with `/` separators, as the blog names posts
- * (`hello.md`, `hello.fr.md`, `hello/index.md`, `hello/index.fr.md`). Writes run one at a time.
+ * (`hello.md`, `hello.fr.md`, `hello/index.md`, `hello/index.fr.md`). Writes run one at a time. With a change log
+ * (post-changes.ts), they run one at a time through it, and each write is recorded there as one change.
  */
 import { createLanguageNames } from '../../blog/content/language.js';
 import { createMarkdownTools } from '../../blog/content/markdown.js';
@@ -26,7 +29,9 @@ import { parsePostFile } from '../../blog/content/parse-post.js';
 import type { Clock } from '../../ports.js';
 import type { PostFilesContext } from './context.js';
 import { addTranslation, createPost, newPostFields, type CreateOutcome } from './create-post.js';
-import { readVersion, saveVersion, setDraftKey, type ReadOutcome, type SaveOutcome, type SaveRequest } from './edit-post.js';
+import { readVersion, replaceText, saveVersion, setDraftKey, type ReadOutcome, type SaveOutcome, type SaveRequest } from './edit-post.js';
+import type { PostChangeLog } from './post-changes.js';
+import { recordCreate, recordDeleteImage, recordRemove, recordSave, recordStoreImage, type Recorder } from './recorded-writes.js';
 import type { PostFields } from './post-fields.js';
 import { storeImage, type StoreImageOutcome } from './store-image.js';
 import { removeVersion, type RemoveOutcome } from './trash.js';
@@ -48,6 +53,8 @@ export interface PostFilesOptions {
   clock: Clock;
   /** site.language: the language of a post that names none, for "one post per slug and language" (default "en"). */
   defaultLanguage?: string;
+  /** Where each write is recorded as one change (docs/admin.md "Posts in git"); writes take turns through it. */
+  changes?: PostChangeLog;
 }
 
 export interface PostFiles {
@@ -66,6 +73,13 @@ export interface PostFiles {
   /** Moves the image `name` beside the post `file` to the trash; a name outside the post's folder is `no_image`. */
   deleteImage(file: string, name: string): Promise<DeleteImageOutcome>;
   newPostFields(): PostFields;
+  /**
+   * Writes `text` (a version from the post's history) as the whole of `file`, if the file is still `version`;
+   * recorded as a restore of `restored`. The checks of a save apply.
+   */
+  restore(file: string, version: string, text: string, restored: string): Promise<SaveOutcome>;
+  /** The same files, their changes recorded as made by `user` (a user name of /admin). */
+  by(user: string): PostFiles;
   /**
    * The same files for one person: every operation on a post `may` refuses, judged on the file on disk when the
    * operation reads it, answers `forbidden` and changes nothing, and so does a write whose result `may` refuses
@@ -90,30 +104,41 @@ export function createPostFiles(options: PostFilesOptions): PostFiles {
       return outcome.ok ? null : outcome.reason;
     },
   };
-  const writes = createSerializer();
-  return operations(context, writes);
+  const changes = options.changes;
+  const writes = changes ? <T>(task: () => Promise<T>) => changes.exclusive(task) : createSerializer();
+  return operations(context, writes, changes && { log: changes });
 }
 
-/** The operations over `context`, their writes through `writes`. */
-function operations(context: PostFilesContext, writes: <T>(task: () => Promise<T>) => Promise<T>): PostFiles {
+/** The operations over `context`, their writes through `writes`, each recorded by `recorder` when there is one. */
+function operations(context: PostFilesContext, writes: <T>(task: () => Promise<T>) => Promise<T>, recorder?: Recorder): PostFiles {
+  /** `write`, then its outcome recorded as one change (as it is without a recorder). */
+  const recorded = <T>(write: () => Promise<T>, record: (recorder: Recorder, outcome: T) => Promise<T>) =>
+    writes(async () => {
+      const outcome = await write();
+      return recorder ? record(recorder, outcome) : outcome;
+    });
   return {
     read: (file) => readVersion(context, file),
-    save: (request) => writes(() => saveVersion(context, request)),
-    create: (fields, body) => writes(() => createPost(context, fields, body)),
-    addTranslation: (file, language) => writes(() => addTranslation(context, file, language)),
-    setDraft: (file, draft, version) => writes(() => setDraftKey(context, file, draft, version)),
-    remove: (file, version) => writes(() => removeVersion(context, file, version)),
-    storeImage: (file, originalName, bytes, maxBytes) => writes(() => storeImage(context, file, originalName, bytes, maxBytes)),
+    save: (request) => recorded(() => saveVersion(context, request), (to, outcome) => recordSave(context, to, outcome, request.action ?? 'edit')),
+    create: (fields, body) => recorded(() => createPost(context, fields, body), (to, outcome) => recordCreate(to, outcome, 'create')),
+    addTranslation: (file, language) => recorded(() => addTranslation(context, file, language), (to, outcome) => recordCreate(to, outcome, 'translate')),
+    setDraft: (file, draft, version) =>
+      recorded(() => setDraftKey(context, file, draft, version), (to, outcome) => recordSave(context, to, outcome, draft ? 'unpublish' : 'publish')),
+    remove: (file, version) => recorded(() => removeVersion(context, file, version), (to, outcome) => recordRemove(context, to, outcome)),
+    storeImage: (file, originalName, bytes, maxBytes) => recorded(() => storeImage(context, file, originalName, bytes, maxBytes), recordStoreImage),
     listPostImages: async (file) => {
       const outcome = await listPostImages(context, file);
       return outcome.ok ? outcome.images : [];
     },
-    deleteImage: (file, name) => writes(() => deletePostImage(context, file, name)),
+    deleteImage: (file, name) => recorded(() => deletePostImage(context, file, name), (to, outcome) => recordDeleteImage(to, file, outcome)),
     newPostFields: () => newPostFields(context.clock()),
+    restore: (file, version, text, restored) =>
+      recorded(() => replaceText(context, file, version, text), (to, outcome) => recordSave(context, to, outcome, 'restore', restored)),
     withAccess: (may) => {
       const outer = context.access;
-      return operations({ ...context, access: outer ? (post) => outer(post) && may(post) : may }, writes);
+      return operations({ ...context, access: outer ? (post) => outer(post) && may(post) : may }, writes, recorder);
     },
+    by: (user) => operations(context, writes, recorder && { ...recorder, author: user }),
   };
 }
 

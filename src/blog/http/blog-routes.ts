@@ -6,10 +6,12 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Answer } from '../../http/answer.js';
 import type { DoorAnswers } from '../../http/front-door.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
+import { createDocumentRoute } from '../../http/openapi/document-route.js';
 import { MEDIA_PREFIX } from '../media/media-path.js';
 import type { MediaReader } from '../media/media-files.js';
 import type { PickAnswer } from './encoded-answers.js';
 import { createMediaHandler } from './media-route.js';
+import { createBlogDocument } from './openapi.js';
 import type { PreparedResponse, ResponseFactory } from './prepared-response.js';
 import { ALLOWED_METHODS, FIXED_ROUTES, POST_PREFIX, POSTS, type BlogResolver } from './resolve.js';
 import type { BlogSnapshot } from './snapshot.js';
@@ -51,6 +53,8 @@ export function createBlogRoutes(options: BlogRoutesOptions): Route[] {
     { path: MEDIA_PREFIX, prefix: true, methods: { GET: media, HEAD: media, OPTIONS: preflight } },
     // Preflight on any path under /api/blog; other methods on an unknown path are simply not found.
     { path: '/api/blog/', prefix: true, methods: { OPTIONS: preflight, '*': () => options.resolver.notFound.answer } },
+    // GET /openapi.json (docs/openapi.md): the document of this table, built once here.
+    createDocumentRoute(createBlogDocument()),
   ];
 }
 

@@ -7,7 +7,7 @@ import type { BounceKind } from './bounce-report.js';
 import { addressesIn, isSystemAddress, reportAddressees } from './addresses.js';
 import { isAutoReplied, isVacationReply } from './auto-reply.js';
 import { parseDeliveryStatus, scanStatusFields, type RecipientStatus } from './delivery-status.js';
-import { failureKind, namesReason, refusedAfterData, replyCodesIn, statusCodesIn, type FailureKind } from './failure-rules.js';
+import { failureKind, namesReason, refusedAt, replyCodesIn, statusCodesIn, type FailureKind } from './failure-rules.js';
 import { complaintIn } from './feedback.js';
 import { headerOf, parseMessage, walkParts, type MimePart } from './mime.js';
 import { originalHeaders, splitReport } from './returned-message.js';
@@ -32,9 +32,15 @@ const SUCCESS_ACTIONS = new Set(['delivered', 'relayed', 'expanded', 'deliverabl
 
 /** Subjects mail systems give their failure notices. */
 const BOUNCE_SUBJECT =
-  /undeliver|undelivered|delivery (?:status notification|failure|failed|has failed|problem|notification|report)|failure notice|returned mail|mail delivery (?:failed|failure|system)|could not be delivered|not (?:be )?delivered|non[- ]?delivery|nondeliverable|returned to sender|mail failure|unzustellbar|nicht zustellbar|non remis|non distribu|[ée]chec de (?:la )?(?:remise|distribution)|no se (?:pudo|ha podido) entregar|mancata consegna|fehlgeschlagen|rejected|bounced?\b|error sending|delivery delayed|warning: could not send/i;
+  /undeliver|undelivered|delivery (?:status notification|failure|failed|has failed|problem|notification|report)|failure notice|returned mail|mail delivery (?:failed|failure|system)|could not be delivered|not (?:be )?delivered|non[- ]?delivery|nondeliverable|returned to sender|mail failure|unzustellbar|nicht zustellbar|non remis|non distribu|[ée]chec de (?:la )?(?:remise|distribution)|no se (?:pudo|ha podido) entregar|mancata consegna|fehlgeschlagen|rejected|bounced?\b|error sending|delivery delayed|warning: could not send|エラー|不達|配信(?:不能|失敗)|送信(?:不能|失敗)|返送/i;
 /** Senders of failure notices: the mail system's own mailboxes and names. */
-const SYSTEM_SENDER = /mailer[-_]?daemon|postmaster|mail delivery|delivery subsystem|mail administrator|mail-?daemon|mail system|mdaemon|administrator/i;
+const SYSTEM_SENDER = /mailer[-_]?daemon|postmaster|mail deliver|delivery subsystem|mail administrator|mail-?daemon|mail system|mdaemon|administrator/i;
+/**
+ * The set phrases with which mail systems open a failure notice (Exim, Postfix, Sendmail, qmail, Exchange, Gmail
+ * and others): enough by themselves, whoever the notice claims to come from and whatever its subject.
+ */
+const NOTICE_SIGNATURE =
+  /created automatically by mail delivery software|i'?m sorry to have to inform you that your message could not|the following addresses had permanent fatal errors|this is the qmail-send program|delivery to the following recipients? failed permanently|your message did not reach some or all of the intended recipients|delivery has failed to these recipients|this is an automatically generated delivery status notification|unable to deliver (?:your )?message to the following address/i;
 /** A notice that only warns of a delay. */
 const DELAY = /\bdelay(?:ed)?\b|will (?:continue to )?(?:be )?retr(?:y|ied)|will retry|warning message only|not yet been delivered|delivery incomplete|still (?:being )?(?:trying|retried)/i;
 
@@ -70,7 +76,8 @@ export async function classifyBounce(raw: Buffer | string): Promise<BounceVerdic
   if (isVacationReply(message)) return { kind: 'none', reason: 'automatic reply', ...base };
   if (bounceLike) {
     const delayed = DELAY.test(`${headerOf(message, 'subject') ?? ''}\n${notice}`);
-    return { ...judge([{ action: delayed ? 'delayed' : 'failed' }], notice, message, returned), ...base };
+    const recipient = failedRecipient(message, notice, returned);
+    return { ...judge([{ action: delayed ? 'delayed' : 'failed', recipient }], notice, message, returned), ...base };
   }
   if (isAutoReplied(message)) return { kind: 'none', reason: 'automatic reply', ...base };
   return { kind: 'none', ...base };
@@ -83,13 +90,18 @@ function judge(failed: RecipientStatus[], notice: string, message: MimePart, ret
   let first: { recipient?: string; status?: string; reason?: string } | undefined;
   for (const failure of failed) {
     // The Diagnostic-Code is what the receiving system said; without one, the notice's words (and the subject
-    // some systems put the reason in) are all there is.
-    const said = failure.diagnostic ?? noticeAbout(notice, failure.recipient) ?? errorOf(notice);
+    // some systems put the reason in) are all there is: what it says about this recipient, unless that names no
+    // reason where the part around its first reply code does ("mail.local: unknown user" above "554 <a@b>...
+    // Service unavailable").
+    const about = noticeAbout(notice, failure.recipient);
+    const around = errorOf(notice);
+    const said = failure.diagnostic ?? (about !== undefined && (namesReason(withoutAddresses(about)) || !namesReason(withoutAddresses(around))) ? about : around);
     const words = withoutAddresses(said);
     const text = failure.diagnostic !== undefined || namesReason(words) ? words : `${words} ${subject}`;
     const statuses = [...new Set([failure.status, ...statusCodesIn(text)].filter((status): status is string => status !== undefined))];
-    const afterData = refusedAfterData(`${said}\n${noticeAbout(notice, failure.recipient) ?? ''}`);
-    kinds.push(failureKind({ statuses, replies: replyCodesIn(text), text, delayed: failure.action === 'delayed', afterData }));
+    // The command the refusal answered: from the words about this recipient, else from the notice's transcript.
+    const command = refusedAt(`${said}\n${noticeAbout(notice, failure.recipient) ?? ''}`) ?? refusedAt(notice);
+    kinds.push(failureKind({ statuses, replies: replyCodesIn(text), text, delayed: failure.action === 'delayed', command }));
     first ??= { recipient: failure.recipient, status: mostSpecific(statuses), reason: reasonOf(said, failure.diagnostic === undefined) };
   }
   const kind: BounceKind = kinds.every((kind) => kind === 'hard') ? 'hard' : 'soft';
@@ -101,10 +113,10 @@ function judge(failed: RecipientStatus[], notice: string, message: MimePart, ret
 function looksLikeBounce(message: MimePart, notice: string): boolean {
   if (headerOf(message, 'x-failed-recipients') !== undefined) return true;
   if (message.type === 'multipart/report' && /delivery-status/i.test(message.params['report-type'] ?? '')) return true;
-  if (SYSTEM_SENDER.test(headerOf(message, 'from') ?? '')) return true;
+  if (SYSTEM_SENDER.test(headerOf(message, 'from') ?? '') || NOTICE_SIGNATURE.test(notice)) return true;
   if (!BOUNCE_SUBJECT.test(headerOf(message, 'subject') ?? '')) return false;
   const returnPath = headerOf(message, 'return-path');
-  return returnPath === '<>' || isAutoReplied(message) || /auto-generated/i.test(headerOf(message, 'auto-submitted') ?? '') || /could(?: not|n'?t) be delivered|was(?: not|n'?t) delivered|undeliverable|permanent/i.test(notice);
+  return returnPath === '<>' || isAutoReplied(message) || /auto-generated/i.test(headerOf(message, 'auto-submitted') ?? '') || /could(?: not|n'?t) be delivered|was(?: not|n'?t) delivered|undeliverable|permanent|delivery errors|unable to deliver|rejected recipient|送信できませんでした|配信できませんでした/i.test(notice);
 }
 
 /** A notice's own words naming the address it failed to deliver to ("an error delivering your mail to <a@b>"). */
@@ -123,7 +135,9 @@ function failedRecipient(message: MimePart, notice: string, returned: MimePart |
 
 /**
  * What a notice says about one recipient when it names the address and gives words after it
- * ("neko@example.org: No MX found for domain"): that line and the lines under it, up to a blank line.
+ * ("neko@example.org: No MX found for domain"), or on the indented lines under an address that stands alone
+ * (Exim: "  neko@example.org\n    an MX or SRV record indicated no SMTP service"): that line and the lines
+ * under it, up to a blank line or a reply about something else.
  */
 function noticeAbout(notice: string, recipient: string | undefined): string | undefined {
   if (!recipient) return undefined;
@@ -133,12 +147,27 @@ function noticeAbout(notice: string, recipient: string | undefined): string | un
     const line = lines[index]!;
     const at = line.toLowerCase().indexOf(needle);
     if (at < 0) continue;
-    const rest = line.slice(at + needle.length).replace(/^[>\s:]+/, '');
-    if (!/(?:[a-z]{2,}\W+){2}/i.test(rest)) continue;
-    const end = lines.findIndex((next, position) => position > index && next.trim() === '');
-    return [rest, ...lines.slice(index + 1, end < 0 ? undefined : end)].join('\n');
+    const before = line.slice(0, at);
+    const rest = line.slice(at + needle.length).replace(/^[>\s:"]+/, '');
+    // The lines under it, up to a blank line or a reply about something else at the same depth (a transcript's
+    // next host: "421 example.org (smtp)... Deferred"); a reply indented under the address is about it.
+    const indent = indentOf(line);
+    const end = lines.findIndex(
+      (next, position) =>
+        position > index &&
+        (next.trim() === '' || (/^\s*(?:<<<\s*)?[45]\d\d\b/.test(next) && indentOf(next) <= indent && !next.toLowerCase().includes(needle))),
+    );
+    const under = lines.slice(index + 1, end < 0 ? undefined : end);
+    // A reply that quotes the address after its code ("550 5.6.0 <a@b>: Recipient address rejected") keeps the code.
+    if (/[a-z]{2,}\W+[a-z]{2,}/i.test(withoutAddresses(rest))) return [CODE.test(before) ? line.trim() : rest, ...under].join('\n');
+    const alone = before.replace(/[\s<"]+/g, '') === '' && rest.trim() === '';
+    if (alone && under.length > 0 && under.every((next) => indentOf(next) > indent)) return under.join('\n');
   }
   return undefined;
+}
+
+function indentOf(line: string): number {
+  return /^\s*/.exec(line)![0].length;
 }
 
 /** A reply or status code where a mail system quotes what the receiving system said. */
@@ -180,7 +209,7 @@ function reasonOf(said: string, fromNotice: boolean): string | undefined {
     // From the code on when words follow it ("550 5.1.1 User unknown"); the whole paragraph when the code
     // closes it ("Sorry, I couldn't find a mail exchanger. (#5.4.4)").
     const tail = quoting?.slice(Math.max(0, quoting.search(CODE)));
-    text = tail && /(?:[a-z]{2,}\W+){3}/i.test(tail) ? tail : (quoting ?? paragraphs[0] ?? '');
+    text = tail && /[a-z]{2,}\W+[a-z]{2,}/i.test(tail) ? tail : (quoting ?? paragraphs[0] ?? '');
   }
   text = text.replace(/\s+/g, ' ').trim();
   if (!text) return undefined;

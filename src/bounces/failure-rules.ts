@@ -4,6 +4,9 @@
 
 export type FailureKind = 'hard' | 'soft';
 
+/** The SMTP command a refusal answered, when the report says it: the connection, HELO/EHLO, MAIL FROM, RCPT TO or DATA. */
+export type SmtpCommand = 'connect' | 'helo' | 'mail' | 'rcpt' | 'data';
+
 export interface FailureEvidence {
   /** Enhanced status codes given for this recipient, the DSN's own first ("5.0.0", "5.1.1"). */
   statuses: readonly string[];
@@ -13,8 +16,8 @@ export interface FailureEvidence {
   text: string;
   /** The report only warns of a delay (Action: delayed, "will retry"). */
   delayed: boolean;
-  /** The refusal came in reply to the end of DATA, after the server had accepted the recipient. */
-  afterData?: boolean;
+  /** The command the refusal answered, when known: a refusal at DATA came after the server had accepted the recipient. */
+  command?: SmtpCommand;
 }
 
 /** Codes that say by themselves that the address does not exist (RFC 3463; 5.1.10 is a null MX / no such recipient). */
@@ -40,7 +43,7 @@ const BEFORE_RECIPIENT = /\b(?:after|in reply to) (?:the )?(?:initial connection
 const SOFT_TEXT = new RegExp(
   [
     // full mailbox, quota
-    String.raw`mail ?box (?:is )?(?:full|over|size)|mailbox_?full|over ?quota|quota (?:exceeded|full|reached)|exceed\w* (?:the |their |his |her )?(?:storage|quota|mailbox|disk)`,
+    String.raw`mail ?(?:box|folder) (?:is )?(?:full|over|size)|mailbox_?full|over ?quota|quota (?:exceeded|full|reached)|exceed\w* (?:the |their |his |her )?(?:storage|quota|mailbox|disk)`,
     String.raw`storage (?:quota|allocation|space|limit)|insufficient (?:system )?storage|disk (?:quota|is full|full)|(?:mailbox|account|inbox) (?:is |has )?(?:full|exceeded)`,
     String.raw`too many messages (?:in|for)|out of (?:disk|storage) space`,
     // spam, content, reputation, policy
@@ -57,7 +60,7 @@ const SOFT_TEXT = new RegExp(
     String.raw`too many|rate ?limit|throttl|try (?:again )?later|temporar|deferred|timed? ?out|time-?out|expired|retry timeout|queue (?:time|lifetime)|too long`,
     String.raw`\bquota\b|daily (?:relay |sending )?(?:quota|limit)|(?:message|mail) (?:is )?too (?:large|big)|size (?:limit|exceed)|exceeds? (?:the )?(?:maximum|max|size|limit)|message length`,
     // the account exists but takes no mail
-    String.raw`suspend|disabled|\binactive\b|\blocked\b|deactivat|frozen|on hold|not accepting (?:mail|messages)|account (?:has been |is )?(?:closed|expired|blocked)`,
+    String.raw`suspend|disabled|inactive (?:account|user)|temporarily inactive|account (?:is |has been )?inactive|\blocked\b|deactivat|frozen|on hold|not accepting (?:mail|messages)|account (?:has been |is )?(?:closed|expired|blocked)`,
     // the receiving system
     String.raw`\bloop|hop count|protocol violation|syntax error|system error|internal error|configuration error|server error|resources|connection (?:refused|reset|closed|lost)|network is unreachable|no route to host|could not connect|can'?t connect|unable to connect`,
   ].join('|'),
@@ -67,26 +70,42 @@ const SOFT_TEXT = new RegExp(
 /** The mailbox does not exist. */
 const UNKNOWN_MAILBOX = new RegExp(
   [
-    String.raw`unknown (?:user|recipient|address|addressee|mailbox|local[- ]?part|e-?mail(?: address)?|account|alias|name)`,
+    String.raw`unknown (?:virtual )?(?:user|recipient|address|addressee|mailbox|local[- ]?part|e-?mail(?: address)?|account|alias|name)|not a known user`,
     String.raw`(?:user|recipient|addressee|mailbox|address|account|alias|username)(?: name)? (?:is |was )?(?:unknown|not (?:found|known|present|listed))`,
     String.raw`no such (?:user|recipient|mailbox|account|address|person|local user|alias|e-?mail)`,
     String.raw`(?:user|mailbox|account|address|recipient|alias|e-?mail account|email address)(?: that you tried to reach)? does(?: not|n'?t) exist`,
-    String.raw`(?:user|mailbox|account|address|recipient) (?:is )?(?:non-?existent|not exist)|user not exist`,
+    String.raw`(?:user|mailbox|account|address|recipient) (?:is )?(?:non-?existent|not exist)|user not exist|non-?existent (?:user|recipient|mailbox|address|account)`,
+    // the address itself named in between ("user <address> was not found", "mailbox <address> does not exist")
+    String.raw`(?:user|recipient|mailbox|account|rcpt) <?<address>>?:? (?:was |is )?(?:not found|unknown|does(?: not|n'?t) exist)`,
     String.raw`invalid (?:recipient|mailbox|user|e-?mail address|account|address)|not a valid (?:user|mailbox|recipient|address)|unknown or illegal alias`,
-    String.raw`no (?:mailbox|account) (?:here |by that name|with that name)|undeliverable address|address rejected|recipient not found|recipientnotfound`,
-    String.raw`(?:address|recipient) (?:couldn'?t|could not) be found|not listed in (?:the )?(?:public )?(?:name|domino directory|address book)`,
+    String.raw`no (?:mailbox|account) (?:here |by that name|with that name|found|available)|no mail ?box available|undeliverable address|address rejected|recipient ?not ?found`,
+    String.raw`not an? (?:active|local) (?:address|user|recipient)|recipient (?:is )?not local|not present in (?:the )?directory|can'?t accept user|destination address(?:es)? (?:were|was|is) unknown`,
+    String.raw`(?:recipient|user)(?: name)? (?:is )?not recognized|no one at this address|address no longer accepts mail|(?:address|account|mailbox|user) (?:is )?(?:wrong or )?no longer (?:valid|exists?|in use)|e-?mail name is not found|user missing home directory`,
+    String.raw`\bbad (?:recipient|destination mailbox|mailbox|address)\b|badrcptto|badrecipientto|validrcptto|in name directory`,
+    String.raw`(?:address|recipient) (?:couldn'?t|could not) be found|address (?:wasn'?t|was not) found|not listed in (?:the )?(?:public )?(?:name|domino directory|address book)`,
     String.raw`doesn'?t have an? [\w.-]+ account|e-?mail (?:address|account) (?:was )?not found|mailbox not (?:found|present)`,
-    String.raw`benutzer unbekannt|unbekannter (?:benutzer|empf)|existiert nicht|utilisateur inconnu|destinataire inconnu|n'existe pas|usuario desconocido|no existe|utente sconosciuto|inesistente`,
+    // the same in German, French, Spanish and Italian, naming what does not exist (a notice's "the group may not
+    // exist, or you may not post to it" in those languages is no unknown mailbox)
+    String.raw`benutzer unbekannt|unbekannter (?:benutzer|empf)|(?:adresse|postfach|benutzer|empf[äa]nger|konto) (?:\S+ )?existiert nicht|utilisateur inconnu|destinataire inconnu`,
+    String.raw`(?:adresse|bo[iî]te(?: aux lettres)?|compte|utilisateur|destinataire) (?:\S+ )?n'existe pas|usuario desconocido|(?:usuario|buz[oó]n|cuenta|direcci[oó]n) (?:\S+ )?no existe`,
+    String.raw`utente sconosciuto|(?:utente|casella|indirizzo) (?:\S+ )?inesistente`,
   ].join('|'),
   'i',
 );
 
+/**
+ * Words that name the recipient itself as unknown, without the wider "address rejected" (which a policy refusal
+ * of the recipient says too): strong enough to outweigh a 5.7.x code that came in reply to RCPT TO.
+ */
+const RECIPIENT_UNKNOWN =
+  /unknown (?:user|recipient|mailbox|addressee)|(?:user|recipient|mailbox) (?:is )?(?:unknown|not found)|no such (?:user|recipient|mailbox)|invalid (?:recipient|mailbox|user)|(?:user|mailbox|recipient) does(?: not|n'?t) exist/i;
+
 /** The recipient's domain does not exist or takes no mail (NXDOMAIN, no MX, null MX). */
 const UNKNOWN_DOMAIN =
-  /host or domain name not found|\b(?:host|domain) [a-z0-9-]+(?:\.[a-z0-9-]+)+ not found|(?:host|domain)(?: name)? (?:not found|unknown|does(?: not|n'?t) exist)|unknown (?:host|domain)|no such domain|nxdomain|unrout(?:e)?able (?:address|domain|mail domain)|invalid domain|domain (?:is )?invalid|null mx|doesn'?t receive e-?mail|does not accept (?:e-?)?mail|no mx (?:record|host)|(?:couldn'?t|could not|unable to) find (?:a |any )?(?:mail exchanger|host named|mx)|no mail exchanger|domain (?:\S+ )?(?:couldn'?t|could not) be found|domain name not found|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,} does(?: not|n'?t) exist/i;
+  /host or domain name not found|\b(?:host|domain) [a-z0-9-]+(?:\.[a-z0-9-]+)+ not found|(?:host|domain)(?: name)? (?:not found|unknown|does(?: not|n'?t) exist)|unknown (?:host|domain)|no such domain|nxdomain|unrout(?:e)?able (?:address|domain|mail domain)|invalid domain|domain (?:is )?invalid|null mx|doesn'?t receive e-?mail|does not accept (?:e-?)?mail|no mx (?:record|host|found)|no smtp service|domain is not reachable|all host address lookups failed permanently|mx records point to non-?existent hosts|domain mentioned in (?:the )?e-?mail address is unknown|recipient domain must exist|name or service not known|(?:couldn'?t|could not|unable to) find (?:a |any )?(?:mail exchanger|host named|mx)|no mail exchanger|domain (?:\S+ )?(?:couldn'?t|could not) be found|domain name not found|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,} does(?: not|n'?t) exist/i;
 
 /** The recipient's domain publishes a null MX (RFC 7505): it takes no mail at all. */
-const NULL_MX = /null mx|(?:host|domain) does not accept (?:e-?)?mail|doesn'?t receive e-?mail/i;
+const NULL_MX = /null mx|(?:host|domain) does not accept (?:e-?)?mail|doesn'?t receive e-?mail|no smtp service/i;
 
 /** The mailbox has moved or the address changed (RFC 3463 5.1.6). */
 const MOVED = /has moved|address (?:has )?changed|user has moved|mailbox has moved|moved to another/i;
@@ -96,34 +115,83 @@ const DIRECTORY_REJECTED = /recipient address rejected: access denied/i;
 
 /** Whether this failure is hard (the address or its domain does not exist) or soft (everything else). */
 export function failureKind(evidence: FailureEvidence): FailureKind {
-  const { statuses, replies, text } = evidence;
+  const { statuses, replies, text, command } = evidence;
   const permanent = statuses.some((status) => status.startsWith('5')) || replies.some((reply) => reply >= 500);
   const temporaryOnly = !permanent && (statuses.length > 0 || replies.length > 0);
   if (evidence.delayed || temporaryOnly) return 'soft';
-  if (BEFORE_RECIPIENT.test(text)) return 'soft';
+  if (command === 'connect' || command === 'helo' || command === 'mail' || BEFORE_RECIPIENT.test(text)) return 'soft';
   // RFC 7505: a null MX says the domain takes no mail at all; some MTAs report that to the sender as 5.7.27.
   if (statuses.includes('5.7.27') && NULL_MX.test(text) && !/\bsender\b/i.test(text)) return 'hard';
+  // A refusal of RCPT TO that says in so many words that the recipient does not exist is about the address, whatever
+  // code the mail system filed it under (some file every refusal under 5.7.1 or 5.3.0); only a 5.2.x, which speaks of
+  // a mailbox that exists, keeps it soft. Without that, a 5.7.x is about the sender or the mail.
+  if (
+    command === 'rcpt' &&
+    RECIPIENT_UNKNOWN.test(text) &&
+    !SOFT_TEXT.test(text) &&
+    !statuses.some((status) => status.startsWith('5.2.') || SENDER_STATUSES.has(status))
+  ) {
+    return 'hard';
+  }
   if (statuses.some((status) => status.startsWith('5.7.') || SENDER_STATUSES.has(status))) return 'soft';
   if (SOFT_TEXT.test(text)) return 'soft';
   // RFC 7504: reply 521 says the host, 556 the domain, takes no mail at all, as a null MX does.
   if (replies.some((reply) => reply === 521 || reply === 556)) return 'hard';
-  // A server that accepted the recipient at RCPT TO and refuses the message at the end of DATA judges the
-  // message, not the address: its "unknown user" there is a disguised refusal, unless a status code says 5.1.x.
-  if (evidence.afterData && !statuses.some((status) => HARD_STATUSES.has(status))) return 'soft';
+  // A server that accepted the recipient at RCPT TO and refuses the message at DATA judges the message, not the
+  // address: its "unknown user" there is a disguised refusal, unless a status code says 5.1.x.
+  if (command === 'data' && !statuses.some((status) => HARD_STATUSES.has(status))) return 'soft';
   const specific = statuses.filter((status) => status.startsWith('5.') && !GENERAL_STATUSES.test(status));
   if (specific.some((status) => HARD_STATUSES.has(status))) return 'hard';
   if (specific.length > 0) return 'soft';
   if (statuses.includes('5.4.1') && DIRECTORY_REJECTED.test(text)) return 'hard';
+  // A bare reply code ("550 Unknown user") with no enhanced status and nothing to say it answered RCPT TO is how
+  // mail filters refuse a message as often as how a server refuses an address: only the words of a dead domain or a
+  // moved mailbox stay hard there.
+  if (statuses.length === 0 && replies.length > 0 && command === undefined && !UNKNOWN_DOMAIN.test(text) && !MOVED.test(text)) return 'soft';
   if (UNKNOWN_MAILBOX.test(text) || UNKNOWN_DOMAIN.test(text) || MOVED.test(text)) return 'hard';
   return 'soft';
 }
 
-/** How mail systems say a refusal came at the end of DATA ("in reply to end of DATA command", "after end of data"). */
-const AFTER_DATA = /\b(?:in reply to|after) end of data\b/i;
+/**
+ * How mail systems name the command a refusal answered: Postfix "(in reply to RCPT TO command)", Exim "SMTP error
+ * from remote mail server after end of data", GMX "after RCPT command", DragonFly "did not like our RCPT TO",
+ * Yahoo "[RCPT_TO]", m-FILTER's "SMTP command" section. The first that matches counts, DATA first.
+ */
+const COMMAND_WORDS: ReadonlyArray<[SmtpCommand, RegExp]> = [
+  ['data', /\b(?:in reply to|after|following|did not like our(?: final)?) (?:the )?(?:end of )?data\b|\bsmtp:data\b|\[data\]|smtp command:? data\b/i],
+  ['rcpt', /\b(?:in reply to|after|following|did not like our) (?:the )?rcpt\b|\bsmtp:rcpt\b|\[rcpt_to\]|smtp command:? rcpt\b|\brcpt to response\b/i],
+  ['mail', /\b(?:in reply to|after|did not like our) (?:the )?mail(?: from)?\b/i],
+  ['helo', /\b(?:in reply to|after) (?:the )?(?:helo|ehlo)\b/i],
+  ['connect', /\b(?:in reply to|after) (?:the )?(?:initial connection|connect|greeting|banner)\b/i],
+];
 
-/** Whether a notice's words about one recipient say the refusal came at the end of DATA. */
-export function refusedAfterData(text: string): boolean {
-  return AFTER_DATA.test(text.replace(/\s+/g, ' '));
+/** The verbs of a session transcript (">>> RCPT TO:<a@b>"), as commands. */
+const TRANSCRIPT_VERBS: Record<string, SmtpCommand> = { DATA: 'data', RCPT: 'rcpt', MAIL: 'mail', HELO: 'helo', EHLO: 'helo', LHLO: 'helo' };
+
+/** A line in which Sendmail gives one recipient's verdict ("550 5.1.1 <a@b>... User unknown"). */
+const RECIPIENT_VERDICT = /^\s*[45]\d\d[ -][245]\.\d{1,3}\.\d{1,3} <?[^\s<>]+@[^\s<>]+?>?\.\.\./;
+
+/**
+ * The command a refusal answered, from the words about it or from a session transcript (">>> DATA" then
+ * "<<< 550 ..."), when either says. In a transcript, a refusal read after ">>> DATA" that Sendmail follows with a
+ * recipient's verdict answered RCPT TO: the server took the commands together (pipelining) and answered late.
+ */
+export function refusedAt(text: string): SmtpCommand | undefined {
+  const flat = text.replace(/\s+/g, ' ');
+  const worded = COMMAND_WORDS.find(([, words]) => words.test(flat));
+  if (worded) return worded[0];
+  const lines = text.split('\n');
+  const reply = lines.findIndex((line) => /^\s*<<<\s*[45]\d\d\b/.test(line));
+  if (reply < 0) return undefined;
+  let verb: SmtpCommand | undefined;
+  for (let index = reply - 1; index >= 0 && verb === undefined; index -= 1) {
+    const sent = /^\s*>>>\s*([A-Za-z]{4})\b/.exec(lines[index]!);
+    if (sent) verb = TRANSCRIPT_VERBS[sent[1]!.toUpperCase()];
+  }
+  if (verb !== 'data') return verb;
+  const after = lines.slice(reply + 1);
+  const end = after.findIndex((line) => line.trim() === '' || /^\s*(?:>>>|<<<)/.test(line));
+  return after.slice(0, end < 0 ? undefined : end).some((line) => RECIPIENT_VERDICT.test(line)) ? 'rcpt' : 'data';
 }
 
 /** Whether `text` gives a reason the rules know, soft or hard. */

@@ -187,7 +187,10 @@ function transferDecode(body: string, encoding: string): Buffer {
 /** Bytes as text in `charset`; UTF-8 when none is named (or the name is unknown), Windows-1252 when that fails. */
 export function decodeText(bytes: Uint8Array, charset: string | undefined): string {
   const label = (charset ?? '').trim().toLowerCase();
-  if (label && label !== 'us-ascii' && label !== 'utf-8' && label !== 'utf8') {
+  // A 7-bit charset (ISO-2022-JP and its kin) cannot hold 8-bit bytes: text that has them was written in another
+  // charset, often UTF-8, whatever its label says.
+  const sevenBit = /^iso-2022-/.test(label) && bytes.some((byte) => byte > 0x7f);
+  if (label && !sevenBit && label !== 'us-ascii' && label !== 'utf-8' && label !== 'utf8') {
     try {
       return new TextDecoder(label).decode(bytes);
     } catch {

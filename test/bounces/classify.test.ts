@@ -1,8 +1,9 @@
 // The bounce classifier (src/bounces/classify.ts, docs/bounces.md "Bounces: how a failure is classified"): over the
 // labelled corpus of real bounces in test/fixtures/bounces it agrees with the labels on at least 95 % of the mails
 // and takes at most 3 % of the soft bounces for hard; and on small mails made here it reads the rules one by one
-// (a 5.7.1 is soft, a 5.1.1 is hard with its recipient and status, an ARF report is a complaint, an out-of-office
-// and a success report are none, the VERP address and the returned Message-ID come out).
+// (a 5.7.1 is soft, a 5.1.1 is hard with its recipient and status, the SMTP command a refusal answered counts, a
+// bare "550 Unknown user" is soft, a notice is read in its own words and languages, an ARF report is a complaint,
+// an out-of-office and a success report are none, the VERP address and the returned Message-ID come out).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
@@ -74,7 +75,7 @@ describe('the bounce corpus', () => {
     const labels = JSON.parse(readFileSync(new URL('labels.json', CORPUS), 'utf8')) as Record<string, Label>;
     const files = readdirSync(CORPUS).filter((file) => file.endsWith('.eml')).sort();
     assert.deepEqual(files, Object.keys(labels).sort(), 'every mail has a label, every label a mail');
-    assert.ok(files.length >= 200, `${files.length} mails`);
+    assert.ok(files.length >= 280, `${files.length} mails`);
 
     const disagreements: string[] = [];
     let agree = 0;
@@ -173,6 +174,156 @@ describe('classifyBounce', () => {
     );
     assert.equal(afterData.kind, 'soft');
     assert.equal(afterData.recipient, 'reader@carrier.example');
+  });
+
+  it('reads the command a refusal answered from a session transcript: at DATA soft, a pipelined RCPT TO answer hard', async () => {
+    /** A Sendmail-like report whose transcript ends with `lines`; its status (5.0.0) decides nothing. */
+    const transcript = (lines: string[]) =>
+      [
+        'Return-Path: <>',
+        'From: Mail Delivery Subsystem <MAILER-DAEMON@mx.example.net>',
+        'To: news@example.com',
+        'Subject: Returned mail: see transcript for details',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="t"',
+        '',
+        '--t',
+        '',
+        '   ----- Transcript of session follows -----',
+        '... while talking to mx.example.org.:',
+        '>>> DATA',
+        ...lines,
+        '',
+        '--t',
+        'Content-Type: message/delivery-status',
+        '',
+        'Reporting-MTA: dns; mx.example.net',
+        '',
+        'Final-Recipient: RFC822; reader@example.org',
+        'Action: failed',
+        'Status: 5.0.0',
+        'Diagnostic-Code: SMTP; 550 <reader@example.org>... User unknown',
+        '',
+        '--t--',
+        '',
+      ].join('\n');
+    // The server took the recipient and refused the message: a filter's "user unknown".
+    const atData = await classifyBounce(transcript(['<<< 550 <reader@example.org>... User unknown', '554 5.0.0 Service unavailable']));
+    assert.equal(atData.kind, 'soft');
+    // The same reply read after DATA, followed by Sendmail's verdict on the recipient, answered RCPT TO.
+    const pipelined = await classifyBounce(
+      transcript(['<<< 550 <reader@example.org>... User unknown', '550 5.1.1 <reader@example.org>... User unknown', '<<< 554 5.5.1 Error: no valid recipients']),
+    );
+    assert.equal(pipelined.kind, 'hard');
+  });
+
+  it('takes a refusal of RCPT TO that names the recipient unknown for hard, whatever code it was filed under', async () => {
+    const notice = (command: string) =>
+      [
+        'From: Mail Delivery Subsystem <MAILER-DAEMON@relay.example.net>',
+        'To: news@example.com',
+        'Subject: Returned mail: Requested action not taken',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="r"',
+        '',
+        '--r',
+        '',
+        '   ----- Transcript of session follows -----',
+        `>>> ${command}`,
+        '<<< 553 Invalid recipient reader@example.org (Mode: normal)',
+        '',
+        '--r',
+        'Content-Type: message/delivery-status',
+        '',
+        'Final-Recipient: RFC822; reader@example.org',
+        'Action: failed',
+        'Status: 5.7.1',
+        'Diagnostic-Code: SMTP; 553 Invalid recipient reader@example.org (Mode: normal)',
+        '',
+        '--r--',
+        '',
+      ].join('\n');
+    assert.equal((await classifyBounce(notice('RCPT TO:<reader@example.org>'))).kind, 'hard');
+    // The same 5.7.1 answering the message itself stays a policy refusal.
+    assert.equal((await classifyBounce(notice('DATA'))).kind, 'soft');
+  });
+
+  it('takes a bare "550 Unknown user" that names no command for soft, and the same in reply to RCPT TO for hard', async () => {
+    const report = (diagnostic: string) =>
+      deliveryReport({ recipients: [{ address: 'reader@example.org', status: '', diagnostic }] }).replace('Status: \n', '');
+    assert.equal((await classifyBounce(report('550 Unknown user reader@example.org'))).kind, 'soft');
+    assert.equal((await classifyBounce(report('550 Unknown user reader@example.org (in reply to RCPT TO command)'))).kind, 'hard');
+    // A domain that does not exist needs no command to be hard.
+    assert.equal((await classifyBounce(report('550 Host unknown (Authoritative answer from name server)'))).kind, 'hard');
+  });
+
+  it('reads a notice in its own words under the failed address: an MX that says "no SMTP service" is hard', async () => {
+    const verdict = await classifyBounce(
+      [
+        'Return-path: <>',
+        'X-Failed-Recipients: reader@parked.example',
+        'Auto-Submitted: auto-replied',
+        'From: mailer-daemon@mx.example.net',
+        'To: news@example.com',
+        'Subject: Mail delivery failed: returning message to sender',
+        '',
+        'This message was created automatically by mail delivery software.',
+        '',
+        'A message that you sent could not be delivered to one or more of its',
+        'recipients. This is a permanent error. The following address(es) failed:',
+        '',
+        '  reader@parked.example',
+        '    an MX or SRV record indicated no SMTP service',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(verdict.kind, 'hard');
+    assert.equal(verdict.recipient, 'reader@parked.example');
+    assert.equal(verdict.reason, 'an MX or SRV record indicated no SMTP service');
+  });
+
+  it('recognises a notice by its set phrases and its language, whoever sends it: a Japanese full mailbox is soft', async () => {
+    const verdict = await classifyBounce(
+      [
+        'From: no-reply@mail.example.jp',
+        'To: news@example.com',
+        'Subject: =?UTF-8?B?44Oh44O844Or44Ko44Op44O86YCa55+l?=',
+        'Content-Type: text/plain; charset="ISO-2022-JP"',
+        '',
+        // UTF-8 under a 7-bit label: read as the UTF-8 it is.
+        '送信先のメールボックスが一杯のため、送信できませんでした。',
+        '',
+        'Your mail sent on: Thu, 29 Apr 2013 23:45:22 +0900',
+        '     Could not be delivered to: <reader@example.jp>',
+        '     As their mailbox is full.',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(verdict.kind, 'soft');
+    assert.equal(verdict.recipient, 'reader@example.jp');
+    assert.match(verdict.reason ?? '', /送信先のメールボックス/);
+  });
+
+  it('takes "the group may not exist" in any language for soft, and a foreign "address does not exist" for hard', async () => {
+    const groupNotice = (text: string) =>
+      [
+        'From: Mail Delivery Subsystem <mailer-daemon@googlemail.com>',
+        'To: news@example.com',
+        'Subject: Delivery Status Notification (Failure)',
+        'X-Failed-Recipients: readers@groups.example.com',
+        'Content-Type: text/plain; charset="UTF-8"',
+        '',
+        text,
+        '',
+      ].join('\n');
+    for (const text of [
+      'Wir möchten Sie darüber informieren, dass die Gruppe (readers) möglicherweise nicht existiert oder Sie nicht berechtigt sind, Nachrichten zu posten.',
+      "Nous vous informons que le groupe (readers) n'existe peut-être pas ou que vous n'êtes pas autorisé à publier des messages.",
+      'Queremos informarte de que el grupo (readers) quizás no exista o bien no tienes los permisos necesarios.',
+    ]) {
+      assert.equal((await classifyBounce(groupNotice(text))).kind, 'soft', text);
+    }
+    assert.equal((await classifyBounce(groupNotice('Die Adresse readers@groups.example.com existiert nicht.'))).kind, 'hard');
   });
 
   it('takes an ARF feedback report for a complaint about the recipient it names', async () => {

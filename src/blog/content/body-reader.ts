@@ -2,6 +2,7 @@
 // detail, the feeds, the excerpt, the `q` index): 100,000 posts hold about 400 MB of Markdown, which the service
 // does not keep in memory.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { contentDirOf, leadsOutsideContentDir } from './content-root.js';
 import { splitFrontMatter } from './front-matter.js';
 import { stampOf } from './scan.js';
 
@@ -43,11 +44,12 @@ export function readPostFile(filePath: string): PostFileRead | null {
 }
 
 /**
- * The body of the file at `filePath` as it was loaded: the text from `bodyStart` when the file still has the
- * `stamp` it was loaded with. A file changed since has a reload on its way (the watcher, the rescan); until then
- * its body is the one it has now, and a file that is gone (or is no longer a file) has an empty body.
+ * The body of the file at `filePath` (`file` relative to content_dir) as it was loaded: the text from `bodyStart`
+ * when the file still has the `stamp` it was loaded with. A file changed since has a reload on its way (the
+ * watcher, the rescan); until then its body is the one it has now, and a file that is gone (or is no longer a
+ * file, or is now reached through a link out of content_dir: docs/blog.md "Where posts live") has an empty body.
  */
-export function readBodyAgain(filePath: string, stamp: string, bodyStart: number): string {
+export function readBodyAgain(filePath: string, file: string, stamp: string, bodyStart: number): string {
   let read: PostFileRead | null;
   try {
     read = readPostFile(filePath);
@@ -55,5 +57,9 @@ export function readBodyAgain(filePath: string, stamp: string, bodyStart: number
     return '';
   }
   if (read === null) return '';
-  return read.stamp === stamp ? read.text.slice(bodyStart) : (splitFrontMatter(read.text)?.body ?? '');
+  if (read.stamp === stamp) return read.text.slice(bodyStart);
+  // Changed since it was loaded: the scan has not looked at what it is now. Resolving the path costs a few
+  // system calls, paid only by a file changed since.
+  if (leadsOutsideContentDir(contentDirOf(filePath, file), filePath)) return '';
+  return splitFrontMatter(read.text)?.body ?? '';
 }

@@ -83,7 +83,7 @@ export class LoadedPost implements PostVersion {
 
   get body(): string {
     const { body, bodyStart } = this.source;
-    return typeof body === 'string' ? body : readBodyAgain(body.path, body.stamp, bodyStart);
+    return typeof body === 'string' ? body : readBodyAgain(body.path, this.file, body.stamp, bodyStart);
   }
 
   /**

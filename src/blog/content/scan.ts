@@ -1,9 +1,12 @@
 // Lists the candidate post files of content_dir with what tells whether they changed (size, mtime, inode).
 // Plain synchronous system calls, in slices: stat-ing 10,000 files through the thread pool costs several
-// times the CPU, and yielding between slices keeps requests flowing during a rescan.
-import { lstatSync, readdirSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
+// times the CPU, and yielding between slices keeps requests flowing during a rescan. A post file that is a
+// symbolic link counts only when it leads to a file inside content_dir, and links to folders are not followed
+// (docs/blog.md "Where posts live"): the link is resolved only for names that are links, which readdir tells.
+import { lstatSync, readdirSync, statSync, type BigIntStats, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { leadsOutsideContentDir, OUTSIDE_LINK_REASON } from './content-root.js';
 
 /** Files stat-ed between two yields to the event loop. */
 const SLICE = 500;
@@ -38,23 +41,33 @@ export async function scanContentDir(root: string, accept: (file: string) => boo
   if (!entries) return { found: false, files: [], directories: [], unreadable: [] };
   const result: ScanResult = { found: true, files: [], directories: [root], unreadable: [] };
   const candidates: string[] = [];
+  /** Candidates that are symbolic links: kept only when they lead inside content_dir. */
+  const links = new Set<string>();
+  const consider = (entry: Dirent, file: string) => {
+    if (entry.isDirectory() || !accept(file)) return;
+    candidates.push(file);
+    if (entry.isSymbolicLink()) links.add(file);
+  };
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
+    // A link to a folder is not a directory entry here: its posts are not listed.
     if (entry.isDirectory()) {
       if (result.directories.length % SLICE === 0) await yieldToEventLoop();
       const folder = path.join(root, entry.name);
       const inner = list(folder);
       if (!inner) continue;
       result.directories.push(folder);
-      for (const file of inner) {
-        if (!file.isDirectory() && accept(`${entry.name}/${file.name}`)) candidates.push(`${entry.name}/${file.name}`);
-      }
-    } else if (accept(entry.name)) {
-      candidates.push(entry.name);
+      for (const file of inner) consider(file, `${entry.name}/${file.name}`);
+    } else {
+      consider(entry, entry.name);
     }
   }
   for (const [index, file] of candidates.entries()) {
     if (index > 0 && index % SLICE === 0) await yieldToEventLoop();
+    if (links.has(file) && leadsOutsideContentDir(root, path.join(root, file))) {
+      result.unreadable.push({ file, reason: OUTSIDE_LINK_REASON });
+      continue;
+    }
     if (!needsStamp(file)) {
       result.files.push({ file, stamp: null });
       continue;
@@ -82,7 +95,11 @@ export interface PathsScan extends ScanResult {
  */
 export function scanPaths(root: string, paths: Iterable<string>, accept: (file: string) => boolean): PathsScan {
   const result: PathsScan = { found: true, files: [], directories: [], unreadable: [], covered: [] };
-  const look = (file: string) => {
+  const look = (file: string, isLink: boolean) => {
+    if (isLink && leadsOutsideContentDir(root, path.join(root, file))) {
+      result.unreadable.push({ file, reason: OUTSIDE_LINK_REASON });
+      return;
+    }
     try {
       const info = statSync(path.join(root, file), { bigint: true });
       if (info.isFile()) result.files.push({ file, stamp: stampOf(info) });
@@ -95,21 +112,24 @@ export function scanPaths(root: string, paths: Iterable<string>, accept: (file: 
     const parts = relative.split('/');
     if (parts.length > 2 || parts.some((part) => part === '') || parts[0]!.startsWith('.')) continue;
     result.covered.push(relative);
-    let isFolder: boolean;
+    let info: Stats;
     try {
       // As readdir's entries: a link to a folder is not listed as one.
-      isFolder = lstatSync(path.join(root, relative)).isDirectory();
+      info = lstatSync(path.join(root, relative));
+      // Nor is a file inside a linked folder: the full scan never goes into one.
+      if (parts.length === 2 && !lstatSync(path.join(root, parts[0]!)).isDirectory()) continue;
     } catch {
       continue; // gone
     }
+    const isFolder = info.isDirectory();
     if (isFolder && parts.length === 1) {
       const folder = path.join(root, relative);
       const inner = list(folder);
       if (!inner) continue;
       result.directories.push(folder);
-      for (const file of inner) if (!file.isDirectory() && accept(`${relative}/${file.name}`)) look(`${relative}/${file.name}`);
+      for (const file of inner) if (!file.isDirectory() && accept(`${relative}/${file.name}`)) look(`${relative}/${file.name}`, file.isSymbolicLink());
     } else if (!isFolder && accept(relative)) {
-      look(relative);
+      look(relative, info.isSymbolicLink());
     }
   }
   return result;

@@ -1,8 +1,9 @@
 // Reads an image beside a post from content_dir (the file-system side of docs/blog.md "Images beside a
-// post"). Only regular files (no symbolic links, no folders) whose first bytes are a known image are read whole,
-// and kept while the file is unchanged.
+// post"). Only regular files (no symbolic links, no folders) in a folder that is inside content_dir once every
+// link is resolved, whose first bytes are a known image, are read whole, and kept while the file is unchanged.
 import { lstat, open } from 'node:fs/promises';
 import path from 'node:path';
+import { leadsOutsideContentDirAsync } from '../content/content-root.js';
 import { detectImageType, IMAGE_HEAD_BYTES } from '../../kit/image-type.js';
 import { createLru } from '../http/lru.js';
 
@@ -24,6 +25,8 @@ export function createMediaReader(contentDir: string): MediaReader {
     try {
       const info = await lstat(file);
       if (!info.isFile()) return null;
+      // The file is no link; its folder (named by the catalog) may have become one since the posts were loaded.
+      if (await leadsOutsideContentDirAsync(contentDir, path.dirname(file))) return null;
       // Same inode, size and modification time: the same bytes (a replaced file gets a new inode or time).
       const stamp = `${info.ino}:${info.size}:${info.mtimeMs}`;
       const cached = cache.get(file);

@@ -32,6 +32,7 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'campaign-10k', group: 'newsletter', run: benchCampaign10k },
   { name: 'inbox-100k', group: 'admin', run: benchInbox100k },
   { name: 'sign-in-burst', group: 'admin', run: benchSignInBurst },
+  { name: 'git-save', group: 'admin', run: async (context) => (await import('./git-save.js')).benchGitSave(context) },
   { name: 'cluster', group: 'cluster', run: benchCluster },
 ];
 

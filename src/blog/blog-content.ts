@@ -6,7 +6,8 @@ import type { BlogConfig, SiteConfig } from '../config/config.js';
 import type { Logger } from '../kit/log.js';
 import { VERSION } from '../version.js';
 import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
-import { createSearchIndexer } from './catalog/search-indexer.js';
+import { ANSWER_WITHIN_MS } from './catalog/query.js';
+import { createSearchIndexer, RESTORE_STEP_MS } from './catalog/search-indexer.js';
 import { createSearchWordsStore } from './catalog/search-words-file.js';
 import { listVersionStates } from './catalog/version-states.js';
 import { parsePostFileName } from './content/file-name.js';
@@ -58,6 +59,12 @@ export interface BlogContentDeps {
    * (catalog/step-clock.ts STEP_MS by default): how long another request may wait behind either.
    */
   searchStepMs?: number;
+  /**
+   * Milliseconds a `q` asked before the index is ready may take (catalog/query.ts ANSWER_WITHIN_MS by default):
+   * then it answers from the newest posts looked at so far, a partial answer (docs/blog.md "Start-up and the load
+   * cache").
+   */
+  searchAnswerMs?: number;
 }
 
 /** The blog's posts as they are now, for its HTTP service, /admin and campaigns. */
@@ -102,6 +109,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
   const searchIndexer = createSearchIndexer({
     words: deps.searchWordsFile ? createSearchWordsStore(deps.searchWordsFile, cacheKey) : undefined,
     stepMs: deps.searchStepMs,
+    restoreStepMs: deps.searchStepMs ?? RESTORE_STEP_MS,
     onError: (error) => logger.error({ err: error }, 'blog search index build failed'),
     onSaveError: (error) =>
       logger.warn({ event: 'blog_search_words_not_written', reason: (error as Error).message }, 'blog search words could not be written; the next start reads every post file for q'),
@@ -114,6 +122,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
     latestSearchIndex: searchIndexer.latest,
     matcherFor: searchIndexer.matcherFor,
     scanStepMs: deps.searchStepMs,
+    scanAnswerMs: deps.searchAnswerMs ?? ANSWER_WITHIN_MS,
   };
   let snapshot: BlogSnapshot | null = null;
   let watcher: ContentWatcher | null = null;
@@ -163,6 +172,9 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
   const releases = createReleaseTimer({ timers: deps.timers ?? systemTimers, now: () => clock().getTime(), onRelease: () => reloader.request([]) });
   // The first load runs alone; only then do file events, the periodic rescan and releases ask for reloads.
   await reload();
+  // A restart with no post changed answers `q` from the index kept in data_dir from its first request: the start
+  // waits for it to be read (a fraction of the posts' loading; docs/blog.md "Start-up and the load cache").
+  await searchIndexer.restored();
   const rescans = createRescanTimer({
     intervalMs: deps.rescanIntervalMs ?? 5000,
     maxShare: 0.02,

@@ -172,6 +172,7 @@ describe('q scanned by words before the index is ready', () => {
       await new Promise((resolve) => setImmediate(resolve));
       assert.ok(readSteps < 3, 'the words file is still being read');
       assert.equal(indexer.matcherFor(['alpha']).held?.(), true, 'a scan waits meanwhile');
+      assert.equal(indexer.matcherFor(['alpha']).slow?.(), true, 'posts can only be judged by their texts meanwhile');
       for (const q of ['alpha', 'ss', 'fi', 'beta gamma', 'zz']) {
         const terms = searchTerms(q);
         const { matches } = indexer.matcherFor(terms);
@@ -195,6 +196,7 @@ describe('q scanned by words before the index is ready', () => {
     assert.notEqual(indexer.indexFor(catalog), null);
     assert.equal(indexer.textsRead(), 0, 'the build took every post from the file');
     assert.equal(indexer.matcherFor(['alpha']).held?.(), false);
+    assert.equal(indexer.matcherFor(['alpha']).slow?.(), false);
   });
 
   it('holds scans while a build lays out its lists, from when every post is read until the index answers', async () => {

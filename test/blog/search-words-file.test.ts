@@ -1,16 +1,18 @@
-// The q index's words in data_dir (catalog/search-words-file.ts): a restart takes the words of unchanged posts from
-// the file and reads only the others, with the same answers as a scan; words no post holds are left out; a file
-// cut short, damaged, or written under another key is not used; and a file that cannot be written is only logged.
+// The q index in data_dir (catalog/search-words-file.ts): a restart with the same posts takes the index as it is, one
+// after changes takes the words of unchanged posts from the file and reads only the others, with the same answers
+// as a scan; words no post holds are left out; a file cut short, damaged, or written under another key is not used;
+// and a file that cannot be written is only logged.
 import assert from 'node:assert/strict';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { buildCatalog, groupBySlug } from '../../src/blog/catalog/catalog.js';
-import { plainSearch, type Searchable } from '../../src/blog/catalog/plain-search.js';
+import { containsEveryTerm, plainSearch, type Searchable } from '../../src/blog/catalog/plain-search.js';
+import { selectPage } from '../../src/blog/catalog/query.js';
 import { decodeInto } from '../../src/blog/catalog/posting-lists.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
-import { adoptSavedWords, buildSearchIndex, createWordStore, findPositions, type SearchIndex } from '../../src/blog/catalog/search-index.js';
+import { adoptSavedWords, buildSearchIndex, createWordStore, findPositions, fitsSavedIndex, savedIndexSteps, type SearchIndex } from '../../src/blog/catalog/search-index.js';
 import { createSearchIndexer } from '../../src/blog/catalog/search-indexer.js';
 import { createSearchWordsStore, readSearchWords } from '../../src/blog/catalog/search-words-file.js';
 import { foldCase } from '../../src/blog/text/fold-case.js';
@@ -109,6 +111,59 @@ describe('the q index words file', () => {
     );
   });
 
+  it('keeps the index itself, which a restart with the very same posts takes as it is', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 12 }), fc.array(query, { minLength: 1, maxLength: 6 }), async (texts, queries) => {
+        const posts = texts.map((body, at) => post(`p${at}.md\nstamp1`, body));
+        const saved = readSearchWords(await encoded(buildSearchIndex(posts)), KEY)!;
+        assert.ok(saved.index?.vocabulary, 'the lists and the words\' trigram index are in the file');
+        const again = texts.map((body, at) => post(`p${at}.md\nstamp1`, body));
+        assert.ok(fitsSavedIndex(again, saved));
+        const store = createWordStore();
+        assert.ok(adoptSavedWords(store, saved));
+        const steps = savedIndexSteps(again, saved, store, () => false);
+        const step = steps.next();
+        assert.ok(step.done, 'nothing is built: the index is there at once');
+        assert.equal(store.textsRead, 0);
+        for (const q of queries) assert.deepEqual(findPositions(step.value, searchTerms(q)), plainSearch(again, searchTerms(q)), q);
+        // Any other posts, or the same in another order, have their lists laid out again.
+        assert.equal(fitsSavedIndex([...again, post('new.md\n1', 'alpha')], saved), false);
+        assert.equal(fitsSavedIndex(again.map((one, at) => (at === 0 ? post('p0.md\nstamp2', texts[0]!) : one)), saved), false);
+        if (again.length > 1) assert.equal(fitsSavedIndex([...again].reverse(), saved), false);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('keeps the lists but not the words\' trigram index when words were left out: the index answers at once and builds it', async () => {
+    const first = buildSearchIndex([post('a.md\n1', 'gamma delta beta'), post('b.md\n1', 'alpha beta'), post('c.md\n1', 'alphabet')]);
+    const kept = [first.posts[1]!, first.posts[2]!];
+    const saved = readSearchWords(await encoded(buildSearchIndex(kept, first, first.store)), KEY)!;
+    assert.ok(saved.index, 'the lists are in the file');
+    assert.equal(saved.index.vocabulary, undefined, 'the trigram index numbered words that are left out');
+    const store = createWordStore();
+    assert.ok(adoptSavedWords(store, saved));
+    assert.ok(fitsSavedIndex(kept, saved));
+    const steps = savedIndexSteps(kept, saved, store, () => false);
+    const early = steps.next();
+    assert.ok(!early.done && early.value, 'the index answers before its trigram index is built');
+    for (const q of ['alpha', 'bet', 'a', 'gamma']) assert.deepEqual(findPositions(early.value, [q]), plainSearch(kept, [q]), q);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    assert.equal(step.value.vocabulary.texts.length, 3, "beta, alpha, alphabet");
+    for (const q of ['alpha', 'bet', 'a', 'gamma']) assert.deepEqual(findPositions(step.value, [q]), plainSearch(kept, [q]), q);
+  });
+
+  it('is not used when any byte after its first line is changed', async () => {
+    const file = await encoded(buildSearchIndex([post('a.md\n1', 'alpha beta été'), post('b.md\n1', 'gamma beta')]));
+    assert.ok(readSearchWords(file, KEY)?.index?.vocabulary);
+    for (let at = file.indexOf(0x0a) + 1; at < file.length; at += 1) {
+      const damaged = Buffer.from(file);
+      damaged[at]! ^= 0x01;
+      assert.equal(readSearchWords(damaged, KEY), null, `byte ${at} of ${file.length}`);
+    }
+  });
+
   it('gives up the lists of a table whose words are not distinct words', () => {
     const store = createWordStore();
     assert.equal(adoptSavedWords(store, { words: ['alpha\n', 'alpha\n'], count: 2, lists: new Map([['a.md\n1', Uint8Array.of(1, 1)]]) }), false);
@@ -146,6 +201,71 @@ describe('the q index words file, kept by the indexer', () => {
     const posts = again.published.map((entry) => entry.post);
     for (const q of ['e', 'post', 'été', 'alpha beta', 'zz']) assert.deepEqual(findPositions(index, searchTerms(q)), plainSearch(posts, searchTerms(q)), q);
     await second.close();
+  });
+
+  it('has the index of unchanged posts ready as soon as the file is taken in; without a file, nothing is waited for', async () => {
+    const file = path.join(dir, 'data', 'blog-search-words.bin');
+    const { catalog } = await loadCatalog();
+    const first = createSearchIndexer({ words: createSearchWordsStore(file, KEY), onError: assert.fail, onSaveError: assert.fail });
+    first.index(catalog);
+    await first.idle();
+    await first.close();
+
+    const { catalog: again } = await loadCatalog();
+    const restarted = createSearchIndexer({ words: createSearchWordsStore(file, KEY), onError: assert.fail });
+    restarted.index(again);
+    await restarted.restored();
+    assert.ok(restarted.indexFor(again), 'the index is ready when the file is taken in');
+    await restarted.close();
+
+    // No file: restored() does not wait for the build, which is held at its first pause.
+    const held: Array<() => void> = [];
+    const fresh = createSearchIndexer({ stepMs: 0, pause: () => new Promise<void>((resolve) => held.push(resolve)), onError: assert.fail });
+    fresh.index(again);
+    await fresh.restored();
+    assert.equal(fresh.indexFor(again), null);
+    assert.ok(held.length > 0, 'the build is under way');
+    const closed = fresh.close();
+    for (let resolve = held.shift(); resolve; resolve = held.shift()) resolve();
+    await closed;
+  });
+
+  it('answers after a restart with a few posts changed from the index kept, those posts read one by one, until theirs is built', async () => {
+    const contentDir = path.join(dir, 'posts');
+    await cp(FIXTURE_POSTS, contentDir, { recursive: true });
+    const file = path.join(dir, 'data', 'blog-search-words.bin');
+    const first = createSearchIndexer({ words: createSearchWordsStore(file, KEY), onError: assert.fail, onSaveError: assert.fail });
+    first.index((await loadCatalog(contentDir)).catalog);
+    await first.idle();
+    await first.close();
+
+    const alpha = path.join(contentDir, 'alpha.md');
+    await writeFile(alpha, `${await readFile(alpha, 'utf8')}\nQuetzalcoatl.\n`);
+    const { catalog } = await loadCatalog(contentDir);
+    const held: Array<() => void> = [];
+    let free = true;
+    const indexer = createSearchIndexer({ words: createSearchWordsStore(file, KEY), stepMs: 0, pause: () => (free ? Promise.resolve() : new Promise<void>((resolve) => held.push(resolve))), onError: assert.fail });
+    indexer.index(catalog);
+    await indexer.restored();
+    free = false;
+    const kept = indexer.latest();
+    assert.ok(kept, 'the kept index answers');
+    assert.equal(indexer.indexFor(catalog), null, 'the catalog\'s own index is not built yet');
+    const read: Searchable[] = [];
+    for (const q of ['quetzalcoatl', 'post', 'é', 'zz']) {
+      const terms = searchTerms(q);
+      const { matches } = indexer.matcherFor(terms);
+      const page = selectPage(catalog.primaries, { lang: undefined, tag: undefined, terms, page: 1, limit: 100 }, kept, (one) => (read.push(one), matches(one)));
+      const expected = catalog.primaries.filter((entry) => containsEveryTerm(entry.post, terms));
+      assert.deepEqual(page.entries, expected, q);
+    }
+    assert.ok(read.length > 0 && read.every((one) => one.searchKey?.startsWith('alpha.md\n')), 'only the changed post is read');
+    free = true;
+    for (let resolve = held.shift(); resolve; resolve = held.shift()) resolve();
+    await indexer.idle();
+    assert.ok(indexer.indexFor(catalog));
+    assert.equal(indexer.textsRead(), 1);
+    await indexer.close();
   });
 
   it('is written once a build read many texts, without waiting for the close, even when a newer catalog cut the first build short', async () => {

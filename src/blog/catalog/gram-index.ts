@@ -1,10 +1,11 @@
 // Substring search over many short texts (the distinct words of the `q` index, catalog/search-index.ts):
 // posting lists of each text's unigrams, bigrams and trigrams, after Russ Cox's "Regular Expression Matching
 // with a Trigram Index" and PostgreSQL's pg_trgm. A term's grams are looked up and their lists intersected,
-// shortest first; only terms longer than three units need their candidates checked with a substring search,
-// because the list of a term's own unigram, bigram or trigram is already its exact answer.
+// shortest first, as long as that narrows the candidates more cheaply than checking them; only terms longer than
+// three units need their candidates checked with a substring search, because the list of a term's own unigram,
+// bigram or trigram is already its exact answer.
 import { collectGrams, createGramDictionary, gramsOfTerm, type GramDictionary } from '../text/grams.js';
-import { appendList, createPackedLists, keysOfPacked, layOutPostingsSteps, listBytes, postingsOf, type PostingLists } from './posting-lists.js';
+import { appendList, createPackedLists, keysOfPacked, layOutPostingsSteps, listBytes, postingsOf, someInList, type PostingLists } from './posting-lists.js';
 import { stepClock, type StepDue } from './step-clock.js';
 
 /** The texts holding each gram, by the gram's number, as positions in `texts`. */
@@ -46,45 +47,41 @@ export function findTexts(index: GramIndex, term: string): ArrayLike<number> {
   // The dictionary is shared with later indexes: a gram numbered after this index was built is in none of its texts.
   if (grams === null || grams.some((gram) => gram + 1 >= index.offsets.length)) return [];
   // Shortest first: the first list bounds what the others are searched for.
-  const lists = grams.sort((a, b) => listBytes(index, a) - listBytes(index, b)).map((gram) => {
-    const { values, count } = postingsOf(index, gram, new Uint32Array(listBytes(index, gram)));
-    return values.subarray(0, count);
-  });
-  let found: ArrayLike<number> = lists[0]!;
-  for (let list = 1; list < lists.length && found.length > 0; list += 1) found = intersect(found, lists[list]!);
+  grams.sort((a, b) => listBytes(index, a) - listBytes(index, b));
+  const first = postingsOf(index, grams[0]!, new Uint32Array(listBytes(index, grams[0]!)));
+  let found = first.values.subarray(0, first.count);
   if (term.length <= 3) return found;
+  for (let at = 1; at < grams.length && found.length > 0; at += 1) {
+    const bytes = listBytes(index, grams[at]!);
+    // Reading a list costs a few nanoseconds a byte, checking a text for the term some tens: past this many bytes
+    // a candidate, the check below, which is exact, costs less than narrowing the candidates further.
+    if (bytes > CHECK_RATIO * found.length) break;
+    const before = found.length;
+    found = keepListed(found, index, grams[at]!);
+    // A term's grams come together ("htt", "ttp", "tps" in every link): a list that took out almost none says
+    // the rest will not either.
+    if (found.length * 10 > before * 9) break;
+  }
   const verified: number[] = [];
   for (let at = 0; at < found.length; at += 1) if (index.texts[found[at]!]!.includes(term)) verified.push(found[at]!);
   return verified;
 }
 
-/**
- * The values of ascending `small` that ascending `large` holds: a walk through both when they are of a size,
- * else a binary search in `large` for each value of `small`, from the last hit onwards.
- */
-function intersect(small: ArrayLike<number>, large: ArrayLike<number>): number[] {
-  const result: number[] = [];
-  let low = 0;
-  if (large.length < small.length * 16) {
-    for (let at = 0; at < small.length && low < large.length; at += 1) {
-      const value = small[at]!;
-      while (low < large.length && large[low]! < value) low += 1;
-      if (large[low] === value) result.push(value);
-    }
-    return result;
-  }
-  for (let at = 0; at < small.length; at += 1) {
-    const value = small[at]!;
-    let high = large.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (large[middle]! < value) low = middle + 1;
-      else high = middle;
-    }
-    if (low === large.length) break;
-    if (large[low] === value) result.push(value);
-  }
-  return result;
+/** Bytes of a gram's list per candidate text past which the candidates are checked rather than narrowed. */
+const CHECK_RATIO = 32;
+
+/** The values of ascending `values` that `gram`'s list holds, walking both in order (the list is not decoded into memory). */
+function keepListed(values: Uint32Array, lists: PostingLists, gram: number): Uint32Array {
+  const kept = new Uint32Array(values.length);
+  let count = 0;
+  let at = 0;
+  someInList(lists.bytes, lists.offsets[gram]!, lists.offsets[gram + 1]!, (listed) => {
+    while (at < values.length && values[at]! < listed) at += 1;
+    if (at === values.length) return true;
+    if (values[at] === listed) kept[count++] = listed;
+    return false;
+  });
+  return kept.subarray(0, count);
 }
 
 /** Bytes of the posting lists, and of the gram tables (shared by the indexes built with one dictionary). */

@@ -4,12 +4,14 @@ import { languageKey } from '../content/language.js';
 import { foldCase } from '../text/fold-case.js';
 import { compareEntries, type Catalog, type CatalogEntry } from './catalog.js';
 import { containsEveryTerm, scanInSlices } from './plain-search.js';
-import { findPositions, type CandidateRanks, type Searchable, type SearchIndex } from './search-index.js';
+import { addBit, countBits, emptyBits, intersectInto, bitPositions, type PostBits } from './post-bits.js';
+import { findMatches, positionsOf, type CandidateRanks, type Searchable, type SearchIndex } from './search-index.js';
 import { searchTerms } from './search.js';
 import { stepClock } from './step-clock.js';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, MAX_PAGE_SIZE, MIN_PAGE_SIZE, POSTS_QUERY_PARAMETERS, WHOLE_NUMBER } from './query-params.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+// The parameters' bounds live in query-params.ts, which GET /openapi.json reads too.
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './query-params.js';
 
 export interface PostsQuery {
   /** Language key (lower case); undefined lists primary versions. */
@@ -31,6 +33,12 @@ export interface PostsPage {
   has_next: boolean;
   has_prev: boolean;
   entries: CatalogEntry[];
+  /**
+   * Set when a `q` asked before the index was ready looked at the newest candidates only (docs/blog.md "Start-up
+   * and the load cache"): `total` counts the matches among them, `has_next` is true, and the entries are the
+   * first matches of all, as the complete answer lists them, as far as they go.
+   */
+  partial?: true;
 }
 
 /**
@@ -39,17 +47,17 @@ export interface PostsPage {
  */
 export function parsePostsQuery(raw: Record<string, unknown>): QueryParseResult {
   const values: Record<string, string | undefined> = {};
-  for (const name of ['lang', 'tag', 'q', 'page', 'limit']) {
+  for (const name of POSTS_QUERY_PARAMETERS) {
     const value = raw[name];
     if (value === undefined) continue;
     if (typeof value !== 'string') return { ok: false, message: `${name} must be given at most once` };
     values[name] = value;
   }
-  const page = parseWholeNumber(values.page, 1);
-  if (page === null || page < 1) return { ok: false, message: 'page must be a whole number of at least 1' };
+  const page = parseWholeNumber(values.page, FIRST_PAGE);
+  if (page === null || page < FIRST_PAGE) return { ok: false, message: `page must be a whole number of at least ${FIRST_PAGE}` };
   const limit = parseWholeNumber(values.limit, DEFAULT_PAGE_SIZE);
-  if (limit === null || limit < 1 || limit > MAX_PAGE_SIZE) {
-    return { ok: false, message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}` };
+  if (limit === null || limit < MIN_PAGE_SIZE || limit > MAX_PAGE_SIZE) {
+    return { ok: false, message: `limit must be a whole number from ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE}` };
   }
   const lang = values.lang?.trim();
   const tag = values.tag?.trim();
@@ -68,7 +76,7 @@ export function parsePostsQuery(raw: Record<string, unknown>): QueryParseResult 
 /** Digits only ("1.5", "-1", "abc", "" and "+2" are not page numbers); `fallback` when absent. */
 function parseWholeNumber(value: string | undefined, fallback: number): number | null {
   if (value === undefined) return fallback;
-  if (!/^\d{1,15}$/.test(value)) return null;
+  if (!WHOLE_NUMBER.test(value)) return null;
   return Number(value);
 }
 
@@ -84,16 +92,31 @@ export function queryKey(query: PostsQuery): string {
 function candidateRanks(index: SearchIndex, candidates: readonly CatalogEntry[]): CandidateRanks {
   let known = index.memo.get(candidates);
   if (!known) {
-    known = { ranks: new Int32Array(index.posts.length).fill(-1), unindexed: [] };
+    known = { ranks: new Int32Array(index.posts.length).fill(-1), present: emptyBits(index.posts.length), ordered: true, unindexed: [] };
+    let lastPosition = -1;
+    const positions = positionsOf(index);
     for (let rank = 0; rank < candidates.length; rank += 1) {
-      const position = index.positionOf.get(candidates[rank]!.post);
-      if (position === undefined) known.unindexed.push(rank);
-      else known.ranks[position] = rank;
+      const position = positions.get(candidates[rank]!.post);
+      if (position === undefined) {
+        known.unindexed.push(rank);
+        continue;
+      }
+      known.ranks[position] = rank;
+      addBit(known.present, position);
+      // Both are in the catalog's order (compareEntries), so this holds but for an index of another order.
+      if (position < lastPosition) known.ordered = false;
+      lastPosition = position;
     }
     index.memo.set(candidates, known);
   }
   return known;
 }
+
+/**
+ * Candidates an earlier index may lack, each read on its own, before a `q` query is not answered from it: the index
+ * of the catalog before an edit, or the one kept in data_dir after a restart with a few posts changed.
+ */
+export const MOST_UNINDEXED = 256;
 
 /**
  * How many of `candidates` `index` does not hold: none for the index of their own catalog; after an edit, the
@@ -131,20 +154,37 @@ export function selectPage(
   matches: (post: Searchable) => boolean = (post) => containsEveryTerm(post, query.terms),
 ): PostsPage {
   const byTag = tagFilter(query);
-  let filtered: readonly CatalogEntry[] = candidates;
-  if (query.terms.length > 0 && index === null) {
-    filtered = candidates.filter((entry) => byTag(entry) && containsEveryTerm(entry.post, query.terms));
-  } else if (query.terms.length > 0) {
-    // Only the posts found are looked at: a rare term costs its few hits, not a pass over every candidate.
-    const { ranks: rankOf, unindexed } = candidateRanks(index!, candidates);
-    const ranks: number[] = [];
-    for (const position of findPositions(index!, query.terms)) if (rankOf[position]! >= 0) ranks.push(rankOf[position]!);
-    for (const rank of unindexed) if (matches(candidates[rank]!.post)) ranks.push(rank);
-    filtered = ranks.sort((a, b) => a - b).map((rank) => candidates[rank]!).filter(byTag);
-  } else if (query.tag !== undefined) {
-    filtered = candidates.filter(byTag);
+  if (query.terms.length === 0) return cutPage(query.tag === undefined ? candidates : candidates.filter(byTag), query);
+  if (index === null) return cutPage(candidates.filter((entry) => byTag(entry) && containsEveryTerm(entry.post, query.terms)), query);
+  // Only the posts found are looked at, as bits: a rare term costs its few hits, a common one no array of its hits.
+  const known = candidateRanks(index, candidates);
+  const found = intersectInto(findMatches(index, query.terms), known.present);
+  // Candidates the index lacks (few: posts new since it was built), in the candidates' order.
+  const extra = known.unindexed.filter((rank) => matches(candidates[rank]!.post));
+  if (query.tag === undefined && known.ordered) {
+    // Newest first is the index's order: the total is counted, and only the page's posts are walked to.
+    const total = countBits(found) + extra.length;
+    const start = (query.page - 1) * query.limit;
+    const ranks = start >= total ? [] : mergedRanks(found, known.ranks, extra, start, query.limit);
+    return pageOf(ranks.map((rank) => candidates[rank]!), total, query);
   }
-  return cutPage(filtered, query);
+  const ranks = mergedRanks(found, known.ranks, extra, 0, Infinity);
+  if (!known.ordered) ranks.sort((a, b) => a - b);
+  return cutPage(ranks.map((rank) => candidates[rank]!).filter(byTag), query);
+}
+
+/**
+ * The candidates' places of the posts in `found` (whose places grow with their positions, else any order) and of
+ * `extra` (ascending), merged in ascending order, from the `skip`-th on, at most `limit` of them.
+ */
+function mergedRanks(found: PostBits, rankOf: Int32Array, extra: readonly number[], skip: number, limit: number): number[] {
+  if (extra.length === 0) return bitPositions(found, skip, limit).map((position) => rankOf[position]!);
+  const indexed = bitPositions(found, 0, skip + limit).map((position) => rankOf[position]!);
+  const merged: number[] = [];
+  for (let a = 0, b = 0; merged.length < skip + limit && (a < indexed.length || b < extra.length); ) {
+    merged.push(b === extra.length || (a < indexed.length && indexed[a]! < extra[b]!) ? indexed[a++]! : extra[b++]!);
+  }
+  return merged.slice(skip);
 }
 
 /** How a scan before the index judges the posts, for one query. */
@@ -156,6 +196,11 @@ export interface ScanMatcher {
    * by their words, a hundred times faster than by their text), or the index is near (every post's words known).
    */
   held?(): boolean;
+  /**
+   * Whether posts are judged by their texts for now, read from their files (the words file is being taken in): a
+   * scan pressed for time waits instead, for half its time at most, as the index is near.
+   */
+  slow?(): boolean;
 }
 
 /** How selectPageInSlices reads the posts and lets other work run. */
@@ -166,22 +211,58 @@ export interface SliceOptions extends ScanMatcher {
   indexNow(): SearchIndex | null;
   /** Milliseconds of scanning between two pauses (STEP_MS by default, as the index build). */
   stepMs?: number;
+  /**
+   * How long the answer may take, in milliseconds of `now` (performance.now by default): with it, the scan ends
+   * early and the page is partial once the page and whether a next one exists are known (and more than
+   * SMALL_REST candidates are left), or once the time is up. Without it every candidate is looked at.
+   */
+  answerWithin?: { ms: number; now?: () => number };
 }
+
+/**
+ * How long a `q` asked before the index is ready may take by default (docs/blog.md "Start-up and the load
+ * cache"): a visitor waits this long at most (but for a garbage collection), then gets what was found so far.
+ */
+export const ANSWER_WITHIN_MS = 50;
+
+/**
+ * Candidates still to look at once the page is known, up to which the scan goes on to a complete answer: a few
+ * milliseconds when their words are known, so a small blog answers completely.
+ */
+export const SMALL_REST = 1000;
 
 /**
  * selectPage for a `q` query while the index is not ready: the candidates are scanned a slice at a time, pausing
  * in between (a scan reads every post's text, seconds at 100,000 posts), and the index answers instead as soon
- * as it is ready. The page is the one selectPage gives.
+ * as it is ready. The page is the one selectPage gives, or with `answerWithin` a partial page (PostsPage.partial)
+ * when the scan ended early: the candidates are looked at in their order, so the matches found are the first
+ * ones. While `held()` says so the scan waits for the index; with `answerWithin`, only while `slow()` says so and
+ * for half the time at most.
  */
 export async function selectPageInSlices(candidates: readonly CatalogEntry[], query: PostsQuery, options: SliceOptions): Promise<PostsPage> {
   const byTag = tagFilter(query);
+  const within = options.answerWithin;
+  const now = within?.now ?? (() => performance.now());
+  const started = within ? now() : 0;
+  // Matches past the page's own say that a next page exists.
+  const known = query.page * query.limit;
+  let looked = 0;
+  const enough = (found: readonly CatalogEntry[], count: number) => {
+    looked = count;
+    return (found.length > known && candidates.length - count > SMALL_REST) || now() - started >= within!.ms;
+  };
   const found = await scanInSlices(candidates, (entry) => byTag(entry) && options.matches(entry.post), {
     pause: options.pause,
     stop: () => options.indexNow() !== null,
-    held: options.held,
+    // Pressed for time, the scan waits only while posts could be judged by their texts alone, and for half the time
+    // at most; by their words, it finds the page's posts sooner than the index would be ready.
+    held: within ? () => (options.slow?.() ?? false) && now() - started < within.ms / 2 : options.held,
     due: stepClock(options.stepMs),
+    enough: within && enough,
   });
-  return found === null ? selectPage(candidates, query, options.indexNow()) : cutPage(found, query);
+  if (found === null) return selectPage(candidates, query, options.indexNow());
+  const page = cutPage(found, query);
+  return !within || looked === candidates.length ? page : { ...page, has_next: true, partial: true };
 }
 
 function tagFilter(query: PostsQuery): (entry: CatalogEntry) => boolean {
@@ -191,12 +272,11 @@ function tagFilter(query: PostsQuery): (entry: CatalogEntry) => boolean {
 /** The requested page of the filtered entries. */
 function cutPage(filtered: readonly CatalogEntry[], query: PostsQuery): PostsPage {
   const start = (query.page - 1) * query.limit;
-  return {
-    page: query.page,
-    page_size: query.limit,
-    total: filtered.length,
-    has_next: start + query.limit < filtered.length,
-    has_prev: query.page > 1,
-    entries: filtered.slice(start, start + query.limit),
-  };
+  return pageOf(filtered.slice(start, start + query.limit), filtered.length, query);
+}
+
+/** The page of `total` entries whose requested part is `entries`. */
+function pageOf(entries: CatalogEntry[], total: number, query: PostsQuery): PostsPage {
+  const start = (query.page - 1) * query.limit;
+  return { page: query.page, page_size: query.limit, total, has_next: start + query.limit < total, has_prev: query.page > 1, entries };
 }

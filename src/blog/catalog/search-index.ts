@@ -6,12 +6,14 @@
 // finds the words containing a term through a trigram index over the words (gram-index.ts), as the pg_trgm
 // documentation suggests for substring search over a table of unique words. A common term then costs a few
 // words' lists, not a read of every post that has its trigrams: "matrix" in 3,000 posts is one or a few words.
-import { createGramDictionary, type GramDictionary } from '../text/grams.js';
+// A query's matches are a set of posts as bits (post-bits.ts): counted for the total, walked for one page.
+import { createGramDictionary, restoreGramDictionary, type GramDictionary, type SavedGrams } from '../text/grams.js';
 import { findInJoined, joinWords, type JoinedWords } from '../text/joined-words.js';
 import { createWordTable, readText, type WordTable } from '../text/words.js';
 import { containsEveryTerm, type Searchable } from './plain-search.js';
 import { emptyGramIndex, gramIndexSteps, findTexts, type GramIndex } from './gram-index.js';
-import { decodeInto, encodeAscending, layOutPostingsSteps, listBytes, orOfMasks, someInList, type PostingLists } from './posting-lists.js';
+import { addListToBits, decodeInto, encodeAscending, layOutPostingsSteps, listBytes, listMeetsMarks, orOfMasks, type PostingLists } from './posting-lists.js';
+import { countBits, emptyBits, fullBits, intersectInto, bitPositions, type PostBits } from './post-bits.js';
 import { stepClock, type StepDue } from './step-clock.js';
 
 export type { Searchable };
@@ -25,6 +27,10 @@ export interface PostTerms {
 export interface CandidateRanks {
   /** Each indexed post's place in the candidates (-1 when absent). */
   ranks: Int32Array;
+  /** The indexed posts that are candidates. */
+  present: PostBits;
+  /** Whether the candidates' places grow with the posts' positions (the index's order is the candidates'). */
+  ordered: boolean;
   /** The places of the candidates the index does not hold: posts new since it was built. */
   unindexed: number[];
 }
@@ -51,8 +57,18 @@ export interface SavedWords {
   /** The table's words, in number order, each followed by a newline, in pieces (none cut). */
   words: string[];
   count: number;
-  /** Each post's list (encodeAscending), by searchKey. */
+  /** Each post's list (encodeAscending), by searchKey, in the order of the index they were taken from. */
   lists: Map<string, Uint8Array>;
+  /** That index's posting lists, when the file kept them: its posts are those of `lists`, in that order. */
+  index?: SavedIndex;
+}
+
+/** An index as the words file keeps it, numbered as the file's words are. */
+export interface SavedIndex {
+  /** The posts holding each of the `count` words. */
+  postings: PostingLists;
+  /** The trigram index over every word, and what numbers its grams; absent when the file has none. */
+  vocabulary?: { lists: PostingLists; grams: SavedGrams };
 }
 
 /** The posts holding each word (by the word's number, as positions in `posts`), and the words' trigram index. */
@@ -60,7 +76,8 @@ export interface SearchIndex extends PostingLists {
   posts: readonly Searchable[];
   /** Each post's distinct words, by position in `posts` (what the store read of it). */
   postWords: readonly Uint8Array[];
-  positionOf: Map<Searchable, number>;
+  /** Each post's position (positionsOf). */
+  positions?: Map<Searchable, number>;
   /** The trigram index over the words: the previous index's, or none, until this one's is built (indexSteps). */
   vocabulary: GramIndex;
   /** The words the trigram index does not hold, joined, made when a term is first looked for in them. */
@@ -68,10 +85,9 @@ export interface SearchIndex extends PostingLists {
   store: WordStore;
   /** What callers derive from the index once (catalog/query.ts: where each candidate list's posts are), by list. */
   memo: WeakMap<object, CandidateRanks>;
+  /** A mark per word, all clear between queries: the words holding a term while posts are looked at for them. */
+  marks?: Uint8Array;
 }
-
-/** A term whose words' lists take more bytes than this many per post still in the running is looked for in the posts' word lists. */
-const SCAN_RATIO = 32;
 
 /** New words searched one by one, before the words' trigram index is built again. */
 const MAX_UNINDEXED_WORDS = 4096;
@@ -82,18 +98,103 @@ export function createWordStore(): WordStore {
 
 /**
  * Takes an earlier run's words into a store that has numbered none yet: its table numbers them as they were, so
- * that their lists can be used as they are. Whether it did (not when the words are not distinct words).
+ * that their lists can be used as they are, and its grams are numbered as the file's trigram index has them.
+ * Whether it did (not when the words are not distinct words). adoptSavedWordsSteps pauses whenever `due()` says so.
  */
 export function adoptSavedWords(store: WordStore, saved: SavedWords): boolean {
+  const steps = adoptSavedWordsSteps(store, saved, () => false);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export function* adoptSavedWordsSteps(store: WordStore, saved: SavedWords, due: StepDue): Generator<void, boolean> {
   if (store.table.words.length > 0) return false;
   // Distinct runs without white space are numbered 0, 1, 2... as they come; anything else shows in the count.
   let read = 0;
-  for (const piece of saved.words) read += readText(store.table, piece).length;
+  for (const piece of saved.words) {
+    read += readText(store.table, piece).length;
+    if (due()) yield;
+  }
   // The scratch space grew to hold every word at once: a post needs far less.
   store.table.buffer = new Uint32Array(256);
   if (read !== saved.count || store.table.words.length !== saved.count) return false;
   store.saved = saved.lists;
+  const grams = saved.index?.vocabulary?.grams;
+  if (grams) store.grams = restoreGramDictionary(grams);
   return true;
+}
+
+/**
+ * Whether `posts` are the posts of the index the words file kept, in its order: then that index is theirs as it
+ * is (savedIndexSteps), where any change of a post (its file's stamp), a post more or less, or another order
+ * (a scheduled post published meanwhile) has the lists laid out again (indexSteps).
+ */
+export function fitsSavedIndex(posts: readonly Searchable[], saved: SavedWords): boolean {
+  if (saved.index === undefined || posts.length !== saved.lists.size) return false;
+  let position = 0;
+  for (const key of saved.lists.keys()) {
+    if (posts[position]!.searchKey !== key) return false;
+    position += 1;
+  }
+  return true;
+}
+
+/**
+ * The posts of the index the words file kept, as `posts` has them: each by its key, or a stand-in no catalog lists
+ * where the post's file changed or is gone. Null when more than `most` of `posts` are not among them. With it, the
+ * kept index answers for `posts` (savedIndexSteps), those it lacks read one by one, while theirs is built.
+ */
+export function savedPostsFor(posts: readonly Searchable[], saved: SavedWords, most: number): Searchable[] | null {
+  if (saved.index === undefined) return null;
+  const byKey = new Map<string, Searchable>();
+  for (const post of posts) if (post.searchKey !== undefined) byKey.set(post.searchKey, post);
+  const kept: Searchable[] = [];
+  let found = 0;
+  for (const key of saved.lists.keys()) {
+    const post = byKey.get(key);
+    if (post) found += 1;
+    kept.push(post ?? { searchText: '', searchKey: key });
+  }
+  return posts.length - found <= most ? kept : null;
+}
+
+/**
+ * The index the words file kept, for `posts` (fitsSavedIndex, or savedPostsFor), in a store that adopted the file: each post takes
+ * its list, and nothing is laid out. Without the trigram index over the words in the file, the generator yields
+ * the index (it answers at once, looking for a term in the words joined) and builds it step by step, as indexSteps.
+ */
+export function* savedIndexSteps(posts: readonly Searchable[], saved: SavedWords, store: WordStore, due: StepDue = stepClock()): Generator<SearchIndex | void, SearchIndex> {
+  const { postings, vocabulary } = saved.index!;
+  const postWords: Uint8Array[] = [];
+  const positions = new Map<Searchable, number>();
+  for (const post of posts) {
+    positions.set(post, postWords.push(termsOfPost(store, post).words) - 1);
+    if (due()) yield;
+  }
+  const wordCount = postings.offsets.length - 1;
+  const index: SearchIndex = {
+    posts,
+    postWords,
+    positions,
+    offsets: postings.offsets,
+    bytes: postings.bytes,
+    vocabulary: vocabulary ? { texts: store.table.words.slice(0, wordCount), ...vocabulary.lists, dictionary: store.grams } : emptyGramIndex(store.grams),
+    store,
+    memo: new WeakMap(),
+  };
+  if (vocabulary) return index;
+  yield index;
+  index.vocabulary = yield* gramIndexSteps(store.table.words.slice(0, wordCount), store.grams, due);
+  index.unindexedWords = undefined;
+  return index;
+}
+
+/** Each post's position in `index.posts`. */
+export function positionsOf(index: SearchIndex): Map<Searchable, number> {
+  index.positions ??= new Map(index.posts.map((post, position) => [post, position]));
+  return index.positions;
 }
 
 /** The distinct words of a post's folded text, read once per post version object (or taken from an earlier run's). */
@@ -136,8 +237,11 @@ export function* indexSteps(
   due: StepDue = stepClock(),
   onWordsRead: () => void = () => undefined,
 ): Generator<SearchIndex | void, SearchIndex> {
+  // Each post's position too, made in the same steps: a Map of 100,000 posts at once held requests for tens of ms.
+  const positions = new Map<Searchable, number>();
   for (let position = 0; position < posts.length; position += 1) {
     termsOfPost(store, posts[position]!);
+    positions.set(posts[position]!, position);
     if (due()) yield;
   }
   onWordsRead();
@@ -156,7 +260,7 @@ export function* indexSteps(
   const index: SearchIndex = {
     posts,
     postWords,
-    positionOf: new Map(posts.map((post, position) => [post, position])),
+    positions,
     ...lists,
     vocabulary: kept ?? emptyGramIndex(store.grams),
     store,
@@ -229,49 +333,68 @@ export function createTermMatcher(store: WordStore, terms: readonly string[], ca
 /** A word's mask in createTermMatcher once worked out: a bit no term has. */
 const WORKED_OUT = 0x80;
 
-/** Positions (ascending) of the posts whose folded text contains every folded term, as String.prototype.includes finds them. */
-export function findPositions(index: SearchIndex, terms: readonly string[]): number[] {
-  const unique = [...new Set(terms)];
-  // hits[p] counts the terms post p has shown so far; a post missing one term stays behind for good.
-  const hits = new Uint32Array(index.posts.length);
-  let alive = index.posts.length;
-  for (let round = 0; round < unique.length && alive > 0; round += 1) {
-    const term = unique[round]!;
-    // A term of one or two units goes through the words too: the words' unigram and bigram lists find the words
-    // holding it, and a common one ("a", "th") is looked for in the posts' text, where it is found at once.
+/**
+ * The posts whose folded text contains every folded term, as String.prototype.includes finds them: a set of
+ * positions (post-bits.ts). Each term is the union of the lists of the words containing it; terms are taken
+ * cheapest first, each set intersected with what the ones before left.
+ */
+export function findMatches(index: SearchIndex, terms: readonly string[]): PostBits {
+  const count = index.posts.length;
+  // A term of one or two units goes through the words too: the words' unigram and bigram lists find the words
+  // holding it, and a common one ("a", "th") is looked for in the posts' word lists, where it is found at once.
+  const looked = [...new Set(terms)].map((term) => {
     const words = findWords(index, term);
-    let listsBytes = 0;
-    for (let at = 0; at < words.length; at += 1) listsBytes += listBytes(index, words[at]!);
-    if (listsBytes > SCAN_RATIO * alive) {
-      // A term in most posts ("the", "ing"): each post still in the running is looked at for one of those words,
-      // found within its first few words (the posts' texts are in their files, not in memory).
-      const holding = new Uint8Array(index.offsets.length - 1);
-      for (let at = 0; at < words.length; at += 1) holding[words[at]!] = 1;
-      for (let position = 0; position < hits.length; position += 1) {
-        if (hits[position] === round && holdsAny(index.postWords[position]!, holding)) hits[position] = round + 1;
-      }
-    } else {
-      for (let at = 0; at < words.length; at += 1) advance(hits, index, words[at]!, round);
-    }
-    alive = 0;
-    for (let position = 0; position < hits.length; position += 1) if (hits[position] === round + 1) alive += 1;
-  }
-  const positions: number[] = [];
-  for (let position = 0; position < hits.length; position += 1) if (hits[position] === unique.length) positions.push(position);
-  return positions;
-}
-
-/** Whether one of a post's words (a coded list) is marked in `holding`. */
-function holdsAny(postWords: Uint8Array, holding: Uint8Array): boolean {
-  return someInList(postWords, 0, postWords.length, (word) => holding[word] === 1);
-}
-
-/** Moves the posts of `key`'s list that hold every earlier term on to the next round. */
-function advance(hits: Uint32Array, lists: PostingLists, key: number, round: number): void {
-  someInList(lists.bytes, lists.offsets[key]!, lists.offsets[key + 1]!, (position) => {
-    if (hits[position] === round) hits[position] = round + 1;
-    return false;
+    let bytes = 0;
+    for (let at = 0; at < words.length; at += 1) bytes += listBytes(index, words[at]!);
+    return { words, bytes };
   });
+  looked.sort((a, b) => a.bytes - b.bytes);
+  let found: PostBits | null = null;
+  let alive = count;
+  for (const { words, bytes } of looked) {
+    if (alive === 0) break;
+    // Reading the lists costs about as much a byte as reading the posts' word lists does: the posts still in the
+    // running are looked at instead when their lists, whole, take fewer bytes, or when the term's words hold more
+    // than half of every post's words ("e", "th"), found within a post's first few words.
+    if (2 * bytes > index.bytes.length || alive * index.bytes.length < bytes * count) {
+      found ??= fullBits(count);
+      keepHolding(index, found, words);
+    } else {
+      const termFound = emptyBits(count);
+      for (let at = 0; at < words.length; at += 1) {
+        const word = words[at]!;
+        addListToBits(termFound, index.bytes, index.offsets[word]!, index.offsets[word + 1]!);
+      }
+      found = found === null ? termFound : intersectInto(found, termFound);
+    }
+    alive = countBits(found);
+  }
+  // No term: every post holds every term.
+  return found ?? fullBits(count);
+}
+
+/** Positions (ascending) of the posts whose folded text contains every folded term (findMatches as a list). */
+export function findPositions(index: SearchIndex, terms: readonly string[]): number[] {
+  return bitPositions(findMatches(index, terms));
+}
+
+/** Takes out of `found` the posts that hold none of `words`, each judged by its word list. */
+function keepHolding(index: SearchIndex, found: PostBits, words: ArrayLike<number>): void {
+  const wordCount = index.offsets.length - 1;
+  if (index.marks === undefined || index.marks.length < wordCount) index.marks = new Uint8Array(wordCount);
+  const marks = index.marks;
+  for (let at = 0; at < words.length; at += 1) marks[words[at]!] = 1;
+  for (let at = 0; at < found.length; at += 1) {
+    let value = found[at]!;
+    while (value !== 0) {
+      const lowest = value & -value;
+      value ^= lowest;
+      const postWords = index.postWords[(at << 5) | (31 - Math.clz32(lowest))]!;
+      if (!listMeetsMarks(postWords, 0, postWords.length, marks)) found[at]! &= ~lowest;
+    }
+  }
+  // The marks are left clear for the next term.
+  for (let at = 0; at < words.length; at += 1) marks[words[at]!] = 0;
 }
 
 /** Numbers of the words that contain `term`: from the trigram index, and from the words added since it was built. */

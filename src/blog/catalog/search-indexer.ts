@@ -1,16 +1,19 @@
 // Builds the `q` index of each catalog off the start-up and request paths: after the catalog is served, a
 // slice of posts per event-loop turn (search-index.ts indexSteps), so a request waits for one slice at most.
 // Until the index of a catalog is ready, `q` over that catalog is answered by a scan (plain-search.ts) that judges
-// each post by its words, reading and keeping them for the build when no build has yet, and gives the same answers;
-// an index answers once its lists are laid out, and only for the catalog it was built from. With a words file
-// (search-words-file.ts), the first build takes the words of unchanged posts from it; a build that read many
-// posts' texts (a first start) writes it again, and so does the close when any was read since.
+// each post by its words, reading and keeping them for the build when no build has yet, and gives the same answers
+// (or, pressed for time, the first of them: query.ts selectPageInSlices); an index answers once its lists are laid
+// out, and only for the catalog it was built from. With a words file (search-words-file.ts), the first build takes
+// the index in it as it is when its posts are the catalog's (a restart with nothing changed); with a few posts
+// changed, that index answers meanwhile, as the index before an edit does, and the build takes the words of the
+// unchanged posts from the file. A build that read many posts' texts (a first start) writes the file again, and so
+// does the close when any was read since.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Catalog } from './catalog.js';
-import type { ScanMatcher } from './query.js';
-import { adoptSavedWords, createTermMatcher, createWordStore, indexSteps, type SearchIndex } from './search-index.js';
+import { MOST_UNINDEXED, type ScanMatcher } from './query.js';
+import { adoptSavedWordsSteps, createTermMatcher, createWordStore, fitsSavedIndex, indexSteps, savedIndexSteps, savedPostsFor, type SavedWords, type SearchIndex } from './search-index.js';
 import type { SearchWordsStore } from './search-words-file.js';
-import { stepClock } from './step-clock.js';
+import { stepClock, type StepDue } from './step-clock.js';
 
 export interface SearchIndexer {
   /** The index of `catalog.published`, once built; null before (and for any catalog but the last one indexed). */
@@ -27,6 +30,11 @@ export interface SearchIndexer {
   index(catalog: Catalog): void;
   /** Settles when no build is under way or queued. */
   idle(): Promise<void>;
+  /**
+   * Settles once the first build took in the words file (at once without one): with the index ready when the file
+   * held the index of the catalog's very posts (a restart with nothing changed), else with the build under way.
+   */
+  restored(): Promise<void>;
   /** Post texts read for the last completed build (by it, by builds cut short before it, or by scans): the others' words were known, or in the words file. */
   textsRead(): number;
   /** Stops building; settles when the build under way has paused for good and the words file holds the last index's words. */
@@ -40,6 +48,11 @@ export interface SearchIndexerOptions {
   stepMs?: number;
   /** Milliseconds a build's index waits for its words' trigram index before it answers without (EARLY_ANSWER_MS). */
   earlyAnswerMs?: number;
+  /**
+   * Milliseconds of work between two pauses while the first build takes in the words file and the index in it,
+   * which the start waits for before it answers anything (restored()): stepMs by default.
+   */
+  restoreStepMs?: number;
   /** Where the posts' words are kept from one start to the next; none by default. */
   words?: SearchWordsStore;
   onError(error: unknown): void;
@@ -50,9 +63,16 @@ export interface SearchIndexerOptions {
 /**
  * How long the trigram index over a build's words may take before the index answers without it (words then
  * searched joined, some milliseconds a term), and scans held for it go on. At 10,000 posts it is built within
- * this time, and queries asked meanwhile wait for the whole index instead of taking turns with its last steps.
+ * this time: queries asked meanwhile get partial answers (query.ts selectPageInSlices), or with a scan that is
+ * not pressed for time wait for the whole index instead of taking turns with its last steps.
  */
 const EARLY_ANSWER_MS = 250;
+
+/**
+ * Milliseconds of work between two pauses while the start waits for the words file (blog-content.ts passes it as
+ * restoreStepMs): nothing else is answered yet, and a pause now and then lets signals and timers in.
+ */
+export const RESTORE_STEP_MS = 50;
 
 /** Texts read since the words file was written that make a build write it again, at least (else a 16th of the posts). */
 const MIN_UNSAVED = 64;
@@ -62,6 +82,8 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   // Word numbers and what was read of each post version, kept across catalogs: an edit reads one file again.
   const store = createWordStore();
   let ready: { catalog: Catalog; index: SearchIndex } | null = null;
+  // The index kept in data_dir after a restart with a few posts changed, until the first build is ready.
+  let kept: SearchIndex | null = null;
   let wanted: Catalog | null = null;
   let closed = false;
   let running: Promise<void> = Promise.resolve();
@@ -82,26 +104,44 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   let dropped = 0;
   const unsaved = () => textsAtReady - textsAtSave + dropped;
 
-  /** The first build takes what the words file has, before any text is read into the store. */
-  const adoptWordsFile = async (): Promise<void> => {
+  // Settled once the first build took in the words file, and the index in it if it was these posts' (restored()).
+  let isRestored = false;
+  let settleRestored: () => void = () => undefined;
+  const restoredOnce = new Promise<void>((resolve) => (settleRestored = resolve));
+  const restoredNow = () => {
+    isRestored = true;
+    settleRestored();
+  };
+
+  /** Runs `steps` with a pause between two; undefined when the indexer is closed meanwhile. */
+  const inSteps = async <T>(steps: Generator<void, T>): Promise<T | undefined> => {
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return step.value;
+      await pause();
+      if (closed) {
+        steps.return(undefined as T);
+        return undefined;
+      }
+    }
+  };
+
+  /**
+   * The first build takes what the words file has, before any text is read into the store. What it returns is the
+   * file's content when it holds the index too: the first build takes that whole when its posts are the catalog's.
+   */
+  const adoptWordsFile = async (due: StepDue): Promise<SavedWords | null> => {
     first = false;
     adopting = true;
     try {
-      const steps = options.words?.read(stepClock());
-      for (let step = steps?.next(); step !== undefined; step = steps!.next()) {
-        if (step.done) {
-          // A restart: the first build takes (almost) every post's words from the file.
-          if (step.value) wordsKnown = adoptSavedWords(store, step.value);
-          break;
-        }
-        await pause();
-        if (closed) {
-          steps!.return(null);
-          return;
-        }
+      const saved = options.words ? await inSteps(options.words.read(due)) : null;
+      // A restart: the first build takes (almost) every post's words from the file.
+      if (saved && (await inSteps(adoptSavedWordsSteps(store, saved, due)))) {
+        wordsKnown = true;
+        return saved.index ? saved : null;
       }
-      storeOpen = true;
+      return null;
     } finally {
+      storeOpen = !closed;
       adopting = false;
     }
   };
@@ -133,24 +173,48 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   const build = async (catalog: Catalog): Promise<void> => {
     const current = () => !closed && wanted === catalog;
     try {
-      if (first) await adoptWordsFile();
+      const due = stepClock(options.stepMs);
+      // Until the file is taken in, longer steps: nothing is answered before, the start waits for it.
+      const restoring = stepClock(options.restoreStepMs ?? options.stepMs);
+      const restoreDue = () => (isRestored ? due() : restoring());
+      const saved = first ? await adoptWordsFile(restoreDue) : null;
       if (!current()) return;
+      const posts = catalog.published.map((entry) => entry.post);
+      if (saved && fitsSavedIndex(posts, saved)) {
+        // The index of these very posts: it answers as soon as it is taken, its trigram index built after if need be.
+        await runSteps(catalog, savedIndexSteps(posts, saved, store, restoreDue), current, 0);
+        return;
+      }
+      const savedPosts = saved && savedPostsFor(posts, saved, MOST_UNINDEXED);
+      if (savedPosts) {
+        // A few posts changed since it was kept: it answers meanwhile, as the index before an edit does.
+        const steps = savedIndexSteps(savedPosts, saved!, store, restoreDue);
+        let step = steps.next();
+        for (; !step.done && !step.value; step = steps.next()) {
+          await pause();
+          if (!current()) return;
+        }
+        kept = step.value!;
+      }
+      restoredNow();
       // The previous index keeps serving its own catalog's snapshot meanwhile; only its word index is reused.
-      const steps = indexSteps(catalog.published.map((entry) => entry.post), ready?.index, store, stepClock(options.stepMs), () => (wordsKnown = true));
-      await runSteps(catalog, steps, current);
+      await runSteps(catalog, indexSteps(posts, ready?.index ?? kept ?? undefined, store, due, () => (wordsKnown = true)), current, options.earlyAnswerMs ?? EARLY_ANSWER_MS);
     } finally {
       // However the build ends, no scan waits for it any more.
       wordsKnown = false;
+      restoredNow();
     }
   };
 
-  const runSteps = async (catalog: Catalog, steps: ReturnType<typeof indexSteps>, current: () => boolean): Promise<void> => {
+  /** Runs a build's steps; the index yielded once its lists are laid out answers `earlyAnswerMs` later. */
+  const runSteps = async (catalog: Catalog, steps: ReturnType<typeof indexSteps>, current: () => boolean, earlyAnswerMs: number): Promise<void> => {
     // The index once its lists are laid out, and when they were.
     let laidOut: { index: SearchIndex; at: number } | null = null;
     for (;;) {
       const step = steps.next();
       if (step.done) {
         ready = { catalog, index: step.value };
+        kept = null;
         // Texts read by a build that a newer catalog cut short count for this one, which used them.
         lastTextsRead = store.textsRead - textsAtReady;
         textsAtReady = store.textsRead;
@@ -159,29 +223,33 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
         store.saved.clear();
         // A first start writes the file at once; a few edits wait for more, or for the close (each write is the whole file).
         if (unsaved() > Math.max(MIN_UNSAVED, step.value.posts.length / 16)) save(() => !closed && wanted === catalog);
+        restoredNow();
         return;
       }
       await pause();
       if (!current()) return;
       if (step.value) laidOut = { index: step.value, at: performance.now() };
-      if (laidOut && performance.now() - laidOut.at >= (options.earlyAnswerMs ?? EARLY_ANSWER_MS)) {
+      if (laidOut && performance.now() - laidOut.at >= earlyAnswerMs) {
         // The index answers while its words' trigram index is built.
         ready = { catalog, index: laidOut.index };
+        kept = null;
         wordsKnown = false;
         laidOut = null;
+        restoredNow();
       }
     }
   };
 
   return {
     indexFor: (catalog) => (ready !== null && ready.catalog === catalog ? ready.index : null),
-    latest: () => ready?.index ?? null,
-    matcherFor: (terms) => ({ matches: createTermMatcher(store, terms, () => storeOpen), held: () => adopting || wordsKnown }),
+    latest: () => ready?.index ?? kept,
+    matcherFor: (terms) => ({ matches: createTermMatcher(store, terms, () => storeOpen), held: () => adopting || wordsKnown, slow: () => adopting }),
     index(catalog) {
       wanted = catalog;
       running = running.then(() => build(catalog)).catch(options.onError);
     },
     idle: () => running,
+    restored: () => restoredOnce,
     textsRead: () => lastTextsRead,
     async close() {
       closed = true;

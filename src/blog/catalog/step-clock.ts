@@ -4,10 +4,12 @@
 // in whichever step allocates. Cut by count, a step at 100,000 posts ran for up to 2 s with every request waiting.
 
 /**
- * Milliseconds of work between two pauses of the index build: what a request waits behind it at most (but for a
- * garbage collection). 12 ms made queries during a build take 15-30 ms; a pause costs microseconds.
+ * Milliseconds of work between two pauses of the index build (and of the summaries' warm-up, http/snapshot.ts):
+ * what a request waits behind each at most (but for a garbage collection). A visitor's next query comes as the
+ * event loop turns to them, so it waits for a step of each: 12 ms made queries during a build take 15-30 ms, 4 ms
+ * some 5-6 ms, 1 ms some 3 ms. A pause costs microseconds.
  */
-export const STEP_MS = 4;
+export const STEP_MS = 1;
 
 /**
  * Whether the step under way should pause now: true once it has run STEP_MS. The next step's time counts from the

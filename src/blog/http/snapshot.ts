@@ -4,8 +4,9 @@
 // reader may not ask for before the next edit); other /posts queries on first use, kept in a bounded LRU.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { createDetail, createSummary } from '../catalog/summary.js';
-import { isDefaultListing, listForLanguage, queryKey, selectPage, selectPageInSlices, unindexedCount, DEFAULT_PAGE_SIZE, type PostsPage, type PostsQuery, type ScanMatcher } from '../catalog/query.js';
+import { isDefaultListing, listForLanguage, queryKey, selectPage, selectPageInSlices, unindexedCount, DEFAULT_PAGE_SIZE, MOST_UNINDEXED, type PostsPage, type PostsQuery, type ScanMatcher } from '../catalog/query.js';
 import { containsEveryTerm } from '../catalog/plain-search.js';
+import { stepClock } from '../catalog/step-clock.js';
 import type { SearchIndex } from '../catalog/search-index.js';
 import { countTags } from '../catalog/tags.js';
 import { createJsonFeed } from '../feeds/json-feed.js';
@@ -41,17 +42,11 @@ export interface BlogSnapshot {
    */
   posts(query: PostsQuery): PreparedResponse | Promise<PreparedResponse>;
   /**
-   * Serialises every summary ahead of requests, a few posts per event-loop turn, newest first; stops early
+   * Serialises every summary ahead of requests, a few milliseconds per event-loop turn, newest first; stops early
    * when `stop()` says so (a newer snapshot or shutdown).
    */
   warmUp(stop: () => boolean): Promise<void>;
 }
-
-/** Candidates an earlier index may lack, each read on its own, before a `q` query scans every post instead. */
-const MOST_UNINDEXED = 256;
-
-/** Summaries serialised per event-loop turn while warming up: a request waits for one slice at most. */
-const WARM_UP_SLICE = 8;
 
 /**
  * Serialised pieces kept across snapshots. The catalog reuses the entries of unchanged slugs, so an entry
@@ -79,6 +74,11 @@ export interface SnapshotTools {
   pause?: () => Promise<unknown>;
   /** Milliseconds of that scan between two pauses (catalog/step-clock.ts STEP_MS by default). */
   scanStepMs?: number;
+  /**
+   * Milliseconds that scan may take before it answers from the posts looked at so far, a partial answer
+   * (catalog/query.ts selectPageInSlices); without it the scan looks at every post.
+   */
+  scanAnswerMs?: number;
 }
 
 export function createSnapshotMemo(): SnapshotMemo {
@@ -110,8 +110,10 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
   const html = (entry: CatalogEntry) => htmlOf(entry);
 
   const renderPage = (page: PostsPage): PreparedResponse => {
-    const head = JSON.stringify({ page: page.page, page_size: page.page_size, total: page.total, has_next: page.has_next, has_prev: page.has_prev });
-    return respond.content(`${head.slice(0, -1)},"posts":[${page.entries.map(summaryOf).join(',')}]}`, contentTypes.json);
+    const head = JSON.stringify({ page: page.page, page_size: page.page_size, total: page.total, has_next: page.has_next, has_prev: page.has_prev, ...(page.partial ? { partial: true } : {}) });
+    const body = `${head.slice(0, -1)},"posts":[${page.entries.map(summaryOf).join(',')}]}`;
+    // A partial answer is soon out of date: no cache keeps it (docs/blog.md "Start-up and the load cache").
+    return page.partial ? respond.uncachedText(200, body) : respond.content(body, contentTypes.json);
   };
 
   const knownLanguages = new Set(catalog.published.map((entry) => languageKey(entry.post.lang)));
@@ -153,9 +155,10 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
     if (query.terms.length > 0 && index === null) {
       let scan = scans.get(key);
       if (!scan) {
-        scan = selectPageInSlices(candidates, query, { ...matcherFor(query.terms), pause, indexNow, stepMs: tools.scanStepMs }).then((page) => {
+        const answerWithin = tools.scanAnswerMs === undefined ? undefined : { ms: tools.scanAnswerMs };
+        scan = selectPageInSlices(candidates, query, { ...matcherFor(query.terms), pause, indexNow, stepMs: tools.scanStepMs, answerWithin }).then((page) => {
           const scanned = renderPage(page);
-          cache.set(key, scanned);
+          if (!page.partial) cache.set(key, scanned);
           return scanned;
         });
         const forget = () => void scans.delete(key);
@@ -215,10 +218,13 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
     html,
     posts,
     async warmUp(stop) {
-      const entries = catalog.published;
-      for (let start = 0; start < entries.length && !stop(); start += WARM_UP_SLICE) {
-        for (const entry of entries.slice(start, start + WARM_UP_SLICE)) summaryOf(entry);
-        await yieldToEventLoop();
+      // Slices cut by time, as the q index build's (catalog/step-clock.ts): a summary whose excerpt is derived from
+      // the Markdown costs a hundred times one the load cache kept, and a request waits for one slice at most.
+      const due = stepClock();
+      for (const entry of catalog.published) {
+        if (stop()) return;
+        summaryOf(entry);
+        if (due()) await yieldToEventLoop();
       }
     },
   };

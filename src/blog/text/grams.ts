@@ -37,6 +37,26 @@ export function createGramDictionary(): GramDictionary {
   };
 }
 
+/** What numbers a dictionary's grams, as the `q` index's file keeps it (catalog/search-words-file.ts). */
+export interface SavedGrams {
+  unigrams: Int32Array;
+  bigrams: Int32Array;
+  /** [wideKey, number] pairs. */
+  wide: Iterable<[number, number]>;
+  size: number;
+}
+
+/** A dictionary numbering grams as `saved` says, and new ones after them. */
+export function restoreGramDictionary(saved: SavedGrams): GramDictionary {
+  const dictionary = createGramDictionary();
+  dictionary.unigrams.set(saved.unigrams);
+  dictionary.bigrams.set(saved.bigrams);
+  dictionary.wide = new Map(saved.wide);
+  dictionary.size = saved.size;
+  dictionary.seenIn = new Int32Array(Math.max(dictionary.seenIn.length, saved.size));
+  return dictionary;
+}
+
 // Disjoint ranges per gram length; every key is below 2^50, so doubles hold it exactly.
 function wideKey(length: 1 | 2 | 3, a: number, b: number, c: number): number {
   if (length === 3) return (a * 65536 + b) * 65536 + c;

@@ -135,10 +135,11 @@ describe('postbox --help', () => {
     const entries = result.stdout.split(/\n(?=  postbox )/u).filter((entry) => entry.trimStart().startsWith('postbox '));
     // The command is the usage's first words in lower case; the usage ends where two spaces start its description.
     const commands = entries.map((entry) => entry.trim().split(/\s{2,}/u)[0]!.split(' ').slice(1, 3).filter((word) => /^[a-z-]+$/u.test(word)).join(' '));
-    for (const command of ['serve', 'check', 'queue list', 'queue retry', 'queue drop', 'subscribers export', 'newsletter send', 'newsletter list', 'migrate', 'hash-password', 'version']) {
+    for (const command of ['serve', 'check', 'queue list', 'queue retry', 'queue drop', 'subscribers export', 'newsletter send', 'newsletter list', 'migrate', 'bounces classify', 'bounces list', 'bounces remove', 'hash-password', 'version']) {
       assert.ok(commands.includes(command), `${command} in ${commands.join(', ')}`);
     }
-    const withoutFile = new Set(['hash-password', 'version']);
+    // Classifying saved mails reads no records, so it needs no configuration.
+    const withoutFile = new Set(['hash-password', 'version', 'bounces classify']);
     for (const [i, entry] of entries.entries()) {
       if (!withoutFile.has(commands[i]!)) assert.match(entry, /\[--config FILE\]/u, entry);
     }

@@ -2,6 +2,7 @@
 // Arguments narrow the run to files whose path contains one of them: `npm test -- forms/`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 function findTests(directory) {
@@ -20,7 +21,10 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+// Two files at a time whatever the cores (Node's default is one fewer than the cores: one file at a time on two):
+// most files wait on servers, browsers and sockets, not on the CPU.
+const CONCURRENCY = Math.max(2, availableParallelism() - 1);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...files], {
   stdio: 'inherit',
 });
 process.exit(result.status ?? 1);

@@ -9,6 +9,7 @@ import type { FormConfig } from '../../config/config.js';
 import type { Answer } from '../../http/answer.js';
 import { errorAnswer, JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
 import type { Handler } from '../../http/route-table.js';
+import { preferredCoding } from '../../http/content-negotiation.js';
 import type { Clock } from '../../ports.js';
 import type { Metrics } from '../metrics.js';
 import { isOriginAllowed } from '../rules/cors.js';
@@ -73,26 +74,9 @@ export function createWidgetRoute(): Handler {
     if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answers!.etag)) {
       return { status: 304, headers };
     }
-    const accepted = acceptedEncodings(request.raw.headers['accept-encoding']);
-    if (accepted.has('br')) {
-      headers['content-encoding'] = 'br';
-      return { status: 200, headers, body: answers.br };
-    }
-    if (accepted.has('gzip')) {
-      headers['content-encoding'] = 'gzip';
-      return { status: 200, headers, body: answers.gzip };
-    }
-    return { status: 200, headers, body: answers.plain };
+    const coding = preferredCoding(request.raw.headers['accept-encoding']);
+    if (coding === undefined) return { status: 200, headers, body: answers.plain };
+    headers['content-encoding'] = coding;
+    return { status: 200, headers, body: answers[coding] };
   };
-}
-
-/** The encodings an Accept-Encoding header allows (q above 0). */
-function acceptedEncodings(header: string | undefined): Set<string> {
-  const accepted = new Set<string>();
-  for (const part of (header ?? '').split(',')) {
-    const [name, ...parameters] = part.trim().toLowerCase().split(';');
-    const q = parameters.map((parameter) => parameter.trim()).find((parameter) => parameter.startsWith('q='));
-    if (name && !(q !== undefined && Number(q.slice(2)) === 0)) accepted.add(name);
-  }
-  return accepted;
 }

@@ -45,7 +45,8 @@ export const WIDGET_PATH = '/altcha.js';
 /** Every route of the forms service. */
 export function createFormRoutes(options: FormRoutesOptions): Route[] {
   const routes: Route[] = createStatusRoutes(options);
-  routes.push({ path: WIDGET_PATH, methods: { GET: createWidgetRoute() } });
+  const widget = createWidgetRoute();
+  routes.push({ path: WIDGET_PATH, methods: { GET: widget, HEAD: widget } });
   for (const form of options.forms) {
     routes.push({ path: form.path, methods: { POST: createSubmitRoute(form, options.submitFlowOf(form)), OPTIONS: createPreflight(form, options.metrics) } });
     const proofOfWork = options.proofOfWorkOf(form);

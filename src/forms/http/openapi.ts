@@ -170,10 +170,11 @@ function registerWidget(api: ApiDocument, widgetPath: string): void {
     headers: api.headers({ ETag: 'required', 'Cache-Control': 'required', 'Access-Control-Allow-Origin': 'required', Vary: 'required' }),
     content: { 'text/javascript': { schema: z.string() } },
   };
+  for (const method of ['get', 'head'] as const) {
   api.registry.registerPath({
-    method: 'get',
+    method,
     path: widgetPath,
-    operationId: 'getAltchaWidget',
+    operationId: `${method}AltchaWidget`,
     tags: ['proof of work'],
     summary: 'The proof-of-work widget, for any page',
     request: { headers: z.object({ 'If-None-Match': z.string().optional() }) },
@@ -183,6 +184,7 @@ function registerWidget(api: ApiDocument, widgetPath: string): void {
       ...api.errors([]),
     },
   });
+  }
 }
 
 function registerNewsletter(api: ApiDocument, form: NewsletterForm, name: string): void {

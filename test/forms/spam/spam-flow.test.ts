@@ -184,5 +184,9 @@ test('GET /altcha.js: the widget, cross-origin, cached for a year, compressed, a
     assert.equal(refused.headers['content-encoding'], 'gzip');
     const again = await app.inject({ method: 'GET', url: '/altcha.js', headers: { 'if-none-match': plain.headers.etag as string } });
     assert.equal(again.statusCode, 304);
+    const head = await app.inject({ method: 'HEAD', url: '/altcha.js' });
+    assert.equal(head.statusCode, 200, 'curl -I and link checkers ask with HEAD');
+    assert.equal(head.headers['content-length'], plain.headers['content-length']);
+    assert.equal(head.body, '');
   });
 });

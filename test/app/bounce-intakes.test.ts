@@ -12,6 +12,8 @@ import { contactForm, FROM_ADDRESS, OWNER_ADDRESS, useTestFormsService } from '.
 import { captureLogs } from '../support/log-capture.js';
 import { withTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
+import { driveService } from '../support/http.js';
+import { isAddressedTo, startSmtpServer } from '../support/smtp-server.js';
 
 const start = useTestFormsService();
 
@@ -92,6 +94,64 @@ describe('the bounce mailbox of [mail.bounces.imap]', () => {
       });
     } finally {
       await dovecot.close();
+    }
+  });
+
+  it('end to end: a hard bounce of a receipt, as the MTA returns it to the tagged sender, stops later receipts to that address while the owner mail still goes', async () => {
+    const [dovecot, smtp] = await Promise.all([startDovecotServer(), startSmtpServer()]);
+    try {
+      await withTempDir('bounce-end-to-end', async (dir) => {
+        const imap = { host: dovecot.host, port: dovecot.port, secure: false, user: dovecot.user, password: dovecot.password, poll_seconds: 1 };
+        const mail = { from: FROM_ADDRESS, to: OWNER_ADDRESS, queue: false, smtp: { host: smtp.host, port: smtp.port, secure: false }, bounces: { address: 'bounces@example.com', imap } };
+        const config = loadTestConfig({ data_dir: dir, server: { listen: '127.0.0.1:0' }, mail, forms: [contactForm()] }, dir);
+        const composed = await composeServices(config, captureLogs());
+        try {
+          const forms = driveService(composed.services.find((service) => service.name === 'forms')!);
+          const submit = (email: string) =>
+            forms.inject({ method: 'POST', url: '/contact', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'Ada Lovelace', email, message: 'Hello, a website for my bakery please.' }) });
+          assert.equal((await submit('gone@example.org')).statusCode, 200);
+          const receipt = await smtp.waitForMessage('the receipt', (message) => isAddressedTo(message, 'gone@example.org'));
+          assert.match(receipt.mailFrom, /^bounces\+[a-z0-9]+@example\.com$/, 'the receipt left with a tagged envelope sender');
+          const owner = await smtp.waitForMessage('the owner mail', (message) => isAddressedTo(message, OWNER_ADDRESS));
+          assert.match(owner.mailFrom, /^bounces\+/, 'the owner mail too');
+
+          // What the visitor's MTA sends back: a delivery report to the envelope sender.
+          await dovecot.append(
+            [
+              'From: MAILER-DAEMON@mx.example.org',
+              `To: ${receipt.mailFrom}`,
+              'Subject: Undelivered Mail Returned to Sender',
+              'Content-Type: multipart/report; report-type=delivery-status; boundary="b"',
+              '',
+              '--b',
+              'Content-Type: text/plain',
+              '',
+              'Your message could not be delivered to gone@example.org: no such user.',
+              '--b',
+              'Content-Type: message/delivery-status',
+              '',
+              'Reporting-MTA: dns; mx.example.org',
+              '',
+              'Final-Recipient: rfc822; gone@example.org',
+              'Action: failed',
+              'Status: 5.1.1',
+              'Diagnostic-Code: smtp; 550 5.1.1 <gone@example.org>: Recipient address rejected: User unknown',
+              '--b--',
+              '',
+            ].join('\r\n'),
+          );
+          await waitFor('the bounce to be read and moved to Processed', async () => ((await dovecot.counts()).Processed === 1 ? true : undefined), 15_000);
+          smtp.received.length = 0;
+
+          assert.equal((await submit('gone@example.org')).statusCode, 200, 'the visitor is answered as ever');
+          await smtp.waitForMessage('the owner mail of the second submission', (message) => isAddressedTo(message, OWNER_ADDRESS));
+          assert.equal(smtp.received.filter((message) => isAddressedTo(message, 'gone@example.org')).length, 0, 'no receipt to the suppressed address');
+        } finally {
+          await composed.close();
+        }
+      });
+    } finally {
+      await Promise.all([dovecot.close(), smtp.close()]);
     }
   });
 });

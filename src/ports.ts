@@ -131,3 +131,17 @@ export interface FormRateLimits {
   /** Releases a connection. */
   close?(): Promise<void>;
 }
+
+/**
+ * Time for what waits or repeats (the queue's retries, a campaign's pace, the bounce mailbox's polls, the blog's
+ * scheduled posts): Node's clock and timers in a running service (src/kit/timers.ts), a test's fake time otherwise,
+ * so that no test waits for real time to pass.
+ */
+export interface Timers {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Calls `fn` once after `ms` (at once when not positive). The timer never keeps the process alive. */
+  setTimeout(fn: () => void, ms: number): unknown;
+  /** Cancels a timer `setTimeout` returned; a handle that already fired is ignored. */
+  clearTimeout(handle: unknown): void;
+}

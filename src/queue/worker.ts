@@ -6,7 +6,9 @@
 // The worker claims when a message is queued, when a send ends, and every `pollIntervalMs` (retries whose time
 // came, other processes' messages, leases that ran out). New mail goes first and retries hold at most half of
 // the sending slots, so a backlog never starves new mail.
+import { systemTimers } from '../kit/timers.js';
 import { UnavailableError } from '../kit/unavailable-error.js';
+import type { Timers } from '../ports.js';
 import { classifyFailure, type DeliveryFailure } from './failure.js';
 import type { Dispatch, OutgoingMessage, QueuedMessage, QueueOutcome } from './outgoing.js';
 import { nextAttemptAt, type RetryPolicy } from './retry-policy.js';
@@ -22,24 +24,11 @@ export interface QueueReport {
   storageFailed(action: string, error: unknown): void;
 }
 
-/** The worker's time: injected, so that tests run it on fake time. */
-export interface QueueTimer {
-  now(): number;
-  /** Calls `fn` once after `ms`; the handle is for clearTimeout. The timer must not keep the process alive. */
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+/** The worker's time (src/ports.ts Timers): injected, so that tests run it on fake time. */
+export type QueueTimer = Timers;
 
-/** Date.now and Node's timers, unref'd: a waiting queue does not keep the process running. */
-export const realTimer: QueueTimer = {
-  now: () => Date.now(),
-  setTimeout(fn, ms) {
-    const handle = setTimeout(fn, Math.min(Math.max(0, ms), 2 ** 31 - 1));
-    handle.unref();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
+/** Node's clock and timers: a waiting queue does not keep the process running. */
+export const realTimer: QueueTimer = systemTimers;
 
 /** What the worker is built from. */
 export interface QueueWorkerDeps {

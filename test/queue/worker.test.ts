@@ -12,7 +12,7 @@ import type { QueueStore } from '../../src/queue/store.js';
 import { createQueueWorker, type DeliveryQueue, type QueueReport } from '../../src/queue/worker.js';
 import { createQueueFiles } from '../../src/adapters/files/queue-files.js';
 import { createTempDir } from '../support/temp-dir.js';
-import { createFakeTimer, type FakeTimer } from './fake-timer.js';
+import { createFakeTimer, type FakeTimer } from '../support/fake-timers.js';
 
 const FAST: RetryPolicy = { firstDelayMs: 1_000, maxDelayMs: 4_000, maxAgeMs: 600_000 };
 /** How often the store reads the folder for what `postbox queue` did. */

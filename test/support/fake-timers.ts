@@ -1,12 +1,12 @@
-// Fake time for the queue worker (src/queue/worker.ts QueueTimer): nothing happens until a test moves the clock,
+// Fake time behind the Timers port (src/ports.ts): nothing happens until a test moves the clock,
 // and moving it fires the timers that fell due, in time order. Between two timers the work they started runs to
 // its end: promises, and the file I/O of every store the timer `track`s (real I/O takes real time, which fake
 // time must wait for, or a claim reading the folder would seem to take minutes).
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { QueueTimer } from '../../src/queue/worker.js';
+import type { Timers } from '../../src/ports.js';
 
-/** A QueueTimer on fake time, with what tests need to drive it. */
-export interface FakeTimer extends QueueTimer {
+/** Timers on fake time, with what tests need to drive them. */
+export interface FakeTimer extends Timers {
   /** Moves the clock by `ms`, firing every timer due on the way. */
   advance(ms: number): Promise<void>;
   /** Lets pending promises and I/O run without moving the clock, until `probe` answers (or fails after 5 s of real time). */

@@ -110,4 +110,36 @@ describe('the layout of src/', () => {
     const citing = files.filter((file) => /contract section|STYLE\.md|seed document/i.test(readFileSync(path.join(SRC, file), 'utf8')));
     assert.deepEqual(citing, []);
   });
+
+  it('cites in comments only docs pages and sections that exist', () => {
+    const ROOT = fileURLToPath(new URL('../', import.meta.url));
+    /** A section as a comment writes it: no backticks, one space between words, any case. */
+    const plain = (text: string) => text.replace(/`/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+    const anchors = new Map<string, string[]>();
+    /** What a doc can be cited by: its headings, its bold lead-ins and its `keys`. */
+    const namesIn = (doc: string) => {
+      if (!anchors.has(doc)) {
+        const text = readFileSync(path.join(ROOT, doc), 'utf8');
+        const headings = [...text.matchAll(/^#+\s+(.+)$/gm)].map((match) => match[1]!);
+        const bold = [...text.matchAll(/\*\*([^*]+)\*\*/g)].map((match) => match[1]!.replace(/[.:]$/, ''));
+        const keys = [...text.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]!);
+        anchors.set(doc, [...headings, ...bold, ...keys].map(plain));
+      }
+      return anchors.get(doc)!;
+    };
+    const docs = new Set(readdirSync(path.join(ROOT, 'docs')).map((name) => `docs/${name}`));
+    const wrong: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(path.join(SRC, file), 'utf8');
+      for (const match of text.matchAll(/(docs\/[a-z0-9-]+\.md)(?:\s*(?:\/\/|\*)?\s*"([^"]+)")?/g)) {
+        const [, doc, section] = match;
+        if (!docs.has(doc!)) wrong.push(`${file}: ${doc}`);
+        else if (section !== undefined) {
+          const cited = plain(section.replace(/\s*\n\s*(?:\/\/|\*)?\s*/g, ' '));
+          if (!namesIn(doc!).some((name) => name.includes(cited))) wrong.push(`${file}: ${doc} "${section}"`);
+        }
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
 });

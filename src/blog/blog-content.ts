@@ -1,4 +1,4 @@
-// The blog's content (docs/blog.md "How changes are picked up"): loads content_dir into an immutable snapshot of
+// The blog's content (docs/blog.md "Changes are picked up on their own"): loads content_dir into an immutable snapshot of
 // prepared answers, keeps it current as files change and scheduled posts come due, and builds the `q` index in the
 // background. The HTTP service (blog-service.ts) serves the snapshot; campaigns and /admin read posts from here.
 import { performance } from 'node:perf_hooks';

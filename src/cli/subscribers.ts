@@ -1,4 +1,4 @@
-// `postbox subscribers export --form PATH [--format csv|json]` (docs/newsletter.md "Exporting the list"): the
+// `postbox subscribers export --form PATH [--format csv|json]` (docs/newsletter.md "Exporting the addresses"): the
 // confirmed subscribers of one newsletter form, the subscriber log folded (unsubscribed addresses left out), on
 // stdout for another tool.
 import type { Config } from '../config/config.js';

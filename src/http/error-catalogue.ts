@@ -1,4 +1,4 @@
-// Every error answer of both services (docs/forms-api.md "Errors", docs/blog.md "Errors"): one code, its
+// Every error answer of both services (docs/forms-api.md "POST <path>", docs/blog.md "What the API answers"): one code, its
 // status and the message people see. Messages are fixed text, so no answer ever echoes what a client sent.
 import type { Answer } from './answer.js';
 

@@ -1,5 +1,5 @@
 // POST <form_path>: runs the form's submit flow and turns its outcome into the answer of docs/forms-api.md
-// "POST <form_path>": the catalogue's status and body, the CORS headers for an allowed Origin, Retry-After,
+// "POST <path>": the catalogue's status and body, the CORS headers for an allowed Origin, Retry-After,
 // the redirect of an accepted submission.
 import type { FormConfig } from '../../config/config.js';
 import type { Answer } from '../../http/answer.js';

@@ -1,4 +1,4 @@
-// The content rules of `[forms.spam]` (docs/spam.md "Content rules"): links, disposable address domains, the
+// The content rules of `[forms.spam]` (docs/spam.md "The order of the checks"): links, disposable address domains, the
 // message's language and blocked words. Pure once the lists are loaded; the disposable-domain list and the
 // language profiles load on first use, so a form without these rules never pays for them.
 import { createRequire } from 'node:module';

@@ -216,6 +216,29 @@ function cookieOf(answer: inject.Response): string {
 }
 
 describe('/admin/account/passkeys', () => {
+  it('says on an IP address that passkeys need a name, links a loopback address to localhost, and refuses the options', async () => {
+    const { app } = await setUp();
+    const session = await startSession(app, 'ed');
+    const on = (host: string) => app.inject({ method: 'GET', url: '/admin/account/passkeys', headers: { host, cookie: session.cookie } });
+    const loopback = await on('127.0.0.1:8081');
+    assert.equal(loopback.statusCode, 200);
+    assert.match(loopback.body, /Passkeys cannot be kept for an IP address such as 127\.0\.0\.1/);
+    assert.match(loopback.body, /<a href="http:\/\/localhost:8081\/admin\/account\/passkeys">Open this page on localhost<\/a>/);
+    const remote = await on('[2001:db8::5]:8081');
+    assert.match(remote.body, /IP address such as 2001:db8::5: browsers keep them for a site's name\. Open \/admin by a name/);
+    assert.doesNotMatch(remote.body, /Open this page on localhost/);
+    assert.doesNotMatch((await on(HOST)).body, /IP address/, 'a name is fine');
+
+    const options = await app.inject({
+      method: 'POST',
+      url: '/admin/account/passkeys/options',
+      payload: new URLSearchParams({ csrf_token: session.csrf, label: 'Laptop' }).toString(),
+      headers: { host: '127.0.0.1:8081', origin: 'http://127.0.0.1:8081', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', cookie: session.cookie },
+    });
+    assert.equal(options.statusCode, 400, options.body);
+    assert.match((options.json() as { problem: string }).problem, /On this machine, open http:\/\/localhost:8081\/admin instead/);
+  });
+
   it('adds a passkey: registration options for a discoverable credential with user verification, verified, stored and audited', async () => {
     const { app, store, pageLogs } = await setUp();
     const session = await startSession(app, 'ed');

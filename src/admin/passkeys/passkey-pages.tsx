@@ -26,7 +26,7 @@ import { MessagePage } from '../views/message-page.js';
 import { createCeremonyTokens, sessionTagOf, type CeremonyTokens } from './passkey-tokens.js';
 import { PASSKEY_ADD_ACTION, PASSKEY_OPTIONS_ACTION, PASSKEY_REGISTER_ACTION, PASSKEY_REMOVE_ACTION, PASSKEY_RENAME_ACTION, PASSKEYS_PATH } from './passkey-paths.js';
 import { MAX_LABEL_LENGTH, PasskeysPage } from './passkey-views.js';
-import { CEREMONY_TIMEOUT_MS, jsonAnswer, jsonObjectOf, relyingPartyOf, RP_NAME, userHandleOf, webAuthn, type StoredPasskey } from './relying-party.js';
+import { CEREMONY_TIMEOUT_MS, ipAddressProblemOf, jsonAnswer, jsonObjectOf, relyingPartyOf, RP_NAME, userHandleOf, webAuthn, type StoredPasskey } from './relying-party.js';
 
 /** A person keeps at most this many passkeys. */
 export const MAX_PASSKEYS = 20;
@@ -65,8 +65,8 @@ export function createPasskeyPages(deps: PasskeyPagesDeps): AdminRoute[] {
   const audit = (request: RoutedRequest, event: Omit<AuditEvent, 'at' | 'network'>) => store.audit({ at: clock(), ...event, network: deps.networkOf(request) });
 
   const passkeysOf = async (user: string): Promise<StoredPasskey[]> => (await accounts.find(user))?.passkeys ?? [];
-  const page = async (session: AdminSession, status: number, extra: { notice?: string; problem?: string; label?: string } = {}): Promise<Answer> =>
-    htmlAnswer(status, <PasskeysPage session={session} passkeys={await passkeysOf(session.user)} {...extra} />);
+  const page = async (request: RoutedRequest, session: AdminSession, status: number, extra: { notice?: string; problem?: string; label?: string } = {}): Promise<Answer> =>
+    htmlAnswer(status, <PasskeysPage session={session} passkeys={await passkeysOf(session.user)} ipAddress={ipAddressProblemOf(request, deps.secureCookies)} {...extra} />);
   const noSuchPasskey = (session: AdminSession) =>
     htmlAnswer(404, <MessagePage title="No such passkey" message="You have no passkey of that id (any more)." session={session} link={{ href: PASSKEYS_PATH, label: 'Back to your passkeys' }} />);
   /** Whether the person gave their password within the last 15 minutes. */
@@ -89,7 +89,7 @@ export function createPasskeyPages(deps: PasskeyPagesDeps): AdminRoute[] {
     const query = new URLSearchParams(request.query);
     const key = query.get('notice');
     const label = labelOf(query.get('label'));
-    return page(session, 200, { notice: key !== null && Object.hasOwn(NOTICES, key) ? NOTICES[key] : undefined, label: label.ok ? label.label : undefined });
+    return page(request, session, 200, { notice: key !== null && Object.hasOwn(NOTICES, key) ? NOTICES[key] : undefined, label: label.ok ? label.label : undefined });
   };
 
   const options: AdminPage = async (request, session) => {
@@ -98,6 +98,8 @@ export function createPasskeyPages(deps: PasskeyPagesDeps): AdminRoute[] {
     if (!label.ok) return jsonAnswer(422, { problem: label.problem });
     const party = relyingPartyOf(request, deps.secureCookies);
     if (!party) return jsonAnswer(400, { problem: 'The request has no usable Host header.' });
+    const ipAddress = ipAddressProblemOf(request, deps.secureCookies);
+    if (ipAddress) return jsonAnswer(400, { problem: ipAddress.problem });
     const passkeys = await passkeysOf(session.user);
     if (passkeys.length >= MAX_PASSKEYS) return jsonAnswer(422, { problem: `You have ${MAX_PASSKEYS} passkeys, the most one person may have: remove one first.` });
     const generated = await webAuthn().generateRegistrationOptions({
@@ -182,7 +184,7 @@ export function createPasskeyPages(deps: PasskeyPagesDeps): AdminRoute[] {
     const fields = request.form!.fields;
     const id = fields.get('id') ?? '';
     const label = labelOf(fields.get('label'));
-    if (!label.ok) return page(session, 422, { problem: label.problem });
+    if (!label.ok) return page(request, session, 422, { problem: label.problem });
     let found = false;
     const stored = await updatePasskeys(session.user, (passkeys) => {
       found = passkeys.some((passkey) => passkey.id === id);

@@ -19,9 +19,11 @@ export interface PasskeysPageProps {
   problem?: string;
   /** The name typed in the add form, kept. */
   label?: string;
+  /** Set when the page was reached by an IP address, where no passkey can be added (relying-party.ts). */
+  ipAddress?: { problem: string; localhostUrl?: string };
 }
 
-export function PasskeysPage({ session, passkeys, notice, problem, label }: PasskeysPageProps) {
+export function PasskeysPage({ session, passkeys, notice, problem, label, ipAddress }: PasskeysPageProps) {
   return (
     <Layout title="Passkeys" session={session} section="account" scripts={[PASSKEYS_SCRIPT]}>
       <h1>Passkeys</h1>
@@ -66,6 +68,17 @@ export function PasskeysPage({ session, passkeys, notice, problem, label }: Pass
         </AdminTable>
       )}
       <h2>Add a passkey</h2>
+      {ipAddress && (
+        <p class="admin-problem" data-passkey-ip-address>
+          {ipAddress.problem}
+          {ipAddress.localhostUrl && (
+            <>
+              {' '}
+              <a href={ipAddress.localhostUrl}>Open this page on localhost</a>
+            </>
+          )}
+        </p>
+      )}
       <p data-passkey-unsupported>Adding a passkey needs JavaScript and a browser that supports passkeys.</p>
       <form method="post" action={PASSKEY_ADD_ACTION} class="admin-form" data-passkey-register={PASSKEY_OPTIONS_ACTION} data-passkey-finish={PASSKEY_REGISTER_ACTION}>
         <CsrfField session={session} />

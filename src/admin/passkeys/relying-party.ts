@@ -2,6 +2,7 @@
 // port, on https when the admin's cookies are secure and http otherwise (http://localhost is a secure context too).
 // @simplewebauthn/server costs some 0.4 s to load, so it is loaded on the first ceremony, not at start.
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import type * as SimpleWebAuthn from '@simplewebauthn/server';
 import type { RoutedRequest } from '../../http/route-table.js';
 import { lazyModule } from '../../kit/lazy-module.js';
@@ -33,6 +34,22 @@ export function relyingPartyOf(request: RoutedRequest, secureCookies: boolean): 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What to tell a person whose browser reached /admin by an IP address: browsers keep passkeys for a site's name only
+ * (WebAuthn's RP ID is a domain), so none can be added or used there. On a loopback address the same service answers
+ * on `localhost`, which is offered as a link; elsewhere only a name that points at the server helps.
+ */
+export function ipAddressProblemOf(request: RoutedRequest, secureCookies: boolean): { problem: string; localhostUrl?: string } | undefined {
+  const party = relyingPartyOf(request, secureCookies);
+  const host = party?.rpID.replace(/^\[|\]$/g, '');
+  if (!party || host === undefined || isIP(host) === 0) return undefined;
+  const problem = `Passkeys cannot be kept for an IP address such as ${host}: browsers keep them for a site's name. Open /admin by a name that points at this server.`;
+  if (!(host.startsWith('127.') || host === '::1')) return { problem };
+  const url = new URL(request.path, party.origin);
+  url.hostname = 'localhost';
+  return { problem: `Passkeys cannot be kept for an IP address such as ${host}: browsers keep them for a site's name. On this machine, open ${url.origin}/admin instead.`, localhostUrl: url.href };
 }
 
 /** The WebAuthn user handle of `name`: 32 bytes that name the user without saying the name. */

@@ -61,6 +61,7 @@ export function withSpamPruning(store: SpamStore, options: SpamPruningOptions): 
     claim: (id, now, staleAfterMs) => store.claim(id, now, staleAfterMs),
     released: (id, now) => store.released(id, now),
     unclaim: (id) => store.unclaim(id),
+    discard: (form, which, now, staleAfterMs) => store.discard(form, which, now, staleAfterMs),
     countByDay: async (since) => (await pruned(), store.countByDay(since)),
     prune: (form, before) => store.prune(form, before),
   };

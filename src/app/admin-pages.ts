@@ -105,7 +105,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     ),
     ...createInboxPages({ forms: config.forms, archives: backend.archiveReader, spam: backend.spam, logger }),
     // Each form's quarantine and its "Not spam", which delivers through the forms core when it runs in this process.
-    ...createSpamPages({ forms: config.forms, store: backend.spam, release: forms ? composeSpamRelease(config, backend, forms, logger, clock) : undefined }),
+    ...createSpamPages({ forms: config.forms, store: backend.spam, clock, release: forms ? composeSpamRelease(config, backend, forms, logger, clock) : undefined }),
     // The suppression list (docs/bounces.md "Suppression"), like the inbox the owners' alone.
     ...createBouncesPages({ store: backend.suppressions, logger }),
     ...createAccountPages(config, core),

@@ -74,7 +74,7 @@ describe('the spam pages in Chromium', () => {
       ),
       ...createPlaceholderPages(),
       ...createInboxPages({ forms: config.forms, archives: createFileArchiveReader(dataDir, createJsonlFiles().exclusive), spam: store, logger }),
-      ...createSpamPages({ forms: config.forms, store, release: async () => 'released' }),
+      ...createSpamPages({ forms: config.forms, store, clock, release: async () => 'released' }),
     ];
     app = await startTestAdmin({ dataDir, pages, clock });
     cookie = (await signIn(app)).id;

@@ -30,7 +30,7 @@ const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&quot;/g
 
 const HOSTILE = { name: '<script>alert("x")</script>', email: 'eve@example.org', message: '<img src=x onerror=alert(1)> and a second\nline' };
 
-/** The ids of the "Not spam" buttons of a page, in the order shown. */
+/** The ids of the rows' buttons ("Not spam", "Delete") of a page, in the order shown. */
 const buttonIds = (html: string) => [...html.matchAll(/<input type="hidden" name="id" value="([^"]+)"/g)].map((match) => match[1]!);
 
 describe('the Spam view', () => {
@@ -86,7 +86,7 @@ describe('the Spam view', () => {
     const pages = [
       ...createPlaceholderPages(),
       ...createInboxPages({ forms, archives: createFileArchiveReader(dataDir, createJsonlFiles().exclusive), spam: store, logger: logs.logger }),
-      ...createSpamPages({ forms, store, release: withRelease ? release : undefined }),
+      ...createSpamPages({ forms, store, clock: () => T0 + 86_400_000, release: withRelease ? release : undefined }),
     ];
     app = await startTestAdmin({ dataDir, pages, accounts });
     session = await signIn(app);
@@ -201,6 +201,38 @@ describe('the Spam view', () => {
     assert.equal((await notSpam('/admin/spam/contact', { id: '../../x' })).headers.location, '/admin/spam/contact?notice=gone', 'an id that is none is handled');
   });
 
+  it('"Delete" asks first, then forgets one entry; "Delete all" forgets every one the page showed and keeps a later arrival', async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 4; index += 1) ids.push(await store.quarantine(spamEntry('/contact', index)));
+    const other = await store.quarantine(spamEntry('/plain', 9));
+    const page = await get('/admin/spam/contact');
+    assert.match(page.body, /<button type="submit" name="action" value="delete">Delete<span class="admin-visually-hidden"> the submission from sender3@example\.org<\/span><\/button>/);
+    assert.match(page.body, new RegExp(`<input type="hidden" name="up_to" value="${ids[3]}"/><button type="submit">Delete all 4</button>`));
+
+    const asked = await notSpam('/admin/spam/contact', { id: ids[1]!, action: 'delete' });
+    assert.equal(asked.statusCode, 200);
+    assert.match(textOf(asked.body), /Delete this submission\? .*deleted for good/);
+    assert.equal(await store.count('/contact'), 4, 'nothing deleted before the answer');
+    const done = await notSpam('/admin/spam/contact', { id: ids[1]!, action: 'delete', confirm: 'yes' });
+    assert.equal(done.headers.location, '/admin/spam/contact?notice=deleted&count=1');
+    assert.match((await get(done.headers.location as string)).body, /admin-notice">Deleted 1 submission\.</);
+    assert.deepEqual(buttonIds((await get('/admin/spam/contact')).body), [ids[3], ids[2], ids[0]]);
+    assert.deepEqual(releases, [], 'nothing delivered');
+
+    // One arrives after the page was drawn: "Delete all" leaves it.
+    const later = await store.quarantine(spamEntry('/contact', 20));
+    const askedAll = await notSpam('/admin/spam/contact', { action: 'delete_all', up_to: ids[3]! });
+    assert.match(textOf(askedAll.body), /Delete the spam of \/contact\?/);
+    const emptied = await notSpam('/admin/spam/contact', { action: 'delete_all', up_to: ids[3]!, confirm: 'yes' });
+    assert.equal(emptied.headers.location, '/admin/spam/contact?notice=deleted&count=3');
+    assert.deepEqual(buttonIds((await get('/admin/spam/contact')).body), [later]);
+    assert.equal(await store.count('/plain'), 1, 'another form keeps its own');
+    assert.ok(other);
+    const editor = await startSession(app, 'ed');
+    assert.equal((await app.inject(formPost('/admin/spam/contact', { action: 'delete_all', up_to: later, confirm: 'yes', csrf_token: editor.csrf }, { cookie: editor.cookie }))).statusCode, 403);
+    assert.equal(await store.count('/contact'), 1, 'an editor deletes nothing');
+  });
+
   it('keeps a submission whose delivery failed, says so, and keeps the page it was on', async () => {
     const ids: string[] = [];
     for (let index = 0; index < 52; index += 1) ids.push(await store.quarantine(spamEntry('/contact', index)));
@@ -236,7 +268,8 @@ describe('the Spam view', () => {
     const id = await store.quarantine(spamEntry('/contact', 1));
     const page = await get('/admin/spam/contact');
     assert.match(textOf(page.body), /Sender 1/);
-    assert.deepEqual(buttonIds(page.body), []);
+    assert.deepEqual(buttonIds(page.body), [id], 'the row can still be deleted');
+    assert.doesNotMatch(textOf(page.body), /Not spam from/, 'but not delivered');
     assert.match(textOf(page.body), /The forms service does not run in this process, so Not spam cannot deliver from here\./);
     const answer = await notSpam('/admin/spam/contact', { id });
     assert.equal(answer.headers.location, '/admin/spam/contact?notice=not_running');

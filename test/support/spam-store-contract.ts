@@ -97,6 +97,30 @@ export function spamStoreContract(open: OpenSpamStores): void {
     assert.equal(await store.count('/contact'), 0, 'an unclaim after the release brings nothing back');
   });
 
+  it('deletes what a person chose: one entry, or every waiting one up to the newest shown; never one being released, another form, or a later arrival', async () => {
+    const [store, other] = await open();
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index += 1) ids.push(await store.quarantine(spamEntry('/contact', index)));
+    const elsewhere = await store.quarantine(spamEntry('/other', 9));
+    const now = T0 + DAY_MS;
+    assert.equal(await other.discard('/contact', { id: ids[1]! }, now, STALE_MS), 1);
+    assert.equal(await store.discard('/contact', { id: ids[1]! }, now, STALE_MS), 0, 'gone already');
+    assert.equal(await store.discard('/other', { id: ids[0]! }, now, STALE_MS), 0, 'an id of another form');
+    assert.equal((await store.claim(ids[2]!, now, STALE_MS)).kind, 'claimed');
+    // Shown up to ids[3]; ids[4] arrived after the page was drawn.
+    const burst = await Promise.all(Array.from({ length: 6 }, (_, index) => (index % 2 === 0 ? store : other).discard('/contact', { upTo: ids[3]! }, now + 1, STALE_MS)));
+    assert.equal(burst.reduce((sum, count) => sum + count, 0), 2, 'ids[0] and ids[3], each deleted once');
+    assert.deepEqual((await other.list('/contact', { limit: 10 })).map((entry) => entry.id), [ids[4], ids[2]], 'the later arrival and the one being released stay');
+    assert.deepEqual(await store.claim(ids[0]!, now + 2, STALE_MS), { kind: 'gone' }, 'a deleted entry cannot be released');
+    assert.equal(await other.count('/other'), 1);
+    assert.deepEqual((await store.list('/other', { limit: 10 })).map((entry) => entry.id), [elsewhere]);
+    assert.equal(await store.discard('/contact', { upTo: 'not-an-id' }, now, STALE_MS), 0);
+    assert.deepEqual(await other.countByDay(T0 - DAY_MS), [
+      { day: '2026-11-02', form: '/contact', count: 2 },
+      { day: '2026-11-02', form: '/other', count: 1 },
+    ], 'deleted entries leave the counts');
+  });
+
   it('counts per UTC day and form since a time, released entries included', async () => {
     const [store, other] = await open();
     const day = (offset: number, hour: number) => T0 - 9 * 3_600_000 + offset * DAY_MS + hour * 3_600_000;

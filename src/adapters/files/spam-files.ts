@@ -1,5 +1,6 @@
 // The spam quarantine in data_dir (docs/spam.md "Quarantine", docs/configuration.md "[state]"), in data_dir/spam/:
-//   quarantine.jsonl        an append-only log: "add" (a quarantined submission), "claim", "released" and "unclaim";
+//   quarantine.jsonl        an append-only log: "add" (a quarantined submission), "claim", "released", "unclaim" and
+//                           "discard" (ids a person deleted);
 //                           each line fsynced before the call that wrote it resolves
 //   used-challenges.jsonl   the proof-of-work challenges used, with when they expire; appended without an fsync of
 //                           its own (a crash loses at most the last few, which the time trap and expiry still guard)
@@ -24,7 +25,8 @@ type QuarantineLine =
   | ({ op: 'add'; claimedAt?: number; releasedAt?: number } & QuarantinedSubmission)
   | { op: 'claim'; id: string; at: number }
   | { op: 'released'; id: string; at: number }
-  | { op: 'unclaim'; id: string };
+  | { op: 'unclaim'; id: string }
+  | { op: 'discard'; ids: string[] };
 
 /** A line of used-challenges.jsonl: the challenge's id and when it expires (ms). */
 interface ChallengeLine {
@@ -93,6 +95,10 @@ export function createSpamFiles(folder: string, options: SpamFilesOptions = {}):
     const adds: Entry[] = [];
     const found = new Map<string, Entry>();
     for (const line of (await readJsonLines<QuarantineLine>(quarantineFile)).records) {
+      if (line.op === 'discard') {
+        for (const id of Array.isArray(line.ids) ? line.ids : []) found.delete(id);
+        continue;
+      }
       if (line.op === 'add') {
         if (found.has(line.id)) continue;
         const { op: _op, claimedAt, releasedAt, ...record } = line;
@@ -108,7 +114,7 @@ export function createSpamFiles(folder: string, options: SpamFilesOptions = {}):
       else delete entry.claimedAt;
     }
     adds.sort((first, second) => compareText(first.record.id, second.record.id));
-    for (const entry of adds) put(entry);
+    for (const entry of adds) if (found.get(entry.record.id) === entry) put(entry);
     ids.after(adds.at(-1)?.record.id);
     for (const line of (await readJsonLines<ChallengeLine>(challengesFile)).records) {
       if (typeof line.id === 'string' && typeof line.expiresAt === 'number') usedChallenges.set(line.id, line.expiresAt);
@@ -209,6 +215,28 @@ export function createSpamFiles(folder: string, options: SpamFilesOptions = {}):
       }
     },
 
+    async discard(form, which, now, staleAfterMs) {
+      await loaded();
+      if ('upTo' in which && !isEntryId(which.upTo)) return 0;
+      const chosen = (byForm.get(form) ?? []).filter(
+        (entry) =>
+          entry.releasedAt === undefined &&
+          !(entry.claimedAt !== undefined && entry.claimedAt >= now - staleAfterMs) &&
+          ('id' in which ? entry.record.id === which.id : compareText(entry.record.id, which.upTo) <= 0),
+      );
+      if (chosen.length === 0) return 0;
+      // Taken out before anything is awaited, so that no claim can start on an entry that is going.
+      for (const entry of chosen) forget(entry);
+      try {
+        await quarantineLog.append({ op: 'discard', ids: chosen.map((entry) => entry.record.id) });
+      } catch (error) {
+        for (const entry of chosen) put(entry);
+        byForm.get(form)?.sort((first, second) => compareText(first.record.id, second.record.id));
+        throw error;
+      }
+      return chosen.length;
+    },
+
     async countByDay(since) {
       await loaded();
       const counts = new Map<string, { day: string; form: string; count: number }>();
@@ -283,6 +311,11 @@ const COUNTER_DIGITS = 4;
  * Ids that sort by arrival: the time in milliseconds, then a counter for ids made within one millisecond. A clock
  * set back never makes an id smaller than one made before, nor than the last one of the log.
  */
+/** Whether `id` has the shape of the ids this store makes. */
+function isEntryId(id: string): boolean {
+  return /^[0-9a-z]+$/.test(id) && id.length === TIME_DIGITS + COUNTER_DIGITS;
+}
+
 function createIdMaker(clock: () => number) {
   let lastTime = 0;
   let counter = 0;
@@ -303,7 +336,7 @@ function createIdMaker(clock: () => number) {
     },
     /** Continues after `id` (the newest of the log). */
     after(id: string | undefined): void {
-      if (id === undefined || !/^[0-9a-z]+$/.test(id) || id.length !== TIME_DIGITS + COUNTER_DIGITS) return;
+      if (id === undefined || !isEntryId(id)) return;
       const time = parseInt(id.slice(0, TIME_DIGITS), 36);
       const count = parseInt(id.slice(TIME_DIGITS), 36);
       if (time > lastTime || (time === lastTime && count > counter)) {

@@ -88,6 +88,16 @@ export function createPostgresSpamStore(state: PostgresState): SpamStore {
       await state.query('UPDATE spam_quarantine SET claimed_at = NULL WHERE id = $1 AND released_at IS NULL', [rowId]);
     },
 
+    async discard(form, which, now, staleAfterMs) {
+      const rowId = rowIdOf('id' in which ? which.id : which.upTo);
+      if (rowId === undefined) return 0;
+      const { rowCount } = await state.query(
+        `DELETE FROM spam_quarantine WHERE form = $1 AND ${'id' in which ? 'id = $2' : 'id <= $2'} AND released_at IS NULL AND (claimed_at IS NULL OR claimed_at < $3)`,
+        [form, rowId, new Date(now - staleAfterMs)],
+      );
+      return rowCount ?? 0;
+    },
+
     async countByDay(since) {
       const { rows } = await state.query<{ day: string; form: string; count: string }>(
         `SELECT to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, form, count(*) AS count FROM spam_quarantine

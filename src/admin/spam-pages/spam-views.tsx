@@ -15,6 +15,7 @@ const NOTICES = {
   gone: 'Already handled.',
   failed: 'Could not be delivered; it stays here.',
   not_running: 'The forms service does not run in this process, so nothing can be delivered from here; it stays here.',
+  deleted: 'Deleted.',
 } as const;
 
 export type SpamNotice = keyof typeof NOTICES;
@@ -40,31 +41,41 @@ export interface SpamListProps {
   /** Whether "Not spam" can deliver from this process. */
   canRelease: boolean;
   notice?: SpamNotice;
+  /** With the notice `deleted`: how many went. */
+  deleted?: number;
 }
 
-export function SpamListPage({ session, formPath, base, inboxHref, entries, before, next, waiting, canRelease, notice }: SpamListProps) {
+export function SpamListPage({ session, formPath, base, inboxHref, entries, before, next, waiting, canRelease, notice, deleted }: SpamListProps) {
   return (
     <Layout title={`Spam of ${formPath}`} session={session} section="inbox">
       <h1>Spam of {formPath}</h1>
       {notice && (
         <p role="status" class="admin-notice">
-          {NOTICES[notice]}
+          {notice === 'deleted' && deleted !== undefined ? `Deleted ${deleted} ${deleted === 1 ? 'submission' : 'submissions'}.` : NOTICES[notice]}
         </p>
       )}
       <p>
         Submissions taken for spam are kept here, undelivered, for the form’s <code>spam_keep_days</code>. <strong>Not spam</strong> delivers one now, as
-        an accepted submission is delivered, and takes it off this list.
+        an accepted submission is delivered, and takes it off this list; <strong>Delete</strong> forgets one for good.
       </p>
       {!canRelease && <p class="admin-hint">The forms service does not run in this process, so Not spam cannot deliver from here.</p>}
       <p class="admin-actions">
         {inboxHref ? <a href={inboxHref}>The inbox of {formPath}</a> : <a href="/admin/inbox">Back to the forms</a>}
       </p>
+      {before === undefined && entries.length > 0 && (
+        <form method="post" action={base} class="admin-actions">
+          <CsrfField session={session} />
+          <input type="hidden" name="action" value="delete_all" />
+          <input type="hidden" name="up_to" value={entries[0]!.id} />
+          <button type="submit">Delete all {waiting}</button>
+        </form>
+      )}
       {entries.length === 0 ? (
         <p>{before === undefined ? 'Nothing is waiting in the quarantine.' : 'No older submissions.'}</p>
       ) : (
         <AdminTable
           caption={`${waiting} waiting, newest first${before === undefined ? '' : ', older ones'}`}
-          headings={['Received', 'Name', 'Email', 'Message', 'Why', ...(canRelease ? [<span class="admin-visually-hidden">Action</span>] : [])]}
+          headings={['Received', 'Name', 'Email', 'Message', 'Why', <span class="admin-visually-hidden">Actions</span>]}
         >
           {entries.map((entry) => (
             <tr key={entry.id}>
@@ -81,19 +92,23 @@ export function SpamListPage({ session, formPath, base, inboxHref, entries, befo
                   ))}
                 </ul>
               </td>
-              {canRelease && (
-                <td>
-                  <form method="post" action={base} class="admin-inline-form">
-                    <CsrfField session={session} />
-                    <input type="hidden" name="id" value={entry.id} />
-                    {before !== undefined && <input type="hidden" name="before" value={before} />}
+              <td>
+                <form method="post" action={base} class="admin-inline-form">
+                  <CsrfField session={session} />
+                  <input type="hidden" name="id" value={entry.id} />
+                  {before !== undefined && <input type="hidden" name="before" value={before} />}
+                  {canRelease && (
                     <button type="submit">
                       Not spam
                       <span class="admin-visually-hidden"> from {entry.submission.email}</span>
                     </button>
-                  </form>
-                </td>
-              )}
+                  )}
+                  <button type="submit" name="action" value="delete">
+                    Delete
+                    <span class="admin-visually-hidden"> the submission from {entry.submission.email}</span>
+                  </button>
+                </form>
+              </td>
             </tr>
           ))}
         </AdminTable>

@@ -40,6 +40,13 @@ export interface SpamStore extends ChallengeLedger {
   released(id: string, now: number): Promise<void>;
   /** The claimed entry's delivery failed: it is back in the list. */
   unclaim(id: string): Promise<void>;
+  /**
+   * A person's "Delete" (docs/admin.md "Quarantine"): forgets the waiting entries of `form` that `which` names, the
+   * entry `id` or every one up to and including the id `upTo` (what the page showed; later arrivals stay), except
+   * those being released right now (claimed within `staleAfterMs` of `now`). Returns how many went; they leave the
+   * per-day counts too.
+   */
+  discard(form: string, which: { id: string } | { upTo: string }, now: number, staleAfterMs: number): Promise<number>;
   /** Quarantined submissions per UTC day ("YYYY-MM-DD") and form since `since` (ms), released ones included. */
   countByDay(since: number): Promise<Array<{ day: string; form: string; count: number }>>;
   /**

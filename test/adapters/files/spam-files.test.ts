@@ -35,6 +35,20 @@ describe('the spam quarantine in data_dir', () => {
     return [store, store] as [SpamStore, SpamStore];
   });
 
+  it('keeps a deletion across a restart, and a compaction after it', async () => {
+    const folder = await spamDir();
+    const first = createSpamFiles(folder);
+    const gone = await first.quarantine(spamEntry('/contact', 1));
+    const kept = await first.quarantine(spamEntry('/contact', 2));
+    assert.equal(await first.discard('/contact', { id: gone }, T0 + 1, 600_000), 1);
+    const second = createSpamFiles(folder);
+    assert.deepEqual((await second.list('/contact', { limit: 10 })).map((entry) => entry.id), [kept]);
+    const third = await second.quarantine(spamEntry('/contact', 3));
+    assert.notEqual(third, gone, 'no id is handed out twice');
+    await second.prune('/contact', T0 - 1);
+    assert.deepEqual((await createSpamFiles(folder).list('/contact', { limit: 10 })).map((entry) => entry.id), [third, kept]);
+  });
+
   it('reads back every add, claim, release and used challenge after a restart', async () => {
     const folder = await spamDir();
     const first = createSpamFiles(folder);

@@ -86,6 +86,10 @@ describe('the dashboard, subscribers and failed-mail pages', () => {
       clock,
       listVersions: () => [
         { file: 'a.md', slug: 'a', language: 'en', state: 'published' as const },
+        { file: 'a.fr.md', slug: 'a', language: 'fr', state: 'published' as const },
+        { file: 'c.md', slug: 'c', language: 'en', state: 'published' as const },
+        { file: 'c.de.md', slug: 'c', language: 'de', state: 'draft' as const },
+        { file: 'd.md', slug: 'd', language: 'en', state: 'scheduled' as const },
         { file: 'b.md', slug: 'b', language: 'en', state: 'broken' as const, reason: 'date is required' },
       ],
       readings: () => ({ snapshot: () => news.metrics.snapshot() }),
@@ -122,10 +126,12 @@ describe('the dashboard, subscribers and failed-mail pages', () => {
     assert.equal(submissions.has('2026-10-24'), false);
     // The subscribers' step chart: three on the list since 2026-11-12.
     assert.match(page.body, /3 subscribers on 2026-11-23, 0 on 2026-10-25 \(up 3\)/);
-    // Tiles: 2 posts, 1 broken, 1 failed mail linking to the failed-mail page.
-    assert.match(page.body, /<a href="\/admin\/posts"><span class="admin-tile-value">2<\/span> <span class="admin-tile-label">posts<\/span>/);
-    assert.match(page.body, /admin-tile-alarm"><a href="\/admin\/posts"><span class="admin-tile-value">1<\/span> <span class="admin-tile-label">broken posts/);
-    assert.match(page.body, /<a href="\/admin\/failed"><span class="admin-tile-value">1<\/span> <span class="admin-tile-label">failed mails/);
+    // Tiles: the posts the API lists (a translation is the same post), drafts, scheduled, broken, 1 failed mail.
+    assert.match(page.body, /<a href="\/admin\/posts"><span class="admin-tile-value">2<\/span> <span class="admin-tile-label">published posts<\/span>/);
+    assert.match(page.body, /<span class="admin-tile-value">1<\/span> <span class="admin-tile-label">draft<\/span>/);
+    assert.match(page.body, /<span class="admin-tile-value">1<\/span> <span class="admin-tile-label">scheduled post<\/span>/);
+    assert.match(page.body, /admin-tile-alarm"><a href="\/admin\/posts"><span class="admin-tile-value">1<\/span> <span class="admin-tile-label">broken post</);
+    assert.match(page.body, /<a href="\/admin\/failed"><span class="admin-tile-value">1<\/span> <span class="admin-tile-label">failed mail</);
     assert.match(page.body, /<th scope="row">\/newsletter<\/th>/);
     assert.doesNotMatch(page.body, new RegExp(SECRET.replace(/\./g, '\\.')));
   });

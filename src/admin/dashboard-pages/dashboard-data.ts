@@ -21,7 +21,11 @@ export interface Dashboard {
   /** Undefined when no forms service runs in this process. */
   counters?: MetricsSnapshot;
   /** Undefined without a blog. */
-  posts?: { total: number; published: number; drafts: number; scheduled: number; broken: number };
+  /**
+   * `published` counts posts as the blog API lists them (a slug with a published version, its translations one post
+   * with it); the others count files (versions) in that state, each translation its own.
+   */
+  posts?: { published: number; drafts: number; scheduled: number; broken: number };
   /** Undefined without `[mail] queue`. */
   queue?: { pending: number; failed: number };
 }
@@ -48,8 +52,7 @@ export async function gatherDashboard(sources: DashboardSources): Promise<Dashbo
     subscribers,
     counters: readings?.snapshot(),
     posts: versions && {
-      total: versions.length,
-      published: versions.filter((version) => version.state === 'published').length,
+      published: new Set(versions.filter((version) => version.state === 'published').map((version) => version.slug)).size,
       drafts: versions.filter((version) => version.state === 'draft').length,
       scheduled: versions.filter((version) => version.state === 'scheduled').length,
       broken: versions.filter((version) => version.state === 'broken').length,

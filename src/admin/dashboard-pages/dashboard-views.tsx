@@ -23,10 +23,11 @@ function sumOf(counters: Counters, names: readonly CounterName[]): number {
   return names.reduce((sum, name) => sum + counters[name], 0);
 }
 
-function Tile({ label, value, href, alarm }: { label: string; value: number; href?: string; alarm?: boolean }) {
+/** A number with what it counts: `label` is [one, many] ("failed mail", "failed mails"). */
+function Tile({ label, value, href, alarm }: { label: readonly [string, string]; value: number; href?: string; alarm?: boolean }) {
   const body = (
     <>
-      <span class="admin-tile-value">{value}</span> <span class="admin-tile-label">{label}</span>
+      <span class="admin-tile-value">{value}</span> <span class="admin-tile-label">{value === 1 ? label[0] : label[1]}</span>
     </>
   );
   return <li class={alarm && value > 0 ? 'admin-tile admin-tile-alarm' : 'admin-tile'}>{href ? <a href={href}>{body}</a> : body}</li>;
@@ -39,10 +40,12 @@ export function DashboardPage({ session, dashboard }: { session: AdminSession; d
       <h1>Dashboard</h1>
       {(posts || queue) && (
         <ul class="admin-tiles" aria-label="At a glance">
-          {posts && <Tile label="posts" value={posts.total} href="/admin/posts" />}
-          {posts && <Tile label="broken posts" value={posts.broken} href="/admin/posts" alarm />}
-          {queue && <Tile label="mails waiting" value={queue.pending} />}
-          {queue && <Tile label="failed mails" value={queue.failed} href="/admin/failed" alarm />}
+          {posts && <Tile label={['published post', 'published posts']} value={posts.published} href="/admin/posts" />}
+          {posts && <Tile label={['draft', 'drafts']} value={posts.drafts} href="/admin/posts" />}
+          {posts && <Tile label={['scheduled post', 'scheduled posts']} value={posts.scheduled} href="/admin/posts" />}
+          {posts && <Tile label={['broken post', 'broken posts']} value={posts.broken} href="/admin/posts" alarm />}
+          {queue && <Tile label={['mail waiting', 'mails waiting']} value={queue.pending} />}
+          {queue && <Tile label={['failed mail', 'failed mails']} value={queue.failed} href="/admin/failed" alarm />}
         </ul>
       )}
       <h2>Submissions</h2>

@@ -184,6 +184,7 @@ describe('the inbox pages', () => {
 
     const asked = await post(`${newest}/delete`);
     assert.equal(asked.statusCode, 200, 'a delete asks first');
+    assert.match(asked.body, /The submission received on <time datetime="[0-9T:-]+Z">\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d<\/time>/, 'the time as every admin page writes it, not raw ISO');
     assert.equal(await readFile(path.join(dataDir, 'contact.jsonl'), 'utf8'), before, 'nothing deleted before the confirmation');
     const deleted = await post(`${newest}/delete`, { confirm: 'yes' });
     assert.equal(deleted.statusCode, 303);

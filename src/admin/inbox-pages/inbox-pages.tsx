@@ -19,6 +19,7 @@ import type { InboxEntry } from '../inbox/inbox-entry.js';
 import type { AdminPage, AdminRoute, AdminSession } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import { spamPathOf } from '../spam-pages/spam-pages.js';
+import { Time } from '../views/time.js';
 import { ConfirmPage, isConfirmed } from '../views/confirm-page.js';
 import { MessagePage } from '../views/message-page.js';
 import { createInboxCsv } from './inbox-export.js';
@@ -155,7 +156,7 @@ function ConfirmDeletion({ session, formPath, formKey, entry }: { session: Admin
       cancel={{ href: `${INBOX}/${formKey}/${entry.id}`, label: 'Cancel, back to the submission' }}
     >
       <p>
-        The submission received {entry.received_at ? <>at <time dateTime={entry.received_at}>{entry.received_at}</time></> : 'at an unknown time'}
+        The submission received {entry.received_at ? <>on <Time at={entry.received_at} zone={session.timeZone} /></> : 'at an unknown time'}
         {sender !== '' && <> from {sender}</>} will be deleted from the archive of {formPath}. This cannot be undone.
       </p>
     </ConfirmPage>

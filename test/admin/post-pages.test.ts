@@ -90,6 +90,26 @@ describe('the posts pages', () => {
     assert.ok(logs.lines().some((line) => line.event === 'admin_post_created' && line.user === 'jane' && line.file === 'trip.md'));
   });
 
+  it('reads a date and time typed or picked without an offset in the admin\u2019s time zone, and writes it with the offset', async () => {
+    await app.close();
+    app = await startTestAdmin({ dataDir: path.join(dir, 'data'), pages: createPostPages({
+      posts: createPostFiles({ contentDir, trashDir: path.join(dir, 'data', 'trash'), clock: () => Date.UTC(2024, 4, 1, 12) }),
+      listVersions: () => listing,
+      renderPreview: createPreviewRenderer({ contentDir, render: createMarkdownTools().render, maxImageBytes: 1024 * 1024 }),
+      maxUploadBytes: 1024 * 1024,
+      logger: logs.logger,
+    }), timeZone: 'Europe/Berlin' });
+    session = await signIn(app);
+    const form = await get('/admin/posts/new');
+    assert.match(form.body, /<label for="field-date-pick">Or pick a date and time \(Europe\/Berlin\)<\/label><input type="datetime-local" id="field-date-pick" name="date_pick"/);
+    const typed = await post('/admin/posts/new', { title: 'Winter', slug: 'winter', date: '2026-12-01 09:30', body: 'Cold.', draft: 'on' });
+    assert.equal(typed.statusCode, 303, typed.body);
+    assert.match(await readFile(path.join(contentDir, 'winter.md'), 'utf8'), /^date = 2026-12-01T09:30:00\+01:00$/m);
+    const picked = await post('/admin/posts/new', { title: 'Summer', slug: 'summer', date: '', date_pick: '2026-07-01T09:30', body: 'Warm.', draft: 'on' });
+    assert.equal(picked.statusCode, 303, picked.body);
+    assert.match(await readFile(path.join(contentDir, 'summer.md'), 'utf8'), /^date = 2026-07-01T09:30:00\+02:00$/m, 'summer time');
+  });
+
   it('saves only what changed, and refuses with 409 and both versions when the file changed meanwhile', async () => {
     const opened = await editor('hello.md');
     assert.equal(opened.page.statusCode, 200);

@@ -60,7 +60,7 @@ const LABELS: Record<keyof PostFields, string> = {
 
 const HINTS: Partial<Record<keyof PostFields, string>> = {
   slug: 'Empty on a new post: made from the title (Crème brûlée becomes creme-brulee). Empty on an existing post: the file name gives it. A slug another post has in this language is refused.',
-  date: 'YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SSZ. A date in the future schedules the post: it appears by itself then.',
+  date: 'YYYY-MM-DD; or a date and time in the admin\u2019s time zone, 2026-12-01 09:30; or RFC 3339 with an offset. A date in the future schedules the post: it appears by itself then.',
   tags: 'Separated by commas.',
   lang: 'A language code such as en or pt-BR; empty: the file name\u2019s, else the site\u2019s.',
 };
@@ -249,6 +249,10 @@ export function PostEditorPage(props: EditorProps) {
                 <legend>Post settings</legend>
                 <TextField name="slug" value={fields.slug} problems={problems} />
                 <TextField name="date" value={fields.date} problems={problems} />
+                <p>
+                  <label for="field-date-pick">Or pick a date and time ({session.timeZone})</label>
+                  <input type="datetime-local" id="field-date-pick" name="date_pick" step={60} />
+                </p>
                 <TextField name="tags" value={fields.tags.join(', ')} problems={problems} />
                 <p class="admin-check">
                   <input type="checkbox" id="field-draft" name="draft" checked={fields.draft} />

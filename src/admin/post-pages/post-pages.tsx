@@ -80,7 +80,7 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
   const postsOf = (session: AdminSession): PostFiles => posts.withAccess((post) => mayChangePost(session, post)).by(session.user);
   /** The form's fields as they are written for `session`: an author's own name as the author. */
   const submittedFields = (request: AdminRequest, session: AdminSession) => {
-    const { fields, body } = fieldsOfForm(formOf(request));
+    const { fields, body } = fieldsOfForm(formOf(request), session.timeZone);
     return { fields: fieldsFor(session, fields), body };
   };
   const editor = (session: AdminSession, props: Omit<EditorProps, 'session' | 'authorLocked'>) => (

@@ -110,6 +110,18 @@ describe('the posts pages', () => {
     assert.match(await readFile(path.join(contentDir, 'summer.md'), 'utf8'), /^date = 2026-07-01T09:30:00\+02:00$/m, 'summer time');
   });
 
+  it('a Publish that fails on a field problem shows the post still as a draft, with Publish, not Unpublish', async () => {
+    await post('/admin/posts/new', { title: 'Trip', slug: 'trip', date: '2024-05-02', body: 'Off we go.', draft: 'on' });
+    const opened = await editor('trip.md');
+    const failed = await post('/admin/posts/publish', { file: 'trip.md', version: opened.version, base_text: opened.baseText, title: 'Trip', date: 'soon', body: 'Off we go.', draft: 'on' });
+    assert.equal(failed.statusCode, 422);
+    assert.match(failed.body, /date must be/);
+    assert.match(failed.body, /<button type="submit" formaction="\/admin\/posts\/publish">Publish<\/button>/);
+    assert.doesNotMatch(failed.body, /Unpublish/);
+    assert.match(failed.body, /<input type="checkbox" id="field-draft" name="draft" checked/);
+    assert.match(await readFile(path.join(contentDir, 'trip.md'), 'utf8'), /draft = true/);
+  });
+
   it('saves only what changed, and refuses with 409 and both versions when the file changed meanwhile', async () => {
     const opened = await editor('hello.md');
     assert.equal(opened.page.statusCode, 200);

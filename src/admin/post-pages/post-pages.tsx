@@ -151,7 +151,8 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     }
     switch (outcome.kind) {
       case 'invalid':
-        return { ok: false, answer: htmlAnswer(422, editor(session, { file, fields, body, version, baseText, problems: outcome.problems, images: await postsOf(session).listPostImages(file) })) };
+        // The form as it was sent: a Publish that failed leaves the post a draft, and the editor says so.
+        return { ok: false, answer: htmlAnswer(422, editor(session, { file, fields: submitted.fields, body, version, baseText, problems: outcome.problems, images: await postsOf(session).listPostImages(file) })) };
       case 'forbidden':
         return { ok: false, answer: forbidden(session) };
       case 'conflict':

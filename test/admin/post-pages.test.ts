@@ -187,6 +187,8 @@ describe('the posts pages', () => {
     assert.match(frame, /srcdoc="[^"]*data:image\/png;base64,/);
     assert.doesNotMatch(frame, /<script/, 'the script is escaped text of srcdoc');
     assert.doesNotMatch(response.body.replace(frame, ''), /<script>alert/, 'no live script outside the frame');
+    assert.match(response.body, /<code>pic\.png<\/code>/, 'the Images panel lists the image the preview shows');
+    assert.doesNotMatch(response.body, /No images beside the post yet/);
   });
 
   it('never inlines an image from outside content_dir into a preview', async () => {

@@ -188,7 +188,9 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     // A file that cannot be read names a folder of nobody's post: shown only to those who may change those.
     const imagesOf = opened === undefined || opened.ok || mayChangePost(session, {}) ? file : undefined;
     const previewHtml = await deps.renderPreview(body, imagesOf);
-    return htmlAnswer(200, editor(session, { file, fields, body, version: form.get('version') ?? undefined, baseText: form.get('base_text') ?? undefined, previewHtml }));
+    // The Images panel lists them as the editor does, beside the preview that shows them.
+    const images = file !== undefined && opened?.ok ? await postsOf(session).listPostImages(file) : [];
+    return htmlAnswer(200, editor(session, { file, fields, body, version: form.get('version') ?? undefined, baseText: form.get('base_text') ?? undefined, previewHtml, images }));
   };
 
   const setDraft = (draft: boolean): AdminPage => async (request, session) => {

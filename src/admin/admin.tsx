@@ -33,6 +33,7 @@ import type { SignInThrottle } from './sign-in-throttle.js';
 import { UnavailableError } from '../kit/unavailable-error.js';
 import { CSRF_FIELD } from './views/csrf-field.js';
 import { MessagePage } from './views/message-page.js';
+import { sizeText } from './post-pages/post-editor-page.js';
 
 /** The admin's static files, served to anyone (they hold nothing private) with the admin's headers. */
 const ASSETS: ReadonlyMap<string, { type: string; body: string }> = new Map([
@@ -235,7 +236,7 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
     }
     if (isRead) return page({ ...request, session }, session);
     const body = await readAdminForm(request.raw, maxBodyBytes);
-    if (!body.ok) return unreadable(body.problem, session);
+    if (!body.ok) return unreadable(body.problem, session, { maxUploadBytes: admin.max_upload_bytes, back: sentFromOf(request) ?? homeOf(session.role) });
     if (!hasCsrfToken(body.form, session)) return refused('The form was out of date. Please try again.', session);
     return page({ ...request, session, form: body.form }, session);
   }
@@ -299,10 +300,25 @@ function refused(message: string, session: AdminSession | undefined): Answer {
   return htmlAnswer(403, <MessagePage title="Refused" message={message} session={session} link={{ href: '/admin/posts', label: 'Back to the admin' }} />);
 }
 
-function unreadable(problem: 'too_large' | 'invalid', session: AdminSession | undefined): Answer {
-  return problem === 'too_large'
-    ? htmlAnswer(413, <MessagePage title="Too large" message="What was sent is larger than the admin accepts." session={session} />, { connection: 'close' })
-    : htmlAnswer(400, <MessagePage title="Not understood" message="The form could not be read." session={session} />);
+/** The admin page a POST was sent from (its same-origin Referer), to go back to; undefined when it names none. */
+function sentFromOf(request: RoutedRequest): string | undefined {
+  const referer = request.raw.headers.referer;
+  const host = request.raw.headers.host;
+  if (referer === undefined || host === undefined) return undefined;
+  try {
+    const url = new URL(referer);
+    return url.host === host && (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) ? `${url.pathname}${url.search}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a form that cannot be read is answered: too large names the limit and the way back, where the text still is. */
+function unreadable(problem: 'too_large' | 'invalid', session: AdminSession | undefined, options?: { maxUploadBytes: number; back: string }): Answer {
+  if (problem === 'invalid') return htmlAnswer(400, <MessagePage title="Not understood" message="The form could not be read." session={session} />);
+  const limit = options && `An image or file may be at most ${sizeText(options.maxUploadBytes)} (${options.maxUploadBytes} bytes, [admin] max_upload_bytes). `;
+  const message = `What was sent is larger than the admin accepts. ${limit ?? ''}Nothing of this form was saved: go back, where your browser still holds what you typed, and send it without the large file (the editor also offers the draft it kept when you open the post again).`;
+  return htmlAnswer(413, <MessagePage title="Too large" message={message} session={session} link={options && { href: options.back, label: 'Back to where you were' }} />, { connection: 'close' });
 }
 
 /** While the database of [state] is out of reach: nothing was changed, and a retry in a moment may work. */

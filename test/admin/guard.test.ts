@@ -147,6 +147,19 @@ describe('the admin guard', () => {
     assert.equal((await app.inject({ method: 'GET', url: '/admin/posts', headers: { cookie } })).statusCode, 200);
   });
 
+  it('answers a form too large with the limit and a way back to the page it came from, never to another site', async () => {
+    const { cookie, csrf } = await signIn(app);
+    const big = { csrf_token: csrf, thing: 'x'.repeat(3 * 1024 * 1024) };
+    const fromEditor = await app.inject(formPost('/admin/things', big, { cookie, host: 'localhost', referer: 'http://localhost/admin/posts/edit?file=trip.md' }));
+    assert.equal(fromEditor.statusCode, 413);
+    assert.match(fromEditor.body, /at most 1\.0 MB \(1048576 bytes, \[admin\] max_upload_bytes\)/);
+    assert.match(fromEditor.body, /<a href="\/admin\/posts\/edit\?file=trip\.md">Back to where you were<\/a>/);
+    const fromElsewhere = await app.inject(formPost('/admin/things', big, { cookie, host: 'localhost', referer: 'https://evil.example/admin/posts' }));
+    assert.equal(fromElsewhere.statusCode, 413);
+    assert.match(fromElsewhere.body, /<a href="\/admin[^"]*">Back to where you were<\/a>/);
+    assert.doesNotMatch(fromElsewhere.body, /evil\.example/);
+  });
+
   it('puts the security headers on every answer: pages, sign-in, redirects, refusals, 404, 405, 413, 429, 500, the stylesheet and script', async () => {
     const { cookie, csrf } = await signIn(app);
     const answers = {

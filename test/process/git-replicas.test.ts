@@ -86,7 +86,7 @@ describe('two replicas, each with its own clone of one remote', () => {
   const save = async (replica: Replica, file: string, title: string, paragraphs: string[], opened?: { version: string; base_text: string }) =>
     post_(replica, '/admin/posts/save', { file, ...(opened ?? (await open(replica, file))), title, date: '2024-05-01', body: `${paragraphs.join('\n\n')}\n` });
   /** Waits (bounded, for a busy machine) until `replica`'s blog API serves `slug` with `text` in its Markdown. */
-  const served = (replica: Replica, slug: string, text: string, timeoutMs = 15_000) =>
+  const served = (replica: Replica, slug: string, text: string, timeoutMs = 30_000) =>
     waitFor(
       `${slug} with "${text}" on ${replica.base}`,
       async () => {

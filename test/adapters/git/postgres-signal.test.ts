@@ -75,7 +75,7 @@ describe('the signal between replicas', () => {
       });
       assert.deepEqual(outcome, { ok: true });
       // No timer fetches (pullMs 0): only the signal can bring the save, however long a busy machine takes.
-      await waitFor('b to take in a\u2019s save', async () => ((await readFile(path.join(b.contentDir, 'hello.md'), 'utf8')) === 'second, from a\n' ? true : undefined));
+      await waitFor('b to take in a\u2019s save', async () => ((await readFile(path.join(b.contentDir, 'hello.md'), 'utf8')) === 'second, from a\n' ? true : undefined), 30_000);
     } finally {
       await Promise.all(replicas.map((replica) => replica.sync.close()));
     }

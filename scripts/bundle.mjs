@@ -19,7 +19,7 @@ await build({
   tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'esm',
   // Bundled CommonJS packages call require(): in an ES module it comes from createRequire.
   banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },

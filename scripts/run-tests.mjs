@@ -1,5 +1,6 @@
-// Runs every test/**/*.test.ts with Node's test runner through tsx (Node 20's --test takes no globs).
-// Arguments narrow the run to files whose path contains one of them: `npm test -- forms/`.
+// Runs every test/**/*.test.ts with Node's test runner through tsx, on the Node.js that runs this script (under
+// `npm test`, the one package.json brings on linux-x64: README.md "Node.js"). Arguments narrow the run to files whose
+// path contains one of them: `npm test -- forms/`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -12,6 +13,9 @@ function findTests(directory) {
     return entry.name.endsWith('.test.ts') ? [full] : [];
   });
 }
+
+// The first line says which Node.js the tests run on, and where it comes from.
+console.log(`Node.js ${process.version} (${process.execPath})`);
 
 const filters = process.argv.slice(2);
 const files = findTests('test')

@@ -12,16 +12,26 @@ const passwordHash = z.string().superRefine((value, context) => {
 
 /**
  * An IANA time zone name ("Europe/Berlin", "UTC"), as Intl.DateTimeFormat knows it: the admin pages show times in
- * it. Written back in its canonical spelling ("europe/berlin" is "Europe/Berlin").
+ * it. Written back in its canonical spelling ("europe/berlin" is "Europe/Berlin"). A UTC offset ("+01:00"), which
+ * Intl takes as a zone on Node.js 22 and 24, is refused (docs/configuration.md "[admin]").
  */
 const timeZone = z.string().transform((value, context) => {
+  const resolved = resolveTimeZone(value);
+  if (resolved !== undefined && !isUtcOffset(resolved)) return resolved;
+  context.addIssue({ code: 'custom', message: 'must be an IANA time zone name such as "UTC" or "Europe/Berlin"' });
+  return z.NEVER;
+});
+
+function resolveTimeZone(value: string): string | undefined {
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
-    context.addIssue({ code: 'custom', message: 'must be an IANA time zone name such as "UTC" or "Europe/Berlin"' });
-    return z.NEVER;
+    return undefined;
   }
-});
+}
+
+/** Intl writes every offset it takes ("+0100", "−01:00") as ±HH:MM; IANA names begin with a letter. */
+const isUtcOffset = (timeZone: string) => /^[+-]/.test(timeZone);
 
 const user = z.strictObject({
   // A name is typed on the sign-in page and shown in the header: one line, at most 100 characters.

@@ -31,5 +31,6 @@ export const systemTimers: SystemTimers = {
     handle.current.unref();
     return handle;
   },
-  clearTimeout: (handle) => clearTimeout((handle as StepHandle).current),
+  // Like Node's clearTimeout, a handle never set (a timer that was not started) is no error: stopping must not fail.
+  clearTimeout: (handle) => clearTimeout((handle as StepHandle | undefined)?.current),
 };

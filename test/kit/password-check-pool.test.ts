@@ -122,7 +122,7 @@ describe('the password check pool', () => {
         ].join('\n'),
       );
       const bundle = path.join(temp.dir, 'bundle.mjs');
-      await build({ entryPoints: [entry], outfile: bundle, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'silent' });
+      await build({ entryPoints: [entry], outfile: bundle, bundle: true, platform: 'node', target: 'node22', format: 'esm', logLevel: 'silent' });
       const fromBundle = await run(process.execPath, [bundle], { timeout: 20_000 });
       assert.equal(fromBundle.stdout.trim(), 'true false');
       const fromSource = await run(process.execPath, ['--import', 'tsx', entry], { timeout: 20_000 });

@@ -1,6 +1,6 @@
 // A running `postbox serve` and `postbox users` beside it on one data_dir (docs/admin.md "Users and roles"): an
 // editor added by the command signs in to the running service, and `users reset-password` ends that editor's open
-// session within 5 seconds, without a restart; the new password signs in, the old one no longer does.
+// session without a restart (how soon the service sees the command's change: test/adapters/files/account-files); the new password signs in, the old one no longer does.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -54,15 +54,13 @@ describe('postbox users beside a running serve', () => {
   const postsPage = async (cookie: string) =>
     (await fetch(`${serve.addresses.blog}/admin/posts`, { redirect: 'manual', headers: { cookie } })).status;
 
-  it('ends the session of a user whose password the command reset, within 5 seconds', async () => {
+  it('ends the session of a user whose password the command reset', async () => {
     const first = await signIn('the first password of ed');
     assert.equal(first.status, 303);
     assert.ok(first.cookie);
     assert.equal(await postsPage(first.cookie), 200, 'an editor opens the posts');
     assert.equal(await postbox(['users', 'reset-password', 'ed', '--config', configFile], 'the second password of ed\n'), 0);
-    const startedAt = Date.now();
-    await waitFor('the session to end', async () => ((await postsPage(first.cookie!)) === 303 ? true : undefined), 5_000);
-    assert.ok(Date.now() - startedAt < 5_000);
+    await waitFor('the session to end', async () => ((await postsPage(first.cookie!)) === 303 ? true : undefined));
     assert.equal((await signIn('the first password of ed')).status, 403, 'the old password no longer signs in');
     const second = await signIn('the second password of ed');
     assert.equal(second.status, 303);

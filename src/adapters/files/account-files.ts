@@ -12,6 +12,7 @@ import type { AccountStore } from '../../admin/accounts/account-store.js';
 import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 import { createJsonlAppender, type JsonlAppend } from '../../kit/files/jsonl.js';
 import { readLinesBackward } from '../../kit/files/lines-backward.js';
+import type { Clock } from '../../ports.js';
 
 /** The users and invitations (reserved in src/config/data-files.ts). */
 export const ACCOUNTS_FILE = 'admin-users.json';
@@ -25,7 +26,7 @@ export const LOCK_STALE_MS = 10_000;
 /** How long a change waits for the lock before it fails. */
 const LOCK_WAIT_MS = 30_000;
 /** How long a read trusts what it read last before it looks at the file again. */
-const RECHECK_MS = 250;
+export const RECHECK_MS = 250;
 
 interface AccountsFile {
   users: StoredAccount[];
@@ -35,6 +36,8 @@ interface AccountsFile {
 export interface AccountFilesOptions {
   /** The process's appender (files/backend.ts shares one); a private one otherwise. */
   appendLine?: JsonlAppend;
+  /** What RECHECK_MS is measured on: Date.now unless a test moves time. */
+  clock?: Clock;
 }
 
 /** The account store of `dataDir`; nothing is read until it is used. */
@@ -43,13 +46,14 @@ export function createAccountFiles(dataDir: string, options: AccountFilesOptions
   const auditFile = path.join(dataDir, AUDIT_FILE);
   const appendLine = options.appendLine ?? createJsonlAppender();
   const lockFile = path.join(dataDir, ACCOUNTS_LOCK_FILE);
+  const clock = options.clock ?? Date.now;
 
   /** What was read last, and which version of the file it was (device, inode, size, mtime). */
   let cache: { version: string; content: AccountsFile; checkedAt: number } | undefined;
 
   /** The file as it is now, from the cache when it was checked less than RECHECK_MS ago. */
   const current = async (): Promise<AccountsFile> => {
-    const now = Date.now();
+    const now = clock();
     if (cache && now - cache.checkedAt < RECHECK_MS) return cache.content;
     const handle = await openIfThere(file);
     if (!handle) {
@@ -88,7 +92,7 @@ export function createAccountFiles(dataDir: string, options: AccountFilesOptions
           write.users.sort((first, second) => compareNames(first.name, second.name));
           await writeFileAtomically(file, `${JSON.stringify(write, null, 2)}\n`);
           // Still under the lock: nobody else has written since.
-          cache = { version: versionOf(await stat(file)), content: write, checkedAt: Date.now() };
+          cache = { version: versionOf(await stat(file)), content: write, checkedAt: clock() };
         }
         return result;
       });

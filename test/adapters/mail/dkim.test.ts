@@ -4,9 +4,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-// The verifier's own module: the package root also loads its BIMI support, whose HTTP client needs Node 22.
-import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
-import type { DKIMResult as DeclaredDkimResult } from 'mailauth';
+import { dkimVerify, type DKIMResult as DeclaredDkimResult } from 'mailauth';
 import { composeServices } from '../../../src/app/compose.js';
 import type { DkimConfig } from '../../../src/config/config.js';
 import type { MailMessage } from '../../../src/ports.js';

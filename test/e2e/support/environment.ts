@@ -1,10 +1,15 @@
-// Everything one e2e test file needs: SMTP sink, two page origins, a real `postbox serve`, and chromium.
+// Everything one e2e test file needs: SMTP sink, two page origins, a real `postbox serve`, and chromium. A file that
+// moves time itself runs the same services in its own process on its clock instead (useEnvironmentOnClock).
 import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { launchChromium } from './browser.js';
+import { startServices } from '../../../src/cli/serve.js';
+import { loadConfigFile } from '../../../src/config/load.js';
+import type { Clock } from '../../../src/ports.js';
+import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 import { REPO_ROOT, startPostboxServe, type ServeProcess } from '../../support/postbox-process.js';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server.js';
 import { createTempDir } from '../../support/temp-dir.js';
@@ -17,13 +22,12 @@ export const POSTS_FIXTURE = path.join(REPO_ROOT, 'test/fixtures/e2e/posts');
 /** The title of the page the plain form's `redirect_url` leads to. */
 export const THANKS_TITLE = 'Thank you for your message';
 
-export interface E2eEnvironment {
+interface EnvironmentParts {
   /** The site whose origin the config allows (the placeholder https://www.example.com). */
   site: StaticSite;
   /** A second site serving the same pages from an origin that is in no allow-list. */
   foreignSite: StaticSite;
   smtp: TestSmtpServer;
-  postbox: ServeProcess;
   formsUrl: string;
   blogUrl: string;
   dataDir: string;
@@ -33,6 +37,35 @@ export interface E2eEnvironment {
   /** GET /metrics of the forms service. */
   metrics(): Promise<{ totals: Record<string, number>; forms: Record<string, Record<string, number>> }>;
   close(): Promise<void>;
+}
+
+/** The services run as `postbox serve`, a process of their own. */
+export interface E2eEnvironment extends EnvironmentParts {
+  postbox: ServeProcess;
+}
+
+/** The services run in the test's process on the test's clock; their log lines are captured. */
+export interface E2eEnvironmentOnClock extends EnvironmentParts {
+  logs: LogCapture;
+}
+
+/** Starts the forms and blog services of a config file; what it gives beyond their addresses joins the environment. */
+type ServicesStarter<Own> = (configFile: string) => Promise<{ addresses: Record<string, string>; stop(): Promise<unknown>; own: Own }>;
+
+const asProcess: ServicesStarter<{ postbox: ServeProcess }> = async (configFile) => {
+  const postbox = await startPostboxServe(configFile, ['forms', 'blog']);
+  return { addresses: postbox.addresses, stop: () => postbox.stop(), own: { postbox } };
+};
+
+/** The services as `postbox serve` builds them (startServices), in this process, with `clock` for every time they read. */
+function inThisProcess(clock: Clock): ServicesStarter<{ logs: LogCapture }> {
+  return async (configFile) => {
+    const loaded = await loadConfigFile(configFile, process.env);
+    if (!loaded.ok) throw new Error(`the e2e configuration does not load: ${JSON.stringify(loaded.problems)}`);
+    const logs = captureLogs();
+    const running = await startServices(loaded.config, { logger: logs.logger, requestLog: logs.requestLog, clock });
+    return { addresses: running.addresses, stop: () => running.stop(), own: { logs } };
+  };
 }
 
 type Table = Record<string, unknown>;
@@ -55,7 +88,11 @@ export function createTestConfig(
 }
 
 /** Starts the whole environment; whatever started is stopped again if a later step fails. */
-export async function startEnvironment(): Promise<E2eEnvironment> {
+export function startEnvironment(): Promise<E2eEnvironment> {
+  return startEnvironmentWith(asProcess);
+}
+
+async function startEnvironmentWith<Own>(startServicesOf: ServicesStarter<Own>): Promise<EnvironmentParts & Own> {
   const closers: (() => Promise<unknown>)[] = [];
   const close = async () => {
     const failures: unknown[] = [];
@@ -81,10 +118,10 @@ export async function startEnvironment(): Promise<E2eEnvironment> {
     const configFile = path.join(root, 'config.toml');
     const config = createTestConfig(snippets['config.toml'], { siteOrigin: site.origin, dataDir, contentDir, smtpPort: smtp.port });
     await writeFile(configFile, config);
-    const postbox = await startPostboxServe(configFile, ['forms', 'blog']);
-    closers.push(() => postbox.stop());
-    const formsUrl = postbox.addresses.forms as string;
-    const blogUrl = postbox.addresses.blog as string;
+    const services = await startServicesOf(configFile);
+    closers.push(() => services.stop());
+    const formsUrl = services.addresses.forms as string;
+    const blogUrl = services.addresses.blog as string;
 
     for (const served of [site, foreignSite]) {
       for (const name of SNIPPET_NAMES.filter((snippet) => snippet.endsWith('.html'))) {
@@ -98,10 +135,10 @@ export async function startEnvironment(): Promise<E2eEnvironment> {
     closers.push(() => browser.close());
 
     return {
+      ...services.own,
       site,
       foreignSite,
       smtp,
-      postbox,
       formsUrl,
       blogUrl,
       dataDir,
@@ -116,7 +153,7 @@ export async function startEnvironment(): Promise<E2eEnvironment> {
       async metrics() {
         const response = await fetch(`${formsUrl}/metrics`);
         if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`);
-        return (await response.json()) as Awaited<ReturnType<E2eEnvironment['metrics']>>;
+        return (await response.json()) as Awaited<ReturnType<EnvironmentParts['metrics']>>;
       },
       close,
     };
@@ -128,9 +165,21 @@ export async function startEnvironment(): Promise<E2eEnvironment> {
 
 /** Starts the environment before the file's tests and closes it after them, even when a test failed. */
 export function useEnvironment(): () => E2eEnvironment {
-  let environment: E2eEnvironment | undefined;
+  return useEnvironmentWith(asProcess);
+}
+
+/**
+ * The same, with the services in this process reading `clock`: a test that depends on time (the spam time trap)
+ * moves the clock instead of waiting for it.
+ */
+export function useEnvironmentOnClock(clock: Clock): () => E2eEnvironmentOnClock {
+  return useEnvironmentWith(inThisProcess(clock));
+}
+
+function useEnvironmentWith<Own>(startServicesOf: ServicesStarter<Own>): () => EnvironmentParts & Own {
+  let environment: (EnvironmentParts & Own) | undefined;
   before(async () => {
-    environment = await startEnvironment();
+    environment = await startEnvironmentWith(startServicesOf);
   }, { timeout: 120_000 });
   after(async () => {
     await environment?.close();

@@ -443,13 +443,13 @@ export function createQueueFiles(queueDir: string, options: QueueFilesOptions = 
         taken.push(entry);
         retriesTaken += 1;
       }
-      const claimed: ClaimedMessage[] = [];
-      for (const entry of taken) {
-        // Only a message that waited can have been dropped by `postbox queue drop` (a new one is tried at once).
-        if (entry.retry && (await exists(doneFile(entry.slot)))) entry.dropped = true;
-        claimed.push({ ...entry.queued, attempts: entry.attempts, retry: entry.retry, ...(entry.dropped ? { dropped: true } : {}) });
-      }
-      return claimed;
+      // `postbox queue drop` may have removed any of them while it waited: a retry, or a new message held back by
+      // its lane or by full slots.
+      const dropped = await Promise.all(taken.map((entry) => exists(doneFile(entry.slot))));
+      return taken.map((entry, at): ClaimedMessage => {
+        if (dropped[at]) entry.dropped = true;
+        return { ...entry.queued, attempts: entry.attempts, retry: entry.retry, ...(entry.dropped ? { dropped: true } : {}) };
+      });
     },
     // Leases live in memory and end with the process: a restart tries every pending message again.
     leaseMs: Number.POSITIVE_INFINITY,

@@ -113,6 +113,19 @@ describe('queue files', () => {
     assert.deepEqual((await createQueueFiles(dir).claim(ALL, NOW)).map((message) => message.id), [keep!.id], 'a restart never sends it');
   });
 
+  it('tells the worker of a new message dropped by another process while it waited for its lane', async () => {
+    const store = createQueueFiles(dir);
+    const lane = () => 'campaign:c';
+    const [first, second] = await store.add([mail('c0'), mail('c1')], NOW, lane);
+    assert.deepEqual((await store.claim(ALL, NOW)).map((message) => message.id), [first!.id]);
+    assert.equal(await createQueueFiles(dir).drop(second!.id), 'pending');
+    await store.complete(first!.id);
+    assert.deepEqual(await store.claim(ALL, NOW), [{ ...second!, attempts: 0, retry: false, dropped: true }], 'not to be sent');
+    await store.complete(second!.id);
+    assert.deepEqual(await store.counts(), { pending: 0, failed: 0 });
+    assert.deepEqual(await segments(), []);
+  });
+
   it('finishes a move to failed/ that a crash cut between the failed file and the marker', async () => {
     const store = createQueueFiles(dir);
     const [message] = await store.add([mail('half moved')], NOW);

@@ -106,6 +106,12 @@ export function createQueueFiles(queueDir: string, options: QueueFilesOptions = 
     files.add(file);
   };
   let fsyncs = 0;
+  /** The time of the newest segment this store made or read: a new one sorts after it (a lane's order on disk). */
+  let lastSegmentMs = 0;
+  const nextSegmentName = (now: number) => {
+    lastSegmentMs = Math.max(now, lastSegmentMs + 1);
+    return newSegmentName(lastSegmentMs);
+  };
   let foldersMade: Promise<unknown> | undefined;
   let swept = false;
   const journal = createDoneJournal(queueDir);
@@ -173,7 +179,7 @@ export function createQueueFiles(queueDir: string, options: QueueFilesOptions = 
 
   /** One segment for every message added while the previous one was written; they join the index once it is. */
   const commitSegment = createGroupCommit<Waiting>(async (batch) => {
-    const segment = newSegmentName(Date.now());
+    const segment = nextSegmentName(Date.now());
     const lines = batch.flatMap((entry) => entry.lines);
     let at = 0;
     for (const entry of batch) {
@@ -262,6 +268,7 @@ export function createQueueFiles(queueDir: string, options: QueueFilesOptions = 
     const pending: DiskMessage[] = [];
     for (const name of names) {
       const segment = name.slice(0, -SEGMENT_SUFFIX.length);
+      lastSegmentMs = Math.max(lastSegmentMs, segmentTime(segment));
       if (onlyNew && segmentSizes.has(segment)) continue;
       const lines = await readSegment(path.join(queueDir, name));
       if (lines === undefined) continue;
@@ -527,7 +534,7 @@ export function createQueueFiles(queueDir: string, options: QueueFilesOptions = 
     async retryFailed(id, now) {
       const file = await readJson<FailedFile>(failedFile(id));
       if (!file || file.id !== id) return false;
-      const segment = newSegmentName(now);
+      const segment = nextSegmentName(now);
       const line: SegmentLine = { id: file.id, created_at: now, message: file.message, ...(file.lane === undefined ? {} : { lane: file.lane }) };
       await writeSegment([line], segment);
       await serialFailed(async () => {
@@ -570,9 +577,18 @@ export function createQueueFiles(queueDir: string, options: QueueFilesOptions = 
   };
 }
 
-/** A segment name that sorts by time: milliseconds in base 36, then randomness against clashes. */
+/**
+ * A segment name that sorts by time: milliseconds in base 36, then randomness against clashes. Two segments of
+ * one millisecond would sort by chance, so a store never names two alike (nextSegmentName).
+ */
 function newSegmentName(now: number): string {
   return `${now.toString(36).padStart(9, '0')}${randomBytes(4).toString('hex')}`;
+}
+
+/** The time a segment's name begins with; 0 for a name not made by newSegmentName. */
+function segmentTime(segment: string): number {
+  const time = Number.parseInt(segment.slice(0, 9), 36);
+  return Number.isFinite(time) ? time : 0;
 }
 
 function parseSlot(slot: string): { segment: string; index: number } {

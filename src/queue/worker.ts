@@ -20,7 +20,7 @@ import { createLeaseRenewal } from './worker/lease-renewal.js';
 import { createRepeater } from './worker/repeater.js';
 import type { QueueReport } from './worker/report.js';
 import { createSendingSlots, type SendingSlots } from './worker/sending-slots.js';
-import { createSettling, type Settling } from './worker/settling.js';
+import { createSettling } from './worker/settling.js';
 
 export type { QueueReport } from './worker/report.js';
 

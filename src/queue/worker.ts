@@ -6,23 +6,23 @@
 // The worker claims when a message is queued, when a send ends, and every `pollIntervalMs` (retries whose time
 // came, other processes' messages, leases that ran out). New mail goes first and retries hold at most half of
 // the sending slots, so a backlog never starves new mail.
+// Its parts, in worker/: the sending slots (sending-slots.ts), the claim loop (claim-loop.ts), a message from
+// send to settled (settling.ts), the counts (counts-cache.ts), lease renewal (lease-renewal.ts) and the timers
+// that repeat (repeater.ts).
 import { systemTimers } from '../kit/timers.js';
-import { UnavailableError } from '../kit/unavailable-error.js';
 import type { Timers } from '../ports.js';
-import { classifyFailure, type DeliveryFailure } from './failure.js';
 import type { Dispatch, OutgoingMessage, QueuedMessage, QueueOutcome } from './outgoing.js';
-import { nextAttemptAt, type RetryPolicy } from './retry-policy.js';
-import type { AttemptRecord, ClaimedMessage, QueueCounts, QueueStore } from './store.js';
+import type { RetryPolicy } from './retry-policy.js';
+import type { QueueStore } from './store.js';
+import { createClaimLoop, type ClaimLoop } from './worker/claim-loop.js';
+import { createCountsCache } from './worker/counts-cache.js';
+import { createLeaseRenewal } from './worker/lease-renewal.js';
+import { createRepeater } from './worker/repeater.js';
+import type { QueueReport } from './worker/report.js';
+import { createSendingSlots, type SendingSlots } from './worker/sending-slots.js';
+import { createSettling } from './worker/settling.js';
 
-/** What the queue tells its owner (the forms service counts and logs it). */
-export interface QueueReport {
-  queued(messages: readonly QueuedMessage[]): void;
-  delivered(message: QueuedMessage): void;
-  retrying(message: QueuedMessage, failure: DeliveryFailure, attempt: AttemptRecord): void;
-  givenUp(message: QueuedMessage, failure: DeliveryFailure, attempts: number): void;
-  /** The store could not be read or written; `action` says which step. */
-  storageFailed(action: string, error: unknown): void;
-}
+export type { QueueReport } from './worker/report.js';
 
 /** The worker's time (src/ports.ts Timers): injected, so that tests run it on fake time. */
 export type QueueTimer = Timers;
@@ -76,251 +76,69 @@ export interface DeliveryQueue {
 
 /** The one queue worker, over any QueueStore. */
 export function createQueueWorker(deps: QueueWorkerDeps): DeliveryQueue {
-  const { store, dispatch, policy, timer, report } = deps;
-  const concurrency = Math.max(1, deps.concurrency ?? 8);
-  /** Retries never hold more than half of the slots (docs/delivery.md "Retries"). */
-  const retryShare = Math.max(1, Math.floor(concurrency / 2));
-  const pollIntervalMs = deps.pollIntervalMs ?? 250;
-  const countIntervalMs = deps.countIntervalMs ?? 1_000;
-  const inFlight = new Set<Promise<void>>();
-  /** The ids being sent now, whose leases the worker extends until they are settled. */
-  const leased = new Set<string>();
-  /** Settling writes that found the store unreachable: tried again before each claim, so a sent message is not sent again once its lease ends. */
-  const unsettled: Array<() => Promise<void>> = [];
-  let retriesInFlight = 0;
-  let cachedCounts: QueueCounts = { pending: 0, failed: 0 };
-  let claiming: Promise<void> | undefined;
-  let claimAgain = false;
-  let started = false;
-  /** Stopping: new messages are still claimed (within the grace), retries wait for the next start. */
-  let draining = false;
-  /** Stopped: nothing is claimed any more. */
-  let stopped = false;
-  let outage = false;
-  let pollHandle: unknown;
-  let countHandle: unknown;
-  let renewHandle: unknown;
-  let counting: Promise<void> | undefined;
-  let renewing: Promise<void> | undefined;
-
-  /** Claims what there is room for; one claim at a time, and one more when asked during it. */
-  function pump(): void {
-    if (!started || stopped) return;
-    if (claiming) {
-      claimAgain = true;
-      return;
-    }
-    claiming = claimAndRun().finally(() => {
-      claiming = undefined;
-      if (claimAgain) {
-        claimAgain = false;
-        pump();
-      }
-    });
-  }
-
-  async function claimAndRun(): Promise<void> {
-    await flushUnsettled();
-    const limit = concurrency - inFlight.size;
-    if (limit <= 0 || stopped) return;
-    const retryLimit = draining ? 0 : Math.max(0, retryShare - retriesInFlight);
-    let claimed: ClaimedMessage[];
-    try {
-      claimed = await store.claim({ limit, retryLimit }, timer.now());
-    } catch (error) {
-      // An unreachable database is logged by the state itself (postgres_unavailable); anything else once until a
-      // claim succeeds. The poll keeps trying, and the worker resumes by itself.
-      if (!outage && !(error instanceof UnavailableError)) report.storageFailed('claim', error);
-      outage = true;
-      return;
-    }
-    outage = false;
-    for (const message of claimed) run(message);
-    // A full claim may have left more due messages: the next claim comes when a send ends (run's finally).
-  }
-
-  function run(message: ClaimedMessage): void {
-    leased.add(message.id);
-    if (message.retry) retriesInFlight += 1;
-    const task = attempt(message)
-      .catch((error: unknown) => report.storageFailed('attempt', error))
-      .finally(() => {
-        leased.delete(message.id);
-        if (message.retry) retriesInFlight -= 1;
-        inFlight.delete(task);
-        pump();
-      });
-    inFlight.add(task);
-  }
-
-  async function attempt(message: ClaimedMessage): Promise<void> {
-    const queued: QueuedMessage = { id: message.id, createdAt: message.createdAt, message: message.message };
-    if (message.dropped) {
-      // `postbox queue drop` removed it while it waited: it never left, and whoever waits for it is told so.
-      await settle(queued, 'failed');
-      await write('complete', () => store.complete(message.id));
-      return;
-    }
-    const sent = await sendOnce(dispatch, queued);
-    if (sent.outcome !== 'error') {
-      await settle(queued, sent.outcome);
-      if (sent.outcome === 'sent') report.delivered(queued);
-      await write('complete', () => store.complete(message.id));
-      return;
-    }
-    const now = timer.now();
-    const { failure, record, givenUp } = judgeFailure(sent.error, message.attempts, message.createdAt, now, policy, deps.random);
-    if (givenUp) {
-      await settle(queued, 'failed');
-      // When the failed record cannot be written, the message waits the longest retry delay and is tried again.
-      const outcome = await write('fail', () => store.fail(message.id, record, now), () => store.release(message.id, { ...record, nextAttemptAt: now + policy.maxDelayMs }));
-      if (outcome !== 'given back') report.givenUp(queued, failure, record.attempts);
-      return;
-    }
-    report.retrying(queued, failure, record);
-    await write('record_attempt', () => store.release(message.id, record));
-  }
-
-  async function settle(queued: QueuedMessage, outcome: QueueOutcome): Promise<void> {
-    await deps.settled?.(queued, outcome).catch((error: unknown) => report.storageFailed('settle', error));
-  }
-
-  /**
-   * A settling write. While the store is unreachable (UnavailableError) it is kept for later and tried again
-   * before each claim: within the lease nobody else sends the message. Any other error gives the message back
-   * through `fallback`, when there is one.
-   */
-  async function write(action: string, fn: () => Promise<void>, fallback?: () => Promise<void>): Promise<'done' | 'later' | 'given back' | 'lost'> {
-    try {
-      await fn();
-      return 'done';
-    } catch (error) {
-      report.storageFailed(action, error);
-      if (error instanceof UnavailableError) {
-        unsettled.push(fn);
-        return 'later';
-      }
-      if (!fallback) return 'lost';
-      await fallback().catch((fallbackError: unknown) => report.storageFailed(action, fallbackError));
-      return 'given back';
-    }
-  }
-
-  async function flushUnsettled(): Promise<void> {
-    while (unsettled.length > 0) {
-      try {
-        await unsettled[0]!();
-      } catch {
-        return;
-      }
-      unsettled.shift();
-    }
-  }
-
-  /** Re-arms itself: the timer only has one-shot timeouts. */
-  function every(ms: number, fn: () => void, keep: (handle: unknown) => void): void {
-    keep(
-      timer.setTimeout(() => {
-        fn();
-        if (!stopped) every(ms, fn, keep);
-      }, ms),
-    );
-  }
-
-  /** Keeps the leases of the sends under way: only a replica that stopped (killed, cut off) lets them run out. */
-  function renewLeases(): void {
-    if (leased.size === 0) return;
-    renewing ??= store
-      .extend([...leased], timer.now())
-      .catch(() => undefined)
-      .finally(() => (renewing = undefined));
-  }
-
-  function refreshCounts(): void {
-    counting ??= store
-      .counts()
-      .then((now) => {
-        cachedCounts = now;
-      })
-      .catch(() => undefined)
-      .finally(() => (counting = undefined));
-  }
+  const { store, timer, report } = deps;
+  const slots = createSendingSlots(deps.concurrency ?? 8);
+  const settling = createSettling(deps);
+  const loop = createClaimLoop({ store, timer, report, slots, settling });
+  const counts = createCountsCache(store, report);
+  const renewal = createLeaseRenewal(store, timer, slots);
+  const poll = createRepeater(timer, deps.pollIntervalMs ?? 250, loop.pump);
+  const recount = createRepeater(timer, deps.countIntervalMs ?? 1_000, counts.refresh);
+  // Leases in memory (files) never run out; the others are renewed well before they do.
+  const renew = Number.isFinite(store.leaseMs) ? createRepeater(timer, Math.max(10, Math.floor(store.leaseMs / 3)), renewal.renew) : undefined;
 
   return {
     async start() {
-      cachedCounts = await store.counts().catch((error: unknown) => {
-        if (!(error instanceof UnavailableError)) report.storageFailed('counts', error);
-        return cachedCounts;
-      });
-      started = true;
-      every(pollIntervalMs, pump, (handle) => (pollHandle = handle));
-      if (!store.countsNow) every(countIntervalMs, refreshCounts, (handle) => (countHandle = handle));
-      // Leases in memory (files) never run out; the others are renewed well before they do.
-      if (Number.isFinite(store.leaseMs)) every(Math.max(10, Math.floor(store.leaseMs / 3)), renewLeases, (handle) => (renewHandle = handle));
-      pump();
+      await counts.read();
+      loop.to('running');
+      poll.start();
+      if (!store.countsNow) recount.start();
+      renew?.start();
+      loop.pump();
     },
     async enqueue(messages) {
       const queued = await store.add(messages, timer.now(), deps.laneOf);
       report.queued(queued);
-      cachedCounts = { ...cachedCounts, pending: cachedCounts.pending + queued.length };
+      counts.queued(queued.length);
       // This worker may take them at once; another replica finds them at its next poll.
-      pump();
+      loop.pump();
     },
     pendingMessages: (lane) => store.pending(lane),
-    counts: () => ({ ...(store.countsNow?.() ?? cachedCounts), fsyncs: store.fsyncCount() }),
+    counts: () => ({ ...counts.now(), fsyncs: store.fsyncCount() }),
     async stop(graceMs) {
-      draining = true;
-      timer.clearTimeout(pollHandle);
-      timer.clearTimeout(countHandle);
-      let graceOver = false;
-      let graceResolve!: () => void;
-      const grace = new Promise<void>((resolve) => (graceResolve = resolve));
-      const graceHandle = timer.setTimeout(() => {
-        graceOver = true;
-        graceResolve();
-      }, graceMs);
+      // A worker never started claims nothing.
+      if (loop.phase() === 'running') loop.to('draining');
+      poll.cancel();
+      recount.cancel();
       // Messages queued just before the stop are still tried once; what fails waits in the store.
-      pump();
-      while (!graceOver) {
-        const busy = claiming ? [...inFlight, claiming] : [...inFlight];
-        if (busy.length === 0) break;
-        await Promise.race([...busy, grace]);
-      }
+      loop.pump();
+      await drain(timer, graceMs, loop, slots);
       // Sends still under way after the grace keep their leases until they run out; then they are tried again.
-      stopped = true;
-      timer.clearTimeout(graceHandle);
-      timer.clearTimeout(renewHandle);
-      await claiming;
-      await renewing;
-      await counting;
-      await flushUnsettled();
+      loop.to('stopped');
+      renew?.cancel();
+      await loop.claiming();
+      await renewal.settled();
+      await counts.settled();
+      await settling.flush();
       await store.close().catch((error: unknown) => report.storageFailed('close', error));
     },
   };
 }
 
-/** Sends `queued` once through `dispatch`; never rejects: a failure is returned as `error`. */
-async function sendOnce(dispatch: Dispatch, queued: QueuedMessage): Promise<{ outcome: 'sent' | 'skipped' } | { outcome: 'error'; error: unknown }> {
-  try {
-    return { outcome: (await dispatch(queued)) === 'skipped' ? 'skipped' : 'sent' };
-  } catch (caught) {
-    return { outcome: 'error', error: caught ?? new Error('send failed') };
+/** Waits for the claim and the sends under way, for up to `graceMs`. */
+async function drain(timer: Timers, graceMs: number, loop: ClaimLoop, slots: SendingSlots): Promise<void> {
+  let graceOver = false;
+  let graceResolve!: () => void;
+  const grace = new Promise<void>((resolve) => (graceResolve = resolve));
+  const graceHandle = timer.setTimeout(() => {
+    graceOver = true;
+    graceResolve();
+  }, graceMs);
+  while (!graceOver) {
+    const claiming = loop.claiming();
+    const busy = claiming ? [...slots.inFlight(), claiming] : slots.inFlight();
+    if (busy.length === 0) break;
+    await Promise.race([...busy, grace]);
   }
-}
-
-/** Judges the failed try number `attemptsBefore + 1` of a message first queued at `createdAt`. */
-function judgeFailure(
-  error: unknown,
-  attemptsBefore: number,
-  createdAt: number,
-  now: number,
-  policy: RetryPolicy,
-  random: () => number,
-): { failure: DeliveryFailure; record: AttemptRecord; givenUp: boolean } {
-  const failure = classifyFailure(error);
-  const attempts = attemptsBefore + 1;
-  // A permanent failure, or no time left within queue_max_hours: the message is given up.
-  const next = failure.permanent ? undefined : nextAttemptAt(policy, attempts, createdAt, now, random());
-  const lastError = failure.reply === undefined ? failure.reason : `${failure.reason}: ${failure.reply}`;
-  return { failure, record: { attempts, nextAttemptAt: next ?? now, lastError }, givenUp: next === undefined };
+  timer.clearTimeout(graceHandle);
 }

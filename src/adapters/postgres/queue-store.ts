@@ -189,7 +189,7 @@ function newMessageId(now: number): string {
 }
 
 function toPending(row: Row): PendingMessage {
-  const base = { id: row.id, slot: row.id, createdAt: row.created_at.getTime(), message: row.message };
+  const base = { id: row.id, createdAt: row.created_at.getTime(), message: row.message };
   if (row.attempts === 0) return base;
   return { ...base, attempt: { attempts: row.attempts, nextAttemptAt: row.next_attempt_at.getTime(), lastError: row.last_error ?? '' } };
 }

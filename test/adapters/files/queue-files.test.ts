@@ -113,6 +113,36 @@ describe('queue files', () => {
     assert.deepEqual((await createQueueFiles(dir).claim(ALL, NOW)).map((message) => message.id), [keep!.id], 'a restart never sends it');
   });
 
+  it('tells the worker of a new message dropped by another process while it waited for its lane', async () => {
+    const store = createQueueFiles(dir);
+    const lane = () => 'campaign:c';
+    const [first, second] = await store.add([mail('c0'), mail('c1')], NOW, lane);
+    assert.deepEqual((await store.claim(ALL, NOW)).map((message) => message.id), [first!.id]);
+    assert.equal(await createQueueFiles(dir).drop(second!.id), 'pending');
+    await store.complete(first!.id);
+    assert.deepEqual(await store.claim(ALL, NOW), [{ ...second!, attempts: 0, retry: false, dropped: true }], 'not to be sent');
+    await store.complete(second!.id);
+    assert.deepEqual(await store.counts(), { pending: 0, failed: 0 });
+    assert.deepEqual(await segments(), []);
+  });
+
+  it('names each segment after the one before, so that a restart keeps a lane queued a message at a time in order', async (t) => {
+    // On a fast disk (tmpfs) several segments are written within one millisecond; here all of them are.
+    t.mock.method(Date, 'now', () => NOW);
+    const store = createQueueFiles(dir);
+    const lane = () => 'campaign:c';
+    const added = [];
+    for (let index = 0; index < 30; index += 1) added.push(...(await store.add([mail(`c${index}`)], NOW, lane)));
+    assert.equal((await segments()).length, new Set((await segments()).map((name) => name.slice(0, 9))).size, 'no two of one millisecond');
+    const restarted = createQueueFiles(dir);
+    const order: string[] = [];
+    for (let claimed = await restarted.claim(ALL, NOW); claimed.length > 0; claimed = await restarted.claim(ALL, NOW)) {
+      order.push(claimed[0]!.id);
+      await restarted.complete(claimed[0]!.id);
+    }
+    assert.deepEqual(order, added.map((message) => message.id));
+  });
+
   it('finishes a move to failed/ that a crash cut between the failed file and the marker', async () => {
     const store = createQueueFiles(dir);
     const [message] = await store.add([mail('half moved')], NOW);

@@ -4,7 +4,7 @@
 // the sink took every report, 401 for wrong credentials or signatures, 400 for a body not in the provider's
 // format, 404 for a provider that is not configured.
 import type { Readable } from 'node:stream';
-import type { BounceWebhooks, WebhookOutcome, WebhookProvider } from '../../bounces/intake/webhook-intake.js';
+import type { BounceWebhooks, WebhookOutcome, WebhookProvider } from '../intake/webhook-intake.js';
 import type { Answer } from '../../http/answer.js';
 import { errorAnswer, JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
 import type { Handler, Route } from '../../http/route-table.js';

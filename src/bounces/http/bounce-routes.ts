@@ -1,11 +1,12 @@
 // POST /bounces/<provider> (docs/forms-api.md "Bounce webhooks"): the providers' bounce webhooks on the forms
-// listener, one route per configured provider. The body is read up to max_body_bytes, as a form's is, and handed
-// whole to the bounce intake (src/bounces/intake/webhook-intake.ts), whose outcome becomes the answer: 200 once
-// the sink took every report, 401 for wrong credentials or signatures, 400 for a body not in the provider's
-// format, 404 for a provider that is not configured.
-import type { Readable } from 'node:stream';
+// listener, one route per configured provider. The body is read up to max_body_bytes by the one bounded reader
+// (src/http/body-reader.ts), as a form's is, and handed whole to the bounce intake
+// (src/bounces/intake/webhook-intake.ts), whose outcome becomes the answer: 200 once the sink took every report, 401
+// for wrong credentials or signatures, 400 for a body not in the provider's format, 404 for a provider that is not
+// configured.
 import type { BounceWebhooks, WebhookOutcome, WebhookProvider } from '../intake/webhook-intake.js';
 import type { Answer } from '../../http/answer.js';
+import { readWholeBody } from '../../http/body-reader.js';
 import { errorAnswer, JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
 import type { Handler, Route } from '../../http/route-table.js';
 import { UnavailableError } from '../../kit/unavailable-error.js';
@@ -19,7 +20,7 @@ export function createBounceRoutes(webhooks: BounceWebhooks, maxBodyBytes: numbe
 
 function createWebhookHandler(webhooks: BounceWebhooks, provider: WebhookProvider, maxBodyBytes: number): Handler {
   return async ({ raw }) => {
-    const read = await readBody(raw, raw.headers['content-length'], maxBodyBytes);
+    const read = await readWholeBody(raw, raw.headers['content-length'], maxBodyBytes);
     if (!read.ok) return errorAnswer(read.error, { connection: 'close' });
     let outcome: WebhookOutcome;
     try {
@@ -46,48 +47,3 @@ function createWebhookHandler(webhooks: BounceWebhooks, provider: WebhookProvide
 function ok(): Answer {
   return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: '{"ok":true}' };
 }
-
-type BodyRead = { ok: true; body: Buffer } | { ok: false; error: 'body_too_large' | 'invalid_body' };
-
-/**
- * The whole body, or why there is none: larger than `maxBytes` (refused from Content-Length alone when it says
- * so, else once that much came: never more is held), or the client went away before it ended.
- */
-function readBody(stream: Readable, contentLength: string | undefined, maxBytes: number): Promise<BodyRead> {
-  if (contentLength !== undefined && Number(contentLength) > maxBytes) return Promise.resolve({ ok: false, error: 'body_too_large' });
-  // Read by nothing else before; an ended stream would never say 'end' again.
-  if (stream.readableEnded) return Promise.resolve({ ok: true, body: Buffer.alloc(0) });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let done = false;
-    const finish = (read: BodyRead) => {
-      if (done) return;
-      done = true;
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('close', onClose);
-      stream.off('error', onClose);
-      // A client that goes away later must not surface as an unhandled 'error' event.
-      stream.on('error', ignore);
-      resolve(read);
-    };
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > maxBytes) {
-        stream.pause();
-        finish({ ok: false, error: 'body_too_large' });
-      } else {
-        chunks.push(chunk);
-      }
-    };
-    const onEnd = () => finish({ ok: true, body: Buffer.concat(chunks) });
-    const onClose = () => finish({ ok: false, error: 'invalid_body' });
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('close', onClose);
-    stream.on('error', onClose);
-  });
-}
-
-function ignore(): void {}

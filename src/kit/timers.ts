@@ -31,5 +31,6 @@ export const systemTimers: SystemTimers = {
     handle.current.unref();
     return handle;
   },
-  clearTimeout: (handle) => clearTimeout((handle as StepHandle).current),
+  // As Node's clearTimeout, a handle never set (undefined) is ignored: a caller may stop before it armed anything.
+  clearTimeout: (handle) => clearTimeout((handle as StepHandle | undefined)?.current),
 };

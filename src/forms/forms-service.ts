@@ -1,5 +1,6 @@
 // The forms service (docs/forms-api.md): the routes of every form behind one front door, over the forms core
-// (app/forms-core.ts: counters, newsletter, delivery) and the per-IP rate limits it keeps itself.
+// (app/forms-core.ts: counters, newsletter, delivery) and the per-IP rate limits it keeps itself. The newsletter's
+// pages and the bounce webhooks are their folders' route tables (newsletter/http/, bounces/http/), mounted here.
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { BounceWebhooks } from '../bounces/intake/webhook-intake.js';
@@ -11,9 +12,10 @@ import { createRequestDurations, type RequestDurations } from '../http/request-d
 import type { Route } from '../http/route-table.js';
 import type { Logger } from '../kit/log.js';
 import { safeReason } from '../kit/safe-reason.js';
-import { createBounceRoutes } from './http/bounce-routes.js';
+import { createBounceRoutes } from '../bounces/http/bounce-routes.js';
 import { createFormRoutes, formsDoorAnswers } from './http/form-routes.js';
 import type { Metrics, MetricsSnapshot } from './metrics.js';
+import { createNewsletterRoutes } from '../newsletter/http/newsletter-routes.js';
 import type { Newsletter } from '../newsletter/index.js';
 import { resolveSiteName } from './notifications.js';
 import type { ArchiveStore, Clock } from '../ports.js';
@@ -97,16 +99,14 @@ export async function createFormsService(settings: FormsSettings, core: FormsSer
   const spamCheckOf = (form: FormConfig) => spamChecks.get(form.path) as SpamCheck;
   const requestDurations = deps.requestDurations ?? createRequestDurations();
 
-  const routes = createFormRoutes({
+  const formRoutes = createFormRoutes({
     forms,
     metrics,
-    newsletter,
     formCount: forms.length,
     queueCounts: core.readings.queueCounts,
     unavailableParts: () => [...deps.unavailableParts(), ...(rateLimits.unavailableParts?.() ?? [])],
     metricsToken: server.metrics_token,
     requestDurations,
-    siteOf: (form) => ({ name: siteNameFor(form), url: form.allowed_origins[0] ?? settings.siteUrl }),
     proofOfWorkOf: (form) => spamCheckOf(form).proofOfWork,
     clock,
     bounceProviders: deps.bounceWebhooks?.providers,
@@ -125,12 +125,17 @@ export async function createFormsService(settings: FormsSettings, core: FormsSer
         quarantine: deps.spamStore,
       }),
   });
-  if (deps.bounceWebhooks) routes.push(...createBounceRoutes(deps.bounceWebhooks, server.max_body_bytes));
+  const routes = [
+    ...(deps.extraRoutes ?? []),
+    ...formRoutes,
+    ...createNewsletterRoutes(forms, newsletter, (form) => ({ name: siteNameFor(form), url: form.allowed_origins[0] ?? settings.siteUrl })),
+    ...(deps.bounceWebhooks ? createBounceRoutes(deps.bounceWebhooks, server.max_body_bytes) : []),
+  ];
 
   return {
     name: 'forms',
     listen: server.listen,
-    handle: createFrontDoor({ routes: [...(deps.extraRoutes ?? []), ...routes], answers: formsDoorAnswers, clientAddressOf: deps.clientAddressOf, requestLog: deps.requestLog, logger, requestDurations }),
+    handle: createFrontDoor({ routes, answers: formsDoorAnswers, clientAddressOf: deps.clientAddressOf, requestLog: deps.requestLog, logger, requestDurations }),
     serverSettings: { maxBodyBytes: server.max_body_bytes },
     async close() {
       try {

@@ -1,10 +1,12 @@
 // Reads a form POST body (docs/forms-api.md "POST <path>"): size first, then syntax.
-// JSON is collected (at most max_body_bytes) and parsed; urlencoded and multipart stream through busboy,
+// The bytes come through the one bounded reader (http/body-reader.ts). JSON is collected (at most max_body_bytes)
+// and parsed; urlencoded and multipart stream through busboy,
 // file parts drained without being kept, a repeated field keeping its first value. Nothing here answers
 // HTTP: the outcome names the error code and a message that never echoes the input.
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
+import { isDeclaredTooLarge, pumpBody, type BodyEnd } from '../http/body-reader.js';
 
 /** The parsed fields of a body, before validation. */
 export type FormFields = Record<string, unknown>;
@@ -36,17 +38,17 @@ export interface BodySource {
  * body is parsed where its reading ends, so the outcome takes no extra promise and microtask per request.
  */
 export function readFormBody(source: BodySource, maxBytes: number): Promise<BodyOutcome> {
-  if (source.contentLength !== undefined && Number(source.contentLength) > maxBytes) return Promise.resolve(tooLarge(maxBytes));
+  if (isDeclaredTooLarge(source.contentLength, maxBytes)) return Promise.resolve(tooLarge(maxBytes));
   const mediaType = mediaTypeOf(source.contentType);
   if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') {
     return readFormEncoded(source.stream, source.contentType as string, maxBytes);
   }
   // Any other type is still read (size is judged before syntax), but not kept.
   if (mediaType !== 'application/json') {
-    return pumpWithLimit(source.stream, maxBytes, ignore, (end) => (end === 'end' ? invalid(UNSUPPORTED_TYPE_MESSAGE) : pumpFailure(end, maxBytes)));
+    return pumpBody(source.stream, maxBytes, ignore, (end) => (end === 'end' ? invalid(UNSUPPORTED_TYPE_MESSAGE) : pumpFailure(end, maxBytes)));
   }
   const chunks: Buffer[] = [];
-  return pumpWithLimit(
+  return pumpBody(
     source.stream,
     maxBytes,
     (chunk) => chunks.push(chunk),
@@ -93,7 +95,7 @@ async function readFormEncoded(stream: Readable, contentType: string, maxBytes: 
     parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: maxBytes }, defParamCharset: 'utf8' });
   } catch {
     // busboy throws on a multipart type without a boundary.
-    await pumpWithLimit(stream, maxBytes, ignore, (end) => end);
+    await pumpBody(stream, maxBytes, ignore, (end) => end);
     return invalid('The multipart body has no boundary.');
   }
   const fields: FormFields = Object.create(null) as FormFields;
@@ -105,7 +107,7 @@ async function readFormEncoded(stream: Readable, contentType: string, maxBytes: 
     parser.on('close', () => resolve(true));
     parser.on('error', () => resolve(false));
   });
-  const end = await pumpWithLimit(stream, maxBytes, (chunk) => parser.write(chunk), (pumpEnd) => pumpEnd);
+  const end = await pumpBody(stream, maxBytes, (chunk) => parser.write(chunk), (pumpEnd) => pumpEnd);
   if (end !== 'end') {
     parser.destroy();
     return pumpFailure(end, maxBytes);
@@ -114,53 +116,7 @@ async function readFormEncoded(stream: Readable, contentType: string, maxBytes: 
   return (await parsed) ? { ok: true, fields } : invalid('The form body could not be parsed.');
 }
 
-type PumpEnd = 'end' | 'too_large' | 'aborted';
-
-/**
- * Feeds `stream` to `onChunk` until it ends, then resolves with `settle(end)`; stops (paused, unread) as soon
- * as more than `maxBytes` came.
- */
-function pumpWithLimit<T>(stream: Readable, maxBytes: number, onChunk: (chunk: Buffer) => void, settle: (end: PumpEnd) => T): Promise<T> {
-  if (stream.readableEnded) {
-    // A client that goes away later must not surface as an unhandled 'error' event.
-    stream.on('error', ignore);
-    return Promise.resolve(settle('end'));
-  }
-  return new Promise((resolve) => {
-    let received = 0;
-    let settled = false;
-    const finish = (end: PumpEnd) => {
-      if (settled) return;
-      settled = true;
-      // An ended stream emits nothing more that matters ('close' finds the flow settled): only a stream
-      // left unread needs its listeners taken off. onAbort stays for 'error', so that a client that goes
-      // away later never surfaces as an unhandled 'error' event.
-      if (end !== 'end') {
-        stream.off('data', onData);
-        stream.off('end', onEnd);
-        stream.off('close', onAbort);
-      }
-      resolve(settle(end));
-    };
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > maxBytes) {
-        stream.pause();
-        finish('too_large');
-      } else {
-        onChunk(chunk);
-      }
-    };
-    const onEnd = () => finish('end');
-    const onAbort = () => finish('aborted');
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('error', onAbort);
-    stream.on('close', onAbort);
-  });
-}
-
-function pumpFailure(end: 'too_large' | 'aborted', maxBytes: number): BodyOutcome {
+function pumpFailure(end: Exclude<BodyEnd, 'end'>, maxBytes: number): BodyOutcome {
   return end === 'too_large' ? tooLarge(maxBytes) : incomplete();
 }
 

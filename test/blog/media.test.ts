@@ -101,7 +101,7 @@ describe('GET /api/blog/media/<slug>/<file>', () => {
     await writeFile(path.join(dir, 'flat.md'), post('Flat'));
     await writeFile(path.join(dir, 'photo.png'), IMAGES.png);
     time = createFakeTime(START);
-    blog = await startBlog(dir, { deps: { clock: time.clock, timers: time.timers } });
+    blog = await startBlog(dir, { deps: { clock: time.clock, timers: time } });
   });
   after(async () => {
     await blog.close();
@@ -208,7 +208,7 @@ describe('GET /api/blog/media/<slug>/<file>', () => {
   });
 
   it('serves a scheduled post\'s images from its moment on', async () => {
-    time.advance(Date.parse('2030-01-02') - START);
+    await time.advance(Date.parse('2030-01-02') - START);
     await waitFor('the release', async () => ((await blog.request('/api/blog/posts/coming')).status === 200 ? true : undefined), 5000);
     const response = await blog.request('/api/blog/media/coming/photo.png');
     assert.deepEqual([response.status, response.headers['content-type']], [200, 'image/png']);

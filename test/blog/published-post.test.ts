@@ -31,7 +31,7 @@ describe('BlogService.findPublishedPost', () => {
     const temp = await createTempDir('published-post');
     remove = temp.remove;
     await writeContent(temp.dir);
-    blog = await startBlog(temp.dir, { deps: { clock: time.clock, timers: time.timers } });
+    blog = await startBlog(temp.dir, { deps: { clock: time.clock, timers: time } });
   });
   after(async () => {
     await blog.close();
@@ -72,7 +72,7 @@ describe('BlogService.findPublishedPost', () => {
   });
 
   it('finds a scheduled post once it is due', async () => {
-    time.advance(Date.parse('2024-06-02T00:00:00Z') - NOW);
+    await time.advance(Date.parse('2024-06-02T00:00:00Z') - NOW);
     const post = await waitFor('the release', () => blog.content.findPublishedPost('later'), 5000);
     assert.equal(post.title, 'Later');
   });

@@ -80,7 +80,7 @@ describe('the service publishes scheduled posts on time', () => {
     await writeFile(path.join(dir, 'later', 'index.md'), post('Later', '2030-02-15'));
     await writeFile(path.join(dir, 'held.md'), post('Held', iso(START + HOUR), 'draft = true\n'));
     time = createFakeTime(START);
-    blog = await startBlog(dir, { deps: { clock: time.clock, timers: time.timers } });
+    blog = await startBlog(dir, { deps: { clock: time.clock, timers: time } });
   });
   afterEach(async () => {
     await blog.close();
@@ -109,10 +109,10 @@ describe('the service publishes scheduled posts on time', () => {
     await hidden();
     assert.deepEqual(time.pending(), [START + HOUR], 'one timer, to the earliest scheduled date');
 
-    time.advance(HOUR - 1);
+    await time.advance(HOUR - 1);
     await hidden();
 
-    time.advance(1);
+    await time.advance(1);
     await waitFor('the release', async () => ((await titles()).includes('Soon') ? true : undefined), 5000);
     assert.deepEqual(await titles(), ['Soon', 'Old']);
     assert.notEqual((await blog.request('/api/blog/posts')).headers.etag, etag, 'caches see the new list');
@@ -128,7 +128,7 @@ describe('the service publishes scheduled posts on time', () => {
     assert.deepEqual((await blog.request('/api/blog/posts/held')).json, { error: 'draft' });
     assert.deepEqual(time.pending(), [START + HOUR + 2 ** 31 - 1], 'the next release, more than 24.8 days ahead, waits in steps');
 
-    time.advance(Date.parse('2030-02-15') - time.now());
+    await time.advance(Date.parse('2030-02-15') - time.now());
     await waitFor('the second release', async () => ((await titles()).includes('Later') ? true : undefined), 5000);
     assert.deepEqual(await titles(), ['Later', 'Soon', 'Old']);
     assert.deepEqual(time.pending(), [], 'nothing left to publish');

@@ -10,7 +10,7 @@ import { startBlog } from './fixture.js';
 describe('BlogService.listAllVersions', () => {
   it('lists every fixture file with its state at the clock\'s moment, broken ones with the logged reason', async () => {
     const time = createFakeTime(Date.parse('2024-03-11T00:00:00Z'));
-    const blog = await startBlog(undefined, { deps: { clock: time.clock, timers: time.timers } });
+    const blog = await startBlog(undefined, { deps: { clock: time.clock, timers: time } });
     try {
       const states = blog.content.listAllVersions();
       const brief = Object.fromEntries(states.map((entry) => [entry.file, entry.reason ? `${entry.state}: ${entry.reason}` : entry.state]));
@@ -34,7 +34,7 @@ describe('BlogService.listAllVersions', () => {
         file: 'broken-no-title.md', slug: 'broken-no-title', language: 'en', state: 'broken', reason: 'title is required',
       });
 
-      time.advance(7 * 3600 * 1000);
+      await time.advance(7 * 3600 * 1000);
       const later = blog.content.listAllVersions();
       assert.equal(later.find((entry) => entry.file === 'gamma.md')?.state, 'published', 'the state follows the clock');
       assert.equal(later.find((entry) => entry.file === 'beta/index.fr.md')?.state, 'scheduled');

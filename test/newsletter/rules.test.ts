@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { createToken, hashToken, TOKEN_BYTES } from '../../src/newsletter/token.js';
 import { addressKey, expiryOf, isExpired, pendingEvent, replayJournal, type PendingRecord } from '../../src/newsletter/pending.js';
 import { confirmationLink, confirmationMail, formatUtc, ownerNotice } from '../../src/newsletter/mails.js';
-import { confirmedPage, confirmNotSavedPage, goneConfirmPage } from '../../src/forms/http/newsletter-pages.js';
+import { confirmedPage, confirmNotSavedPage, goneConfirmPage } from '../../src/newsletter/http/newsletter-pages.js';
 
 const SITE = { name: 'example.com' };
 const confirmPage = (kind: 'confirmed' | 'gone' | 'not_saved', ttlHours: number) =>

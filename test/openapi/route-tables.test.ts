@@ -12,13 +12,14 @@ import { createAnswerPicker } from '../../src/blog/http/encoded-answers.js';
 import { createResponseFactory } from '../../src/blog/http/prepared-response.js';
 import { createBlogResolver } from '../../src/blog/http/resolve.js';
 import type { BlogSnapshot } from '../../src/blog/http/snapshot.js';
-import { createBounceRoutes } from '../../src/forms/http/bounce-routes.js';
+import { createBounceRoutes } from '../../src/bounces/http/bounce-routes.js';
 import { createFormRoutes } from '../../src/forms/http/form-routes.js';
 import { createMetrics } from '../../src/forms/metrics.js';
 import type { ProofOfWork } from '../../src/forms/spam/proof-of-work.js';
 import { FAVICON_ROUTE } from '../../src/http/favicon.js';
 import { OPENAPI_PATH } from '../../src/http/openapi/document-route.js';
 import type { Route } from '../../src/http/route-table.js';
+import { createNewsletterRoutes } from '../../src/newsletter/http/newsletter-routes.js';
 import type { Newsletter } from '../../src/newsletter/index.js';
 import { loadTestConfig } from '../support/config.js';
 import { METHODS, type OpenApiDocument } from './openapi-check.js';
@@ -89,21 +90,20 @@ function formsTable(): Route[] {
   );
   const { forms } = config;
   const powOf = { issue: async () => ({}) as never, check: async () => undefined } as ProofOfWork;
-  // The tables as forms-service.ts builds them: the forms' routes, then the bounce webhooks'.
+  // The tables as forms-service.ts builds them: the forms' routes, the newsletter pages', then the bounce webhooks'.
   const webhooks: BounceWebhooks = { providers: WEBHOOK_PROVIDERS, receive: async () => ({ kind: 'not_configured' }) };
   const routes = createFormRoutes({
     forms,
     metrics: createMetrics(forms.map((form) => form.path)),
-    newsletter: {} as Newsletter,
     formCount: forms.length,
     metricsToken: config.server.metrics_token,
     queueCounts: () => ({ pending: 0, failed: 0, fsyncs: 0 }),
     submitFlowOf: () => async () => ({ kind: 'accepted' }),
-    siteOf: () => ({ name: 'Example', url: ORIGIN }),
     proofOfWorkOf: (form) => (form.spam.proof_of_work ? powOf : undefined),
     clock: () => 0,
     bounceProviders: webhooks.providers,
   });
+  routes.push(...createNewsletterRoutes(forms, {} as Newsletter, () => ({ name: 'Example', url: ORIGIN })));
   routes.push(...createBounceRoutes(webhooks, config.server.max_body_bytes));
   return [...routes, ...DOOR_ROUTES];
 }

@@ -9,6 +9,8 @@ import type { Timers } from '../../src/ports.js';
 export interface FakeTimer extends Timers {
   /** Moves the clock by `ms`, firing every timer due on the way. */
   advance(ms: number): Promise<void>;
+  /** When the timers not yet fired are due, earliest first. */
+  pending(): number[];
   /** Lets pending promises and I/O run without moving the clock, until `probe` answers (or fails after 5 s of real time). */
   until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T>;
   /** `target` whose method calls are waited for before the clock moves on. */
@@ -42,6 +44,7 @@ export function createFakeTimer(start = Date.UTC(2026, 0, 1)): FakeTimer {
     clearTimeout(handle) {
       timers.delete(handle as number);
     },
+    pending: () => [...timers.values()].map((timer) => timer.at).sort((a, b) => a - b),
     async advance(ms) {
       const target = now + ms;
       for (;;) {

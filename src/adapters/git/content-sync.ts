@@ -9,6 +9,8 @@
 // text). A remote that cannot be reached is a warning: the commit stays here and goes with the next push.
 import type { Logger } from '../../kit/log.js';
 import { safeReason } from '../../kit/safe-reason.js';
+import { systemTimers } from '../../kit/timers.js';
+import type { Timers } from '../../ports.js';
 import type { ChangeAction, PostChange, PostChangeLog, RecordOutcome } from '../../admin/posts/post-changes.js';
 import type { ContentRepository, GitIdentity } from './content-repository.js';
 
@@ -47,17 +49,6 @@ export interface ContentSignal {
   close(): Promise<void>;
 }
 
-/** setTimeout and clearTimeout; Node's unless a test drives them. */
-export interface SyncTimers {
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const systemTimers: SyncTimers = {
-  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
 export interface ContentSyncDeps {
   repository: ContentRepository;
   logger: Logger;
@@ -68,7 +59,8 @@ export interface ContentSyncDeps {
   signal?: ContentSignal;
   /** blog.git.pull_seconds in milliseconds; 0: no periodic fetch. */
   pullMs: number;
-  timers?: SyncTimers;
+  /** What the periodic fetch waits on: Node's unless a test drives them. */
+  timers?: Timers;
 }
 
 export interface ContentSync extends PostChangeLog {

@@ -1,25 +1,8 @@
 // Publishes scheduled posts on time (docs/blog.md "Scheduled posts"): one timer, set to the earliest
-// scheduled date, instead of looking at every post now and then. Timers and the clock are arguments, so
-// tests advance time instead of waiting for it.
-
-/** setTimeout and clearTimeout, or a test's fake. */
-export interface Timers {
-  set(callback: () => void, delayMs: number): unknown;
-  clear(handle: unknown): void;
-}
-
-/** Node's timers, unref'd: a pending release never keeps the process alive on its own. */
-export const systemTimers: Timers = {
-  set(callback, delayMs) {
-    const timer = setTimeout(callback, delayMs);
-    timer.unref();
-    return timer;
-  },
-  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
-/** setTimeout fires at once for delays above 2^31 - 1 ms (about 24.8 days): longer waits go in steps. */
-export const LONGEST_TIMER_MS = 2 ** 31 - 1;
+// scheduled date, instead of looking at every post now and then. The timers (the Timers port, src/ports.ts) and
+// the clock are arguments, so tests advance time instead of waiting for it.
+import { LONGEST_TIMER_MS } from '../../kit/timers.js';
+import type { Timers } from '../../ports.js';
 
 export interface ReleaseTimer {
   /** Calls onRelease once `now()` reaches `at` (milliseconds since the epoch); Infinity disarms. Replaces any earlier arm. */
@@ -28,6 +11,7 @@ export interface ReleaseTimer {
 }
 
 export interface ReleaseTimerOptions {
+  /** Node's (kit/timers.ts, unref'd: a pending release never keeps the process alive on its own), or a test's fake. */
   timers: Timers;
   /** Milliseconds since the epoch: the same clock the visibility rule is asked with. */
   now(): number;
@@ -38,14 +22,14 @@ export function createReleaseTimer({ timers, now, onRelease }: ReleaseTimerOptio
   let handle: unknown = null;
   let closed = false;
   const disarm = () => {
-    if (handle !== null) timers.clear(handle);
+    if (handle !== null) timers.clearTimeout(handle);
     handle = null;
   };
   const arm = (at: number) => {
     disarm();
     if (closed || at === Infinity) return;
     const delay = Math.max(0, at - now());
-    handle = timers.set(() => {
+    handle = timers.setTimeout(() => {
       handle = null;
       // A timer may fire a little before the wall clock reaches `at` (it runs on a monotonic clock), and a
       // long wait is cut into steps: until the moment has come, wait again.

@@ -3,6 +3,8 @@
 // systems without events miss is in rescan-timer.ts.
 import { watch, type FSWatcher } from 'node:fs';
 import { basename } from 'node:path';
+import { systemTimers } from '../../kit/timers.js';
+import type { Timers } from '../../ports.js';
 
 export interface ContentWatcherOptions {
   /** content_dir: changed paths are given relative to it. */
@@ -16,6 +18,8 @@ export interface ContentWatcherOptions {
   debounceMs: number;
   /** Reports a folder that cannot be watched (the periodic rescan still covers it). */
   onWatchError(directory: string, error: Error): void;
+  /** What the debounce waits on: Node's unless a test drives them. */
+  timers?: Timers;
 }
 
 export interface ContentWatcher {
@@ -27,7 +31,8 @@ export interface ContentWatcher {
 export function createContentWatcher(options: ContentWatcherOptions): ContentWatcher {
   const watchers = new Map<string, FSWatcher>();
   const failed = new Set<string>();
-  let timer: NodeJS.Timeout | null = null;
+  const timers = options.timers ?? systemTimers;
+  let timer: unknown = null;
   let closed = false;
   let started = false;
   // Paths named since the last call; null once an event named none.
@@ -37,8 +42,8 @@ export function createContentWatcher(options: ContentWatcherOptions): ContentWat
     if (closed) return;
     if (path === null) paths = null;
     else paths?.add(path);
-    if (timer) return;
-    timer = setTimeout(() => {
+    if (timer !== null) return;
+    timer = timers.setTimeout(() => {
       timer = null;
       const named = paths;
       paths = new Set();
@@ -84,7 +89,7 @@ export function createContentWatcher(options: ContentWatcherOptions): ContentWat
     },
     close() {
       closed = true;
-      if (timer) clearTimeout(timer);
+      if (timer !== null) timers.clearTimeout(timer);
       for (const directory of [...watchers.keys()]) stop(directory);
     },
   };

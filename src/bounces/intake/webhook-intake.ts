@@ -1,7 +1,7 @@
 // The providers' bounce webhooks as one intake (docs/bounces.md "Where bounces come from"): which providers are
 // configured, and for one delivery (its headers and raw body) whether it is genuine, what it reports, and that
 // the sink took every report before the provider hears "accepted". The outcome names what happened; answering
-// HTTP is the route's concern (src/forms/http/bounce-routes.ts).
+// HTTP is the route's concern (src/bounces/http/bounce-routes.ts).
 import type { Logger } from '../../kit/log.js';
 import { UnavailableError } from '../../kit/unavailable-error.js';
 import type { Clock } from '../../ports.js';

@@ -1,18 +1,15 @@
-// The forms service's route table (docs/forms-api.md "Endpoints"): per form POST and the OPTIONS preflight, on
-// newsletter forms GET <path>/confirm, with proof of work GET <path>/challenge, and GET /health, /metrics,
-// /altcha.js and /openapi.json (docs/openapi.md). Other methods on these paths get 405 with
-// `Allow` and an empty body; unknown paths 404 {"error":"not_found"}.
+// The forms service's route table (docs/forms-api.md "Endpoints"): per form POST and the OPTIONS preflight, with
+// proof of work GET <path>/challenge, and GET /health, /metrics, /altcha.js and /openapi.json (docs/openapi.md),
+// which describes the newsletter pages (newsletter/http/) and bounce webhooks (bounces/http/) mounted beside it.
+// Other methods on these paths get 405 with `Allow` and an empty body; unknown paths 404 {"error":"not_found"}.
 import { challengePathOf, type FormConfig } from '../../config/config.js';
 import type { Answer } from '../../http/answer.js';
 import { BAD_PATH_MESSAGE, errorAnswer } from '../../http/error-catalogue.js';
 import type { DoorAnswers } from '../../http/front-door.js';
 import type { Handler, Route } from '../../http/route-table.js';
 import type { Metrics } from '../metrics.js';
-import type { Newsletter } from '../../newsletter/index.js';
 import { createCorsHeaders, isOriginAllowed } from '../rules/cors.js';
 import type { SubmitInput, SubmitOutcome } from '../submit-flow.js';
-import { createNewsletterRoutes } from './newsletter-routes.js';
-import type { PageSite } from './newsletter-pages.js';
 import { createStatusRoutes, type StatusRoutesOptions } from './status-routes.js';
 import { createSubmitRoute } from './submit-route.js';
 import { createChallengeRoute, createWidgetRoute } from './spam-routes.js';
@@ -25,15 +22,12 @@ import { createFormsDocument } from './openapi.js';
 export interface FormRoutesOptions extends StatusRoutesOptions {
   forms: readonly FormConfig[];
   metrics: Metrics;
-  newsletter: Newsletter;
   /** The submit flow of each form. */
   submitFlowOf(form: FormConfig): (input: SubmitInput) => Promise<SubmitOutcome>;
-  /** The site the newsletter pages of `form` name and link back to. */
-  siteOf(form: FormConfig): PageSite;
   /** The proof of work of `form`, when its `[forms.spam] proof_of_work` is on. */
   proofOfWorkOf(form: FormConfig): ProofOfWork | undefined;
   clock: Clock;
-  /** The bounce webhooks' providers, routed beside these (bounce-routes.ts): GET /openapi.json describes them too. */
+  /** The bounce webhooks' providers, routed beside these (bounces/http/bounce-routes.ts): GET /openapi.json describes them too. */
   bounceProviders?: readonly WebhookProvider[];
 }
 
@@ -51,7 +45,6 @@ export function createFormRoutes(options: FormRoutesOptions): Route[] {
     routes.push({ path: form.path, methods: { POST: createSubmitRoute(form, options.submitFlowOf(form)), OPTIONS: createPreflight(form, options.metrics) } });
     const proofOfWork = options.proofOfWorkOf(form);
     if (proofOfWork) routes.push({ path: challengePathOf(form.path), methods: { GET: createChallengeRoute(form, proofOfWork, options.clock, options.metrics) } });
-    if (form.type === 'newsletter') routes.push(...createNewsletterRoutes(form, options.newsletter, options.siteOf(form)));
   }
   // GET /openapi.json (docs/openapi.md): the document of this table, built once here.
   routes.push(createDocumentRoute(createFormsDocument(options, WIDGET_PATH)));

@@ -10,9 +10,9 @@ import { z } from '../../http/openapi/openapi-zod.js';
 import { PROMETHEUS_CONTENT_TYPE } from '../prometheus.js';
 import { ACCEPTED_CONTENT_TYPES } from '../request-body.js';
 import type { RefusalCode } from '../submit-flow.js';
-import { BOUNCES_PATH_PREFIX } from './bounce-routes.js';
+import { BOUNCES_PATH_PREFIX } from '../../bounces/http/bounce-routes.js';
 import type { MetricsFormat } from './metrics-format.js';
-import * as pages from './newsletter-pages.js';
+import * as pages from '../../newsletter/http/newsletter-pages.js';
 import { challengeBody, healthBodies, metricsBody, okBody } from './openapi-answers.js';
 import { submissionSchema, validationSchema } from './openapi-submission.js';
 

@@ -1,7 +1,9 @@
 // GET /health and GET /metrics (docs/forms-api.md "/metrics"): /health is always open; /metrics is open, or
-// behind `server.metrics_token` compared in constant time, and answers JSON or the Prometheus text format.
+// behind `server.metrics_token` compared in constant time, and answers JSON or the Prometheus text format,
+// compressed for a client that takes it (docs/forms-api.md "Compression").
 import type { Answer } from '../../http/answer.js';
 import { isBearerTokenValid } from '../../http/bearer-token.js';
+import { createAnswerCompression } from '../../http/compression.js';
 import { errorAnswer, JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
 import type { RequestDurations } from '../../http/request-durations.js';
 import type { Route, RoutedRequest } from '../../http/route-table.js';
@@ -34,7 +36,7 @@ export function createStatusRoutes(options: StatusRoutesOptions): Route[] {
     return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: healthBody };
   };
   const prometheus = createPrometheusExposition({ snapshot: () => metrics.snapshot(), queueCounts, requestDurations: options.requestDurations });
-  const metricsRoute = (request: Pick<RoutedRequest, 'raw' | 'query'>): Answer | Promise<Answer> => {
+  const metricsAnswer = (request: Pick<RoutedRequest, 'raw' | 'query'>): Answer | Promise<Answer> => {
     if (metricsToken !== undefined && !isBearerTokenValid(request.raw.headers.authorization, metricsToken)) {
       return errorAnswer('unauthorized', { 'www-authenticate': 'Bearer' });
     }
@@ -43,6 +45,9 @@ export function createStatusRoutes(options: StatusRoutesOptions): Route[] {
     }
     return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: JSON.stringify(queueCounts ? { ...metrics.snapshot(), queue: queueCounts() } : metrics.snapshot()) };
   };
+  // Made per request: compressed at the fast levels, in the coding the service's one negotiation picks.
+  const compressForClient = createAnswerCompression();
+  const metricsRoute = async (request: Pick<RoutedRequest, 'raw' | 'query'>): Promise<Answer> => compressForClient(await metricsAnswer(request), request.raw.headers['accept-encoding']);
   return [
     { path: '/health', methods: { GET: health, HEAD: health } },
     { path: '/metrics', methods: { GET: metricsRoute, HEAD: metricsRoute } },

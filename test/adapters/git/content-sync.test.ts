@@ -9,10 +9,12 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openContentRepository } from '../../../src/adapters/git/content-repository.js';
-import { createContentSync, messageOf, type SyncTimers } from '../../../src/adapters/git/content-sync.js';
+import { createContentSync, messageOf } from '../../../src/adapters/git/content-sync.js';
 import { createGitRunner } from '../../../src/adapters/git/git-command.js';
 import type { PostChange } from '../../../src/admin/posts/post-changes.js';
+import type { Timers } from '../../../src/ports.js';
 import { createTestClock } from '../../support/clock.js';
+import { createFakeTimer } from '../../support/fake-timers.js';
 import { cloneRemote, commitsOf, createBareRemote, fileAt, git, pushFromClone, writeFiles } from '../../support/git-repos.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { withTempDir } from '../../support/temp-dir.js';
@@ -22,7 +24,7 @@ const POST = (lines: string[]) => `+++\ntitle = "Hello"\n+++\n\n${lines.join('\n
 const FIRST = POST(['First paragraph.', 'Second paragraph.', 'Third paragraph.']);
 
 /** A replica: its own clone of `remote` in `<dir>/<name>`, opened and with its change log. */
-async function startReplica(dir: string, remote: string, name: string, options: { timers?: SyncTimers; pullMs?: number } = {}) {
+async function startReplica(dir: string, remote: string, name: string, options: { timers?: Timers; pullMs?: number } = {}) {
   const contentDir = path.join(dir, name);
   await mkdir(contentDir, { recursive: true });
   const clock = createTestClock();
@@ -183,26 +185,17 @@ describe('the change log over git', () => {
   it('fetches every pull interval on the timers it is given, and stops when closed', () =>
     withTempDir('git-sync-timer', async (dir) => {
       const remote = await createBareRemote(dir, { 'hello.md': FIRST });
-      const armed: Array<{ run: () => void; ms: number; cleared: boolean }> = [];
-      const timers: SyncTimers = {
-        setTimeout: (run, ms) => {
-          const timer = { run, ms, cleared: false };
-          armed.push(timer);
-          return timer;
-        },
-        clearTimeout: (handle) => {
-          (handle as { cleared: boolean }).cleared = true;
-        },
-      };
-      const replica = await startReplica(dir, remote, 'a', { timers, pullMs: 250 });
-      assert.deepEqual(armed.map((timer) => timer.ms), [250]);
+      const time = createFakeTimer(0);
+      const replica = await startReplica(dir, remote, 'a', { timers: time, pullMs: 250 });
+      assert.deepEqual(time.pending(), [250]);
       const clone = await cloneRemote(remote, path.join(dir, 'laptop'));
       await pushFromClone(clone, { 'hello.md': POST(['From the laptop.']) }, 'Laptop');
-      armed[0]!.run();
+      await time.advance(250);
       await replica.sync.sync();
       assert.equal(await replica.text('hello.md'), POST(['From the laptop.']));
-      assert.equal(armed.length, 2, 'armed again after the fetch');
+      await time.until('armed again after the fetch', () => (time.pending().length > 0 ? time.pending() : undefined));
+      assert.deepEqual(time.pending(), [500]);
       await replica.sync.close();
-      assert.equal(armed[1]!.cleared, true);
+      assert.deepEqual(time.pending(), [], 'cleared when closed');
     }));
 });

@@ -4,7 +4,8 @@
 // headers, so these tests are about the mailbox, not about reading bounces. Poll time is a manual timer.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { startBounceMailbox, type BounceMailbox, type BounceMailboxSettings, type MailboxVerdict, type PollTimer } from '../../../src/adapters/mail/bounce-mailbox.js';
+import { startBounceMailbox, type BounceMailbox, type BounceMailboxSettings, type MailboxVerdict } from '../../../src/adapters/mail/bounce-mailbox.js';
+import type { Timers } from '../../../src/ports.js';
 import type { BounceOutcome, BounceReport, BounceSink } from '../../../src/bounces/bounce-report.js';
 import { classifyBounce } from '../../../src/bounces/classify.js';
 import { createTestClock, TEST_EPOCH_MS } from '../../support/clock.js';
@@ -14,10 +15,11 @@ import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 const POLL_SECONDS = 60;
 
 /** A timer that fires only when the test says so. */
-function manualTimer(): PollTimer & { pending(): number[]; fire(): void } {
+function manualTimer(): Timers & { pending(): number[]; fire(): void } {
   const timers = new Map<number, { fn: () => void; ms: number }>();
   let nextId = 0;
   return {
+    now: () => 0,
     setTimeout(fn, ms) {
       nextId += 1;
       timers.set(nextId, { fn, ms });

@@ -1,4 +1,4 @@
-// POST /bounces/<provider> (src/forms/http/bounce-routes.ts over src/bounces/intake/webhook-intake.ts), driven
+// POST /bounces/<provider> (src/bounces/http/bounce-routes.ts over src/bounces/intake/webhook-intake.ts), driven
 // through a front door like the forms service's: for each provider a genuine request is 200 once the sink took its
 // reports, wrong credentials or a wrong signature 401, a body not in the provider's format 400; a provider not
 // configured is 404, an oversized body 413. SES certificates come from an injected fetcher, never the network.
@@ -7,7 +7,7 @@ import { beforeEach, describe, it } from 'node:test';
 import type { BounceOutcome, BounceReport, BounceSink } from '../../../src/bounces/bounce-report.js';
 import { createBounceWebhooks, type BounceWebhookSettings } from '../../../src/bounces/intake/webhook-intake.js';
 import { MAILGUN_WINDOW_MS } from '../../../src/bounces/webhooks/mailgun.js';
-import { createBounceRoutes } from '../../../src/forms/http/bounce-routes.js';
+import { createBounceRoutes } from '../../../src/bounces/http/bounce-routes.js';
 import { formsDoorAnswers } from '../../../src/forms/http/form-routes.js';
 import { createFrontDoor } from '../../../src/http/front-door.js';
 import { UnavailableError } from '../../../src/kit/unavailable-error.js';

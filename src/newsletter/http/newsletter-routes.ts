@@ -1,14 +1,14 @@
-// A newsletter form's own pages (docs/newsletter.md): `<path>/confirm` and `<path>/unsubscribe`. No HEAD and no
-// GET that changes anything: link checkers and mail scanners fetch links. Only the token in the query counts;
-// the one-click POST (RFC 8058: body `List-Unsubscribe=One-Click`, from any origin) needs no CSRF token because
-// the HMAC token is the capability.
+// A newsletter form's own pages (docs/newsletter.md): `<path>/confirm` and `<path>/unsubscribe`, mounted by the
+// forms service beside the form's POST. No HEAD and no GET that changes anything: link checkers and mail scanners
+// fetch links. Only the token in the query counts; the one-click POST (RFC 8058: body `List-Unsubscribe=One-Click`,
+// from any origin) needs no CSRF token because the HMAC token is the capability.
 import { parse as parseQuery } from 'node:querystring';
-import { confirmPathOf, unsubscribePathOf, type NewsletterForm } from '../../config/config.js';
+import { confirmPathOf, unsubscribePathOf, type FormConfig, type NewsletterForm } from '../../config/config.js';
 import type { Answer } from '../../http/answer.js';
 import { errorAnswer } from '../../http/error-catalogue.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
 import { UnavailableError } from '../../kit/unavailable-error.js';
-import type { Newsletter } from '../../newsletter/index.js';
+import type { Newsletter } from '../index.js';
 import * as pages from './newsletter-pages.js';
 
 /** Pages reached by a link with a token: no search engine lists them (docs/newsletter.md "Confirming with a button"). */
@@ -23,8 +23,13 @@ const PAGE_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 };
 
-/** The confirmation and unsubscribe routes of `form`; `site` names the site on the pages. */
-export function createNewsletterRoutes(form: NewsletterForm, newsletter: Newsletter, site: pages.PageSite): Route[] {
+/** The confirmation and unsubscribe routes of every newsletter form of `forms`; `siteOf` names the site on a form's pages. */
+export function createNewsletterRoutes(forms: readonly FormConfig[], newsletter: Newsletter, siteOf: (form: FormConfig) => pages.PageSite): Route[] {
+  return forms.flatMap((form) => (form.type === 'newsletter' ? createFormNewsletterRoutes(form, newsletter, siteOf(form)) : []));
+}
+
+/** The two routes of one newsletter form. */
+function createFormNewsletterRoutes(form: NewsletterForm, newsletter: Newsletter, site: pages.PageSite): Route[] {
   const redeem: Handler = async (request) => {
     const outcome = await newsletter.confirm(form, tokenOf(request));
     if (outcome === 'confirmed') return answer(pages.confirmedPage(site));

@@ -31,5 +31,6 @@ export const systemTimers: SystemTimers = {
     handle.current.unref();
     return handle;
   },
-  clearTimeout: (handle) => clearTimeout((handle as StepHandle).current),
+  // No handle (a timer never set) is nothing to cancel, as with Node's clearTimeout.
+  clearTimeout: (handle) => clearTimeout((handle as StepHandle | undefined)?.current),
 };

@@ -28,19 +28,24 @@ export interface RunningNewsletter extends Newsletter {
 
 /** Opens the newsletter's store (data_dir unless deps.store is given), then serves signups and confirmations. */
 export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNewsletter> {
-  const { forms, from, sendMail, metrics, logger, clock, randomBytes } = deps;
+  const { forms, from, sendMail, metrics, logger, clock, randomBytes, timers } = deps;
+  const purgeIntervalMs = deps.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
   const { store } = deps;
   /** Addresses whose pending record is being written: a signup of one meanwhile is its twin, a duplicate. */
   const signingUp = new Set<string>();
   const redeeming = new Map<string, Promise<unknown>>();
   /** Confirmation mails of answered signups, not yet handed over. */
   const handingOver = new Set<Promise<void>>();
-  let timer: NodeJS.Timeout | undefined;
+  let timer: unknown;
+  let closed = false;
+  const purgeAndRepeat = () => {
+    void purge();
+    if (!closed) timer = timers.setTimeout(purgeAndRepeat, purgeIntervalMs);
+  };
 
   if (forms.length > 0) {
     await store.open(clock());
-    timer = setInterval(() => void purge(), deps.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS);
-    timer.unref();
+    timer = timers.setTimeout(purgeAndRepeat, purgeIntervalMs);
   }
 
   async function purge(): Promise<void> {
@@ -174,7 +179,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
   }
 
   async function close(): Promise<void> {
-    if (timer) clearInterval(timer);
+    closed = true;
+    if (timer !== undefined) timers.clearTimeout(timer);
     await settled();
     await Promise.all([...redeeming.values()]);
     await store.close();

@@ -5,7 +5,7 @@ import type { Logger } from '../kit/log.js';
 import type { NewsletterStore } from './newsletter-store.js';
 import type { Subscriber } from './subscriber-events.js';
 import type { MailKind } from '../queue/outgoing.js';
-import type { Clock, MailList, MailMessage, RandomBytes } from '../ports.js';
+import type { Clock, MailList, MailMessage, RandomBytes, Timers } from '../ports.js';
 
 /** What a signup came to. `ok` and `duplicate` must be answered identically. */
 /** `unavailable`: a shared store (the mail queue in PostgreSQL) could not be reached; nothing was kept (503). */
@@ -82,4 +82,6 @@ export interface NewsletterDeps {
   store: NewsletterStore;
   /** How often expired pending records are purged; 10 minutes unless given. */
   purgeIntervalMs?: number;
+  /** When the purge runs. */
+  timers: Timers;
 }

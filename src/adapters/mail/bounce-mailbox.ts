@@ -8,7 +8,7 @@ import { ImapFlow } from 'imapflow';
 import type { BounceKind, BounceReport, BounceSink } from '../../bounces/bounce-report.js';
 import type { Logger } from '../../kit/log.js';
 import { safeReason } from '../../kit/safe-reason.js';
-import type { Clock } from '../../ports.js';
+import type { Clock, Timers } from '../../ports.js';
 
 /** `[mail.bounces.imap]`. */
 export interface BounceMailboxSettings {
@@ -33,29 +33,14 @@ export interface MailboxVerdict {
   sentTo: readonly string[];
 }
 
-/** Timers the poll schedule runs on; tests hand in fake time. */
-export interface PollTimer {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-/** Node's timers, unref'd as the queue's are: a mailbox waiting for its next poll does not keep the process running. */
-export const realPollTimer: PollTimer = {
-  setTimeout(fn, ms) {
-    const handle = setTimeout(fn, Math.min(Math.max(0, ms), 2 ** 31 - 1));
-    handle.unref();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
 export interface BounceMailboxDeps {
   sink: BounceSink;
   classify(raw: Buffer): Promise<MailboxVerdict>;
   logger: Logger;
   /** When a message was read: the `at` of its report. */
   clock: Clock;
-  timer?: PollTimer;
+  /** The poll schedule: Node's timers in a service (a mailbox waiting for its next poll keeps no process running), fake time in tests. */
+  timers: Pick<Timers, 'setTimeout' | 'clearTimeout'>;
   /** How long connecting and each step may take, in ms; 30 s unless a test needs less. */
   timeoutMs?: number;
 }
@@ -84,7 +69,7 @@ export interface BounceMailbox {
 /** Starts polling `settings.folder`: once now, then `pollSeconds` after each poll ended. */
 export function startBounceMailbox(settings: BounceMailboxSettings, deps: BounceMailboxDeps): BounceMailbox {
   const { logger } = deps;
-  const timer = deps.timer ?? realPollTimer;
+  const timer = deps.timers;
   let running: Promise<PollSummary> | undefined;
   let scheduled: unknown;
   let stopped = false;

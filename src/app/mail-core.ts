@@ -160,6 +160,8 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
     clock,
     timers,
     randomBytes: deps.randomBytes,
+    // Without the queue a confirmation mail that cannot be sent is told: 500 send_failed, and the signup is undone.
+    mailBeforeAnswer: !queue,
   });
 
   // 5. The campaign feeder, queueing each campaign's mails at its pace.

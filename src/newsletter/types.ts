@@ -84,4 +84,9 @@ export interface NewsletterDeps {
   purgeIntervalMs?: number;
   /** When the purge runs. */
   timers: Timers;
+  /**
+   * Send the confirmation mail before answering a signup, and answer `send_failed` when it could not be sent: when
+   * mail is sent at once (`[mail] queue = false`). Otherwise it is handed over after the answer (docs/newsletter.md "Duplicates").
+   */
+  mailBeforeAnswer?: boolean;
 }

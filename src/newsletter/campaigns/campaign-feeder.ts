@@ -21,6 +21,7 @@ import type { OutgoingMessage, QueuedMessage, QueueOutcome } from '../../queue/o
 import { safeReason } from '../../kit/safe-reason.js';
 import { UnavailableError } from '../../kit/unavailable-error.js';
 import { countStates, foldJournal, RecipientState, resumePoint, stateOf, type BounceCounts, type CampaignRequest } from './campaign.js';
+import { createCampaignChoice } from './campaign-choice.js';
 import type { CampaignLedger } from './campaign-ledger.js';
 import { PAUSE_AFTER_SENT, pauseReasonOf } from './campaign-pause.js';
 import type { CampaignBody, CampaignStore } from './campaign-store.js';
@@ -74,8 +75,6 @@ const WINDOW = 16;
 const WRITE_RETRY_MS = 5_000;
 /** A third of the PostgreSQL store's 30-second lease: two renewals may fail before it lapses. */
 const LEASE_RENEW_MS = 10_000;
-/** How long a campaign seen paused is not read again (a resume in this process clears it at once). */
-const PAUSED_RECHECK_MS = 60_000;
 /** The recipient state an outcome the journal holds stands for, back to the outcome. */
 const OUTCOME_OF_STATE: Partial<Record<number, QueueOutcome>> = { [RecipientState.sent]: 'sent', [RecipientState.failed]: 'failed', [RecipientState.skipped]: 'skipped' };
 
@@ -101,12 +100,7 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
   let pause: unknown;
   /** Set when the lease of the running campaign could not be renewed: this process stops sending it. */
   let leaseLost = false;
-  /** Campaigns seen finished: their journals are not read again. */
-  const finished = new Set<string>();
-  /** Campaigns that cannot go on in this process (their form is gone, a file is unreadable). */
-  const setAsideIds = new Set<string>();
-  /** Campaigns seen paused, and when: their journals are read again only after PAUSED_RECHECK_MS (a resume elsewhere). */
-  const pausedSeen = new Map<string, number>();
+  const choice = createCampaignChoice({ store, timers, logger });
 
   /** Resolves at the next outcome, wake or stop (false), or after `ms` without one (true). */
   const waitForChange = (ms: number) =>
@@ -180,7 +174,7 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
     if (!form) {
       // The form left the configuration: the campaign waits for it (a restart with the form back) instead of
       // skipping everyone still to be mailed.
-      setAside(request, 'form_missing');
+      choice.setAside(request, 'form_missing');
       return undefined;
     }
     // Paused since it was chosen (in another process): it waits for "Resume".
@@ -243,7 +237,7 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
     await awaitQueued(campaign);
     if (stopping || leaseLost) return undefined;
     await store.append(request.id, { finished_at: new Date(deps.clock()).toISOString() });
-    finished.add(request.id);
+    choice.finished(request.id);
     const counts = countStates(states, { started: true, finished: true });
     logger.info({ event: 'campaign_finished', campaign: request.id, form: request.form, sent: counts.sent, failed: counts.failed, skipped: counts.skipped }, 'campaign finished');
     return undefined;
@@ -298,22 +292,12 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
     return () => timers.clearTimeout(timer);
   }
 
-  /** Leaves `request` alone until the next start, saying why once. */
-  function setAside(request: CampaignRequest, reason: 'form_missing' | 'unreadable', error?: unknown): void {
-    if (setAsideIds.has(request.id)) return;
-    setAsideIds.add(request.id);
-    logger.error(
-      { event: 'campaign_set_aside', campaign: request.id, form: request.form, reason, ...(error === undefined ? {} : { detail: safeReason(error) }) },
-      reason === 'form_missing' ? 'the campaign waits: its newsletter form is not in the configuration' : 'the campaign cannot be read; it is left as it is',
-    );
-  }
-
   /** Runs the oldest unfinished campaign, then looks again; one run at a time. */
   function lookForWork(): void {
     if (running || stopping) return;
     running = (async () => {
       for (;;) {
-        const request = await nextUnfinished();
+        const request = await choice.next();
         if (!request || stopping) return;
         // Another replica sends the oldest unfinished campaign: this one waits, so campaigns still go one at a time.
         if (store.lease && !(await store.lease(request.id))) return;
@@ -325,7 +309,7 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
           // The database out of reach: the poller tries again; it is no reason to set the campaign aside.
           if (error instanceof UnavailableError) throw error;
           // One unreadable campaign (a file edited or lost) must not hold up the others.
-          setAside(request, 'unreadable', error);
+          choice.setAside(request, 'unreadable', error);
         } finally {
           endLease();
           // Stopping or paused: another replica takes the campaign over (once resumed) now rather than once the lease lapsed.
@@ -342,23 +326,6 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
       .finally(() => {
         running = undefined;
       });
-  }
-
-  async function nextUnfinished(): Promise<CampaignRequest | undefined> {
-    for (const request of await store.list()) {
-      if (finished.has(request.id) || setAsideIds.has(request.id)) continue;
-      const seenPaused = pausedSeen.get(request.id);
-      if (seenPaused !== undefined && timers.now() - seenPaused < PAUSED_RECHECK_MS) continue;
-      const lines = await store.readJournal(request.id);
-      if (lines.some((line) => 'finished_at' in line)) {
-        finished.add(request.id);
-        continue;
-      }
-      // A paused campaign waits for "Resume"; the next one goes meanwhile.
-      if (!foldJournal(lines, 0).paused) return request;
-      pausedSeen.set(request.id, timers.now());
-    }
-    return undefined;
   }
 
   /** Looks for work now, then every poll interval until stopped. */
@@ -384,7 +351,7 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
       const tally = (await deps.bounceTally?.(id)) ?? { hard: 0, complaint: 0 };
       const sent = countStates(folded.states, folded).sent;
       await store.append(id, { resumed_at: new Date(deps.clock()).toISOString(), by, sent, ...tally });
-      pausedSeen.delete(id);
+      choice.resumed(id);
       logger.info({ event: 'campaign_resumed', campaign: id, form: request.form, user: by }, 'campaign resumed');
       lookForWork();
       return 'resumed';

@@ -1,4 +1,4 @@
-// The small interfaces the services talk through: the forms core and the mail queue send through them, adapters
+// The small interfaces the services talk through: the mail core and the mail queue send through them, adapters
 // (nodemailer, fetch, fs) implement them, and the composition root joins the two. That way what the core decides
 // does not depend on which adapter carries it out, and a test can hand it a recording mailer or a fixed clock.
 

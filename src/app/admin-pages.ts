@@ -41,7 +41,7 @@ import { hashPassword, SALT_BYTES } from '../kit/password-hash.js';
 import type { Subscriber } from '../newsletter/index.js';
 import type { Logger } from '../kit/log.js';
 import type { Clock } from '../ports.js';
-import type { FormsCore } from './forms-core.js';
+import type { MailCore } from './mail-core.js';
 import { composeSpamRelease } from './spam-release.js';
 
 /** What /admin's pages are built on. */
@@ -50,7 +50,7 @@ export interface AdminPagesCore {
   /** The blog's posts, with [blog] and [site]. */
   content?: BlogContent;
   /** The running forms in this process, with [[forms]] and [mail]. */
-  forms?: FormsCore;
+  forms?: MailCore;
   /** "Send a test" of a campaign: one mail now, without the queue. */
   sendTest?(plan: Pick<CampaignPlan, 'form' | 'post' | 'body'>, address: string): Promise<TestSendOutcome>;
   logger: Logger;
@@ -104,7 +104,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
       createCampaignPages({ store: backend.campaigns, resume: forms?.campaigns ? (id, by) => forms.campaigns!.resume(id, by) : undefined, logger }),
     ),
     ...createInboxPages({ forms: config.forms, archives: backend.archiveReader, spam: backend.spam, logger }),
-    // Each form's quarantine and its "Not spam", which delivers through the forms core when it runs in this process.
+    // Each form's quarantine and its "Not spam", which delivers through the mail core when it runs in this process.
     ...createSpamPages({ forms: config.forms, store: backend.spam, clock, release: forms ? composeSpamRelease(config, backend, forms, logger, clock) : undefined }),
     // The suppression list (docs/bounces.md "Suppression"), like the inbox the owners' alone.
     ...createBouncesPages({ store: backend.suppressions, logger }),

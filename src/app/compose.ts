@@ -1,5 +1,5 @@
 // The composition root (docs/architecture.md): the one place where adapters are made from the configuration. It
-// opens the backend, builds the core in dependency order (the blog's content, the forms core with its queue,
+// opens the backend, builds the core in dependency order (the blog's content, the mail core with its queue,
 // newsletter and campaigns), then /admin on the core, then the HTTP services that show it. Each part gets only its
 // own settings and what it works through.
 import { randomBytes } from 'node:crypto';
@@ -29,12 +29,13 @@ import type { Route } from '../http/route-table.js';
 import type { Logger } from '../kit/log.js';
 import { createMailer } from '../adapters/mail/create-mailer.js';
 import { fileTransportNotice, outboxDirOf } from '../adapters/mail/outbox-dir.js';
-import type { ChatNotifier, Clock, Mailer, WebhookNotifier } from '../ports.js';
+import type { ChatNotifier, Clock, Mailer, Timers, WebhookNotifier } from '../ports.js';
+import { systemTimers } from '../kit/timers.js';
 import { retryPolicyOf } from '../queue/retry-policy.js';
 import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createAdminPages } from './admin-pages.js';
 import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
-import { createFormsCore, type FormsCore, type FormsCoreDeps, type QueueTuning } from './forms-core.js';
+import { createMailCore, type MailCore, type MailCoreDeps, type QueueTuning } from './mail-core.js';
 import { composeGitContent } from './git-content.js';
 import { openBackend } from './open-backend.js';
 import { configOwnerAddresses, createOwnerCheck } from './owner-addresses.js';
@@ -71,7 +72,7 @@ export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings
 }
 
 /** The chat and webhook notifiers of every message form that has them, by form path. */
-function notifiersOf(config: Config, factories: NotifierFactories, clock: Clock): Pick<FormsCoreDeps, 'chatNotifiers' | 'webhookNotifiers'> {
+function notifiersOf(config: Config, factories: NotifierFactories, clock: Clock): Pick<MailCoreDeps, 'chatNotifiers' | 'webhookNotifiers'> {
   const makeChat = factories.createChatNotifier ?? createTelegramNotifier;
   const makeWebhook = factories.createWebhookNotifier ?? ((settings: WebhookConfig) => createWebhookNotifier(settings, { clock }));
   const chatNotifiers = new Map<string, ChatNotifier>();
@@ -87,33 +88,36 @@ function notifiersOf(config: Config, factories: NotifierFactories, clock: Clock)
   return { chatNotifiers, webhookNotifiers };
 }
 
-/** What the forms core of `config` is made with. */
-export interface FormsCoreParts extends NotifierFactories {
+/** What the mail core of `config` is made with. */
+export interface MailCoreParts extends NotifierFactories {
   logger: Logger;
   clock: Clock;
+  /** Node's timers unless a test hands in fake time. */
+  timers?: Timers;
   mailer: Mailer;
-  /** Replaces parts of the queue's tuning (tests: short retries, fake time). */
+  /** Replaces parts of the queue's tuning (tests: short retries). */
   queue?: Partial<QueueTuning>;
-  createNewsletter?: FormsCoreDeps['createNewsletter'];
+  createNewsletter?: MailCoreDeps['createNewsletter'];
 }
 
 /**
- * The forms core of `config` over `backend`: the queue with `[mail] queue`, the newsletter, the campaigns, and the
+ * The mail core of `config` over `backend`: the queue with `[mail] queue`, the newsletter, the campaigns, and the
  * suppression list every mail passes (with the backend's `suppressions`; docs/bounces.md "Suppression").
  */
-export function composeFormsCore(
+export function composeMailCore(
   config: Config,
   mail: MailConfig,
   backend: Pick<Backend, 'queue' | 'campaigns' | 'newsletter'> & Partial<Pick<Backend, 'suppressions' | 'accounts'>>,
-  parts: FormsCoreParts,
-): Promise<FormsCore> {
+  parts: MailCoreParts,
+): Promise<MailCore> {
   const { logger, clock, mailer } = parts;
-  return createFormsCore(formsSettingsOf(config, mail), {
+  return createMailCore(formsSettingsOf(config, mail), {
     backend,
     mailer,
     ...notifiersOf(config, parts, clock),
     logger,
     clock,
+    timers: parts.timers ?? systemTimers,
     randomBytes,
     queue: mail.queue ? { policy: retryPolicyOf(mail.queue_max_hours), ...parts.queue } : undefined,
     createNewsletter: parts.createNewsletter,
@@ -126,7 +130,7 @@ export function composeFormsService(
   config: Config,
   mail: MailConfig,
   backend: Pick<Backend, 'archives' | 'unavailableParts' | 'spam' | 'newsletter'>,
-  core: FormsCore,
+  core: MailCore,
   parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[]; requestDurations?: RequestDurations } & SpamParts,
 ): Promise<HttpService> {
   return createFormsService(formsSettingsOf(config, mail), core, {
@@ -242,10 +246,10 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
       closers.push(() => opened.close());
       if (mail.transport === 'file') logger.warn({ event: 'mail_not_sent', outbox: outboxDirOf(config.data_dir) }, `mail is ${fileTransportNotice(config.data_dir)}`);
     }
-    const forms = mail && mailer ? await composeFormsCore(config, mail, backend, { ...deps, logger, clock, mailer }) : undefined;
+    const forms = mail && mailer ? await composeMailCore(config, mail, backend, { ...deps, logger, clock, timers: systemTimers, mailer }) : undefined;
     if (forms) closers.push(() => forms.close());
     // The bounce mailbox reads into the core's suppression policy, so it stops before the core (docs/bounces.md).
-    const bounceMailbox = mail && forms ? startBounceMailboxOf(mail.bounces, forms.bounces?.sink, { logger, clock }) : undefined;
+    const bounceMailbox = mail && forms ? startBounceMailboxOf(mail.bounces, forms.bounces?.sink, { logger, clock, timers: systemTimers }) : undefined;
     if (bounceMailbox) closers.push(() => bounceMailbox.close());
     // Then /admin on the core.
     let admin: Admin | undefined;

@@ -1,10 +1,12 @@
 // Bounces and complaints in one piece for the composition (docs/bounces.md "Suppression"): the policy every intake
 // reports to (the sink), the guard every outgoing mail passes (checks, tags, refusals), both over the backend's
-// store and one tag key, and the purge that forgets what old tags stood for.
+// store and one tag key, and the purge that forgets what old tags stood for. It needs only stores: a complaint
+// takes its address off every list in the newsletter's store, so bounces are built before anything that sends.
 import type { BouncesConfig } from '../config/config.js';
 import type { Logger } from '../kit/log.js';
 import { safeReason } from '../kit/safe-reason.js';
-import type { Clock, RandomBytes } from '../ports.js';
+import type { NewsletterStore } from '../newsletter/newsletter-store.js';
+import type { Clock, RandomBytes, Timers } from '../ports.js';
 import type { BounceSink } from './bounce-report.js';
 import { BOUNCE_RECORD_DAYS, type BounceStore } from './bounce-store.js';
 import { createBounceGuard, type BounceGuard } from './guard.js';
@@ -22,9 +24,11 @@ export interface BouncesDeps {
   secret(): Promise<Buffer>;
   /** Whether `address` (lower-cased) is one of the owner's: a form's `to`, `mail.to`, an /admin user's address. */
   isOwnerAddress(address: string): Promise<boolean>;
-  /** Takes `address` off every newsletter list it is on (a complaint). */
-  unsubscribeEverywhere(address: string): Promise<void>;
+  /** The newsletter's records: a complaint takes its address off every list there. */
+  subscribers: Pick<NewsletterStore, 'removeEverywhere'>;
   clock: Clock;
+  /** When the purge runs again. */
+  timers: Timers;
   randomBytes: RandomBytes;
   logger: Logger;
 }
@@ -55,14 +59,17 @@ export function createBounces(deps: BouncesDeps): Bounces {
     store,
     verp: verpOf,
     isOwnerAddress: deps.isOwnerAddress,
-    unsubscribeEverywhere: deps.unsubscribeEverywhere,
+    subscribers: deps.subscribers,
+    clock: deps.clock,
     softLimit: settings.soft_limit,
     softDays: settings.soft_days,
     logger,
   });
   const guard = createBounceGuard({ store, verp: verpOf, address: settings.address, sink, clock: deps.clock, randomBytes: deps.randomBytes, logger });
-  let timer: NodeJS.Timeout | undefined;
+  const { timers } = deps;
+  let timer: unknown;
   let purging: Promise<void> | undefined;
+  let closed = false;
 
   const purge = () => {
     purging ??= store
@@ -75,17 +82,18 @@ export function createBounces(deps: BouncesDeps): Bounces {
       )
       .finally(() => (purging = undefined));
   };
+  const purgeAndRepeat = () => {
+    purge();
+    if (!closed) timer = timers.setTimeout(purgeAndRepeat, PURGE_INTERVAL_MS);
+  };
 
   return {
     sink,
     guard,
-    start() {
-      purge();
-      timer = setInterval(purge, PURGE_INTERVAL_MS);
-      timer.unref();
-    },
+    start: purgeAndRepeat,
     async close() {
-      if (timer) clearInterval(timer);
+      closed = true;
+      if (timer !== undefined) timers.clearTimeout(timer);
       await purging;
     },
   };

@@ -6,7 +6,7 @@
 import { parseMailboxes } from '../config/mail-addresses.js';
 import type { Logger } from '../kit/log.js';
 import { safeReason } from '../kit/safe-reason.js';
-import type { Clock, MailMessage, Mailer, RandomBytes } from '../ports.js';
+import type { Clock, MailMessage, RandomBytes } from '../ports.js';
 import type { CampaignRecipient, Dispatch, MailKind, OutgoingMessage } from '../queue/outgoing.js';
 import type { BounceSink } from './bounce-report.js';
 import type { BounceStore } from './bounce-store.js';
@@ -60,8 +60,6 @@ export interface BounceGuard {
   prepare(mail: MailMessage, context: MailContext): Promise<MailMessage | undefined>;
   /** After a send that failed: a permanent refusal of the recipient is reported to the sink. Never rejects. */
   refused(mail: MailMessage, context: MailContext, error: unknown): Promise<void>;
-  /** Sends `mail` through `mailer` now, checked, tagged and its refusal reported; `suppressed` when held back. */
-  sendNow(mailer: Mailer, mail: MailMessage, context: MailContext): Promise<'sent' | 'suppressed'>;
 }
 
 export function createBounceGuard(deps: BounceGuardDeps): BounceGuard {
@@ -122,17 +120,6 @@ export function createBounceGuard(deps: BounceGuardDeps): BounceGuard {
     },
     prepare,
     refused,
-    async sendNow(mailer, mail, context) {
-      const prepared = await prepare(mail, context);
-      if (!prepared) return 'suppressed';
-      try {
-        await mailer.send(prepared);
-      } catch (error) {
-        await refused(prepared, context, error);
-        throw error;
-      }
-      return 'sent';
-    },
   };
 }
 
@@ -153,19 +140,6 @@ export function guardDispatch(dispatch: Dispatch, guard: BounceGuard): Dispatch 
       await guard.refused(prepared, context, error);
       throw error;
     }
-  };
-}
-
-/**
- * A Mailer that sends through `guard` (without the queue): a held-back mail rejects with SuppressedAddressError, so
- * that nothing says it was sent. `contextOf` tells what a mail is from the mail alone.
- */
-export function guardMailer(mailer: Mailer, guard: BounceGuard, contextOf: (mail: MailMessage) => MailContext): Mailer {
-  return {
-    async send(mail) {
-      if ((await guard.sendNow(mailer, mail, contextOf(mail))) === 'suppressed') throw new SuppressedAddressError();
-    },
-    close: () => mailer.close(),
   };
 }
 

@@ -4,6 +4,8 @@
 // `soft_days`, and nothing of the owner's is ever suppressed: the owner's own bounces are logged as errors.
 // Logs name the source, the kind and the status, never an address.
 import type { Logger } from '../kit/log.js';
+import type { NewsletterStore } from '../newsletter/newsletter-store.js';
+import type { Clock } from '../ports.js';
 import { scrubReply } from '../queue/failure.js';
 import type { BounceOutcome, BounceReport, BounceSink } from './bounce-report.js';
 import type { BounceStore, SentMail, Suppression } from './bounce-store.js';
@@ -17,8 +19,10 @@ export interface BouncePolicyDeps {
   verp(): Promise<Verp>;
   /** Whether `address` (lower-cased) is one of the owner's: a form's `to`, `mail.to`, an /admin user's address. */
   isOwnerAddress(address: string): Promise<boolean>;
-  /** Takes `address` off every newsletter list it is on, after a complaint. */
-  unsubscribeEverywhere(address: string): Promise<void>;
+  /** The newsletter's records: a complaint takes its address off every list there. */
+  subscribers: Pick<NewsletterStore, 'removeEverywhere'>;
+  /** When a complaint's address left its lists. */
+  clock: Clock;
   /** `[mail.bounces] soft_limit` and `soft_days`. */
   softLimit: number;
   softDays: number;
@@ -79,7 +83,7 @@ export function createBouncePolicy(deps: BouncePolicyDeps): BounceSink {
         outcome = await store.countSoft(entry, { limit: deps.softLimit, windowMs: deps.softDays * DAY_MS });
       } else {
         outcome = (await store.suppress(entry)) ? 'suppressed' : 'counted';
-        if (report.kind === 'complaint') await deps.unsubscribeEverywhere(address);
+        if (report.kind === 'complaint') await leaveEveryList(address);
         // The campaign's runner weighs these before it hands on its next mails (docs/bounces.md "Suppression").
         if (sent?.campaign) await store.tallyCampaign(sent.campaign.campaign, sent.campaign.index, report.kind, report.at);
       }
@@ -95,6 +99,13 @@ export function createBouncePolicy(deps: BouncePolicyDeps): BounceSink {
       return outcome;
     },
   };
+
+  /** Takes `address` off every newsletter list after a complaint, the same `unsubscribed` line as a link. */
+  async function leaveEveryList(address: string): Promise<void> {
+    for (const form of await deps.subscribers.removeEverywhere(address, new Date(deps.clock()).toISOString())) {
+      logger.info({ event: 'unsubscribed', form, by: 'complaint' }, 'address left the list');
+    }
+  }
 
   function owner(report: BounceReport, sent: SentMail | undefined): BounceOutcome {
     logger.error(

@@ -1,95 +1,41 @@
-// Delivery of an accepted submission (docs/forms-api.md "Delivery"): the owner mail, the Telegram message and the
-// webhook side by side, delivered when any of them got through, then the receipt. Counts sent / telegram_failed /
-// send_failed / auto_reply_failed and logs one event line per message, naming only the form and a safe reason
-// (no addresses, no text, no URL).
-import type { FormConfig } from '../config/config.js';
-import type { Logger } from '../kit/log.js';
-import { safeReason } from '../kit/safe-reason.js';
-import type { CounterName, Metrics } from './metrics.js';
-import type { NewsletterDeps } from '../newsletter/index.js';
+// Delivery of an accepted submission (docs/forms-api.md "Delivery", docs/delivery.md): one delivery that writes the
+// messages of a submission (the owner mail, the chat and webhook notifications, the receipt) and hands them to a
+// sink: the queue, which keeps them in one durable write and sends them later (queue-sink.ts), or sending them now
+// without the queue, `[mail] queue = false` (send-now-sink.ts).
+import type { MessageForm } from '../config/config.js';
+import type { OutgoingMessage } from '../queue/outgoing.js';
 import { composeChatText, composeOwnerMail, composeReceipt, composeWebhookEvent, type SubmissionNotice } from './notifications.js';
-import type { ChatNotifier, Mailer, WebhookNotifier } from '../ports.js';
-
-export interface DeliveryDeps {
-  mailer: Mailer;
-  metrics: Metrics;
-  logger: Logger;
-  /** `mail.from`. */
-  from: string;
-  /** The form's chat notifier, when it has [forms.telegram]. */
-  chatNotifierFor(form: FormConfig): ChatNotifier | undefined;
-  /** The form's webhook notifier, when it has [forms.webhook]. */
-  webhookNotifierFor(form: FormConfig): WebhookNotifier | undefined;
-  /** A new webhook event id: the same for every attempt of one delivery. */
-  createEventId(): string;
-  siteNameFor(form: FormConfig): string;
-}
 
 /** `unavailable`: the shared queue (PostgreSQL) could not be reached, so nothing was kept: 503, try again. */
 export type DeliveryOutcome = 'delivered' | 'send_failed' | 'unavailable';
 
-/** How one channel's outcome is told: its log events, the counter a success or a failure adds, its words. */
-interface Channel {
-  sent: string;
-  failed: string;
-  countSent?: CounterName;
-  countFailed?: CounterName;
-  what: string;
+/** Where the messages of one submission of `form` go; counts and logs what became of them. */
+export type SubmissionSink = (form: MessageForm, messages: readonly OutgoingMessage[]) => Promise<DeliveryOutcome>;
+
+export interface DeliveryDeps {
+  sink: SubmissionSink;
+  /** `mail.from`. */
+  from: string;
+  siteNameFor(form: MessageForm): string;
 }
 
-const OWNER_MAIL: Channel = { sent: 'mail_sent', failed: 'mail_failed', countSent: 'sent', what: 'owner mail' };
-const TELEGRAM: Channel = { sent: 'telegram_sent', failed: 'telegram_failed', countFailed: 'telegram_failed', what: 'telegram notification' };
-const WEBHOOK: Channel = { sent: 'webhook_sent', failed: 'webhook_failed', what: 'webhook' };
-
-/** Delivers submissions; the answer waits for the receipt too, so nothing is in flight after it. */
-export function createDelivery(deps: DeliveryDeps) {
-  const { mailer, metrics, logger } = deps;
-
-  /** Runs one channel's send and tells how it went; true when it got through. */
-  async function attempt(form: FormConfig, channel: Channel, send: () => Promise<void>): Promise<boolean> {
-    try {
-      await send();
-    } catch (error) {
-      if (channel.countFailed) metrics.count(form.path, channel.countFailed);
-      logger.warn({ event: channel.failed, form: form.path, reason: safeReason(error) }, `${channel.what} failed`);
-      return false;
-    }
-    if (channel.countSent) metrics.count(form.path, channel.countSent);
-    logger.info({ event: channel.sent, form: form.path }, `${channel.what} sent`);
-    return true;
+/** The messages one submission sends, in the order they are queued: the owner mail first, the receipt last. */
+export function submissionMessages(notice: SubmissionNotice & { form: MessageForm }, from: string, siteName: string): OutgoingMessage[] {
+  const { form, submission } = notice;
+  const messages: OutgoingMessage[] = [{ channel: 'mail', form: form.path, kind: 'owner', mail: composeOwnerMail(notice, { from, owner: form.to }) }];
+  if (form.telegram) messages.push({ channel: 'telegram', form: form.path, text: composeChatText(notice) });
+  if (form.webhook) {
+    // The sink gives the event its id: the queued message's, which stays the same across retries.
+    const { id: _unused, ...fields } = composeWebhookEvent(notice, '');
+    messages.push({ channel: 'webhook', form: form.path, fields });
   }
-
-  return async function deliver(notice: SubmissionNotice): Promise<DeliveryOutcome> {
-    const { form } = notice;
-    const chat = deps.chatNotifierFor(form);
-    const webhook = deps.webhookNotifierFor(form);
-    const outcomes = await Promise.all([
-      attempt(form, OWNER_MAIL, () => mailer.send(composeOwnerMail(notice, { from: deps.from, owner: form.to }))),
-      chat ? attempt(form, TELEGRAM, () => chat.send(composeChatText(notice))) : false,
-      webhook ? attempt(form, WEBHOOK, () => webhook.send(composeWebhookEvent(notice, deps.createEventId()))) : false,
-    ]);
-    if (!outcomes.includes(true)) {
-      metrics.count(form.path, 'send_failed');
-      return 'send_failed';
-    }
-
-    if (form.receipt) {
-      try {
-        await mailer.send(composeReceipt(notice.submission, deps.from, deps.siteNameFor(form)));
-        logger.info({ event: 'receipt_sent', form: form.path }, 'receipt sent');
-      } catch (error) {
-        metrics.count(form.path, 'auto_reply_failed');
-        logger.warn({ event: 'receipt_failed', form: form.path, reason: safeReason(error) }, 'receipt failed');
-      }
-    }
-    return 'delivered';
-  };
+  if (form.receipt) messages.push({ channel: 'mail', form: form.path, kind: 'receipt', mail: composeReceipt(submission, from, siteName) });
+  return messages;
 }
 
-/** `sendMail` for the newsletter without the queue: the mail goes out now. */
-export function sendMailNow(mailer: Mailer): NewsletterDeps['sendMail'] {
-  return async (_formPath, _kind, mail) => {
-    await mailer.send(mail);
-    return 'sent';
+/** Delivers submissions through `deps.sink`. */
+export function createDelivery(deps: DeliveryDeps) {
+  return function deliver(notice: SubmissionNotice & { form: MessageForm }): Promise<DeliveryOutcome> {
+    return deps.sink(notice.form, submissionMessages(notice, deps.from, deps.siteNameFor(notice.form)));
   };
 }

@@ -1,5 +1,5 @@
-// The forms service (docs/forms-api.md): the routes of every form behind one front door, over the forms core
-// (app/forms-core.ts: counters, newsletter, delivery) and the per-IP rate limits it keeps itself. The newsletter's
+// The forms service (docs/forms-api.md): the routes of every form behind one front door, over the mail core
+// (app/mail-core.ts: counters, newsletter, delivery) and the per-IP rate limits it keeps itself. The newsletter's
 // pages and the bounce webhooks are their folders' route tables (newsletter/http/, bounces/http/), mounted here.
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -51,7 +51,7 @@ export interface FormsReadings {
   queueCounts?(): { pending: number; failed: number; fsyncs: number };
 }
 
-/** The parts of the forms core the service answers from. */
+/** The parts of the mail core the service answers from. */
 export interface FormsServiceCore {
   metrics: Metrics;
   newsletter: Newsletter;

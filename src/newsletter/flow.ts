@@ -5,7 +5,9 @@
 // A signup's answer must not tell whether the address was new (docs/newsletter.md "Duplicates"), by its body nor
 // by its time: every signup takes the same steps before it is answered, whatever the address: both look-ups, then
 // one durable write to the pending store (a new address's record, or for a known one a record without an address
-// that has expired when written). The mail, which only a new address gets, is handed over after the answer.
+// that has expired when written). The mail, which only a new address gets, is handed over after the answer; only
+// without the queue (`mailBeforeAnswer`) is it sent first, so that a failure is told, and then the time of the
+// answer does tell a new address from a known one (docs/newsletter.md "Duplicates").
 import type { NewsletterForm } from '../config/config.js';
 import { canonicalEmailAddress } from '../kit/email-address.js';
 import { safeReason } from '../kit/safe-reason.js';
@@ -28,19 +30,24 @@ export interface RunningNewsletter extends Newsletter {
 
 /** Opens the newsletter's store (data_dir unless deps.store is given), then serves signups and confirmations. */
 export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNewsletter> {
-  const { forms, from, sendMail, metrics, logger, clock, randomBytes } = deps;
+  const { forms, from, sendMail, metrics, logger, clock, randomBytes, timers } = deps;
+  const purgeIntervalMs = deps.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
   const { store } = deps;
   /** Addresses whose pending record is being written: a signup of one meanwhile is its twin, a duplicate. */
   const signingUp = new Set<string>();
   const redeeming = new Map<string, Promise<unknown>>();
   /** Confirmation mails of answered signups, not yet handed over. */
-  const handingOver = new Set<Promise<void>>();
-  let timer: NodeJS.Timeout | undefined;
+  const handingOver = new Set<Promise<unknown>>();
+  let timer: unknown;
+  let closed = false;
+  const purgeAndRepeat = () => {
+    void purge();
+    if (!closed) timer = timers.setTimeout(purgeAndRepeat, purgeIntervalMs);
+  };
 
   if (forms.length > 0) {
     await store.open(clock());
-    timer = setInterval(() => void purge(), deps.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS);
-    timer.unref();
+    timer = timers.setTimeout(purgeAndRepeat, purgeIntervalMs);
   }
 
   async function purge(): Promise<void> {
@@ -77,6 +84,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
         return 'storage_failed';
       }
       if (!isNew) return duplicate(form);
+      if (deps.mailBeforeAnswer) return (await mailLink(form, record, token)) ? 'ok' : 'send_failed';
       const handOver = mailLink(form, record, token).finally(() => handingOver.delete(handOver));
       handingOver.add(handOver);
       return 'ok';
@@ -92,10 +100,10 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
   }
 
   /**
-   * Mails the link of a signup already answered. A mail that cannot be handed over ends the pending record, so
+   * Mails the link of a signup; false when it could not be handed over. Such a mail ends the pending record, so
    * that the address may simply sign up again (docs/newsletter.md "When something fails"). Never rejects.
    */
-  async function mailLink(form: NewsletterForm, record: PendingRecord, token: string): Promise<void> {
+  async function mailLink(form: NewsletterForm, record: PendingRecord, token: string): Promise<boolean> {
     let handedOver: Awaited<ReturnType<typeof sendMail>>;
     try {
       const link = confirmationLink(form.confirm_url, token);
@@ -106,13 +114,14 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
       await store.removePending(record.hash).catch((removeError: unknown) => {
         logger.error({ event: 'pending_remove_failed', form: form.path, reason: safeReason(removeError) }, 'could not remove a signup');
       });
-      return;
+      return false;
     }
     // A queued mail is counted by the queue once its server accepted it.
     if (handedOver === 'sent') {
       metrics.count(form.path, 'confirmation_sent');
       logger.info({ event: 'confirmation_sent', form: form.path }, 'confirmation mail sent');
     }
+    return true;
   }
 
   async function settled(): Promise<void> {
@@ -174,7 +183,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
   }
 
   async function close(): Promise<void> {
-    if (timer) clearInterval(timer);
+    closed = true;
+    if (timer !== undefined) timers.clearTimeout(timer);
     await settled();
     await Promise.all([...redeeming.values()]);
     await store.close();

@@ -43,6 +43,11 @@ export interface NewsletterStore {
   redeem(form: NewsletterForm, hash: string, now: number): Promise<Redemption>;
   /** Records that `email` left the list of `form` at `at` (RFC 3339); false when it was not on it. */
   unsubscribe(form: NewsletterForm, email: string, at: string): Promise<boolean>;
+  /**
+   * Records that `email` left every list it is on, at `at` (RFC 3339): after a complaint (docs/bounces.md
+   * "Suppression"). Returns the paths of the forms it left, none when it was on no list.
+   */
+  removeEverywhere(email: string, at: string): Promise<string[]>;
   /** Drops expired pending signups; returns how many went. */
   purge(now: number): Promise<number>;
   /** Waits for the writes already started. */

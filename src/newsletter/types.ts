@@ -5,7 +5,7 @@ import type { Logger } from '../kit/log.js';
 import type { NewsletterStore } from './newsletter-store.js';
 import type { Subscriber } from './subscriber-events.js';
 import type { MailKind } from '../queue/outgoing.js';
-import type { Clock, MailList, MailMessage, RandomBytes } from '../ports.js';
+import type { Clock, MailList, MailMessage, RandomBytes, Timers } from '../ports.js';
 
 /** What a signup came to. `ok` and `duplicate` must be answered identically. */
 /** `unavailable`: a shared store (the mail queue in PostgreSQL) could not be reached; nothing was kept (503). */
@@ -82,4 +82,11 @@ export interface NewsletterDeps {
   store: NewsletterStore;
   /** How often expired pending records are purged; 10 minutes unless given. */
   purgeIntervalMs?: number;
+  /** When the purge runs. */
+  timers: Timers;
+  /**
+   * Send the confirmation mail before answering a signup, and answer `send_failed` when it could not be sent: when
+   * mail is sent at once (`[mail] queue = false`). Otherwise it is handed over after the answer (docs/newsletter.md "Duplicates").
+   */
+  mailBeforeAnswer?: boolean;
 }

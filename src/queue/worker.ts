@@ -47,7 +47,7 @@ export interface QueueWorkerDeps {
   countIntervalMs?: number;
   /**
    * Told how a message left the queue, and awaited before the queue lets go of it: what it records is written
-   * before the message can be forgotten (a campaign's journal, src/newsletter/campaigns/campaign-runner.ts).
+   * before the message can be forgotten (a campaign's journal, src/newsletter/campaigns/campaign-ledger.ts).
    */
   settled?(message: QueuedMessage, outcome: QueueOutcome): Promise<void>;
   /**

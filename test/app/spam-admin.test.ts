@@ -1,6 +1,6 @@
 // The quarantine's /admin as `postbox serve` composes it (src/app/admin-pages.ts): a submission the forms service
 // takes for spam is counted on the Inbox page and listed in the form's Spam view, and "Not spam" there delivers it
-// through the running forms core (the owner mail reaches the outbox of the `file` transport) and takes it off.
+// through the running mail core (the owner mail reaches the outbox of the `file` transport) and takes it off.
 import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// A campaign pausing itself for its bounces (docs/bounces.md "Suppression"), run by the real campaign runner through
+// A campaign pausing itself for its bounces (docs/bounces.md "Suppression"), run by the real campaign feeder through
 // the queue on disk, its hard bounces reported through the policy as they would come back from a mailbox: past 5 %
 // hard bounces it pauses, but never before 100 mails were sent, saying why in its journal and its progress; "Resume"
 // lets it finish, its rates counted afresh; 5 % exactly never pauses it.

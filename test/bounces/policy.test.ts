@@ -43,7 +43,13 @@ async function setUp(): Promise<Setup> {
     store,
     verp: async () => verp,
     isOwnerAddress: async (address) => address === OWNER || address === 'admin.user@example.com',
-    unsubscribeEverywhere: async (address) => void unsubscribed.push(address),
+    subscribers: {
+      removeEverywhere: async (address) => {
+        unsubscribed.push(address);
+        return [];
+      },
+    },
+    clock: () => T0,
     softLimit: 3,
     softDays: 30,
     logger: logs.logger,

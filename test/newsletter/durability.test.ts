@@ -2,16 +2,15 @@
 import assert from 'node:assert/strict';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createJsonlAppender } from '../../src/kit/files/jsonl.js';
 import { createNewsletter } from '../../src/newsletter/index.js';
 import { createFileNewsletterStore } from '../../src/adapters/files/newsletter-store.js';
-import { sendMailNow } from '../../src/forms/delivery.js';
 import { PENDING_JOURNAL_FILE } from '../../src/newsletter/pending-store.js';
 import { hashToken } from '../../src/newsletter/token.js';
 import { HOUR_MS, TEST_EPOCH_MS } from '../support/clock.js';
 import { readJsonLines } from '../support/json-lines.js';
-import { counters, createTestNewsletter, tokenOf, type TestNewsletter } from '../support/newsletter.js';
+import { counters, createTestNewsletter, sendMailNow, tokenOf, type TestNewsletter } from '../support/newsletter.js';
 
 describe('newsletter durability', () => {
   let harness: TestNewsletter;
@@ -98,7 +97,7 @@ describe('newsletter durability', () => {
       const newsletter = await createNewsletter({
         forms: fresh.forms, from: 'forms@example.com', siteNameFor: () => 'Example Site',
         sendMail: sendMailNow(fresh.mailer), metrics: fresh.metrics, logger: fresh.logs.logger,
-        clock: () => TEST_EPOCH_MS, randomBytes: (count) => Buffer.alloc(count, 7),
+        clock: () => TEST_EPOCH_MS, timers: fresh.timers, randomBytes: (count) => Buffer.alloc(count, 7),
         store: createFileNewsletterStore({
           dataDir: nested, forms: fresh.forms, appendLine: createJsonlAppender(), randomBytes: (count) => Buffer.alloc(count, 7), logger: fresh.logs.logger,
         }),
@@ -121,28 +120,25 @@ describe('newsletter durability', () => {
   });
 
   it('purges expired records from the journal on its timer', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
+    const timed = await createTestNewsletter(undefined, 60_000);
     try {
-      const timed = await createTestNewsletter(undefined, 60_000);
-      try {
-        await timed.newsletter.signup(timed.form, 'ada@example.org');
-        timed.clock.set(TEST_EPOCH_MS + HOUR_MS);
-        await timed.newsletter.signup(timed.form, 'bob@example.org');
-        const bob = tokenOf(timed.mailer.sent[1]);
-        const timedJournal = path.join(timed.dataDir, PENDING_JOURNAL_FILE);
-        timed.clock.set(TEST_EPOCH_MS + 48 * HOUR_MS);
-        mock.timers.tick(60_000);
-        await timed.newsletter.close(); // waits for the purge's rewrite
-        assert.deepEqual((await readJsonLines(timedJournal)).map((line) => line.email), ['bob@example.org']);
-        assert.ok(timed.logs.lines().some((line) => line.event === 'pending_purged'));
-        await timed.restart();
-        assert.equal(await timed.newsletter.confirm(timed.form, bob), 'confirmed');
-        assert.equal(counters(timed)?.confirmed, 1);
-      } finally {
-        await timed.close();
-      }
+      await timed.newsletter.signup(timed.form, 'ada@example.org');
+      timed.clock.set(TEST_EPOCH_MS + HOUR_MS);
+      await timed.newsletter.signup(timed.form, 'bob@example.org');
+      const bob = tokenOf(timed.mailer.sent[1]);
+      const timedJournal = path.join(timed.dataDir, PENDING_JOURNAL_FILE);
+      timed.clock.set(TEST_EPOCH_MS + 48 * HOUR_MS);
+      await timed.timers.advance(59_999);
+      assert.equal((await readJsonLines(timedJournal)).length, 2, 'not purged before its time');
+      await timed.timers.advance(1);
+      await timed.newsletter.close(); // waits for the purge's rewrite
+      assert.deepEqual((await readJsonLines(timedJournal)).map((line) => line.email), ['bob@example.org']);
+      assert.ok(timed.logs.lines().some((line) => line.event === 'pending_purged'));
+      await timed.restart();
+      assert.equal(await timed.newsletter.confirm(timed.form, bob), 'confirmed');
+      assert.equal(counters(timed)?.confirmed, 1);
     } finally {
-      mock.timers.reset();
+      await timed.close();
     }
   });
 });

@@ -9,6 +9,7 @@ import { createNewsletter, type RunningNewsletter } from '../../src/newsletter/f
 import type { NewsletterStore } from '../../src/newsletter/newsletter-store.js';
 import { addressKey, isExpired, type PendingRecord } from '../../src/newsletter/pending.js';
 import { TEST_EPOCH_MS } from '../support/clock.js';
+import { createFakeTimer } from '../support/fake-timers.js';
 import { captureLogs } from '../support/log-capture.js';
 import { counters, createTestNewsletter, loadNewsletterConfig, newsletterFormsOf, type TestNewsletter } from '../support/newsletter.js';
 import { createCountingRandomBytes } from '../support/random-bytes.js';
@@ -38,6 +39,7 @@ function createNotingStore(events: string[]): NewsletterStore & { pending: Pendi
     removePending: (hash) => step('removePending', () => void pending.splice(pending.findIndex((record) => record.hash === hash), 1)),
     redeem: async () => ({ kind: 'gone', reason: 'unknown' }),
     unsubscribe: async () => false,
+    removeEverywhere: async () => [],
     purge: async () => 0,
     close: async () => undefined,
   };
@@ -82,6 +84,7 @@ async function harness(): Promise<Harness> {
     metrics: createMetrics(forms.map((form) => form.path)),
     logger: captureLogs().logger,
     clock: () => TEST_EPOCH_MS,
+    timers: createFakeTimer(),
     randomBytes: createCountingRandomBytes(),
     store,
   });

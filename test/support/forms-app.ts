@@ -3,8 +3,8 @@
 // the service's own front door (`app.inject`) or a real socket (`app.listen`).
 import { afterEach } from 'node:test';
 import type { Backend } from '../../src/adapters/backend.js';
-import { composeFormsCore, composeFormsService, type FormsCoreParts, type NotifierFactories, type SpamParts } from '../../src/app/compose.js';
-import type { FormsCore } from '../../src/app/forms-core.js';
+import { composeMailCore, composeFormsService, type MailCoreParts, type NotifierFactories, type SpamParts } from '../../src/app/compose.js';
+import type { MailCore } from '../../src/app/mail-core.js';
 import { openBackend } from '../../src/app/open-backend.js';
 import type { Config } from '../../src/config/config.js';
 import type { HttpService } from '../../src/http/http-service.js';
@@ -20,7 +20,7 @@ import { createTempDir } from './temp-dir.js';
 export interface TestFormsService {
   service: HttpService;
   /** The core the service answers from: the newsletter, the queue, the campaigns. */
-  core: FormsCore;
+  core: MailCore;
   backend: Backend;
   app: ServiceDriver;
   config: Config;
@@ -35,7 +35,7 @@ export interface TestFormsService {
 }
 
 /** Parts a test may replace, and how notifiers are made from a form's [forms.telegram] and [forms.webhook]. */
-export type TestFormsDeps = NotifierFactories & SpamParts & { mailer?: Mailer; clock?: () => number; createNewsletter?: FormsCoreParts['createNewsletter'] };
+export type TestFormsDeps = NotifierFactories & SpamParts & { mailer?: Mailer; clock?: () => number; createNewsletter?: MailCoreParts['createNewsletter'] };
 
 export interface TestFormsOptions {
   /** The [[forms]] tables; default: one contact form at /contact allowing https://example.com. */
@@ -69,7 +69,7 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
   const clock = createTestClock();
   let config: Config;
   let service: HttpService;
-  let core: FormsCore | undefined;
+  let core: MailCore | undefined;
   let backend: Backend | undefined;
   try {
     config = loadTestConfig(
@@ -87,7 +87,7 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
     backend = openBackend(config, logs.logger);
     const used = { logger: logs.logger, clock: deps.clock ?? clock, mailer: deps.mailer ?? mailer };
     // A queue (when a test turns it on) retries within milliseconds, on real time: tests do not wait a minute.
-    core = await composeFormsCore(config, config.mail!, backend, { ...deps, ...used, queue: { policy: TEST_RETRY_POLICY, pollIntervalMs: 20 } });
+    core = await composeMailCore(config, config.mail!, backend, { ...deps, ...used, queue: { policy: TEST_RETRY_POLICY, pollIntervalMs: 20 } });
     service = await composeFormsService(config, config.mail!, backend, core, { ...used, requestLog: logs.requestLog, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl });
   } catch (error) {
     // A rejected config or a failing start leaves no temp folder behind.

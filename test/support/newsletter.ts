@@ -4,12 +4,12 @@ import type { Config, NewsletterForm } from '../../src/config/config.js';
 import { createJsonlAppender } from '../../src/kit/files/jsonl.js';
 import { resolveSiteName } from '../../src/forms/notifications.js';
 import { createMetrics, type Metrics } from '../../src/forms/metrics.js';
-import type { MailMessage } from '../../src/ports.js';
-import { createNewsletter, type Newsletter } from '../../src/newsletter/index.js';
+import type { Mailer, MailMessage } from '../../src/ports.js';
+import { createNewsletter, type Newsletter, type NewsletterDeps } from '../../src/newsletter/index.js';
 import type { RunningNewsletter } from '../../src/newsletter/flow.js';
 import { createFileNewsletterStore } from '../../src/adapters/files/newsletter-store.js';
-import { sendMailNow } from '../../src/forms/delivery.js';
 import { createTestClock, type TestClock } from './clock.js';
+import { createFakeTimer, type FakeTimer } from './fake-timers.js';
 import { loadTestConfig, type TomlTable } from './config.js';
 import { captureLogs, type LogCapture } from './log-capture.js';
 import { createCountingRandomBytes } from './random-bytes.js';
@@ -50,6 +50,8 @@ export interface TestNewsletter {
   metrics: Metrics;
   logs: LogCapture;
   clock: TestClock;
+  /** The purge's schedule: fake time that only moves when the test advances it. */
+  timers: FakeTimer;
   /** Closes the newsletter and builds a new one over the same folder, fakes and metrics. */
   restart(): Promise<Newsletter>;
   /** Closes the newsletter and removes the data_dir. */
@@ -68,6 +70,7 @@ export async function createTestNewsletter(forms?: TomlTable[], purgeIntervalMs?
     const randomBytes = createCountingRandomBytes();
     const newsletterForms = newsletterFormsOf(config);
     const appendLine = createJsonlAppender();
+    const timers = createFakeTimer();
     const build = () =>
       createNewsletter({
         forms: newsletterForms,
@@ -80,6 +83,7 @@ export async function createTestNewsletter(forms?: TomlTable[], purgeIntervalMs?
         clock,
         randomBytes,
         purgeIntervalMs,
+        timers,
       });
     const test: TestNewsletter = {
       newsletter: await build(),
@@ -91,6 +95,7 @@ export async function createTestNewsletter(forms?: TomlTable[], purgeIntervalMs?
       metrics,
       logs,
       clock,
+      timers,
       async restart() {
         await test.newsletter.close();
         test.newsletter = await build();
@@ -119,4 +124,12 @@ export function tokenOf(message: MailMessage | undefined): string {
 /** The metrics counters of `formPath` (default: the first form). */
 export function counters(test: TestNewsletter, formPath = test.form.path) {
   return test.metrics.snapshot().forms[formPath];
+}
+
+/** `sendMail` straight through `mailer`: the mail goes out now (what the mail core does without the queue). */
+export function sendMailNow(mailer: Mailer): NewsletterDeps['sendMail'] {
+  return async (_formPath, _kind, mail) => {
+    await mailer.send(mail);
+    return 'sent';
+  };
 }

@@ -80,6 +80,15 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       await subscribers.unsubscribe(form, email, at);
       return true;
     },
+    async removeEverywhere(email, at) {
+      const left: string[] = [];
+      for (const form of forms) {
+        if (!subscribers.has(form, email)) continue;
+        await subscribers.unsubscribe(form, email, at);
+        left.push(form.path);
+      }
+      return left;
+    },
     purge: (now) => pending.purge(now),
     close: () => pending.settle(),
   };

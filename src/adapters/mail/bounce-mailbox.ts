@@ -8,7 +8,6 @@ import { ImapFlow } from 'imapflow';
 import type { BounceKind, BounceReport, BounceSink } from '../../bounces/bounce-report.js';
 import type { Logger } from '../../kit/log.js';
 import { safeReason } from '../../kit/safe-reason.js';
-import { systemTimers } from '../../kit/timers.js';
 import type { Clock, Timers } from '../../ports.js';
 
 /** `[mail.bounces.imap]`. */
@@ -40,8 +39,8 @@ export interface BounceMailboxDeps {
   logger: Logger;
   /** When a message was read: the `at` of its report. */
   clock: Clock;
-  /** Timers the poll schedule runs on: Node's (unref'd: a mailbox waiting for its next poll does not keep the process running) unless a test hands in fake time. */
-  timer?: Timers;
+  /** The poll schedule: Node's timers in a service (a mailbox waiting for its next poll keeps no process running), fake time in tests. */
+  timers: Pick<Timers, 'setTimeout' | 'clearTimeout'>;
   /** How long connecting and each step may take, in ms; 30 s unless a test needs less. */
   timeoutMs?: number;
 }
@@ -70,7 +69,7 @@ export interface BounceMailbox {
 /** Starts polling `settings.folder`: once now, then `pollSeconds` after each poll ended. */
 export function startBounceMailbox(settings: BounceMailboxSettings, deps: BounceMailboxDeps): BounceMailbox {
   const { logger } = deps;
-  const timer = deps.timer ?? systemTimers;
+  const timer = deps.timers;
   let running: Promise<PollSummary> | undefined;
   let scheduled: unknown;
   let stopped = false;

@@ -35,6 +35,18 @@ INSERT INTO subscriber_events (log, form, event, email, at)
 SELECT $1, $2, 'unsubscribed', $3, $4
 WHERE (SELECT event FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) ORDER BY id DESC LIMIT 1) = 'subscribed'`;
 
+/**
+ * An `unsubscribed` event on every list whose last event for the address is `subscribed`, in its own log: $1 the
+ * address, $2 the time. Returns the forms it left.
+ */
+const REMOVE_EVERYWHERE = `
+INSERT INTO subscriber_events (log, form, event, email, at)
+SELECT last.log, last.form, 'unsubscribed', last.email, $2
+FROM (
+  SELECT DISTINCT ON (form) log, form, event, email FROM subscriber_events WHERE lower(email) = lower($1) ORDER BY form, id DESC
+) last WHERE last.event = 'subscribed'
+RETURNING form`;
+
 interface PendingRow {
   hash: string;
   form: string;
@@ -89,6 +101,10 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
       return { kind: 'gone', reason: expired ? 'expired' : 'unknown' };
     },
     unsubscribe: (form, email, at) => exists(UNSUBSCRIBE, [form.subscribers, form.path, email, at]),
+    async removeEverywhere(email, at) {
+      const { rows } = await state.query<{ form: string }>(REMOVE_EVERYWHERE, [email, at]);
+      return rows.map((row) => row.form).sort();
+    },
     async purge(now) {
       return (await state.query('DELETE FROM pending_signups WHERE expires_at <= $1', [new Date(now)])).rowCount ?? 0;
     },

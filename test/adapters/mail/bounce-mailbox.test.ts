@@ -4,8 +4,7 @@
 // headers, so these tests are about the mailbox, not about reading bounces. Poll time is a manual timer.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { startBounceMailbox, type BounceMailbox, type BounceMailboxSettings, type MailboxVerdict } from '../../../src/adapters/mail/bounce-mailbox.js';
-import type { Timers } from '../../../src/ports.js';
+import { startBounceMailbox, type BounceMailbox, type BounceMailboxDeps, type BounceMailboxSettings, type MailboxVerdict } from '../../../src/adapters/mail/bounce-mailbox.js';
 import type { BounceOutcome, BounceReport, BounceSink } from '../../../src/bounces/bounce-report.js';
 import { classifyBounce } from '../../../src/bounces/classify.js';
 import { createTestClock, TEST_EPOCH_MS } from '../../support/clock.js';
@@ -15,7 +14,7 @@ import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 const POLL_SECONDS = 60;
 
 /** A timer that fires only when the test says so. */
-function manualTimer(): Timers & { pending(): number[]; fire(): void } {
+function manualTimer(): BounceMailboxDeps['timers'] & { pending(): number[]; fire(): void } {
   const timers = new Map<number, { fn: () => void; ms: number }>();
   let nextId = 0;
   return {
@@ -147,7 +146,7 @@ describe('the bounce mailbox', () => {
     ...overrides,
   });
   const start = (overrides: Partial<BounceMailboxSettings> = {}) => {
-    const mailbox = startBounceMailbox(settingsOf(overrides), { sink, classify: stubClassify, logger: logs.logger, clock: createTestClock(), timer, timeoutMs: 5_000 });
+    const mailbox = startBounceMailbox(settingsOf(overrides), { sink, classify: stubClassify, logger: logs.logger, clock: createTestClock(), timers: timer, timeoutMs: 5_000 });
     open.push(mailbox);
     return mailbox;
   };
@@ -176,7 +175,7 @@ describe('the bounce mailbox', () => {
     await dovecot.append(dsn('Gone@Example.org'));
     await dovecot.append(plain('Out of office', ['Auto-Submitted: auto-replied']));
     await dovecot.append(plain('A question'));
-    const mailbox = startBounceMailbox(settingsOf(), { sink, classify: classifyBounce, logger: logs.logger, clock: createTestClock(), timer, timeoutMs: 5_000 });
+    const mailbox = startBounceMailbox(settingsOf(), { sink, classify: classifyBounce, logger: logs.logger, clock: createTestClock(), timers: timer, timeoutMs: 5_000 });
     open.push(mailbox);
 
     assert.deepEqual(await mailbox.poll(), { reached: true, processed: 2, unrecognised: 1, left: 0 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { composeFormsCore, composeFormsService } from '../../../src/app/compose.js';
+import { composeMailCore, composeFormsService } from '../../../src/app/compose.js';
 import type { Config } from '../../../src/config/config.js';
 import type { HttpService } from '../../../src/http/http-service.js';
 import { createSmtpMailer } from '../../../src/adapters/mail/smtp-mailer.js';
@@ -78,7 +78,7 @@ describe('the mail queue shared by replicas in PostgreSQL', () => {
     };
     const parts = { logger: logs.logger, requestLog: logs.requestLog, clock: Date.now, mailer: mailer ?? smtpMailer };
     // The production parts, with retries of milliseconds instead of minutes.
-    const core = await composeFormsCore(config, config.mail!, backend, { ...parts, queue: { policy: FAST, pollIntervalMs: 50 } });
+    const core = await composeMailCore(config, config.mail!, backend, { ...parts, queue: { policy: FAST, pollIntervalMs: 50 } });
     const service = await composeFormsService(config, config.mail!, backend, core, parts);
     cleanups.push(async () => {
       await service.close();

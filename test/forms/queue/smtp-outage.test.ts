@@ -4,7 +4,7 @@
 // CLI) sends it once the server accepts.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { composeFormsCore, composeFormsService } from '../../../src/app/compose.js';
+import { composeMailCore, composeFormsService } from '../../../src/app/compose.js';
 import { openBackend } from '../../../src/app/open-backend.js';
 import type { Config } from '../../../src/config/config.js';
 import type { HttpService } from '../../../src/http/http-service.js';
@@ -49,7 +49,7 @@ describe('the mail queue and a real SMTP server', () => {
     const backend = openBackend(config, logs.logger);
     // The production parts, with retries a few milliseconds apart instead of a minute.
     const parts = { logger: logs.logger, requestLog: logs.requestLog, clock: Date.now, mailer };
-    const core = await composeFormsCore(config, config.mail!, backend, { ...parts, queue: { policy: FAST, pollIntervalMs: 50 } });
+    const core = await composeMailCore(config, config.mail!, backend, { ...parts, queue: { policy: FAST, pollIntervalMs: 50 } });
     const service = await composeFormsService(config, config.mail!, backend, core, parts);
     const running: Running = {
       service,

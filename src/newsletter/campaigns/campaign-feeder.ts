@@ -1,42 +1,48 @@
-// Sends campaigns (docs/newsletter.md "Sending a post"), inside `postbox serve`, one at a time, oldest first:
-// each recipient's mail goes into the mail queue at `send_per_minute`, and the queue tells the runner how it
-// left (sent, failed, or skipped because the address unsubscribed while it waited).
+// Feeds campaigns to the mail queue (docs/newsletter.md "Sending a post"), inside `postbox serve`, one at a time,
+// oldest first: each recipient's mail goes into the queue at `send_per_minute`, and the ledger (campaign-ledger.ts)
+// tells the feeder how it left (sent, failed, or skipped because the address unsubscribed while it waited).
 //
 // Nobody is mailed twice after a crash: a recipient is handed to the queue only after every earlier one, and
-// the queue awaits the journal line of a message before it lets go of it (QueueWorkerDeps.settled). So on a
-// restart every recipient handed over is either still in the queue or in the journal, and the campaign goes on
-// after the last of them. At most the mail in flight at the crash is sent again (the queue is at least once).
+// the ledger journals a message before the queue lets go of it. So on a restart every recipient handed over is
+// either still in the queue or in the journal, and the campaign goes on after the last of them. At most the mail
+// in flight at the crash is sent again (the queue is at least once).
 //
 // With several replicas (a store with leases: PostgreSQL), a campaign is sent by the one replica that holds its
 // lease, renewed while it runs; the others wait. When that replica dies, another takes the lease once it lapsed
 // and goes on the same way, after the last recipient the journal or the queue knows of.
 //
 // A campaign whose recipients complain or bounce hard too often pauses itself (campaign-pause.ts; docs/bounces.md
-// "Suppression"): a `paused_at` line says why, the runner leaves it for the next campaign, and a `resumed_at`
+// "Suppression"): a `paused_at` line says why, the feeder leaves it for the next campaign, and a `resumed_at`
 // line (/admin "Resume") lets it go on, its rates counted afresh from there.
 import type { NewsletterForm } from '../../config/config.js';
 import type { Logger } from '../../kit/log.js';
-import type { Clock, MailMessage } from '../../ports.js';
+import type { Clock, MailMessage, Timers } from '../../ports.js';
 import type { OutgoingMessage, QueuedMessage, QueueOutcome } from '../../queue/outgoing.js';
 import { safeReason } from '../../kit/safe-reason.js';
 import { UnavailableError } from '../../kit/unavailable-error.js';
 import { countStates, foldJournal, RecipientState, resumePoint, stateOf, type BounceCounts, type CampaignRequest } from './campaign.js';
+import { createCampaignChoice } from './campaign-choice.js';
+import type { CampaignLedger } from './campaign-ledger.js';
 import { PAUSE_AFTER_SENT, pauseReasonOf } from './campaign-pause.js';
 import type { CampaignBody, CampaignStore } from './campaign-store.js';
 
-export interface CampaignRunnerDeps {
+export interface CampaignFeederDeps {
   store: CampaignStore;
+  /** Who wants a campaign's mail, and how each one left the queue. */
+  ledger: Pick<CampaignLedger, 'isRecipientWanted' | 'follow'>;
   /** Hands messages to the mail queue; resolves once they are durably queued. */
   enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
   /** The queue's pending mails of `campaign` now (with PostgreSQL, every replica's). */
   pendingMessages(campaign: string): Promise<readonly QueuedMessage[]>;
   formOf(path: string): NewsletterForm | undefined;
-  isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
   /** The mail of one recipient: the body with their unsubscribe link and list headers. */
   mailFor(form: NewsletterForm, email: string, body: CampaignBody, request: CampaignRequest): Promise<MailMessage>;
   /** Mails per minute handed to the queue; 0 for no limit. */
   sendPerMinute: number;
+  /** The time the journal's lines carry. */
   clock: Clock;
+  /** The pace, the polls and the lease renewals. */
+  timers: Timers;
   logger: Logger;
   /** How often data_dir/campaigns is looked at for a new campaign (one made by `postbox newsletter send`); 2 s unless given. */
   pollIntervalMs?: number;
@@ -49,15 +55,11 @@ export interface CampaignRunnerDeps {
   bounceTally?(campaign: string): Promise<Omit<BounceCounts, 'sent'>>;
 }
 
-export interface CampaignRunner {
+export interface CampaignFeeder {
   /** Resumes an unfinished campaign, if any, and looks for new ones from now on. */
   start(): void;
   /** Looks for a new campaign now (one /admin just made). */
   wake(): void;
-  /** The queue's hook: records how a campaign mail left the queue, before the queue forgets it. */
-  settled(message: QueuedMessage, outcome: QueueOutcome): Promise<void>;
-  /** Whether a queued campaign mail is still wanted: its address has not left the list since it was queued. */
-  isWanted(message: OutgoingMessage): Promise<boolean>;
   /** Stops handing mails to the queue; what is queued stays there, and the campaign goes on at the next start. */
   stop(): Promise<void>;
   /**
@@ -69,14 +71,10 @@ export interface CampaignRunner {
 
 /** Campaign mails in the queue at once, at most: a mail server that is down holds up a campaign, not floods the queue. */
 const WINDOW = 16;
-/** Tries of a journal line before its failure is reported (the queue logs it and goes on). */
-const JOURNAL_ATTEMPTS = 3;
 /** After a failed write to the queue, the next try waits this long. */
 const WRITE_RETRY_MS = 5_000;
 /** A third of the PostgreSQL store's 30-second lease: two renewals may fail before it lapses. */
 const LEASE_RENEW_MS = 10_000;
-/** How long a campaign seen paused is not read again (a resume in this process clears it at once). */
-const PAUSED_RECHECK_MS = 60_000;
 /** The recipient state an outcome the journal holds stands for, back to the outcome. */
 const OUTCOME_OF_STATE: Partial<Record<number, QueueOutcome>> = { [RecipientState.sent]: 'sent', [RecipientState.failed]: 'failed', [RecipientState.skipped]: 'skipped' };
 
@@ -92,34 +90,28 @@ interface Active {
   since: BounceCounts;
 }
 
-export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
-  const { store, logger } = deps;
+export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
+  const { store, ledger, timers, logger } = deps;
   const intervalMs = deps.sendPerMinute > 0 ? 60_000 / deps.sendPerMinute : 0;
-  let active: Active | undefined;
   let running: Promise<void> | undefined;
   let stopping = false;
-  let poller: NodeJS.Timeout | undefined;
+  let poller: unknown;
   let signal: (() => void) | undefined;
-  let pause: NodeJS.Timeout | undefined;
+  let pause: unknown;
   /** Set when the lease of the running campaign could not be renewed: this process stops sending it. */
   let leaseLost = false;
-  /** Campaigns seen finished: their journals are not read again. */
-  const finished = new Set<string>();
-  /** Campaigns that cannot go on in this process (their form is gone, a file is unreadable). */
-  const setAsideIds = new Set<string>();
-  /** Campaigns seen paused, and when: their journals are read again only after PAUSED_RECHECK_MS (a resume elsewhere). */
-  const pausedSeen = new Map<string, number>();
+  const choice = createCampaignChoice({ store, timers, logger });
 
   /** Resolves at the next outcome, wake or stop (false), or after `ms` without one (true). */
   const waitForChange = (ms: number) =>
     new Promise<boolean>((resolve) => {
       const done = (timedOut: boolean) => {
-        clearTimeout(pause);
+        timers.clearTimeout(pause);
         signal = undefined;
         resolve(timedOut);
       };
       signal = () => done(false);
-      pause = setTimeout(() => done(true), ms);
+      pause = timers.setTimeout(() => done(true), ms);
     });
   const notify = () => signal?.();
 
@@ -148,10 +140,22 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
     return true;
   }
 
-  /** Runs `request` until it is finished, stopped, its lease lost or it paused itself (`paused`). */
+  /** Runs `request`, following its outcomes in the ledger, until it is finished, stopped, its lease lost or it paused itself (`paused`). */
   async function run(request: CampaignRequest): Promise<'paused' | undefined> {
     const campaign: Active = { request, early: [], queued: 0, sent: 0, since: { sent: 0, hard: 0, complaint: 0 } };
-    active = campaign;
+    const unfollow = ledger.follow(request.id, (index, outcome) => {
+      if (campaign.states) apply(campaign, index, outcome);
+      else campaign.early.push({ index, outcome });
+    });
+    try {
+      return await runFollowed(campaign);
+    } finally {
+      unfollow();
+    }
+  }
+
+  async function runFollowed(campaign: Active): Promise<'paused' | undefined> {
+    const { request } = campaign;
     // The queue first, then the journal: a mail that leaves the queue in between is in the journal.
     const inQueue = (await deps.pendingMessages(request.id)).flatMap(({ message }) =>
       message.channel === 'mail' && message.recipient?.campaign === request.id ? [message.recipient.index] : [],
@@ -170,7 +174,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
     if (!form) {
       // The form left the configuration: the campaign waits for it (a restart with the form back) instead of
       // skipping everyone still to be mailed.
-      setAside(request, 'form_missing');
+      choice.setAside(request, 'form_missing');
       return undefined;
     }
     // Paused since it was chosen (in another process): it waits for "Resume".
@@ -185,7 +189,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
     }
     await store.append(request.id, { started_at: new Date(deps.clock()).toISOString() });
     logger.info({ event: 'campaign_started', campaign: request.id, form: request.form, post: request.slug, lang: request.lang, from: next, total: recipients.length }, 'campaign sending');
-    let due = deps.clock();
+    let due = timers.now();
     while (next < recipients.length && !stopping && !leaseLost) {
       // Without a limit the window is refilled once half of it left: a batch of 8 or more shares one queue write.
       if (campaign.queued >= WINDOW || (intervalMs === 0 && campaign.queued > WINDOW / 2)) {
@@ -193,7 +197,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
         if (await waitForChange(2_000)) await reconcile(campaign);
         continue;
       }
-      const wait = due - deps.clock();
+      const wait = due - timers.now();
       if (wait > 0) {
         await waitForChange(wait);
         continue;
@@ -207,7 +211,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
         const email = recipients[end]!;
         const index = end;
         end += 1;
-        if (!(await deps.isSubscribed(form, email))) {
+        if (!(await ledger.isRecipientWanted(form, email))) {
           states[index] = RecipientState.skipped;
           await store.append(request.id, { r: index, s: 'skipped' });
           continue;
@@ -226,14 +230,14 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
           await waitForChange(WRITE_RETRY_MS);
           continue;
         }
-        due = Math.max(due, deps.clock() - intervalMs) + intervalMs * batch.length;
+        due = Math.max(due, timers.now() - intervalMs) + intervalMs * batch.length;
       }
       next = end;
     }
     await awaitQueued(campaign);
     if (stopping || leaseLost) return undefined;
     await store.append(request.id, { finished_at: new Date(deps.clock()).toISOString() });
-    finished.add(request.id);
+    choice.finished(request.id);
     const counts = countStates(states, { started: true, finished: true });
     logger.info({ event: 'campaign_finished', campaign: request.id, form: request.form, sent: counts.sent, failed: counts.failed, skipped: counts.skipped }, 'campaign finished');
     return undefined;
@@ -247,7 +251,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
   }
 
   /**
-   * A mail the runner handed over that the queue no longer holds: as the journal says when another process's
+   * A mail the feeder handed over that the queue no longer holds: as the journal says when another process's
    * queue worker reported it (a queue shared by replicas), else removed unreported: failed.
    */
   async function reconcile(campaign: Active): Promise<void> {
@@ -272,7 +276,8 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
     leaseLost = false;
     const lease = store.lease;
     if (!lease) return () => undefined;
-    const timer = setInterval(() => {
+    let timer: unknown;
+    const renew = () => {
       void lease(id)
         .catch(() => false)
         .then((held) => {
@@ -281,19 +286,10 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
           logger.warn({ event: 'campaign_lease_lost', campaign: id }, 'the campaign lease could not be renewed: this process stops sending it; the holder of the next lease goes on');
           notify();
         });
-    }, deps.leaseRenewMs ?? LEASE_RENEW_MS);
-    timer.unref();
-    return () => clearInterval(timer);
-  }
-
-  /** Leaves `request` alone until the next start, saying why once. */
-  function setAside(request: CampaignRequest, reason: 'form_missing' | 'unreadable', error?: unknown): void {
-    if (setAsideIds.has(request.id)) return;
-    setAsideIds.add(request.id);
-    logger.error(
-      { event: 'campaign_set_aside', campaign: request.id, form: request.form, reason, ...(error === undefined ? {} : { detail: safeReason(error) }) },
-      reason === 'form_missing' ? 'the campaign waits: its newsletter form is not in the configuration' : 'the campaign cannot be read; it is left as it is',
-    );
+      timer = timers.setTimeout(renew, deps.leaseRenewMs ?? LEASE_RENEW_MS);
+    };
+    timer = timers.setTimeout(renew, deps.leaseRenewMs ?? LEASE_RENEW_MS);
+    return () => timers.clearTimeout(timer);
   }
 
   /** Runs the oldest unfinished campaign, then looks again; one run at a time. */
@@ -301,7 +297,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
     if (running || stopping) return;
     running = (async () => {
       for (;;) {
-        const request = await nextUnfinished();
+        const request = await choice.next();
         if (!request || stopping) return;
         // Another replica sends the oldest unfinished campaign: this one waits, so campaigns still go one at a time.
         if (store.lease && !(await store.lease(request.id))) return;
@@ -313,13 +309,12 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
           // The database out of reach: the poller tries again; it is no reason to set the campaign aside.
           if (error instanceof UnavailableError) throw error;
           // One unreadable campaign (a file edited or lost) must not hold up the others.
-          setAside(request, 'unreadable', error);
+          choice.setAside(request, 'unreadable', error);
         } finally {
           endLease();
           // Stopping or paused: another replica takes the campaign over (once resumed) now rather than once the lease lapsed.
           if (stopping || outcome === 'paused') await store.release?.(request.id).catch(() => undefined);
         }
-        active = undefined;
         if (leaseLost) return;
       }
     })()
@@ -329,64 +324,22 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
         logger.error({ event: 'campaign_failed', reason: safeReason(error) }, 'a campaign could not be read or written; it is tried again');
       })
       .finally(() => {
-        active = undefined;
         running = undefined;
       });
   }
 
-  async function nextUnfinished(): Promise<CampaignRequest | undefined> {
-    for (const request of await store.list()) {
-      if (finished.has(request.id) || setAsideIds.has(request.id)) continue;
-      const seenPaused = pausedSeen.get(request.id);
-      if (seenPaused !== undefined && deps.clock() - seenPaused < PAUSED_RECHECK_MS) continue;
-      const lines = await store.readJournal(request.id);
-      if (lines.some((line) => 'finished_at' in line)) {
-        finished.add(request.id);
-        continue;
-      }
-      // A paused campaign waits for "Resume"; the next one goes meanwhile.
-      if (!foldJournal(lines, 0).paused) return request;
-      pausedSeen.set(request.id, deps.clock());
-    }
-    return undefined;
-  }
+  /** Looks for work now, then every poll interval until stopped. */
+  const poll = () => {
+    lookForWork();
+    if (!stopping) poller = timers.setTimeout(poll, deps.pollIntervalMs ?? 2_000);
+  };
 
   return {
-    start() {
-      lookForWork();
-      poller = setInterval(lookForWork, deps.pollIntervalMs ?? 2_000);
-      poller.unref();
-    },
+    start: poll,
     wake: lookForWork,
-    async settled(queued, outcome) {
-      const { message } = queued;
-      if (message.channel !== 'mail' || !message.recipient) return;
-      const { campaign: id, index } = message.recipient;
-      // The line must be on disk before the queue forgets the mail: a short disk hiccup is tried again.
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          await store.append(id, { r: index, s: outcome });
-          break;
-        } catch (error) {
-          if (attempt === JOURNAL_ATTEMPTS) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-        }
-      }
-      // Only then does the run count it: the campaign's finished line never goes before the last outcome's (on
-      // PostgreSQL two inserts in flight at once may commit in either order).
-      if (active?.request.id === id) {
-        if (active.states) apply(active, index, outcome);
-        else active.early.push({ index, outcome });
-      }
-    },
-    async isWanted(message) {
-      if (message.channel !== 'mail' || !message.recipient) return true;
-      const form = deps.formOf(message.form);
-      return form !== undefined && (await deps.isSubscribed(form, message.mail.to));
-    },
     async stop() {
       stopping = true;
-      if (poller) clearInterval(poller);
+      if (poller !== undefined) timers.clearTimeout(poller);
       notify();
       await running;
     },
@@ -398,7 +351,7 @@ export function createCampaignRunner(deps: CampaignRunnerDeps): CampaignRunner {
       const tally = (await deps.bounceTally?.(id)) ?? { hard: 0, complaint: 0 };
       const sent = countStates(folded.states, folded).sent;
       await store.append(id, { resumed_at: new Date(deps.clock()).toISOString(), by, sent, ...tally });
-      pausedSeen.delete(id);
+      choice.resumed(id);
       logger.info({ event: 'campaign_resumed', campaign: id, form: request.form, user: by }, 'campaign resumed');
       lookForWork();
       return 'resumed';

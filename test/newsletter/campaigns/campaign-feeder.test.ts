@@ -1,4 +1,4 @@
-// The campaign runner inside the forms service, through the real mail queue on disk: every subscriber gets one
+// The campaign feeder and ledger inside the forms service, through the real mail queue on disk: every subscriber gets one
 // mail with their own unsubscribe link and the list headers, an address that left the list is skipped, and a
 // campaign found half done goes on after the last recipient its journal or the queue knows of.
 import assert from 'node:assert/strict';
@@ -25,7 +25,7 @@ function subscribedLine(email: string): string {
   return `${JSON.stringify({ event: 'subscribed', email, form: '/newsletter', subscribed_at: '2026-01-01T00:00:00Z', signed_up_at: '2026-01-01T00:00:00Z' })}\n`;
 }
 
-describe('the campaign runner', () => {
+describe('the campaign feeder', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();

@@ -1,17 +1,19 @@
 // The order of a campaign's journal: the finished line comes after every recipient's outcome. A store whose
 // outcome lines take a while to write (a slow disk, or PostgreSQL committing two inserts in flight in either
-// order) must not see the campaign finished before them.
+// order) must not see the campaign finished before them. The feeder and the ledger run on fake time.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CampaignRequest, JournalLine } from '../../../src/newsletter/campaigns/campaign.js';
-import { createCampaignRunner, type CampaignRunner } from '../../../src/newsletter/campaigns/campaign-runner.js';
+import { createCampaignFeeder, type CampaignFeeder } from '../../../src/newsletter/campaigns/campaign-feeder.js';
+import { createCampaignLedger } from '../../../src/newsletter/campaigns/campaign-ledger.js';
+import type { CampaignStore } from '../../../src/newsletter/campaigns/campaign-store.js';
 import type { NewsletterForm } from '../../../src/config/config.js';
-import type { OutgoingMessage, QueuedMessage } from '../../../src/queue/outgoing.js';
+import type { OutgoingMessage } from '../../../src/queue/outgoing.js';
 import { campaignsDirOf, createCampaignFiles } from '../../../src/adapters/files/campaign-files.js';
+import { createFakeTimer } from '../../support/fake-timers.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { createTempDir } from '../../support/temp-dir.js';
-import { waitFor } from '../../support/wait.js';
 
 const BODY = { subject: 'A new post', lang: 'en', html: '<p>Hello</p>', text: 'Hello' };
 const ID = '20261123T120000Z-abcd';
@@ -28,38 +30,49 @@ describe('a campaign journal', () => {
   it('has the finished line after every outcome, however long an outcome line takes to write', async () => {
     const temp = await createTempDir('campaign-journal');
     cleanups.push(temp.remove);
-    const files = createCampaignFiles(campaignsDirOf(temp.dir));
+    const timers = createFakeTimer();
+    const files = timers.track(createCampaignFiles(campaignsDirOf(temp.dir)));
     await files.create(REQUEST, BODY, ADDRESSES);
-    let runner: CampaignRunner | undefined;
-    const sendSoon = (queued: QueuedMessage) => setTimeout(() => void runner!.settled(queued, 'sent'), 1);
-    runner = createCampaignRunner({
-      // An outcome line takes 40 ms to write; every other line is written at once.
-      store: {
-        ...files,
-        append: async (id: string, line: JournalLine) => {
-          if ('r' in line) await delay(40);
-          await files.append(id, line);
-        },
+    // An outcome line takes 40 ms to write; every other line is written at once.
+    const store: CampaignStore = {
+      ...files,
+      append: async (id: string, line: JournalLine) => {
+        if ('r' in line) await new Promise<void>((resolve) => timers.setTimeout(resolve, 40));
+        await files.append(id, line);
       },
+    };
+    const ledger = createCampaignLedger({ store, formOf: (path) => (path === FORM.path ? FORM : undefined), isSubscribed: async () => true, timers });
+    let sent = 0;
+    const feeder: CampaignFeeder = createCampaignFeeder({
+      store,
+      ledger,
+      // Each mail is sent a turn after it was queued, and the ledger told.
       enqueue: async (messages: readonly OutgoingMessage[]) => {
-        messages.forEach((message, index) => sendSoon({ id: `m${index}`, createdAt: Date.now(), message }));
+        for (const message of messages) {
+          sent += 1;
+          void nextTurn().then(() => ledger.settled({ id: `m${sent}`, createdAt: timers.now(), message }, 'sent'));
+        }
       },
       pendingMessages: async () => [],
       formOf: (path) => (path === FORM.path ? FORM : undefined),
-      isSubscribed: async () => true,
       mailFor: async (_form, email, body) => ({ from: 'news@example.com', to: email, subject: body.subject, text: body.text, autoSubmitted: 'auto-generated' }),
       sendPerMinute: 0,
-      clock: Date.now,
+      clock: timers.now,
+      timers,
       logger: captureLogs().logger,
       pollIntervalMs: 20,
     });
-    cleanups.push(() => runner!.stop());
-    runner.start();
-    const lines = await waitFor('the finished line', async () => {
-      const journal = await files.readJournal(ID);
-      return journal.some((line) => 'finished_at' in line) ? journal : undefined;
-    });
-    const outcomes = lines.slice(0, lines.findIndex((line) => 'finished_at' in line)).filter((line) => 'r' in line);
+    cleanups.push(() => feeder.stop());
+    feeder.start();
+    let lines: JournalLine[] = [];
+    for (let step = 0; step < 20 && !lines.some((line) => 'finished_at' in line); step += 1) {
+      await timers.advance(40);
+      lines = await files.readJournal(ID);
+    }
+    assert.equal(sent, ADDRESSES.length);
+    const finishedAt = lines.findIndex((line) => 'finished_at' in line);
+    assert.ok(finishedAt > 0, 'the campaign finished');
+    const outcomes = lines.slice(0, finishedAt).filter((line) => 'r' in line);
     assert.equal(outcomes.length, ADDRESSES.length, 'every outcome is written before the campaign is finished');
   });
 });

@@ -1,19 +1,22 @@
-// The campaign runner over campaigns in a real PostgreSQL, one runner per replica, each with its own mail queue
-// (docs/newsletter.md "With PostgreSQL and several replicas"): a campaign is sent once, not once per replica; a
+// The campaign feeder over campaigns in a real PostgreSQL, one feeder and ledger per replica, each with its own mail
+// queue (docs/newsletter.md "With PostgreSQL and several replicas"): a campaign is sent once, not once per replica; a
 // replica that died leaves its campaign to another once the lease lapsed, which goes on after the last journaled
-// recipient; a replica that lost its lease hands no more mails to its queue.
+// recipient; a replica that lost its lease hands no more mails to its queue. Polls and lease renewals run on fake
+// time; the leases themselves are the database's.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CampaignRequest, JournalLine } from '../../../src/newsletter/campaigns/campaign.js';
-import { createCampaignRunner, type CampaignRunner } from '../../../src/newsletter/campaigns/campaign-runner.js';
+import { createCampaignFeeder, type CampaignFeeder } from '../../../src/newsletter/campaigns/campaign-feeder.js';
+import { createCampaignLedger } from '../../../src/newsletter/campaigns/campaign-ledger.js';
 import type { CampaignStore } from '../../../src/newsletter/campaigns/campaign-store.js';
 import type { NewsletterForm } from '../../../src/config/config.js';
 import type { OutgoingMessage, QueuedMessage } from '../../../src/queue/outgoing.js';
 import { createPostgresCampaignStore } from '../../../src/adapters/postgres/campaign-store.js';
 import { createPostgresState, type PostgresState } from '../../../src/adapters/postgres/state.js';
+import { createFakeTimer, type FakeTimer } from '../../support/fake-timers.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 import { startPostgresServer, type TestPostgres } from '../../support/postgres-server.js';
-import { waitFor } from '../../support/wait.js';
 
 const BODY = { subject: 'A new post', lang: 'en', html: '<p>Hello</p>', text: 'Hello' };
 const ID = '20261123T120000Z-abcd';
@@ -24,9 +27,12 @@ function requestFor(recipients: number): CampaignRequest {
   return { id: ID, form: '/newsletter', slug: 'a-new-post', lang: 'en', subject: BODY.subject, post_url: 'https://example.com/blog/a-new-post', created_at: '2026-11-23T12:00:00.000Z', recipients, resend: false };
 }
 
-/** One replica: its own queue in memory, sending each mail after a few milliseconds unless held, into `inbox`. */
+/** Fake milliseconds between two polls of a feeder. */
+const POLL_MS = 20;
+
+/** One replica: its own queue in memory, sending each mail a turn after it was queued unless held, into `inbox`. */
 interface Replica {
-  runner: CampaignRunner;
+  feeder: CampaignFeeder;
   logs: LogCapture;
   enqueued: number;
   leaseAttempts: boolean[];
@@ -35,11 +41,12 @@ interface Replica {
   release(): void;
 }
 
-describe('the campaign runner with several replicas on one PostgreSQL', () => {
+describe('the campaign feeder with several replicas on one PostgreSQL', () => {
   let postgres: TestPostgres;
   const states: PostgresState[] = [];
-  const runners: CampaignRunner[] = [];
+  const feeders: CampaignFeeder[] = [];
   let state: PostgresState;
+  let timers: FakeTimer;
   /** Every mail delivered, by any replica: the address and who sent it. */
   let inbox: Array<{ to: string; by: string }>;
   before(async () => {
@@ -50,7 +57,7 @@ describe('the campaign runner with several replicas on one PostgreSQL', () => {
     await postgres.close();
   });
   afterEach(async () => {
-    for (const runner of runners.splice(0)) await runner.stop();
+    for (const feeder of feeders.splice(0)) await feeder.stop();
   });
 
   const database = async (name: string) => {
@@ -58,22 +65,23 @@ describe('the campaign runner with several replicas on one PostgreSQL', () => {
     states.push(state);
     await state.migrated();
     inbox = [];
+    timers = createFakeTimer();
     await createPostgresCampaignStore(state).create(requestFor(ADDRESSES.length), BODY, ADDRESSES);
   };
 
   function replica(name: string, options: { leaseRenewMs?: number } = {}): Replica {
     const logs = captureLogs();
     const pending: QueuedMessage[] = [];
-    const store: CampaignStore = createPostgresCampaignStore(state, { runner: name });
+    const store: CampaignStore = timers.track(createPostgresCampaignStore(state, { runner: name }));
     const self: Replica = {
-      runner: undefined as unknown as CampaignRunner,
+      feeder: undefined as unknown as CampaignFeeder,
       logs,
       enqueued: 0,
       leaseAttempts: [],
       hold: false,
       release: () => {
         self.hold = false;
-        for (const queued of [...pending]) setTimeout(() => void deliver(queued), 1);
+        for (const queued of [...pending]) void nextTurn().then(() => deliver(queued));
       },
     };
     const deliver = async (queued: QueuedMessage) => {
@@ -82,53 +90,65 @@ describe('the campaign runner with several replicas on one PostgreSQL', () => {
       if (message.channel !== 'mail') return;
       pending.splice(pending.indexOf(queued), 1);
       inbox.push({ to: message.mail.to, by: name });
-      await self.runner.settled(queued, 'sent');
+      await ledger.settled(queued, 'sent');
     };
-    self.runner = createCampaignRunner({
-      store: {
-        ...store,
-        lease: async (id) => {
-          const held = await store.lease!(id);
-          self.leaseAttempts.push(held);
-          return held;
-        },
+    const leasing: CampaignStore = {
+      ...store,
+      lease: async (id) => {
+        const held = await store.lease!(id);
+        self.leaseAttempts.push(held);
+        return held;
       },
+    };
+    const formOf = (path: string) => (path === FORM.path ? FORM : undefined);
+    const ledger = createCampaignLedger({ store: leasing, formOf, isSubscribed: async () => true, timers });
+    self.feeder = createCampaignFeeder({
+      store: leasing,
+      ledger,
       enqueue: async (messages: readonly OutgoingMessage[]) => {
         for (const message of messages) {
-          const queued: QueuedMessage = { id: `${name}-${self.enqueued}`, createdAt: Date.now(), message };
+          const queued: QueuedMessage = { id: `${name}-${self.enqueued}`, createdAt: timers.now(), message };
           self.enqueued += 1;
           pending.push(queued);
-          setTimeout(() => void deliver(queued), 3);
+          void nextTurn().then(() => deliver(queued));
         }
       },
       pendingMessages: async () => [...pending],
-      formOf: (path) => (path === FORM.path ? FORM : undefined),
-      isSubscribed: async () => true,
+      formOf,
       mailFor: async (_form, email, body) => ({ from: 'news@example.com', to: email, subject: body.subject, text: body.text, autoSubmitted: 'auto-generated' }),
       sendPerMinute: 0,
-      clock: Date.now,
+      clock: timers.now,
+      timers,
       logger: logs.logger,
-      pollIntervalMs: 20,
+      pollIntervalMs: POLL_MS,
       leaseRenewMs: options.leaseRenewMs,
     });
-    runners.push(self.runner);
+    feeders.push(self.feeder);
     return self;
   }
 
   const journal = () => createPostgresCampaignStore(state).readJournal(ID);
-  const finished = () => waitFor('the campaign to finish', async () => ((await journal()).some((line) => 'finished_at' in line) ? true : undefined));
+  /** Moves fake time a poll at a time until `reached` (at most a fake minute). */
+  const advanceUntil = async (what: string, reached: () => boolean | Promise<boolean>) => {
+    for (let step = 0; step < 3_000; step += 1) {
+      if (await reached()) return;
+      await timers.advance(POLL_MS);
+    }
+    assert.fail(`${what}: not reached`);
+  };
+  const finished = () => advanceUntil('the campaign to finish', async () => (await journal()).some((line) => 'finished_at' in line));
   const mailsPerAddress = () => {
     const counts = new Map<string, number>();
     for (const { to } of inbox) counts.set(to, (counts.get(to) ?? 0) + 1);
     return counts;
   };
 
-  it('sends every recipient one mail when two replicas run the campaign runner', async () => {
+  it('sends every recipient one mail when two replicas run the campaign feeder', async () => {
     await database('two_replicas');
     const one = replica('one');
     const two = replica('two');
-    one.runner.start();
-    two.runner.start();
+    one.feeder.start();
+    two.feeder.start();
     await finished();
     const counts = mailsPerAddress();
     for (const email of ADDRESSES) assert.equal(counts.get(email), 1, email);
@@ -144,8 +164,8 @@ describe('the campaign runner with several replicas on one PostgreSQL', () => {
     await dead.append(ID, { started_at: '2026-11-23T12:00:01.000Z' });
     for (let index = 0; index < 20; index += 1) await dead.append(ID, { r: index, s: 'sent' });
     const heir = replica('heir');
-    heir.runner.start();
-    await waitFor('three refused lease attempts', () => (heir.leaseAttempts.filter((held) => !held).length >= 3 ? true : undefined));
+    heir.feeder.start();
+    await advanceUntil('three refused lease attempts', () => heir.leaseAttempts.filter((held) => !held).length >= 3);
     assert.equal(heir.enqueued, 0, 'nothing sent while the lease holds');
     await state.query("UPDATE campaigns SET lease_until = now() - interval '1 second' WHERE id = $1", [ID]);
     await finished();
@@ -163,16 +183,16 @@ describe('the campaign runner with several replicas on one PostgreSQL', () => {
     await database('lost');
     const one = replica('one', { leaseRenewMs: 20 });
     one.hold = true;
-    one.runner.start();
-    await waitFor('mails in the queue', () => (one.enqueued > 0 ? true : undefined));
+    one.feeder.start();
+    await advanceUntil('mails in the queue', () => one.enqueued > 0);
     // Its lease lapsed (a long pause) and another replica took the campaign.
-    // In one statement: its own renewals, every 20 ms, would otherwise take the lapsed lease back first.
+    // In one statement: its own renewals, every 20 fake ms, would otherwise take the lapsed lease back first.
     await state.query("UPDATE campaigns SET runner = 'other', lease_until = now() + interval '1 minute' WHERE id = $1", [ID]);
-    await waitFor('the lease to be lost', () => (one.logs.lines().some((line) => line.event === 'campaign_lease_lost') ? true : undefined));
+    await advanceUntil('the lease to be lost', () => one.logs.lines().some((line) => line.event === 'campaign_lease_lost'));
     const handedOver = one.enqueued;
     one.release();
     const attempts = one.leaseAttempts.length;
-    await waitFor('two more refused lease attempts', () => (one.leaseAttempts.length >= attempts + 2 ? true : undefined));
+    await advanceUntil('two more refused lease attempts', () => one.leaseAttempts.length >= attempts + 2);
     assert.ok(one.leaseAttempts.slice(attempts).every((held) => !held));
     assert.equal(one.enqueued, handedOver, 'no mail handed over after the lease was lost');
     assert.ok(!(await journal()).some((line) => 'finished_at' in line), 'not finished by a replica without the lease');

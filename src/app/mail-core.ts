@@ -1,42 +1,45 @@
-// What the forms stand on, built before any HTTP service (docs/delivery.md, docs/newsletter.md): the counters, the
-// outgoing-message queue over the backend's store, the newsletter over the backend's records, the campaign runner,
-// and how an accepted submission is delivered (through the queue, or at once without it). The forms service, /admin
-// and the dashboard are then built on these. Every mail passes the suppression list on its way out (docs/bounces.md
-// "Suppression"): checked when queued and again when sent, and given its tagged envelope sender.
+// The mail core: everything that sends mail, built before any HTTP service (docs/delivery.md, docs/newsletter.md,
+// docs/bounces.md). Built in one order, each part from the parts before it: the bounces (the suppression policy,
+// which needs only stores, and the guard every mail passes), the campaign ledger (what the queue asks of
+// campaigns), the queue worker, the newsletter that queues its mails, and the campaign feeder that queues a
+// campaign's mails at its pace; then how an accepted submission is delivered: one delivery into the queue, or sent
+// at once without it. The forms service, /admin and the
+// dashboard are built on it, and every feature that mails goes through it.
 import type { Backend } from '../adapters/backend.js';
 import { createBounces, type Bounces } from '../bounces/bounces.js';
-import { guardDispatch, guardMailer } from '../bounces/guard.js';
-import { createCampaignRunner, type CampaignRunner } from '../newsletter/campaigns/campaign-runner.js';
-import { createRecipientMail } from '../newsletter/campaigns/recipient-mail.js';
+import { guardDispatch } from '../bounces/guard.js';
 import type { BouncesConfig, FormConfig, NewsletterForm } from '../config/config.js';
-import { createDelivery, sendMailNow } from '../forms/delivery.js';
+import { createDelivery } from '../forms/delivery.js';
 import type { FormsReadings, FormsSettings, SubmissionDelivery } from '../forms/forms-service.js';
 import { createMetrics, type Metrics } from '../forms/metrics.js';
-import { createNewsletter, type Newsletter, type NewsletterDeps } from '../newsletter/index.js';
 import { resolveSiteName } from '../forms/notifications.js';
-import { createQueuedDelivery } from '../forms/queued-delivery.js';
 import { createQueueReport } from '../forms/queue-report.js';
+import { createQueueSink } from '../forms/queue-sink.js';
+import { createSendNowSink } from '../forms/send-now-sink.js';
 import type { Logger } from '../kit/log.js';
-import type { ChatNotifier, Clock, Mailer, RandomBytes, WebhookNotifier } from '../ports.js';
+import { createCampaignFeeder, type CampaignFeeder } from '../newsletter/campaigns/campaign-feeder.js';
+import { createCampaignLedger } from '../newsletter/campaigns/campaign-ledger.js';
+import { createRecipientMail } from '../newsletter/campaigns/recipient-mail.js';
+import { createNewsletter, type Newsletter, type NewsletterDeps } from '../newsletter/index.js';
+import type { ChatNotifier, Clock, Mailer, RandomBytes, Timers, WebhookNotifier } from '../ports.js';
 import { createDispatch } from '../queue/dispatch.js';
 import { campaignLane, campaignLaneOf, type OutgoingMessage } from '../queue/outgoing.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
-import { createQueueWorker, realTimer, type DeliveryQueue, type QueueTimer } from '../queue/worker.js';
+import { createQueueWorker, type DeliveryQueue } from '../queue/worker.js';
 
 /** In-flight sends of the queue get this long when the service stops; what is not sent stays queued. */
 const QUEUE_STOP_GRACE_MS = 5_000;
 
-/** How the queue runs; tests shorten the retries and run it on fake time. */
+/** How the queue runs; tests shorten the retries. */
 export interface QueueTuning {
   policy: RetryPolicy;
-  timer?: QueueTimer;
   /** A number in [0, 1) for the retry jitter; Math.random unless given. */
   random?(): number;
   pollIntervalMs?: number;
 }
 
-/** What the forms core is built from. */
-export interface FormsCoreDeps {
+/** What the mail core is built from. */
+export interface MailCoreDeps {
   /** Without `suppressions` no mail is checked or tagged (a test's partial backend). */
   backend: Pick<Backend, 'queue' | 'campaigns' | 'newsletter'> & Partial<Pick<Backend, 'suppressions'>>;
   mailer: Mailer;
@@ -45,9 +48,12 @@ export interface FormsCoreDeps {
   /** The webhook notifier of each form with [forms.webhook], by form path. */
   webhookNotifiers: ReadonlyMap<string, WebhookNotifier>;
   logger: Logger;
+  /** The time records carry. */
   clock: Clock;
+  /** What waits or repeats: the queue's retries and polls, a campaign's pace, the purges. */
+  timers: Timers;
   randomBytes: RandomBytes;
-  /** With `[mail] queue`: how the queue retries and keeps time. */
+  /** With `[mail] queue`: how the queue retries. */
   queue?: QueueTuning;
   /** The newsletter double opt-in; a test may hand in a fake. */
   createNewsletter?: (deps: NewsletterDeps) => Promise<Newsletter>;
@@ -55,46 +61,44 @@ export interface FormsCoreDeps {
   bounces?: { settings: BouncesConfig; isOwnerAddress(address: string): Promise<boolean> };
 }
 
-/** The running core of the forms. */
-export interface FormsCore {
+/** The running mail core. */
+export interface MailCore {
   metrics: Metrics;
   newsletter: Newsletter;
   /** How an accepted submission's mails and notifications leave. */
   deliver: SubmissionDelivery;
   /** The outgoing-message queue, with `[mail] queue`. */
   queue?: DeliveryQueue;
-  /** Sends campaigns through the queue (so only with it). */
-  campaigns?: CampaignRunner;
+  /** Feeds campaigns to the queue (so only with it). */
+  campaigns?: CampaignFeeder;
   /** The suppression policy (its sink takes the intakes' reports) and the guard every mail passes. */
   bounces?: Bounces;
   /** What the dashboard shows of the counters and the queue. */
   readings: FormsReadings;
-  /** Stops the campaigns, the newsletter and the queue (in-flight sends get a grace), in that order. */
+  /** Stops the campaigns, the bounces' purge, the newsletter and the queue (in-flight sends get a grace), in that order. */
   close(): Promise<void>;
 }
 
-/** Builds and starts the forms core: the queue first, then the newsletter that queues its mails, then campaigns. */
-export async function createFormsCore(settings: FormsSettings, deps: FormsCoreDeps): Promise<FormsCore> {
+/** Builds and starts the mail core, each part after those it needs. */
+export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps): Promise<MailCore> {
   const { forms } = settings;
-  const { logger, clock, mailer, backend } = deps;
+  const { logger, clock, timers, mailer, backend } = deps;
   const metrics = createMetrics(forms.map((form) => form.path));
   const siteNameFor = (form: FormConfig) => resolveSiteName(settings.siteTitle, form, settings.server.public_url);
-  // Set once the newsletter exists: a complaint takes its address off every list (only reports after start use it).
-  let newsletterOfCore: Newsletter | undefined;
   const newsletterForms = forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
+  const newsletterFormsByPath = new Map(newsletterForms.map((form) => [form.path, form] as const));
+
+  // 1. The bounces: the policy over the suppression list and the newsletter's records, the guard every mail passes.
   const bounces =
     backend.suppressions && deps.bounces
       ? createBounces({
           settings: deps.bounces.settings,
           store: backend.suppressions,
+          subscribers: backend.newsletter,
           secret: () => backend.newsletter.secret(),
           isOwnerAddress: deps.bounces.isOwnerAddress,
-          async unsubscribeEverywhere(address) {
-            for (const form of newsletterForms) {
-              if ((await newsletterOfCore?.remove(form, address, 'complaint')) === 'not_saved') throw new Error(`the unsubscription from ${form.path} could not be saved`);
-            }
-          },
           clock,
+          timers,
           randomBytes: deps.randomBytes,
           logger,
         })
@@ -104,24 +108,40 @@ export async function createFormsCore(settings: FormsSettings, deps: FormsCoreDe
   const queueable = async (messages: readonly OutgoingMessage[]) => (guard ? guard.filterQueued(messages) : messages);
   const plainDispatch = createDispatch({ mailer, chatNotifiers: deps.chatNotifiers, webhookNotifiers: deps.webhookNotifiers });
   const dispatch = guard ? guardDispatch(plainDispatch, guard) : plainDispatch;
-  // Set once the runner exists: a campaign mail queued before (after a restart) waits until the queue's first claim.
-  let runner: CampaignRunner | undefined;
+  /** Sends one message now, without the queue: tried once, so no id (a webhook event's) has to outlive it. */
+  const sendNow = (message: OutgoingMessage) => dispatch({ id: `msg_${deps.randomBytes(16).toString('hex')}`, createdAt: clock(), message });
+
+  // 2. The campaign ledger: which queued campaign mail is still wanted, and the journal of each one settled.
   const tuning = deps.queue;
+  const ledger = tuning
+    ? createCampaignLedger({
+        store: backend.campaigns,
+        formOf: (path) => newsletterFormsByPath.get(path),
+        isSubscribed: (form, email) => backend.newsletter.isSubscribed(form, email),
+        isHeldBack: guard && ((email, form) => guard.isHeldBack(email, { kind: 'newsletter', form })),
+        timers,
+      })
+    : undefined;
+
+  // 3. The queue worker, asking the ledger about campaign mails.
   const queue =
     tuning &&
+    ledger &&
     createQueueWorker({
       store: backend.queue,
       // A campaign mail to an address that left the list while it waited is not sent (docs/newsletter.md "Sending a post").
-      dispatch: async (queued) => (runner && !(await runner.isWanted(queued.message)) ? 'skipped' : dispatch(queued)),
-      settled: async (queued, outcome) => runner?.settled(queued, outcome),
+      dispatch: async (queued) => ((await ledger.isWanted(queued.message)) ? dispatch(queued) : 'skipped'),
+      settled: (queued, outcome) => ledger.settled(queued, outcome),
       // A campaign's mails go one at a time: a crash finds at most one of them in flight (docs/newsletter.md "Sending a post").
       laneOf: campaignLaneOf,
       report: createQueueReport(metrics, logger, settings.mailServer),
       policy: tuning.policy,
-      timer: tuning.timer ?? realTimer,
+      timer: timers,
       random: tuning.random ?? Math.random,
       pollIntervalMs: tuning.pollIntervalMs,
     });
+
+  // 4. The newsletter, its mails through the queue, or sent at once without it.
   const newsletter = await (deps.createNewsletter ?? createNewsletter)({
     forms: newsletterForms,
     from: settings.from,
@@ -133,61 +153,54 @@ export async function createFormsCore(settings: FormsSettings, deps: FormsCoreDe
           await queue.enqueue(messages);
           return 'queued';
         }
-      : guard
-        ? (formPath, kind, mail) => guard.sendNow(mailer, mail, { kind, form: formPath })
-        : sendMailNow(mailer),
+      : async (formPath, kind, mail) => ((await sendNow({ channel: 'mail', form: formPath, kind, mail })) === 'skipped' ? 'suppressed' : 'sent'),
     store: backend.newsletter,
     metrics,
     logger,
     clock,
+    timers,
     randomBytes: deps.randomBytes,
+    // Without the queue a confirmation mail that cannot be sent is told: 500 send_failed, and the signup is undone.
+    mailBeforeAnswer: !queue,
   });
-  newsletterOfCore = newsletter;
-  if (queue) {
-    const newsletterFormsByPath = new Map(newsletterForms.map((form) => [form.path, form] as const));
-    runner = createCampaignRunner({
+
+  // 5. The campaign feeder, queueing each campaign's mails at its pace.
+  const feeder =
+    queue &&
+    ledger &&
+    createCampaignFeeder({
       store: backend.campaigns,
+      ledger,
       enqueue: (messages) => queue.enqueue(messages),
       pendingMessages: (campaign) => queue.pendingMessages(campaignLane(campaign)),
       formOf: (path) => newsletterFormsByPath.get(path),
-      // A suppressed address is skipped like one that left the list, when queued and again when sent.
-      isSubscribed: async (form, email) => (await newsletter.isSubscribed(form, email)) && !(await guard?.isHeldBack(email, { kind: 'newsletter', form: form.path })),
       bounceTally: bounces && backend.suppressions ? (campaign) => backend.suppressions!.campaignTally(campaign) : undefined,
       mailFor: async (form, email, body, request) =>
         createRecipientMail({ from: settings.from, to: email, body, siteTitle: siteNameFor(form), postUrl: request.post_url, list: await newsletter.listHeadersFor(form, email) }),
       sendPerMinute: settings.sendPerMinute ?? 60,
       clock,
+      timers,
       logger,
     });
-  }
+
   await queue?.start();
-  runner?.start();
+  feeder?.start();
   bounces?.start();
-  // Without the queue the only mails of a submission are the owner mail (to a form's `to`) and the receipt.
-  const ownerTos = new Set(forms.map((form) => form.to));
-  const deliver: SubmissionDelivery = queue
-    ? createQueuedDelivery({ enqueue: async (messages) => queue.enqueue(await queueable(messages)), metrics, logger, from: settings.from, siteNameFor })
-    : createDelivery({
-        mailer: guard ? guardMailer(mailer, guard, (mail) => ({ kind: ownerTos.has(mail.to) ? 'owner' : 'receipt', form: '' })) : mailer,
-        metrics,
-        logger,
-        from: settings.from,
-        chatNotifierFor: (form) => deps.chatNotifiers.get(form.path),
-        webhookNotifierFor: (form) => deps.webhookNotifiers.get(form.path),
-        // Without the queue every delivery is tried once, so no id has to outlive it.
-        createEventId: () => `msg_${deps.randomBytes(16).toString('hex')}`,
-        siteNameFor,
-      });
+  // A submission's messages, into the queue, or sent now through the same dispatch the queue uses.
+  const sink = queue
+    ? createQueueSink({ enqueue: async (messages) => queue.enqueue(await queueable(messages)), metrics, logger })
+    : createSendNowSink({ send: sendNow, metrics, logger });
+  const deliver: SubmissionDelivery = createDelivery({ sink, from: settings.from, siteNameFor });
   return {
     metrics,
     newsletter,
     deliver,
     queue,
-    campaigns: runner,
+    campaigns: feeder,
     bounces,
     readings: { snapshot: () => metrics.snapshot(), queueCounts: queue && (() => queue.counts()) },
     async close() {
-      await runner?.stop();
+      await feeder?.stop();
       await bounces?.close();
       await newsletter.close();
       await queue?.stop(QUEUE_STOP_GRACE_MS);

@@ -2,7 +2,7 @@
 // toolbar and a live preview beside it, and the other front-matter fields in a "Post settings" panel beside the text
 // on wide screens (below it on narrow ones). Every button (Save, Preview, Publish/Unpublish, Upload image, Add
 // translation, Delete, an image's Delete) submits the one editor form, the others through `formaction`, so the typed
-// text always goes along. Works without JavaScript; /admin/assets/editor.js (editor-js.ts) adds the toolbar and its
+// text always goes along. Works without JavaScript; the editor's script (browser/editor.ts) adds the toolbar and its
 // keys, the live preview, image paste and drop, the question before leaving unsaved text, and the unsaved draft kept
 // on the server (editor-pages.tsx). Both previews are the blog renderer's HTML, which keeps a post's raw HTML, so
 // they are shown only inside sandboxed frames: a post's markup and scripts never run in the admin's pages.
@@ -15,8 +15,8 @@ import { CsrfField } from '../views/csrf-field.js';
 import { Time } from '../views/time.js';
 import { Layout } from '../views/layout.js';
 
-/** The editor's script (served by admin.tsx from ASSETS). */
-export const EDITOR_SCRIPT = '/admin/assets/editor.js';
+/** The editor's script (browser/editor.ts, served at its versioned address: admin-assets.ts). */
+export const EDITOR_SCRIPT = 'editor.js';
 
 
 export interface EditorProps {

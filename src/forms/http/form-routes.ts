@@ -15,7 +15,7 @@ import { createNewsletterRoutes } from './newsletter-routes.js';
 import type { PageSite } from './newsletter-pages.js';
 import { createStatusRoutes, type StatusRoutesOptions } from './status-routes.js';
 import { createSubmitRoute } from './submit-route.js';
-import { createChallengeRoute, createWidgetRoute } from './spam-routes.js';
+import { createChallengeRoute, createWidgetRoutes } from './spam-routes.js';
 import type { ProofOfWork } from '../spam/proof-of-work.js';
 import type { Clock } from '../../ports.js';
 import type { WebhookProvider } from '../../bounces/intake/webhook-intake.js';
@@ -39,14 +39,14 @@ export interface FormRoutesOptions extends StatusRoutesOptions {
 
 const FORM_METHODS = 'POST, OPTIONS';
 
-/** Where the ALTCHA widget is served (docs/spam.md "Proof of work"). */
+/** Where the ALTCHA widget is served, and at `/altcha.<hash>.js` (docs/spam.md "Proof of work"). */
 export const WIDGET_PATH = '/altcha.js';
 
 /** Every route of the forms service. */
 export function createFormRoutes(options: FormRoutesOptions): Route[] {
   const routes: Route[] = createStatusRoutes(options);
-  const widget = createWidgetRoute();
-  routes.push({ path: WIDGET_PATH, methods: { GET: widget, HEAD: widget } });
+  const widget = createWidgetRoutes(WIDGET_PATH);
+  routes.push(...widget.routes);
   for (const form of options.forms) {
     routes.push({ path: form.path, methods: { POST: createSubmitRoute(form, options.submitFlowOf(form)), OPTIONS: createPreflight(form, options.metrics) } });
     const proofOfWork = options.proofOfWorkOf(form);
@@ -54,7 +54,7 @@ export function createFormRoutes(options: FormRoutesOptions): Route[] {
     if (form.type === 'newsletter') routes.push(...createNewsletterRoutes(form, options.newsletter, options.siteOf(form)));
   }
   // GET /openapi.json (docs/openapi.md): the document of this table, built once here.
-  routes.push(createDocumentRoute(createFormsDocument(options, WIDGET_PATH)));
+  routes.push(createDocumentRoute(createFormsDocument(options, WIDGET_PATH, widget.versionedPath)));
   return routes;
 }
 

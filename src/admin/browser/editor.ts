@@ -11,7 +11,10 @@
 //     and at most 4 s after the first unsent one while typing goes on; and once more when the page goes away;
 //   - an image chosen with the Image button, pasted or dropped into the text is uploaded
 //     (POST /admin/posts/upload.json) and `![](name)` is put at the cursor, with the cursor between the brackets
-//     for its description.
+//     for its description;
+//   - an image larger than the admin takes (`data-max-bytes`, `[admin] max_upload_bytes`) is refused before it is
+//     sent, by the Image button, paste and drop as by the Images panel's "Upload image": the page and its typed
+//     text stay, and the message says the limit.
 
 const PREVIEW_MS = 400;
 const DRAFT_IDLE_MS = 1500;
@@ -155,6 +158,10 @@ function startEditor(): void {
 
   // --- Leaving ---
   editorForm.addEventListener('submit', (event) => {
+    if (isUploadTooLarge(event.submitter)) {
+      event.preventDefault();
+      return;
+    }
     if (draftTimer !== null) window.clearTimeout(draftTimer);
     draftTimer = null;
     stopDrafts = true;
@@ -355,6 +362,26 @@ function startEditor(): void {
       picker.value = '';
     });
   }
+  /** The largest image the admin takes, from the page; undefined when the page does not say. */
+  function maxImageBytes(): number | undefined {
+    const element = $('[data-max-bytes]');
+    const value = element ? Number(element.getAttribute('data-max-bytes')) : NaN;
+    return value > 0 ? value : undefined;
+  }
+  /** Whether `file` is larger than the admin takes; if so the person is told, and nothing is sent. */
+  function isTooLarge(file: File): boolean {
+    const limit = maxImageBytes();
+    if (limit === undefined || file.size <= limit) return false;
+    say('The image ' + (file.name || '') + ' is ' + sizeText(file.size) + ', larger than the ' + sizeText(limit) + ' the admin takes: it was not uploaded. Make it smaller, then try again.');
+    return true;
+  }
+  /** A click on the Images panel's "Upload image" with a file too large: the form, typed text and all, stays. */
+  function isUploadTooLarge(submitter: HTMLElement | null): boolean {
+    if (!submitter || submitter.getAttribute('formaction') !== '/admin/posts/upload') return false;
+    const input = editorForm.querySelector<HTMLInputElement>('input[type="file"][name="image"]');
+    const file = input && input.files && input.files[0];
+    return !!file && isTooLarge(file);
+  }
   function sizeText(bytes: number): string {
     if (bytes < 1000) return bytes + ' bytes';
     if (bytes < 1000000) return (bytes / 1000).toFixed(1) + ' kB';
@@ -400,6 +427,7 @@ function startEditor(): void {
       say('Create the post first, then add images.');
       return;
     }
+    if (isTooLarge(file)) return;
     const data = new FormData();
     data.append('csrf_token', csrf);
     data.append('file', postFile());

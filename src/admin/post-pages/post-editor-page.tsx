@@ -43,6 +43,8 @@ export interface EditorProps {
    * `previewHtml`, `problems` or a restored draft are unsaved anyway.
    */
   unsavedText?: boolean;
+  /** The largest image an upload takes (`[admin] max_upload_bytes`): the upload's label names it, the script checks it. */
+  maxImageBytes?: number;
 }
 
 const LABELS: Record<keyof PostFields, string> = {
@@ -215,7 +217,7 @@ export function PostEditorPage(props: EditorProps) {
                         {tool.text}
                       </button>
                     ))}
-                    <input type="file" data-image-picker="" hidden tabIndex={-1} aria-label="Image to insert" accept="image/png,image/jpeg,image/gif,image/webp,image/avif" />
+                    <input type="file" data-image-picker="" data-max-bytes={props.maxImageBytes} hidden tabIndex={-1} aria-label="Image to insert" accept="image/png,image/jpeg,image/gif,image/webp,image/avif" />
                   </div>
                   <textarea id="field-body" name="body" rows={20} aria-invalid={bodyProblem ? 'true' : undefined} aria-describedby="field-body-hint">
                     {body}
@@ -226,7 +228,8 @@ export function PostEditorPage(props: EditorProps) {
                       : 'Markdown: **bold**, _italic_, [a link](https://example.com), ![what an image shows](name.png) for an image beside the post.'}
                   </span>
                   <span class="admin-hint" data-editor-keys="" hidden>
-                    Ctrl+B (\u2318B on a Mac) bold, Ctrl+I italic, Ctrl+K link.{isNew ? '' : ' Paste or drop an image into the text to upload it.'}
+                    Ctrl+B ({'\u2318'}B on a Mac) bold, Ctrl+I italic, Ctrl+K link.
+                    {isNew ? '' : ` Paste or drop an image${props.maxImageBytes === undefined ? '' : ` (at most ${sizeText(props.maxImageBytes)})`} into the text to upload it.`}
                   </span>
                 </div>
                 <section class="admin-editor-live" aria-labelledby="live-preview-heading" data-live-preview="" hidden>
@@ -260,7 +263,7 @@ export function PostEditorPage(props: EditorProps) {
                 <TextField name="author" value={fields.author} problems={problems} readOnly={props.authorLocked} />
                 <TextField name="lang" value={fields.lang} problems={problems} />
               </fieldset>
-              {!isNew && <ImagesPanel images={props.images ?? []} />}
+              {!isNew && <ImagesPanel images={props.images ?? []} maxBytes={props.maxImageBytes} />}
               {!isNew && (
                 <fieldset class="admin-editor-panel">
                   <legend>Translation</legend>
@@ -291,7 +294,7 @@ export function PostEditorPage(props: EditorProps) {
 }
 
 /** The images beside the post, each with Insert (with script) and Delete, and the upload. */
-function ImagesPanel({ images }: { images: readonly PostImage[] }) {
+function ImagesPanel({ images, maxBytes }: { images: readonly PostImage[]; maxBytes?: number }) {
   return (
     <fieldset class="admin-editor-panel">
       <legend>Images</legend>
@@ -310,8 +313,8 @@ function ImagesPanel({ images }: { images: readonly PostImage[] }) {
       </ul>
       {images.length === 0 && <p data-image-none="">No images beside the post yet.</p>}
       <p>
-        <label for="upload-image">Image (PNG, JPEG, GIF, WebP or AVIF)</label>
-        <input type="file" id="upload-image" name="image" accept="image/png,image/jpeg,image/gif,image/webp,image/avif" />
+        <label for="upload-image">Image (PNG, JPEG, GIF, WebP or AVIF{maxBytes === undefined ? '' : `, at most ${sizeText(maxBytes)}`})</label>
+        <input type="file" id="upload-image" name="image" data-max-bytes={maxBytes} accept="image/png,image/jpeg,image/gif,image/webp,image/avif" />
       </p>
       <p>
         <button type="submit" formaction="/admin/posts/upload" formenctype="multipart/form-data">

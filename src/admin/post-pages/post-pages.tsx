@@ -84,7 +84,7 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     return { fields: fieldsFor(session, fields), body };
   };
   const editor = (session: AdminSession, props: Omit<EditorProps, 'session' | 'authorLocked'>) => (
-    <PostEditorPage session={session} authorLocked={!mayChangeAuthor(session)} history={deps.history === true} {...props} />
+    <PostEditorPage session={session} authorLocked={!mayChangeAuthor(session)} history={deps.history === true} maxImageBytes={deps.maxUploadBytes} {...props} />
   );
 
   const list: AdminPage = async (request, session) => {
@@ -151,7 +151,8 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     }
     switch (outcome.kind) {
       case 'invalid':
-        return { ok: false, answer: htmlAnswer(422, editor(session, { file, fields, body, version, baseText, problems: outcome.problems, images: await postsOf(session).listPostImages(file) })) };
+        // Nothing was written: the post keeps the draft state the form had, and so do its buttons (a failed Publish still offers Publish).
+        return { ok: false, answer: htmlAnswer(422, editor(session, { file, fields: { ...fields, draft: submitted.fields.draft }, body, version, baseText, problems: outcome.problems, images: await postsOf(session).listPostImages(file) })) };
       case 'forbidden':
         return { ok: false, answer: forbidden(session) };
       case 'conflict':

@@ -14,10 +14,10 @@ WORKDIR /build
 COPY package.json package-lock.json ./
 # The scripts wait for the sources: esbuild's own install step is run on its own, the build below.
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild esbuild
-COPY tsconfig.json ./
+COPY tsconfig.json tsconfig.browser.json ./
 COPY scripts ./scripts
 COPY src ./src
-RUN npx tsc -p tsconfig.json --noEmit && npm run build
+RUN npm run typecheck && npm run build
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production

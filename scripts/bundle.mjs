@@ -2,10 +2,14 @@
 // packages', compiled from TypeScript by esbuild (`npm test` type-checks with tsc). A start reads one file instead
 // of some 480: Node's ESM loader resolves, reads and links each one, which cost 0.6 s of every start
 // (docs/performance.md "Blog start-up by corpus size"). Packages loaded on first use (src/kit/lazy-module.ts) stay in
-// node_modules and load from there.
+// node_modules and load from there. The admin's page scripts and stylesheet are built beside it, in
+// dist/admin-assets/, each file named by a hash of its content, with manifest.json naming each entry's file
+// (docs/architecture.md "Browser code"); the server reads them at start.
 import { build } from 'esbuild';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adminAssetBuildOptions, manifestOf } from '../src/admin/admin-asset-build.mjs';
 
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -30,6 +34,10 @@ await build({
   sourcesContent: false,
   logLevel: 'warning',
 });
+
+const assets = fileURLToPath(new URL('../dist/admin-assets', import.meta.url));
+const { metafile } = await build({ ...adminAssetBuildOptions(assets), logLevel: 'warning' });
+writeFileSync(path.join(assets, 'manifest.json'), `${JSON.stringify(manifestOf(metafile), null, 2)}\n`);
 
 // It stays the `postbox` command (package.json "bin"), run directly as well as through node.
 chmodSync(cli, 0o755);

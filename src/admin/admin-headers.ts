@@ -1,4 +1,5 @@
-// The headers of every admin answer (docs/admin.md "Security"): nothing is cached, nothing
+// The headers of every admin answer (docs/admin.md "Security"): nothing is cached (but the versioned scripts and
+// stylesheet, whose address changes with their content: admin.tsx sets their Cache-Control), nothing
 // frames the pages, no script or style runs unless it is a file of /admin itself, forms post only to /admin, and
 // no search engine lists a page (a sign-in page in search results only invites guessing).
 

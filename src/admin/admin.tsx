@@ -5,20 +5,17 @@ import { timingSafeEqual } from 'node:crypto';
 import type { AdminConfig } from '../config/config.js';
 import type { Answer } from '../http/answer.js';
 import { createAnswerCompression } from '../http/compression.js';
+import { createFixedFile, IMMUTABLE } from '../http/fixed-file.js';
 import type { Route, RoutedRequest } from '../http/route-table.js';
 import type { Logger } from '../kit/log.js';
 import type { Clock, RandomBytes } from '../ports.js';
 import { safeReason } from '../kit/safe-reason.js';
-import { ADMIN_CSS } from './admin-css.js';
+import { ADMIN_ASSETS_PATH, adminAssets } from './admin-assets.js';
 import { ADMIN_HEADERS } from './admin-headers.js';
-import { CAMPAIGN_PROGRESS_JS } from './campaign-progress-js.js';
-import { EDITOR_JS } from './editor-js.js';
 import type { AdminPage, AdminRequest, AdminRoute } from './admin-pages.js';
 import { readAdminForm, type AdminForm } from './form-body.js';
 import { loginPathFor } from './next-path.js';
-import { PASSKEYS_SCRIPT } from './passkeys/passkey-paths.js';
 import { createPasskeySignInRoutes } from './passkeys/passkey-sign-in.js';
-import { PASSKEYS_JS } from './passkeys/passkeys-js.js';
 import { createPasswordCheckPool } from '../kit/password-check-pool.js';
 import { parsePasswordHash, type PasswordHash } from '../kit/password-hash.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
@@ -34,14 +31,6 @@ import { UnavailableError } from '../kit/unavailable-error.js';
 import { CSRF_FIELD } from './views/csrf-field.js';
 import { MessagePage } from './views/message-page.js';
 import { sizeText } from './post-pages/post-editor-page.js';
-
-/** The admin's static files, served to anyone (they hold nothing private) with the admin's headers. */
-const ASSETS: ReadonlyMap<string, { type: string; body: string }> = new Map([
-  ['/admin/assets/admin.css', { type: 'text/css; charset=utf-8', body: ADMIN_CSS }],
-  ['/admin/assets/campaign-progress.js', { type: 'text/javascript; charset=utf-8', body: CAMPAIGN_PROGRESS_JS }],
-  ['/admin/assets/editor.js', { type: 'text/javascript; charset=utf-8', body: EDITOR_JS }],
-  [PASSKEYS_SCRIPT, { type: 'text/javascript; charset=utf-8', body: PASSKEYS_JS }],
-]);
 
 /**
  * What an unknown name's password is checked against, at the cost of every new hash (kit/password-hash.ts
@@ -106,6 +95,7 @@ export interface AdminTools {
 export async function createAdmin(settings: AdminSettings, adapters: AdminAdapters, pagesOf: (tools: AdminTools) => readonly AdminRoute[]): Promise<Admin> {
   const { admin } = settings;
   const { logger, clock, accounts } = adapters;
+  const assetAnswers = createAssetAnswers();
   const sessionOptions = {
     clock,
     randomBytes: adapters.randomBytes,
@@ -180,8 +170,7 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
   async function route(request: RoutedRequest): Promise<Answer> {
     const { method, path } = request;
     const isRead = method === 'GET' || method === 'HEAD';
-    const asset = ASSETS.get(path);
-    if (asset) return isRead ? { status: 200, headers: { 'content-type': asset.type }, body: asset.body } : notAllowed('GET, HEAD');
+    if (path.startsWith(ADMIN_ASSETS_PATH)) return isRead ? htmlAnswer(404, <MessagePage title="Not found" message="There is no admin file at this address." />) : notAllowed('GET, HEAD');
     if (!isRead && method !== 'POST') return notAllowed(path === '/admin/logout' ? 'POST' : 'GET, HEAD, POST');
     if (method === 'POST' && isFromAnotherSite(request.raw.headers)) {
       request.raw.resume();
@@ -243,6 +232,8 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
 
   /** The front door's handler for every method on every path under /admin. */
   async function handle(request: RoutedRequest): Promise<Answer> {
+    const asset = (request.method === 'GET' || request.method === 'HEAD') && assetAnswers.get(request.path);
+    if (asset) return asset({ acceptEncoding: request.raw.headers['accept-encoding'], ifNoneMatch: request.raw.headers['if-none-match'] });
     let answer: Answer;
     try {
       answer = await route(request);
@@ -276,6 +267,18 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
 }
 
 const compressForClient = createAnswerCompression();
+
+/**
+ * The answers of the admin's scripts and stylesheet by their versioned address (admin-assets.ts), for anyone (they
+ * hold nothing private): the admin's headers but for Cache-Control, as their address changes with their content.
+ */
+function createAssetAnswers(): ReadonlyMap<string, ReturnType<typeof createFixedFile>> {
+  const answers = new Map<string, ReturnType<typeof createFixedFile>>();
+  for (const [address, asset] of adminAssets().byPath) {
+    answers.set(address, createFixedFile(asset.body, { ...ADMIN_HEADERS, 'cache-control': IMMUTABLE, 'content-type': asset.type }));
+  }
+  return answers;
+}
 
 /** `answer` with the admin's headers, which no page can leave out or override. */
 function withAdminHeaders(answer: Answer): Answer {

@@ -8,6 +8,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { h } from 'preact';
 import type { Response } from 'light-my-request';
 import type { AdminRoute } from '../../src/admin/admin-pages.js';
+import { adminAssetPath } from '../../src/admin/admin-assets.js';
 import { htmlAnswer, redirectAnswer } from '../../src/admin/render.js';
 import { Layout } from '../../src/admin/views/layout.js';
 import { createTempDir } from '../support/temp-dir.js';
@@ -62,7 +63,7 @@ function decode(response: Response): Buffer {
 
 describe('compressed /admin answers', () => {
   it('a page, JSON, the sign-in page and the admin\'s stylesheet decompress to the plain bytes, with Vary and the admin\'s headers on each form', async () => {
-    for (const url of ['/admin/long', '/admin/rows.json', '/admin/login', '/admin/assets/admin.css']) {
+    for (const url of ['/admin/long', '/admin/rows.json', '/admin/login', adminAssetPath('admin.css')]) {
       const plain = await get(url);
       assert.equal(plain.statusCode, 200, url);
       assert.ok(plain.rawPayload.length >= 1024, `${url}: ${plain.rawPayload.length} bytes`);

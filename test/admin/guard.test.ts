@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { AdminRoute } from '../../src/admin/admin-pages.js';
+import { adminAssetPath } from '../../src/admin/admin-assets.js';
 import { htmlAnswer, redirectAnswer } from '../../src/admin/render.js';
 import { createPlaceholderPages } from '../../src/admin/views/placeholder-pages.js';
 import { HOUR_MS } from '../support/clock.js';
@@ -37,8 +38,8 @@ const EXPECTED_HEADERS = {
   'x-robots-tag': 'noindex',
 };
 
-function assertAdminHeaders(response: { headers: Record<string, unknown>; statusCode: number }, what: string): void {
-  for (const [name, value] of Object.entries(EXPECTED_HEADERS)) assert.equal(response.headers[name], value, `${what}: ${name}`);
+function assertAdminHeaders(response: { headers: Record<string, unknown>; statusCode: number }, what: string, cacheControl = 'no-store'): void {
+  for (const [name, value] of Object.entries({ ...EXPECTED_HEADERS, 'cache-control': cacheControl })) assert.equal(response.headers[name], value, `${what}: ${name}`);
   const csp = String(response.headers['content-security-policy']);
   assert.match(csp, /default-src 'self'/, what);
   assert.match(csp, /frame-ancestors 'none'/, what);
@@ -171,12 +172,13 @@ describe('the admin guard', () => {
       notAllowed: await app.inject({ method: 'DELETE', url: '/admin/posts', headers: { cookie } }),
       tooLarge: await app.inject(formPost('/admin/things', { csrf_token: csrf, thing: 'x'.repeat(3 * 1024 * 1024) }, { cookie })),
       failed: await app.inject({ method: 'GET', url: '/admin/broken', headers: { cookie } }),
-      stylesheet: await app.inject({ method: 'GET', url: '/admin/assets/admin.css' }),
-      script: await app.inject({ method: 'GET', url: '/admin/assets/campaign-progress.js' }),
+      stylesheet: await app.inject({ method: 'GET', url: adminAssetPath('admin.css') }),
+      script: await app.inject({ method: 'GET', url: adminAssetPath('campaign-progress.js') }),
     };
     const statuses = Object.fromEntries(Object.entries(answers).map(([name, response]) => [name, response.statusCode]));
     assert.deepEqual(statuses, { login: 200, redirect: 303, page: 200, refused: 403, notFound: 404, notAllowed: 405, tooLarge: 413, failed: 500, stylesheet: 200, script: 200 });
-    for (const [name, response] of Object.entries(answers)) assertAdminHeaders(response, name);
+    // The versioned stylesheet and script alone are kept by browsers: their address changes with their content.
+    for (const [name, response] of Object.entries(answers)) assertAdminHeaders(response, name, name === 'stylesheet' || name === 'script' ? 'public, max-age=31536000, immutable' : 'no-store');
     for (let attempt = 0; attempt < 6; attempt += 1) await app.inject(formPost('/admin/login', { name: 'x', password: 'y' }));
     assertAdminHeaders(await app.inject(formPost('/admin/login', { name: 'x', password: 'y' })), '429');
     assert.equal(answers.stylesheet.headers['content-type'], 'text/css; charset=utf-8');

@@ -9,6 +9,7 @@ import { afterEach, describe, it } from 'node:test';
 import { encodeCBOR, type CBORType } from '@levischuck/tiny-cbor';
 import type inject from 'light-my-request';
 import type { StoredAccount } from '../../src/admin/accounts/account.js';
+import { adminAssetPath } from '../../src/admin/admin-assets.js';
 import { createAccounts } from '../../src/admin/accounts/accounts.js';
 import { createPasskeyPages } from '../../src/admin/passkeys/passkey-pages.js';
 import type { StoredPasskey } from '../../src/admin/passkeys/relying-party.js';
@@ -245,7 +246,7 @@ describe('/admin/account/passkeys', () => {
     const page = await get(app, '/admin/account/passkeys', session.cookie);
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /You have no passkeys yet/);
-    assert.match(page.body, /<script src="\/admin\/assets\/passkeys\.js" defer><\/script>/);
+    assert.ok(page.body.includes(`<script src="${adminAssetPath('passkeys.js')}" defer></script>`));
 
     const options = await post(app, '/admin/account/passkeys/options', { csrf_token: session.csrf, label: 'Laptop' }, { cookie: session.cookie });
     assert.equal(options.statusCode, 200);
@@ -435,10 +436,10 @@ describe('Sign in with a passkey', () => {
   it('the sign-in page offers it through the admin\'s script, hidden until the script shows it', async () => {
     const { app } = await setUp();
     const page = await get(app, '/admin/login');
-    assert.match(page.body, /<script src="\/admin\/assets\/passkeys\.js" defer><\/script>/);
+    assert.ok(page.body.includes(`<script src="${adminAssetPath('passkeys.js')}" defer></script>`));
     assert.match(page.body, /<div class="admin-passkey-sign-in" data-passkey-area="true" hidden>/);
     assert.match(page.body, /Sign in with a passkey/);
-    const script = await get(app, '/admin/assets/passkeys.js');
+    const script = await get(app, adminAssetPath('passkeys.js'));
     assert.equal(script.statusCode, 200);
     assert.match(String(script.headers['content-type']), /^text\/javascript/);
     assert.match(script.body, /navigator\.credentials\.get/);

@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { adminAssetPath } from '../../src/admin/admin-assets.js';
 import { composeServices, type ComposedServices } from '../../src/app/compose.js';
 import type { Answer } from '../../src/http/answer.js';
 import { errorAnswer } from '../../src/http/error-catalogue.js';
@@ -115,7 +116,7 @@ describe('X-Content-Type-Options: nosniff on every answer', () => {
       { url: '/health' },
       { url: '/admin/login' },
       { url: '/admin/posts' },
-      { url: '/admin/assets/admin.css' },
+      { url: adminAssetPath('admin.css') },
       { url: '/admin/no-such-page' },
       { url: FAVICON_PATH },
     ]);
@@ -210,7 +211,7 @@ describe('X-Robots-Tag: noindex', () => {
     const answered = await answersTo(blog, [
       { url: '/admin' },
       { url: '/admin/login' },
-      { url: '/admin/assets/admin.css' },
+      { url: adminAssetPath('admin.css') },
       { url: '/admin/no-such-page' },
       { method: 'POST', url: '/admin/login', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' }, payload: 'name=jane&password=x' },
     ]);

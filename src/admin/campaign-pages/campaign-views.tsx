@@ -10,8 +10,8 @@ import { CsrfField } from '../views/csrf-field.js';
 import { Layout } from '../views/layout.js';
 import { Time } from '../views/time.js';
 
-/** The script that updates a campaign page in place while the campaign is not finished. */
-export const PROGRESS_SCRIPT = '/admin/assets/campaign-progress.js';
+/** The script that updates a campaign page in place while the campaign is not finished (browser/campaign-progress.ts). */
+export const PROGRESS_SCRIPT = 'campaign-progress.js';
 
 export interface CampaignListing {
   request: CampaignRequest;

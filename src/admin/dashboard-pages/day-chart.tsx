@@ -1,6 +1,6 @@
 // A chart of one value per day, drawn on the server as SVG (docs/admin.md "Dashboard"): no script, an accessible
 // name and a one-sentence summary, the numbers in a table for whoever would rather read them, and a plain
-// sentence instead of a flat chart when there is nothing to draw. Colours and sizes live in admin-css.ts.
+// sentence instead of a flat chart when there is nothing to draw. Colours and sizes live in browser/admin.css.
 import { AdminTable } from '../views/admin-table.js';
 import { summarizeCounts, summarizeLevels, type DayValue } from './chart-scale.js';
 import { CHART_HEIGHT, CHART_WIDTH, layoutDayChart, PLOT } from './day-chart-layout.js';

@@ -11,5 +11,5 @@ export const PASSKEY_REMOVE_ACTION = '/admin/account/passkeys/remove';
 export const PASSKEY_SIGN_IN_OPTIONS_PATH = '/admin/login/passkey/options';
 export const PASSKEY_SIGN_IN_PATH = '/admin/login/passkey';
 
-/** The script of the passkeys page and of the sign-in page's passkey button. */
-export const PASSKEYS_SCRIPT = '/admin/assets/passkeys.js';
+/** The script of the passkeys page and of the sign-in page's passkey button (browser/passkeys.ts). */
+export const PASSKEYS_SCRIPT = 'passkeys.js';

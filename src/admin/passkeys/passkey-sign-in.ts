@@ -1,5 +1,5 @@
 // "Sign in with a passkey" (docs/admin.md "Passkeys"): two routes for people without a session, used by the sign-in
-// page's script (passkeys-js.ts):
+// page's script (browser/passkeys.ts):
 //
 //   POST /admin/login/passkey/options   authentication options for any passkey of this site (no name needed:
 //                                       discoverable credentials), user verification required, and the token that

@@ -1,5 +1,5 @@
 // The page /admin/account/passkeys: the person's own passkeys (name, when added, when last used), a form to rename
-// each and a button to remove it, and the form that adds one. Adding runs in the browser (passkeys-js.ts); without
+// each and a button to remove it, and the form that adds one. Adding runs in the browser (browser/passkeys.ts); without
 // script, or in a browser without passkeys, the page says so.
 import type { AdminSession } from '../sessions.js';
 import { AdminTable } from '../views/admin-table.js';

@@ -1,4 +1,4 @@
-// The editor's script routes (docs/admin.md "Posts"; the script is editor-js.ts), all POSTs through the admin's
+// The editor's script routes (docs/admin.md "Posts"; the script is browser/editor.ts), all POSTs through the admin's
 // guard like any form (sign-in, origin, the csrf_token field of the urlencoded or multipart body), answering JSON:
 //
 //   POST /admin/posts/preview.json   file?, body              -> {html}: the blog renderer's HTML, for a sandboxed frame

@@ -2,7 +2,7 @@
 // toolbar and a live preview beside it, and the other front-matter fields in a "Post settings" panel beside the text
 // on wide screens (below it on narrow ones). Every button (Save, Preview, Publish/Unpublish, Upload image, Add
 // translation, Delete, an image's Delete) submits the one editor form, the others through `formaction`, so the typed
-// text always goes along. Works without JavaScript; /admin/assets/editor.js (editor-js.ts) adds the toolbar and its
+// text always goes along. Works without JavaScript; the editor's script (browser/editor.ts) adds the toolbar and its
 // keys, the live preview, image paste and drop, the question before leaving unsaved text, and the unsaved draft kept
 // on the server (editor-pages.tsx). Both previews are the blog renderer's HTML, which keeps a post's raw HTML, so
 // they are shown only inside sandboxed frames: a post's markup and scripts never run in the admin's pages.
@@ -15,8 +15,8 @@ import { CsrfField } from '../views/csrf-field.js';
 import { Time } from '../views/time.js';
 import { Layout } from '../views/layout.js';
 
-/** The editor's script (served by admin.tsx from ASSETS). */
-export const EDITOR_SCRIPT = '/admin/assets/editor.js';
+/** The editor's script (browser/editor.ts, served at its versioned address: admin-assets.ts). */
+export const EDITOR_SCRIPT = 'editor.js';
 
 
 export interface EditorProps {
@@ -43,6 +43,8 @@ export interface EditorProps {
    * `previewHtml`, `problems` or a restored draft are unsaved anyway.
    */
   unsavedText?: boolean;
+  /** The largest image an upload takes (`[admin] max_upload_bytes`): the upload's label names it, the script checks it. */
+  maxImageBytes?: number;
 }
 
 const LABELS: Record<keyof PostFields, string> = {
@@ -215,7 +217,7 @@ export function PostEditorPage(props: EditorProps) {
                         {tool.text}
                       </button>
                     ))}
-                    <input type="file" data-image-picker="" hidden tabIndex={-1} aria-label="Image to insert" accept="image/png,image/jpeg,image/gif,image/webp,image/avif" />
+                    <input type="file" data-image-picker="" data-max-bytes={props.maxImageBytes} hidden tabIndex={-1} aria-label="Image to insert" accept="image/png,image/jpeg,image/gif,image/webp,image/avif" />
                   </div>
                   <textarea id="field-body" name="body" rows={20} aria-invalid={bodyProblem ? 'true' : undefined} aria-describedby="field-body-hint">
                     {body}
@@ -226,7 +228,8 @@ export function PostEditorPage(props: EditorProps) {
                       : 'Markdown: **bold**, _italic_, [a link](https://example.com), ![what an image shows](name.png) for an image beside the post.'}
                   </span>
                   <span class="admin-hint" data-editor-keys="" hidden>
-                    Ctrl+B (\u2318B on a Mac) bold, Ctrl+I italic, Ctrl+K link.{isNew ? '' : ' Paste or drop an image into the text to upload it.'}
+                    Ctrl+B ({'\u2318'}B on a Mac) bold, Ctrl+I italic, Ctrl+K link.
+                    {isNew ? '' : ` Paste or drop an image${props.maxImageBytes === undefined ? '' : ` (at most ${sizeText(props.maxImageBytes)})`} into the text to upload it.`}
                   </span>
                 </div>
                 <section class="admin-editor-live" aria-labelledby="live-preview-heading" data-live-preview="" hidden>
@@ -264,7 +267,7 @@ export function PostEditorPage(props: EditorProps) {
                 <TextField name="author" value={fields.author} problems={problems} readOnly={props.authorLocked} />
                 <TextField name="lang" value={fields.lang} problems={problems} />
               </fieldset>
-              {!isNew && <ImagesPanel images={props.images ?? []} />}
+              {!isNew && <ImagesPanel images={props.images ?? []} maxBytes={props.maxImageBytes} />}
               {!isNew && (
                 <fieldset class="admin-editor-panel">
                   <legend>Translation</legend>
@@ -295,7 +298,7 @@ export function PostEditorPage(props: EditorProps) {
 }
 
 /** The images beside the post, each with Insert (with script) and Delete, and the upload. */
-function ImagesPanel({ images }: { images: readonly PostImage[] }) {
+function ImagesPanel({ images, maxBytes }: { images: readonly PostImage[]; maxBytes?: number }) {
   return (
     <fieldset class="admin-editor-panel">
       <legend>Images</legend>
@@ -314,8 +317,8 @@ function ImagesPanel({ images }: { images: readonly PostImage[] }) {
       </ul>
       {images.length === 0 && <p data-image-none="">No images beside the post yet.</p>}
       <p>
-        <label for="upload-image">Image (PNG, JPEG, GIF, WebP or AVIF)</label>
-        <input type="file" id="upload-image" name="image" accept="image/png,image/jpeg,image/gif,image/webp,image/avif" />
+        <label for="upload-image">Image (PNG, JPEG, GIF, WebP or AVIF{maxBytes === undefined ? '' : `, at most ${sizeText(maxBytes)}`})</label>
+        <input type="file" id="upload-image" name="image" data-max-bytes={maxBytes} accept="image/png,image/jpeg,image/gif,image/webp,image/avif" />
       </p>
       <p>
         <button type="submit" formaction="/admin/posts/upload" formenctype="multipart/form-data">

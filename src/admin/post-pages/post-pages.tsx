@@ -84,7 +84,7 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     return { fields: fieldsFor(session, fields), body };
   };
   const editor = (session: AdminSession, props: Omit<EditorProps, 'session' | 'authorLocked'>) => (
-    <PostEditorPage session={session} authorLocked={!mayChangeAuthor(session)} history={deps.history === true} {...props} />
+    <PostEditorPage session={session} authorLocked={!mayChangeAuthor(session)} history={deps.history === true} maxImageBytes={deps.maxUploadBytes} {...props} />
   );
 
   const list: AdminPage = async (request, session) => {

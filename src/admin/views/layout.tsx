@@ -4,6 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Role } from '../accounts/account.js';
 import { EDITORS, EVERY_ROLE, OWNERS } from '../accounts/roles.js';
+import { adminAssetPath, type AdminAssetName } from '../admin-assets.js';
 import type { AdminSession } from '../sessions.js';
 import { CsrfField } from './csrf-field.js';
 
@@ -37,10 +38,10 @@ export interface LayoutProps {
   /** The section the page belongs to, marked in the navigation. */
   section?: AdminSection;
   /**
-   * Scripts of /admin (paths such as "/admin/assets/campaign-progress.js") the page loads, deferred. The CSP runs
-   * no inline script, and every page works without them.
+   * Scripts of /admin (names such as "campaign-progress.js", served at their versioned address) the page loads,
+   * deferred. The CSP runs no inline script, and every page works without them.
    */
-  scripts?: readonly string[];
+  scripts?: readonly AdminAssetName[];
   children?: ComponentChildren;
 }
 
@@ -52,9 +53,9 @@ export function Layout({ title, session, section, scripts, children }: LayoutPro
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="same-origin" />
         <title>{`${title} · Postbox admin`}</title>
-        <link rel="stylesheet" href="/admin/assets/admin.css" />
+        <link rel="stylesheet" href={adminAssetPath('admin.css')} />
         <link rel="icon" href="/favicon.ico" />
-        {scripts?.map((src) => <script key={src} src={src} defer />)}
+        {scripts?.map((name) => <script key={name} src={adminAssetPath(name)} defer />)}
       </head>
       <body>
         <header class="admin-header">

@@ -1,6 +1,6 @@
 // The sign-in page (docs/admin.md "Signing in"): "Name", "Password", "Sign in"; one message for a wrong name or
 // password, and after too many failures, when to try again. "Sign in with a passkey" is shown by its script
-// (passkeys/passkeys-js.ts) in a browser that has passkeys: it needs no name typed.
+// (browser/passkeys.ts) in a browser that has passkeys: it needs no name typed.
 import { PASSKEY_SIGN_IN_OPTIONS_PATH, PASSKEY_SIGN_IN_PATH, PASSKEYS_SCRIPT } from '../passkeys/passkey-paths.js';
 import { Layout } from './layout.js';
 

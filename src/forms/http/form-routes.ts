@@ -12,7 +12,7 @@ import { createCorsHeaders, isOriginAllowed } from '../rules/cors.js';
 import type { SubmitInput, SubmitOutcome } from '../submit-flow.js';
 import { createStatusRoutes, type StatusRoutesOptions } from './status-routes.js';
 import { createSubmitRoute } from './submit-route.js';
-import { createChallengeRoute, createWidgetRoute } from './spam-routes.js';
+import { createChallengeRoute, createWidgetRoutes } from './spam-routes.js';
 import type { ProofOfWork } from '../spam/proof-of-work.js';
 import type { Clock } from '../../ports.js';
 import type { WebhookProvider } from '../../bounces/intake/webhook-intake.js';
@@ -33,21 +33,21 @@ export interface FormRoutesOptions extends StatusRoutesOptions {
 
 const FORM_METHODS = 'POST, OPTIONS';
 
-/** Where the ALTCHA widget is served (docs/spam.md "Proof of work"). */
+/** Where the ALTCHA widget is served, and at `/altcha.<hash>.js` (docs/spam.md "Proof of work"). */
 export const WIDGET_PATH = '/altcha.js';
 
 /** Every route of the forms service. */
 export function createFormRoutes(options: FormRoutesOptions): Route[] {
   const routes: Route[] = createStatusRoutes(options);
-  const widget = createWidgetRoute();
-  routes.push({ path: WIDGET_PATH, methods: { GET: widget, HEAD: widget } });
+  const widget = createWidgetRoutes(WIDGET_PATH);
+  routes.push(...widget.routes);
   for (const form of options.forms) {
     routes.push({ path: form.path, methods: { POST: createSubmitRoute(form, options.submitFlowOf(form)), OPTIONS: createPreflight(form, options.metrics) } });
     const proofOfWork = options.proofOfWorkOf(form);
     if (proofOfWork) routes.push({ path: challengePathOf(form.path), methods: { GET: createChallengeRoute(form, proofOfWork, options.clock, options.metrics) } });
   }
   // GET /openapi.json (docs/openapi.md): the document of this table, built once here.
-  routes.push(createDocumentRoute(createFormsDocument(options, WIDGET_PATH)));
+  routes.push(createDocumentRoute(createFormsDocument(options, WIDGET_PATH, widget.versionedPath)));
   return routes;
 }
 

@@ -78,11 +78,12 @@ const originHeader = z.object({
 });
 const tokenQuery = z.object({ token: z.string().min(1).openapi({ description: 'The token of the link in the mail.' }) });
 
-/** The document of the forms listener; `widgetPath` is where the ALTCHA widget is served. */
-export function createFormsDocument(source: FormsDocumentSource, widgetPath: string): Record<string, unknown> {
+/** The document of the forms listener; the ALTCHA widget is served at `widgetPath` and at `versionedWidgetPath`. */
+export function createFormsDocument(source: FormsDocumentSource, widgetPath: string, versionedWidgetPath?: string): Record<string, unknown> {
   const api = createApiDocument();
   registerStatusPaths(api, source);
-  registerWidget(api, widgetPath);
+  registerWidget(api, widgetPath, 'AltchaWidget', 'kept an hour');
+  if (versionedWidgetPath !== undefined) registerWidget(api, versionedWidgetPath, 'VersionedAltchaWidget', 'at an address that carries a hash of its content, kept a year (immutable)');
   const ids = operationNames(source.forms);
   for (const form of source.forms) {
     const name = ids.get(form)!;
@@ -164,9 +165,9 @@ function registerChallenge(api: ApiDocument, form: FormConfig, name: string): vo
   });
 }
 
-function registerWidget(api: ApiDocument, widgetPath: string): void {
+function registerWidget(api: ApiDocument, widgetPath: string, operation: string, cached: string): void {
   const script = {
-    description: api.describe(200, 'the ALTCHA widget, compressed when the request takes brotli or gzip.'),
+    description: api.describe(200, `the ALTCHA widget, ${cached}, compressed when the request takes brotli or gzip (an ETag per encoding).`),
     headers: api.headers({ ETag: 'required', 'Cache-Control': 'required', 'Access-Control-Allow-Origin': 'required', Vary: 'required' }),
     content: { 'text/javascript': { schema: z.string() } },
   };
@@ -174,7 +175,7 @@ function registerWidget(api: ApiDocument, widgetPath: string): void {
   api.registry.registerPath({
     method,
     path: widgetPath,
-    operationId: `${method}AltchaWidget`,
+    operationId: `${method}${operation}`,
     tags: ['proof of work'],
     summary: 'The proof-of-work widget, for any page',
     request: { headers: z.object({ 'If-None-Match': z.string().optional() }) },

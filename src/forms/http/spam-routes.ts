@@ -1,15 +1,14 @@
 // The routes of proof of work (docs/spam.md "Proof of work"): `GET <form>/challenge` issues a challenge to a page
-// of an allowed origin, and `GET /altcha.js` serves the ALTCHA widget that solves it, for any site to load.
-import { createHash } from 'node:crypto';
+// of an allowed origin, and `GET /altcha.js` (and `/altcha.<hash>.js`) serves the ALTCHA widget that solves it, for
+// any site to load.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import nodePath from 'node:path';
 import type { FormConfig } from '../../config/config.js';
 import type { Answer } from '../../http/answer.js';
 import { errorAnswer, JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
-import type { Handler } from '../../http/route-table.js';
-import { preferredCoding } from '../../http/content-negotiation.js';
+import { contentHash, createFixedFile, IMMUTABLE } from '../../http/fixed-file.js';
+import type { Handler, Route } from '../../http/route-table.js';
 import type { Clock } from '../../ports.js';
 import type { Metrics } from '../metrics.js';
 import { isOriginAllowed } from '../rules/cors.js';
@@ -35,48 +34,32 @@ export function createChallengeRoute(form: FormConfig, proofOfWork: ProofOfWork,
 /** The widget's file: the minified classic-script build, which a page loads with or without type="module". */
 function widgetFile(): string {
   const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('altcha')), 'altcha.umd.min.cjs');
+  return nodePath.join(nodePath.dirname(require.resolve('altcha')), 'altcha.umd.min.cjs');
 }
 
-interface WidgetAnswers {
-  etag: string;
-  plain: Buffer;
-  gzip: Buffer;
-  br: Buffer;
+/** How long a browser keeps `/altcha.js` before asking again: its address stays when the installed version changes. */
+const UNVERSIONED_CACHE = 'public, max-age=3600';
+
+export interface WidgetRoutes {
+  /** `/altcha.<hash>.js`: the widget at an address that carries a hash of its content. */
+  versionedPath: string;
+  routes: Route[];
 }
 
 /**
- * `GET /altcha.js`: the widget, read and compressed once on first request. Any site may load it (CORP
- * cross-origin); it is cached for a year and revalidated by its ETag, which changes with the installed version.
+ * The widget, read at start and compressed once per coding on first request, for any site to load (CORP
+ * cross-origin): at `/altcha.<hash>.js`, cached for a year and never asked again (its address changes with the
+ * installed version), and at `/altcha.js` for pages that load it there, kept an hour and revalidated by its ETag.
+ * Each encoding has an ETag of its own (docs/spam.md "Proof of work").
  */
-export function createWidgetRoute(): Handler {
-  let answers: WidgetAnswers | undefined;
-  const load = (): WidgetAnswers => {
-    const plain = readFileSync(widgetFile());
-    return {
-      etag: `"${createHash('sha256').update(plain).digest('base64url').slice(0, 22)}"`,
-      plain,
-      gzip: gzipSync(plain, { level: 9 }),
-      br: brotliCompressSync(plain, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
-    };
+export function createWidgetRoutes(path: string): WidgetRoutes {
+  const body = readFileSync(widgetFile());
+  const versionedPath = path.replace(/\.js$/, `.${contentHash(body)}.js`);
+  const headers = { 'content-type': 'text/javascript; charset=utf-8', 'cross-origin-resource-policy': 'cross-origin', 'access-control-allow-origin': '*' };
+  const routeOf = (address: string, cacheControl: string): Route => {
+    const answers = createFixedFile(body, { ...headers, 'cache-control': cacheControl });
+    const handler: Handler = (request) => answers({ acceptEncoding: request.raw.headers['accept-encoding'], ifNoneMatch: request.raw.headers['if-none-match'] });
+    return { path: address, methods: { GET: handler, HEAD: handler } };
   };
-  return (request): Answer => {
-    answers ??= load();
-    const headers: Record<string, string> = {
-      'content-type': 'text/javascript; charset=utf-8',
-      'cache-control': 'public, max-age=31536000',
-      'cross-origin-resource-policy': 'cross-origin',
-      'access-control-allow-origin': '*',
-      vary: 'Accept-Encoding',
-      etag: answers.etag,
-    };
-    const ifNoneMatch = request.raw.headers['if-none-match'];
-    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answers!.etag)) {
-      return { status: 304, headers };
-    }
-    const coding = preferredCoding(request.raw.headers['accept-encoding']);
-    if (coding === undefined) return { status: 200, headers, body: answers.plain };
-    headers['content-encoding'] = coding;
-    return { status: 200, headers, body: answers[coding] };
-  };
+  return { versionedPath, routes: [routeOf(path, UNVERSIONED_CACHE), routeOf(versionedPath, IMMUTABLE)] };
 }

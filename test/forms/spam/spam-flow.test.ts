@@ -169,13 +169,13 @@ test('GET <form>/challenge: a signed challenge for allowed origins, never cached
   });
 });
 
-test('GET /altcha.js: the widget, cross-origin, cached for a year, compressed, and revalidated by its ETag', async () => {
+test('GET /altcha.js: the widget, cross-origin, kept an hour, compressed, and revalidated by its ETag', async () => {
   await withForms({}, async ({ app }) => {
     const plain = await app.inject({ method: 'GET', url: '/altcha.js' });
     assert.equal(plain.statusCode, 200);
     assert.match(plain.headers['content-type'] as string, /^text\/javascript/);
     assert.equal(plain.headers['cross-origin-resource-policy'], 'cross-origin');
-    assert.equal(plain.headers['cache-control'], 'public, max-age=31536000');
+    assert.equal(plain.headers['cache-control'], 'public, max-age=3600');
     assert.match(plain.body, /altcha-widget/);
     const br = await app.inject({ method: 'GET', url: '/altcha.js', headers: { 'accept-encoding': 'gzip, br' } });
     assert.equal(br.headers['content-encoding'], 'br');
@@ -188,5 +188,37 @@ test('GET /altcha.js: the widget, cross-origin, cached for a year, compressed, a
     assert.equal(head.statusCode, 200, 'curl -I and link checkers ask with HEAD');
     assert.equal(head.headers['content-length'], plain.headers['content-length']);
     assert.equal(head.body, '');
+    const tags = [plain, br, refused].map((answer) => answer.headers.etag);
+    assert.equal(new Set(tags).size, 3, `an ETag per encoding: ${tags.join(' ')}`);
+    const brAgain = await app.inject({ method: 'GET', url: '/altcha.js', headers: { 'accept-encoding': 'br', 'if-none-match': br.headers.etag as string } });
+    assert.equal(brAgain.statusCode, 304);
+    assert.equal(brAgain.headers.etag, br.headers.etag);
+  });
+});
+
+test('GET /altcha.<hash>.js: the same widget at an address named by its content, kept a year without asking; another hash is 404', async () => {
+  await withForms({}, async ({ app }) => {
+    // Where an embedder finds the address: the listener's own document.
+    const document = JSON.parse((await app.inject({ method: 'GET', url: '/openapi.json' })).body) as { paths: Record<string, unknown> };
+    const versioned = Object.keys(document.paths).filter((address) => /^\/altcha\.[\w-]{16}\.js$/.test(address));
+    assert.equal(versioned.length, 1, Object.keys(document.paths).join(' '));
+    const address = versioned[0]!;
+    const unversioned = await app.inject({ method: 'GET', url: '/altcha.js' });
+    const plain = await app.inject({ method: 'GET', url: address });
+    assert.equal(plain.statusCode, 200);
+    assert.equal(plain.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(plain.headers['access-control-allow-origin'], '*');
+    assert.equal(plain.headers['cross-origin-resource-policy'], 'cross-origin');
+    assert.equal(plain.headers.vary, 'Accept-Encoding');
+    assert.deepEqual(plain.rawPayload, unversioned.rawPayload);
+    const gzip = await app.inject({ method: 'GET', url: address, headers: { 'accept-encoding': 'gzip' } });
+    const br = await app.inject({ method: 'GET', url: address, headers: { 'accept-encoding': 'br' } });
+    assert.deepEqual([gzip.headers['content-encoding'], br.headers['content-encoding']], ['gzip', 'br']);
+    assert.deepEqual(brotliDecompressSync(br.rawPayload), plain.rawPayload);
+    assert.equal(new Set([plain, gzip, br].map((answer) => answer.headers.etag)).size, 3);
+    const again = await app.inject({ method: 'GET', url: address, headers: { 'accept-encoding': 'gzip', 'if-none-match': gzip.headers.etag as string } });
+    assert.equal(again.statusCode, 304);
+    assert.equal(again.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal((await app.inject({ method: 'GET', url: address.replace(/\.[\w-]{16}\.js$/, '.AAAAAAAAAAAAAAAA.js') })).statusCode, 404);
   });
 });

@@ -6,7 +6,6 @@ import type { BlogConfig, SiteConfig } from '../config/config.js';
 import type { Logger } from '../kit/log.js';
 import { VERSION } from '../version.js';
 import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
-import { ANSWER_WITHIN_MS } from './catalog/query.js';
 import { createSearchIndexer, RESTORE_STEP_MS } from './catalog/search-indexer.js';
 import { createSearchWordsStore } from './catalog/search-words-file.js';
 import { listVersionStates } from './catalog/version-states.js';
@@ -55,16 +54,10 @@ export interface BlogContentDeps {
    */
   searchWordsFile?: string;
   /**
-   * Milliseconds of work between two pauses of the `q` index build, and of a `q` scan before the index is ready
-   * (catalog/step-clock.ts STEP_MS by default): how long another request may wait behind either.
+   * Milliseconds of work between two pauses of the `q` index build (catalog/step-clock.ts STEP_MS by default): how
+   * long another request may wait behind it.
    */
   searchStepMs?: number;
-  /**
-   * Milliseconds a `q` asked before the index is ready may take (catalog/query.ts ANSWER_WITHIN_MS by default):
-   * then it answers from the newest posts looked at so far, a partial answer (docs/blog.md "Start-up and the load
-   * cache").
-   */
-  searchAnswerMs?: number;
 }
 
 /** The blog's posts as they are now, for its HTTP service, /admin and campaigns. */
@@ -105,7 +98,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
   const library = createPostLibrary(blog.content_dir, { markdown, languageNames, defaultLanguage: site.language, baseUrl: site.base_url }, logger, loadCache);
   let loaded: RefreshResult | null = null;
   const respond = createResponseFactory(blog.cache_max_age);
-  // The q index is built after each catalog is served, in the background; q scans the posts until it is ready.
+  // The q index is built after each catalog is served, in the background; a q query waits for it.
   const searchIndexer = createSearchIndexer({
     words: deps.searchWordsFile ? createSearchWordsStore(deps.searchWordsFile, cacheKey) : undefined,
     stepMs: deps.searchStepMs,
@@ -121,8 +114,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
     searchIndexOf: searchIndexer.indexFor,
     latestSearchIndex: searchIndexer.latest,
     matcherFor: searchIndexer.matcherFor,
-    scanStepMs: deps.searchStepMs,
-    scanAnswerMs: deps.searchAnswerMs ?? ANSWER_WITHIN_MS,
+    whenIndexed: searchIndexer.whenIndexed,
   };
   let snapshot: BlogSnapshot | null = null;
   let watcher: ContentWatcher | null = null;

@@ -2,11 +2,16 @@
 // q index is ready waits for it, and its total is what the corpus holds. The blog starts with its defaults on a
 // corpus large enough for the build to take many steps, and is asked at once.
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { buildCatalog, groupBySlug } from '../../src/blog/catalog/catalog.js';
+import { selectPage } from '../../src/blog/catalog/query.js';
+import { createSearchIndexer } from '../../src/blog/catalog/search-indexer.js';
+import { createPostLibrary } from '../../src/blog/content/library.js';
+import { captureLogs } from '../support/log-capture.js';
 import { createTempDir } from '../support/temp-dir.js';
-import { startBlog } from './fixture.js';
+import { blogConfig, parseContext, startBlog } from './fixture.js';
 
 const POSTS = 1500;
 const withNeedle = (number: number) => number % 3 !== 1;
@@ -55,5 +60,31 @@ describe('q right after a first start', () => {
     } finally {
       await blog.close();
     }
+  });
+});
+
+describe('the posts\' words for q', () => {
+  it('are read as the posts are loaded: the index build reads no post file', async () => {
+    const contentDir = path.join(dir, 'once');
+    await mkdir(contentDir);
+    for (let number = 0; number < 30; number += 1) {
+      const words = withNeedle(number) ? `Needle ${number}` : `hay ${number}`;
+      await writeFile(path.join(contentDir, `post-${number}.md`), `+++\ntitle = "Post ${number}"\ndate = 2024-01-01\n+++\n\n${words}\n`);
+    }
+    const config = blogConfig(contentDir);
+    const indexer = createSearchIndexer({ onError: assert.fail });
+    const library = createPostLibrary(contentDir, parseContext(config), captureLogs().logger, undefined, indexer.takeText);
+    await indexer.takeWordsFile();
+    const { posts } = await library.refresh();
+    // Gone from the disk before the build: a build that read them would find no words.
+    await rm(contentDir, { recursive: true });
+    const catalog = buildCatalog(groupBySlug(posts), config.site!, config.blog!, Date.now());
+    indexer.index(catalog);
+    await indexer.idle();
+    const terms = ['needle'];
+    const page = selectPage(catalog.primaries, { lang: undefined, tag: undefined, terms, page: 1, limit: 100 }, indexer.indexFor(catalog));
+    assert.equal(page.total, [...Array(30).keys()].filter(withNeedle).length);
+    assert.equal(indexer.textsRead(), 30, 'every text was read once, as it was loaded');
+    await indexer.close();
   });
 });

@@ -21,6 +21,8 @@ export type { Searchable };
 /** A post's distinct words, by number, ascending, as posting-lists.ts codes a list (common words come first). */
 export interface PostTerms {
   words: Uint8Array;
+  /** Read as the post was loaded, and not yet counted in WordStore.textsRead (a build counts it when it takes it). */
+  uncounted?: boolean;
 }
 
 /** Where a list of candidates (catalog entries) stands against an index. */
@@ -200,19 +202,31 @@ export function positionsOf(index: SearchIndex): Map<Searchable, number> {
 /** The distinct words of a post's folded text, read once per post version object (or taken from an earlier run's). */
 function termsOfPost(store: WordStore, post: Searchable): PostTerms {
   let terms = store.termsOf.get(post);
+  if (terms?.uncounted) {
+    terms.uncounted = false;
+    store.textsRead += 1;
+  }
   if (!terms) {
     const key = post.searchKey;
     const saved = key === undefined ? undefined : store.saved.get(key);
     if (saved) {
       store.saved.delete(key!);
       terms = { words: saved };
-    } else {
-      // Words are numbered as they are first met, so the common ones have small numbers and come first.
-      terms = { words: encodeAscending(readText(store.table, post.searchText).sort()) };
-      store.textsRead += 1;
-    }
-    store.termsOf.set(post, terms);
+      store.termsOf.set(post, terms);
+    } else terms = takeTermsOf(store, post, post.searchText);
   }
+  return terms;
+}
+
+/**
+ * Reads the words of `folded`, the post's searchText, into the store as the post's (when the loader has the text
+ * at hand: the build then reads no file). Not `counted` in textsRead until a build takes it (a draft never is).
+ */
+export function takeTermsOf(store: WordStore, post: Searchable, folded: string, counted = true): PostTerms {
+  // Words are numbered as they are first met, so the common ones have small numbers and come first.
+  const terms: PostTerms = { words: encodeAscending(readText(store.table, folded).sort()), uncounted: !counted };
+  if (counted) store.textsRead += 1;
+  store.termsOf.set(post, terms);
   return terms;
 }
 

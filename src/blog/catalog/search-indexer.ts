@@ -10,7 +10,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Catalog } from './catalog.js';
 import { MOST_UNINDEXED } from './query.js';
-import { adoptSavedWordsSteps, createTermMatcher, createWordStore, fitsSavedIndex, indexSteps, savedIndexSteps, savedPostsFor, type SavedWords, type Searchable, type SearchIndex } from './search-index.js';
+import { adoptSavedWordsSteps, createTermMatcher, createWordStore, fitsSavedIndex, indexSteps, savedIndexSteps, savedPostsFor, takeTermsOf, type SavedWords, type Searchable, type SearchIndex } from './search-index.js';
 import type { SearchWordsStore } from './search-words-file.js';
 import { stepClock, type StepDue } from './step-clock.js';
 
@@ -33,6 +33,16 @@ export interface SearchIndexer {
   index(catalog: Catalog): void;
   /** Settles when no build is under way or queued. */
   idle(): Promise<void>;
+  /**
+   * Takes in the words file (at once without one), before any post is read, so that the posts the load reads can
+   * give their words (takeText) under the file's numbers; the first build calls it when nobody did.
+   */
+  takeWordsFile(): Promise<void>;
+  /**
+   * Keeps the words of a post's folded text, read as the post is loaded (content/library.ts), so that no build
+   * reads its file again; ignored before the words file is taken in.
+   */
+  takeText(post: Searchable, folded: string): void;
   /**
    * Settles once the first build took in the words file (at once without one): with the index ready when the file
    * held the index of the catalog's very posts (a restart with nothing changed), else with the build under way.
@@ -89,7 +99,8 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   let closed = false;
   let running: Promise<void> = Promise.resolve();
   let writing: Promise<void> = Promise.resolve();
-  let first = true;
+  // What the words file held, once taken in (takeWordsFile).
+  let wordsFile: Promise<SavedWords | null> | null = null;
   // No text is read into the store before the words file is taken in (adoptSavedWords wants an empty table).
   let storeOpen = !options.words;
   // Builds under way or queued, and the queries waiting for an index (whenIndexed).
@@ -138,7 +149,6 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
    * file's content when it holds the index too: the first build takes that whole when its posts are the catalog's.
    */
   const adoptWordsFile = async (due: StepDue): Promise<SavedWords | null> => {
-    first = false;
     try {
       const saved = options.words ? await inSteps(options.words.read(due)) : null;
       // A restart: the first build takes (almost) every post's words from the file.
@@ -177,10 +187,11 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
     const current = () => !closed && wanted === catalog;
     try {
       const due = stepClock(options.stepMs);
-      // Until the file is taken in, longer steps: nothing is answered before, the start waits for it.
-      const restoring = stepClock(options.restoreStepMs ?? options.stepMs);
       const restoreDue = () => (isRestored ? due() : restoring());
-      const saved = first ? await adoptWordsFile(restoreDue) : null;
+      // The first build takes what the words file held; later ones take nothing from it.
+      const first = firstBuild;
+      firstBuild = false;
+      const saved = first ? await takeWordsFile() : null;
       if (!current()) return;
       const posts = catalog.published.map((entry) => entry.post);
       if (saved && fitsSavedIndex(posts, saved)) {
@@ -206,6 +217,11 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
       restoredNow();
     }
   };
+
+  // Until the file is taken in, longer steps: nothing is answered before, the start waits for it.
+  const restoring = stepClock(options.restoreStepMs ?? options.stepMs);
+  let firstBuild = true;
+  const takeWordsFile = (): Promise<SavedWords | null> => (wordsFile ??= adoptWordsFile(restoring));
 
   /** Runs a build's steps; the index yielded once its lists are laid out answers `earlyAnswerMs` later. */
   const runSteps = async (catalog: Catalog, steps: ReturnType<typeof indexSteps>, current: () => boolean, earlyAnswerMs: number): Promise<void> => {
@@ -246,6 +262,11 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
     indexFor: (catalog) => (ready !== null && ready.catalog === catalog ? ready.index : null),
     latest: () => ready?.index ?? kept,
     matcherFor: (terms) => createTermMatcher(store, terms, () => storeOpen),
+    takeWordsFile: async () => void (await takeWordsFile()),
+    takeText(post, folded) {
+      // A post the words file has (its file unchanged since) takes its list from there.
+      if (storeOpen && !closed && !(post.searchKey !== undefined && store.saved.has(post.searchKey))) takeTermsOf(store, post, folded, false);
+    },
     whenIndexed(catalog) {
       if (closed || builds === 0 || ready?.catalog === catalog) return Promise.resolve();
       return new Promise<void>((settle) => waiting.push({ catalog, settle }));

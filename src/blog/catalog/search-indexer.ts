@@ -48,7 +48,7 @@ export interface SearchIndexer {
    * held the index of the catalog's very posts (a restart with nothing changed), else with the build under way.
    */
   restored(): Promise<void>;
-  /** Post texts read for the last completed build (by it, by builds cut short before it, or by scans): the others' words were known, or in the words file. */
+  /** Post texts read for the last completed build (as they were loaded, by it, or by builds cut short before it): the others' words were in the words file. */
   textsRead(): number;
   /** Stops building; settles when the build under way has paused for good and the words file holds the last index's words. */
   close(): Promise<void>;

@@ -26,6 +26,7 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'search-10k', group: 'blog', run: benchSearch10k },
   { name: 'startup-scale', group: 'scale', run: benchStartupScale },
   { name: 'search-at-start', group: 'scale', run: async (context) => (await import('./search-at-start.js')).benchSearchAtStart(context) },
+  { name: 'search-build', group: 'scale', run: async (context) => (await import('./search-build.js')).benchSearchBuild(context) },
   { name: 'forms-http', group: 'forms', run: benchFormsHttp },
   { name: 'rate-limiter', group: 'forms', run: benchRateLimiterMemory },
   { name: 'spam', group: 'forms', run: async (context) => (await import('./spam.js')).benchSpam(context) },

@@ -1,11 +1,11 @@
-// Blog `q` right after start, as a visitor meets it: `dist/cli.js serve` is started on a corpus of 10,000 and of
-// 100,000 posts and asked, from the moment it listens, 100 first-time queries of the corpus's everyday words (its
+// Blog `q` right after start, as a visitor meets it: `dist/cli.js serve` is started on a corpus of 1,000, 10,000
+// and 100,000 posts and asked, from the moment it listens, 100 first-time queries of the corpus's everyday words (its
 // most common words, never the same query twice, so no answer is served from cache), one after another. Each size
-// starts twice on one data_dir: a first start (nothing in data_dir) and a restart. Per start: the median, p90 and
-// maximum answer times, how many answers were partial (docs/blog.md "Start-up and the load cache"), when the
-// index was ready, resident memory once settled, and how soon an edited post is found by `q` (which leaves that post
-// changed for the restart, as a restart after some writing finds it). Every answer is checked against the complete
-// one, asked again once the index is ready.
+// starts twice on one data_dir: a first start (nothing in data_dir) and a restart. Per start: the index build time
+// (the log's build_ms), the first answer (after a first start it waits for the index: docs/blog.md "Start-up and
+// the load cache"), the median, p90 and maximum answer times, resident memory once settled, and how soon an edited
+// post is found by `q` (which leaves that post changed for the restart, as a restart after some writing finds it).
+// Every answer is checked against the one asked again once the index is ready: they must be the same.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchContext } from './lib/context.js';
@@ -22,17 +22,19 @@ const SECTION = 'search at start';
 const MB = 1024 * 1024;
 const QUERIES = 100;
 
-/** Targets by corpus size: answer times of first-time everyday-word queries right after start. */
-const TARGETS: Record<number, { medianMs: number; maxMs: number }> = {
-  10_000: { medianMs: 5, maxMs: 100 },
-  100_000: { medianMs: 20, maxMs: 500 },
+/**
+ * Targets by corpus size: answer times of first-time everyday-word queries right after start. The first answer of
+ * a first start waits for the index build (firstMs); every other answer, and every one after a restart, is < maxMs.
+ */
+const TARGETS: Record<number, { medianMs: number; maxMs: number; firstMs: number }> = {
+  10_000: { medianMs: 5, maxMs: 500, firstMs: 1000 },
+  100_000: { medianMs: 20, maxMs: 500, firstMs: 5000 },
 };
 
 /** A /posts answer as the bench reads it. */
 interface PostsAnswer {
   total: number;
   has_next: boolean;
-  partial?: boolean;
   posts: Array<{ slug: string; lang: string }>;
 }
 
@@ -45,16 +47,18 @@ interface Asked {
 interface StartFigures {
   listeningMs: number;
   indexedMs: number | undefined;
+  /** The build's own time, from the log (build_ms). */
+  buildMs: number | undefined;
   asked: Asked[];
   rssBytes: number;
   editMs: number;
 }
 
-/** Runs every size in BENCH_SEARCH_SIZES (default 10000,100000) and adds the figures to the report. */
+/** Runs every size in BENCH_SEARCH_SIZES (default 1000,10000,100000) and adds the figures to the report. */
 export async function benchSearchAtStart(context: BenchContext): Promise<void> {
   const { report } = context;
   report.section('Blog search right after start: first-time everyday-word queries from the moment postbox listens');
-  const sizes = (process.env.BENCH_SEARCH_SIZES ?? '10000,100000').split(',').map(Number);
+  const sizes = (process.env.BENCH_SEARCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
   for (const size of sizes) {
     const corpus = cachedCorpus(corpusRoot(), size);
     const words = everydayWords(corpus, QUERIES);
@@ -118,32 +122,34 @@ async function measureStart(context: BenchContext, dir: string, configFile: stri
       client.close();
     }
     const indexedMs = await waitForIndex(postbox, 300_000);
+    const buildMs = buildTime(postbox.logFile);
     await checkAnswers(base, asked);
     await delay(1000);
     const memory = readMemory(postbox.pid);
     const editMs = await measureEditFound(base, corpus, label);
-    return { listeningMs, indexedMs, asked, rssBytes: memory?.rss ?? NaN, editMs };
+    return { listeningMs, indexedMs, buildMs, asked, rssBytes: memory?.rss ?? NaN, editMs };
   } finally {
     await postbox.stop();
   }
 }
 
-/**
- * Asks every query again once the index is ready (limit 21: a key of its own) and compares: a complete answer must
- * be the same, a partial one may count fewer posts but lists the complete answer's first posts.
- */
+/** The build_ms of the first blog_search_indexed line of the log. */
+function buildTime(logFile: string): number | undefined {
+  const line = readFileSync(logFile, 'utf8').split('\n').find((text) => text.includes('"blog_search_indexed"'));
+  return line === undefined ? undefined : (JSON.parse(line) as { build_ms?: number }).build_ms;
+}
+
+/** Asks every query again once the index is ready (limit 21: a key of its own) and compares: the answers must be the same. */
 async function checkAnswers(base: string, asked: Asked[]): Promise<void> {
   const client = createClient();
   const problems: string[] = [];
   try {
     for (const { word, answer } of asked) {
       const full = parseJson<PostsAnswer>(await client.get(`${base}?q=${encodeURIComponent(word)}&limit=21`))!;
-      if (full.partial) problems.push(`q=${word}: still partial once the index is ready`);
       const slugs = (posts: PostsAnswer['posts']) => posts.map((post) => `${post.slug}/${post.lang}`).join(' ');
       const expected = slugs(full.posts.slice(0, answer.posts.length));
       if (slugs(answer.posts) !== expected) problems.push(`q=${word}: listed ${slugs(answer.posts).slice(0, 80)}, the complete answer ${expected.slice(0, 80)}`);
-      if (!answer.partial && (answer.total !== full.total || answer.has_next !== full.total > 20)) problems.push(`q=${word}: total ${answer.total}, the complete answer ${full.total}`);
-      if (answer.partial && answer.total > full.total) problems.push(`q=${word}: partial total ${answer.total} above the complete ${full.total}`);
+      if (answer.total !== full.total || answer.has_next !== full.total > 20) problems.push(`q=${word}: total ${answer.total}, once the index is ready ${full.total}`);
     }
   } finally {
     client.close();
@@ -179,29 +185,20 @@ function addFigures(report: Report, size: number, label: string, figures: StartF
   const sorted = [...times].sort((a, b) => a - b);
   const p90 = sorted[Math.ceil(sorted.length * 0.9) - 1]!;
   const max = sorted[sorted.length - 1]!;
-  const partial = figures.asked.filter((asked) => asked.answer.partial);
-  const slowest = [...figures.asked].sort((a, b) => b.ms - a.ms).slice(0, 3).map((asked) => `${asked.word} ${formatMs(asked.ms)}${asked.answer.partial ? ' (partial)' : ''}`);
-  const ok = target !== undefined && median(times) < target.medianMs && max < target.maxMs;
+  // After a first start the first answer waits for the build; the others, and every one after a restart, do not.
+  const waited = label === 'first start' ? times[0]! : 0;
+  const rest = label === 'first start' ? times.slice(1) : times;
+  const restMax = Math.max(...rest);
+  const slowest = [...figures.asked].sort((a, b) => b.ms - a.ms).slice(0, 3).map((asked) => `${asked.word} ${formatMs(asked.ms)}`);
+  const ok = target !== undefined && median(times) < target.medianMs && restMax < target.maxMs && waited < target.firstMs;
   report.add({
     section: SECTION,
-    name: `${size / 1000}k ${label}: median / p90 / max`,
-    value: `${formatMs(median(times))} / ${formatMs(p90)} / ${formatMs(max)}`,
-    target: target ? `median < ${target.medianMs} ms, max < ${target.maxMs} ms` : '-',
+    name: `${size / 1000}k ${label}: build / first answer / median / p90 / max`,
+    value: `${figures.buildMs === undefined ? 'n/a' : formatMs(figures.buildMs)} / ${formatMs(times[0]!)} / ${formatMs(median(times))} / ${formatMs(p90)} / ${formatMs(max)}`,
+    target: target ? `first < ${target.firstMs} ms, median < ${target.medianMs} ms, others < ${target.maxMs} ms` : '-',
     verdict: target ? (ok ? 'PASS' : 'FAIL') : 'INFO',
     detail:
-      `the first ${formatMs(times[0]!)}; ${partial.length} of ${times.length} partial (the last answered ${formatMs(lastPartialAt(figures))} after listening); ` +
-      `slowest ${slowest.join(', ')}; listening after ${formatMs(figures.listeningMs)}, q index ready after ${figures.indexedMs === undefined ? 'n/a' : formatMs(figures.indexedMs)}; ` +
+      `every answer complete; slowest ${slowest.join(', ')}; listening after ${formatMs(figures.listeningMs)}, q index ready after ${figures.indexedMs === undefined ? 'n/a' : formatMs(figures.indexedMs)} (from spawn); ` +
       `VmRSS ${(figures.rssBytes / MB).toFixed(0)} MB once settled; an edited title found by q after ${formatMs(figures.editMs)}`,
   });
-}
-
-/** When the last partial answer came, counted from the first query (0 when none was partial). */
-function lastPartialAt(figures: StartFigures): number {
-  let elapsed = 0;
-  let last = 0;
-  for (const asked of figures.asked) {
-    elapsed += asked.ms;
-    if (asked.answer.partial) last = elapsed;
-  }
-  return last;
 }

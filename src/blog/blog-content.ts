@@ -6,7 +6,6 @@ import type { BlogConfig, SiteConfig } from '../config/config.js';
 import type { Logger } from '../kit/log.js';
 import { VERSION } from '../version.js';
 import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
-import { ANSWER_WITHIN_MS } from './catalog/query.js';
 import { createSearchIndexer, RESTORE_STEP_MS } from './catalog/search-indexer.js';
 import { createSearchWordsStore } from './catalog/search-words-file.js';
 import { listVersionStates } from './catalog/version-states.js';
@@ -57,16 +56,10 @@ export interface BlogContentDeps {
    */
   searchWordsFile?: string;
   /**
-   * Milliseconds of work between two pauses of the `q` index build, and of a `q` scan before the index is ready
-   * (catalog/step-clock.ts STEP_MS by default): how long another request may wait behind either.
+   * Milliseconds of work between two pauses of the `q` index build (catalog/step-clock.ts STEP_MS by default): how
+   * long another request may wait behind it.
    */
   searchStepMs?: number;
-  /**
-   * Milliseconds a `q` asked before the index is ready may take (catalog/query.ts ANSWER_WITHIN_MS by default):
-   * then it answers from the newest posts looked at so far, a partial answer (docs/blog.md "Start-up and the load
-   * cache").
-   */
-  searchAnswerMs?: number;
 }
 
 /** The blog's posts as they are now, for its HTTP service, /admin and campaigns. */
@@ -104,10 +97,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
     unicode: process.versions.unicode ?? '',
   };
   const loadCache = deps.loadCacheFile ? createLoadCacheStore(deps.loadCacheFile, cacheKey) : undefined;
-  const library = createPostLibrary(blog.content_dir, { markdown, languageNames, defaultLanguage: site.language, baseUrl: site.base_url }, logger, loadCache);
-  let loaded: RefreshResult | null = null;
-  const respond = createResponseFactory(blog.cache_max_age);
-  // The q index is built after each catalog is served, in the background; q scans the posts until it is ready.
+  // The q index is built after each catalog is served, in the background; a q query waits for it.
   const searchIndexer = createSearchIndexer({
     words: deps.searchWordsFile ? createSearchWordsStore(deps.searchWordsFile, cacheKey) : undefined,
     stepMs: deps.searchStepMs,
@@ -116,6 +106,10 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
     onSaveError: (error) =>
       logger.warn({ event: 'blog_search_words_not_written', reason: (error as Error).message }, 'blog search words could not be written; the next start reads every post file for q'),
   });
+  // The posts' words are read as the posts are loaded, so that the index build reads no file (content/library.ts).
+  const library = createPostLibrary(blog.content_dir, { markdown, languageNames, defaultLanguage: site.language, baseUrl: site.base_url }, logger, loadCache, searchIndexer.takeText);
+  let loaded: RefreshResult | null = null;
+  const respond = createResponseFactory(blog.cache_max_age);
   const tools: SnapshotTools = {
     respond,
     render: markdown.render,
@@ -123,8 +117,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
     searchIndexOf: searchIndexer.indexFor,
     latestSearchIndex: searchIndexer.latest,
     matcherFor: searchIndexer.matcherFor,
-    scanStepMs: deps.searchStepMs,
-    scanAnswerMs: deps.searchAnswerMs ?? ANSWER_WITHIN_MS,
+    whenIndexed: searchIndexer.whenIndexed,
   };
   let snapshot: BlogSnapshot | null = null;
   let watcher: ContentWatcher | null = null;
@@ -156,14 +149,26 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
       { event: 'blog_content_loaded', posts: next.catalog.published.length, files_read: result.filesRead, files_from_cache: result.filesFromCache, duration_ms: duration },
       'blog content loaded',
     );
-    // Once every summary is derived, the load cache can keep the excerpts too.
-    warming = next.warmUp(() => stopped || snapshot !== next).then(() => (stopped || snapshot !== next ? undefined : library.saveCache()));
+    const indexing = performance.now();
     searchIndexer.index(next.catalog);
+    // Once every summary is derived, the load cache can keep the excerpts too. The warm-up waits for the q index:
+    // a q query waits for that, a summary is made when first asked for.
+    const stale = () => stopped || snapshot !== next;
+    warming = searchIndexer
+      .whenIndexed(next.catalog)
+      .then(() => (stale() ? undefined : next.warmUp(stale)))
+      .then(() => (stale() ? undefined : library.saveCache()));
     // One line when the q index of this content is ready (not when a newer content took its place first).
     void searchIndexer.idle().then(() => {
       if (!stopped && searchIndexer.indexFor(next.catalog)) {
         logger.info(
-          { event: 'blog_search_indexed', posts: next.catalog.published.length, texts_read: searchIndexer.textsRead(), duration_ms: Math.round(performance.now() - started) },
+          {
+            event: 'blog_search_indexed',
+            posts: next.catalog.published.length,
+            texts_read: searchIndexer.textsRead(),
+            build_ms: Math.round(performance.now() - indexing),
+            duration_ms: Math.round(performance.now() - started),
+          },
           'blog search index ready',
         );
       }
@@ -172,7 +177,9 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
   const reloader = createReloader(reload, (error) => logger.error({ err: error }, 'blog content reload failed'));
   // When the earliest scheduled post comes due, the catalog is built again (no file needs a look: an empty list).
   const releases = createReleaseTimer({ timers: deps.timers ?? systemTimers, now: () => clock().getTime(), onRelease: () => reloader.request([]) });
-  // The first load runs alone; only then do file events, the periodic rescan and releases ask for reloads.
+  // The words file first, so that the posts the first load reads are numbered as its words are; the first load runs
+  // alone; only then do file events, the periodic rescan and releases ask for reloads.
+  await searchIndexer.takeWordsFile();
   await reload();
   // A restart with no post changed answers `q` from the index kept in data_dir from its first request: the start
   // waits for it to be read (a fraction of the posts' loading; docs/blog.md "Start-up and the load cache").

@@ -61,7 +61,7 @@ describe('the q index, built in the background', () => {
     for (const q of QUERIES) {
       for (const entry of catalog.published) {
         const terms = searchTerms(q);
-        assert.equal(indexer.matcherFor(terms).matches(entry.post), containsEveryTerm(entry.post, terms), `${entry.url} q=${q}, judged by its words`);
+        assert.equal(indexer.matcherFor(terms)(entry.post), containsEveryTerm(entry.post, terms), `${entry.url} q=${q}, judged by its words`);
       }
     }
 

@@ -1,14 +1,12 @@
-// `q` before the index is ready (search-index.ts createTermMatcher): a post is judged by its words, and words the
-// store has not got yet are read from the post's text and kept, so that the build, which takes them as they are,
-// reads no text twice. Scans run between the build's steps, also for posts the build does not index (a newer
-// catalog's), and while the words file is being taken in they leave the store alone. The index answers as soon as
-// its lists are laid out, before the trigram index over its words is built.
+// A post the answering index does not hold (search-index.ts createTermMatcher) is judged by its words, and words
+// the store has not got yet are read from the post's text and kept, so that the build, which takes them as they
+// are, reads no text twice; while the words file is being taken in, posts are judged by their text and the store is
+// left alone. The index answers as soon as its lists are laid out, before the trigram index over its words is built.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { Catalog, CatalogEntry } from '../../src/blog/catalog/catalog.js';
-import { selectPage, selectPageInSlices, type PostsQuery } from '../../src/blog/catalog/query.js';
-import { containsEveryTerm, scanInSlices, type Searchable } from '../../src/blog/catalog/plain-search.js';
+import type { Catalog } from '../../src/blog/catalog/catalog.js';
+import { containsEveryTerm, type Searchable } from '../../src/blog/catalog/plain-search.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
 import { adoptSavedWords, buildSearchIndex, createTermMatcher, createWordStore, findPositions, indexSteps } from '../../src/blog/catalog/search-index.js';
 import { createSearchIndexer } from '../../src/blog/catalog/search-indexer.js';
@@ -118,26 +116,6 @@ describe('q scanned by words before the index is ready', () => {
     );
   });
 
-  it('gives, from a scan to its end, the page the index gives: the same posts, order, total and page flags', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.tuple(text, fc.subarray(['x', 'y'])), { maxLength: 12 }),
-        query,
-        fc.constantFrom(undefined, 'x', 'y'),
-        fc.integer({ min: 1, max: 3 }),
-        fc.integer({ min: 1, max: 4 }),
-        async (posts, q, tag, page, limit) => {
-          const candidates = posts.map(([body, tagKeys], at) => ({ post: countedPost(`p${at}.md\n1`, body), tagKeys }) as unknown as CatalogEntry);
-          const postsQuery: PostsQuery = { lang: undefined, tag, terms: searchTerms(q), page, limit };
-          const byIndex = selectPage(candidates, postsQuery, buildSearchIndex(candidates.map((entry) => entry.post)));
-          const options = { matches: createTermMatcher(createWordStore(), postsQuery.terms, () => true), pause: async () => undefined, indexNow: () => null, stepMs: 0 };
-          assert.deepEqual(await selectPageInSlices(candidates, postsQuery, options), byIndex, `q=${JSON.stringify(q)} tag=${tag}`);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
-
   it('judges a query of more terms than a word mask has bits (7) as the plain scan does', () => {
     const terms = Array.from({ length: 40 }, (_, at) => `w${at}x`);
     const every = countedPost('a.md\n1', terms.join(' '));
@@ -171,77 +149,22 @@ describe('q scanned by words before the index is ready', () => {
     for (let turn = 0; turn < 3; turn += 1) {
       await new Promise((resolve) => setImmediate(resolve));
       assert.ok(readSteps < 3, 'the words file is still being read');
-      assert.equal(indexer.matcherFor(['alpha']).held?.(), true, 'a scan waits meanwhile');
-      assert.equal(indexer.matcherFor(['alpha']).slow?.(), true, 'posts can only be judged by their texts meanwhile');
       for (const q of ['alpha', 'ss', 'fi', 'beta gamma', 'zz']) {
         const terms = searchTerms(q);
-        const { matches } = indexer.matcherFor(terms);
+        const matches = indexer.matcherFor(terms);
         for (const post of posts) assert.equal(matches(post), containsEveryTerm(post, terms), `${post.searchKey} q=${q}`);
       }
       waiting.shift()?.();
     }
-    let turns = 0;
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
       const next = waiting.shift();
       if (!next) break;
-      if (indexer.indexFor(catalog) === null) {
-        turns += 1;
-        assert.equal(indexer.matcherFor(['alpha']).held?.(), true, 'every post is in the file: scans wait for the index');
-      }
       next();
     }
-    assert.ok(turns > 0);
     await indexer.idle();
     assert.notEqual(indexer.indexFor(catalog), null);
     assert.equal(indexer.textsRead(), 0, 'the build took every post from the file');
-    assert.equal(indexer.matcherFor(['alpha']).held?.(), false);
-    assert.equal(indexer.matcherFor(['alpha']).slow?.(), false);
-  });
-
-  it('holds scans while a build lays out its lists, from when every post is read until the index answers', async () => {
-    const catalogOf = (posts: readonly CountedPost[]) => ({ published: posts.map((post) => ({ post })) }) as unknown as Catalog;
-    const posts = Array.from({ length: 100 }, (_, at) => countedPost(`p${at}.md\n1`, `post ${at} word${at % 7}`));
-    const catalog = catalogOf(posts);
-    const waiting: Array<() => void> = [];
-    const indexer = createSearchIndexer({ stepMs: 0, pause: () => new Promise<void>((resolve) => waiting.push(resolve)), onError: (error) => assert.fail(String(error)) });
-    const held = () => indexer.matcherFor(['word1']).held?.() ?? false;
-    const turn = async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      waiting.shift()?.();
-      await new Promise((resolve) => setImmediate(resolve));
-    };
-    // Twice: the first build is cut short by a newer catalog while it lays out its lists.
-    const more = Array.from({ length: 100 }, (_, at) => countedPost(`q${at}.md\n1`, `other ${at}`));
-    const next = catalogOf([...posts, ...more]);
-    const everyPost = [...posts, ...more];
-    indexer.index(catalog);
-    let wanted = catalog;
-    const states: string[] = [];
-    while (indexer.indexFor(next) === null) {
-      const allRead = (wanted === catalog ? posts : everyPost).every((post) => post.reads === 1);
-      assert.equal(held(), allRead && indexer.indexFor(wanted) === null, `held exactly while the lists are laid out (${states.length})`);
-      states.push(allRead ? 'laying out' : 'reading');
-      if (wanted === catalog && allRead) {
-        indexer.index(next);
-        wanted = next;
-        // The first build stops at its next pause, and holds nothing after it.
-        await turn();
-        assert.equal(held(), false, 'reading the new posts');
-      }
-      await turn();
-    }
-    assert.equal(indexer.indexFor(catalog), null, 'the first build never answered');
-    assert.ok(states.filter((state) => state === 'reading').length > 1 && states.includes('laying out'), states.join());
-    assert.equal(held(), false, 'not held once the index answers');
-    for (;;) {
-      const resolve = waiting.shift();
-      if (!resolve) break;
-      resolve();
-      await new Promise((done) => setImmediate(done));
-    }
-    await indexer.idle();
-    assert.equal(held(), false);
   });
 
   it('answers without the words\' trigram index only once that has taken earlyAnswerMs', async () => {
@@ -255,10 +178,7 @@ describe('q scanned by words before the index is ready', () => {
       for (;;) {
         await new Promise((resolve) => setImmediate(resolve));
         const index = indexer.indexFor(catalog);
-        if (index) {
-          answeredWithout ||= index.vocabulary.texts.length < index.offsets.length - 1;
-          assert.equal(indexer.matcherFor(['w1']).held?.(), false, 'scans go on once the index answers');
-        }
+        if (index) answeredWithout ||= index.vocabulary.texts.length < index.offsets.length - 1;
         const next = waiting.shift();
         if (!next) break;
         next();
@@ -267,37 +187,6 @@ describe('q scanned by words before the index is ready', () => {
       assert.equal(answeredWithout, earlyAnswerMs === 0, `earlyAnswerMs ${earlyAnswerMs}`);
       assert.deepEqual(findPositions(indexer.indexFor(catalog)!, ['w1']), expected(posts, ['w1']));
     }
-  });
-
-  it('looks at no post while held, and gives way to the index if it is ready meanwhile', async () => {
-    const looked: number[] = [];
-    let heldTurns = 3;
-    let pauses = 0;
-    const options = {
-      pause: async () => void (pauses += 1),
-      stop: () => false,
-      due: () => false,
-      held: () => heldTurns-- > 0,
-    };
-    const found = await scanInSlices([1, 2, 3, 4], (item) => (looked.push(item), item % 2 === 0), options);
-    assert.deepEqual(found, [2, 4]);
-    assert.deepEqual(looked, [1, 2, 3, 4]);
-    assert.equal(pauses, 3, 'one pause per held turn, none after');
-    looked.length = 0;
-    const stopped = await scanInSlices([1, 2, 3], (item) => (looked.push(item), true), { ...options, held: () => true, stop: () => pauses > 4 });
-    assert.equal(stopped, null);
-    assert.equal(looked.length, 0, 'no post looked at');
-    // Held again once under way: it waits, and the index answers.
-    let ready = false;
-    const handedOver = await scanInSlices([1, 2, 3], (item) => (looked.push(item), true), {
-      ...options,
-      due: () => true,
-      held: () => looked.length > 0,
-      pause: async () => void (pauses += 1, (ready = pauses > 8)),
-      stop: () => ready,
-    });
-    assert.equal(handedOver, null);
-    assert.deepEqual(looked, [1]);
   });
 
   it('keeps what a scan read after the file is taken in: the build reads only the changed post, and that once', async () => {
@@ -315,7 +204,7 @@ describe('q scanned by words before the index is ready', () => {
     indexer.index(catalog);
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(indexer.indexFor(catalog), null, 'the build has not run yet');
-    const { matches } = indexer.matcherFor(['epsilon']);
+    const matches = indexer.matcherFor(['epsilon']);
     assert.deepEqual(posts.map((post) => matches(post)), [false, true, false]);
     assert.deepEqual(posts.map((post) => post.reads), [0, 1, 0], 'the unchanged posts are judged by the file\'s words');
     for (;;) {

@@ -1,8 +1,6 @@
-// A `q` request that arrives before the q index is ready scans the posts a slice at a time
-// (catalog/query.ts selectPageInSlices): other requests are answered meanwhile. Slices are cut by time; here they
-// are cut after every post (searchStepMs 0), whatever the machine's speed, and the scan has all the time it needs
-// (searchAnswerMs; an answer cut short by it is search-partial.test.ts's). The scan may end in the index (it waits
-// once every post's words are known); that a scan to its end gives the index's page is search-scan-words.test.ts's.
+// A `q` request that arrives before the q index is ready waits for it (catalog/search-indexer.ts whenIndexed),
+// while other requests are answered between the build's steps. Steps are cut by time; here they are cut after
+// every post (searchStepMs 0), whatever the machine's speed.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,8 +32,8 @@ const SEARCH = '/api/blog/posts?q=NEEDLE&limit=100';
 describe('q before the index is ready', () => {
   let scannedBody = '';
 
-  it('answers a request sent after the search while the search is still scanning, then the search itself', async () => {
-    const blog = await startBlog(dir, { deps: { searchStepMs: 0, searchAnswerMs: 600_000 } });
+  it('answers a request sent after the search while the search waits for the index, then the search itself', async () => {
+    const blog = await startBlog(dir, { deps: { searchStepMs: 0 } });
     try {
       assert.ok(!blog.logs.lines().some((line) => line.event === 'blog_search_indexed'), 'the index is not ready yet');
       const order: string[] = [];
@@ -56,7 +54,7 @@ describe('q before the index is ready', () => {
   });
 
   it('gives the same answer once the index is ready, byte for byte', async () => {
-    const blog = await startBlog(dir, { deps: { searchStepMs: 0, searchAnswerMs: 600_000 } });
+    const blog = await startBlog(dir, { deps: { searchStepMs: 0 } });
     try {
       await waitFor('the q index', () => (blog.logs.lines().some((line) => line.event === 'blog_search_indexed') ? true : undefined), 10_000);
       assert.equal((await blog.request(SEARCH)).body, scannedBody);

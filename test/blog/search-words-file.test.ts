@@ -254,7 +254,7 @@ describe('the q index words file, kept by the indexer', () => {
     const read: Searchable[] = [];
     for (const q of ['quetzalcoatl', 'post', 'é', 'zz']) {
       const terms = searchTerms(q);
-      const { matches } = indexer.matcherFor(terms);
+      const matches = indexer.matcherFor(terms);
       const page = selectPage(catalog.primaries, { lang: undefined, tag: undefined, terms, page: 1, limit: 100 }, kept, (one) => (read.push(one), matches(one)));
       const expected = catalog.primaries.filter((entry) => containsEveryTerm(entry.post, terms));
       assert.deepEqual(page.entries, expected, q);

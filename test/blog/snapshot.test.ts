@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildCatalog, groupBySlug, findPost } from '../../src/blog/catalog/catalog.js';
 import { parsePostsQuery } from '../../src/blog/catalog/query.js';
-import { buildSearchIndex } from '../../src/blog/catalog/search-index.js';
+import { buildSearchIndex, type SearchIndex } from '../../src/blog/catalog/search-index.js';
 import { createResponseFactory } from '../../src/blog/http/prepared-response.js';
 import { buildSnapshot, createSnapshotMemo, type SnapshotTools } from '../../src/blog/http/snapshot.js';
 import { createMarkdownTools } from '../../src/blog/content/markdown.js';
@@ -93,7 +93,7 @@ describe('snapshots', () => {
     assert.equal(answer.answer.body!.toString(), (ready.posts(query({ q: 'e' })) as typeof answer).answer.body!.toString());
   });
 
-  it('scan for q instead when the index built last lacks more than 256 of the candidates', async () => {
+  it('wait for the index of their own for q when the index built last lacks more than 256 of the candidates', async () => {
     const { config } = await loadCatalog();
     const context = parseContext(config);
     const many = Array.from({ length: 300 }, (_, at) => {
@@ -102,16 +102,25 @@ describe('snapshots', () => {
       return outcome.post;
     });
     const catalog = buildCatalog(groupBySlug(many), config.site!, config.blog!, Date.now());
-    const base = { respond: createResponseFactory(60), render: createMarkdownTools().render, pause: async () => {} };
+    const base = { respond: createResponseFactory(60), render: createMarkdownTools().render };
     const lacking = (count: number) => buildSearchIndex(catalog.published.slice(count).map((entry) => entry.post));
-    const near = buildSnapshot(catalog, { ...base, memo: createSnapshotMemo(), searchIndexOf: () => null, latestSearchIndex: () => lacking(256) }, new Date(0));
-    const far = buildSnapshot(catalog, { ...base, memo: createSnapshotMemo(), searchIndexOf: () => null, latestSearchIndex: () => lacking(257) }, new Date(0));
+    let built: SearchIndex | null = null;
+    let settle = () => {};
+    const whenIndexed = () => new Promise<void>((resolve) => (settle = resolve));
+    const near = buildSnapshot(catalog, { ...base, memo: createSnapshotMemo(), searchIndexOf: () => null, latestSearchIndex: () => lacking(256), whenIndexed }, new Date(0));
+    const far = buildSnapshot(catalog, { ...base, memo: createSnapshotMemo(), searchIndexOf: () => built, latestSearchIndex: () => lacking(257), whenIndexed }, new Date(0));
     const nearAnswer = near.posts(query({ q: 'needle' }));
     const farAnswer = far.posts(query({ q: 'needle' }));
     assert.ok(!(nearAnswer instanceof Promise), '256 lacking: answered from the index at once');
-    assert.ok(farAnswer instanceof Promise, '257 lacking: the posts are scanned');
+    assert.ok(farAnswer instanceof Promise, '257 lacking: the query waits for the index');
+    assert.equal(far.posts(query({ q: 'needle' })), farAnswer, 'the same query asked meanwhile waits with it');
+    built = lacking(0);
+    settle();
     assert.equal((await farAnswer).answer.body!.toString(), nearAnswer.answer.body!.toString());
     assert.match(nearAnswer.answer.body!.toString(), /"total":100/);
+    // With no build coming, every candidate is looked at.
+    const none = buildSnapshot(catalog, { ...base, memo: createSnapshotMemo(), searchIndexOf: () => null, latestSearchIndex: () => lacking(257), whenIndexed: async () => {} }, new Date(0));
+    assert.equal((await none.posts(query({ q: 'needle' }))).answer.body!.toString(), nearAnswer.answer.body!.toString());
   });
 
   it('keep at most 1,000 post details, the least recently read going first', async () => {

@@ -3,11 +3,10 @@
 import { languageKey } from '../content/language.js';
 import { foldCase } from '../text/fold-case.js';
 import { compareEntries, type Catalog, type CatalogEntry } from './catalog.js';
-import { containsEveryTerm, scanInSlices } from './plain-search.js';
+import { containsEveryTerm } from './plain-search.js';
 import { addBit, countBits, emptyBits, intersectInto, bitPositions, type PostBits } from './post-bits.js';
 import { findMatches, positionsOf, type CandidateRanks, type Searchable, type SearchIndex } from './search-index.js';
 import { searchTerms } from './search.js';
-import { stepClock } from './step-clock.js';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, MAX_PAGE_SIZE, MIN_PAGE_SIZE, POSTS_QUERY_PARAMETERS, WHOLE_NUMBER } from './query-params.js';
 
 // The parameters' bounds live in query-params.ts, which GET /openapi.json reads too.
@@ -33,12 +32,6 @@ export interface PostsPage {
   has_next: boolean;
   has_prev: boolean;
   entries: CatalogEntry[];
-  /**
-   * Set when a `q` asked before the index was ready looked at the newest candidates only (docs/blog.md "Start-up
-   * and the load cache"): `total` counts the matches among them, `has_next` is true, and the entries are the
-   * first matches of all, as the complete answer lists them, as far as they go.
-   */
-  partial?: true;
 }
 
 /**
@@ -145,7 +138,7 @@ export function listForLanguage(catalog: Catalog, lang: string): CatalogEntry[] 
  * Filters `candidates` (already ordered) by tag and terms and cuts out the requested page. Terms are looked up
  * in `index`; candidates it does not hold (it is an earlier catalog's, while the index of theirs is built) are
  * each asked `matches` (whether the post holds query.terms). Without an index every candidate is scanned, with
- * the same result: selectPageInSlices does that scan without holding up other requests.
+ * the same result.
  */
 export function selectPage(
   candidates: readonly CatalogEntry[],
@@ -185,84 +178,6 @@ function mergedRanks(found: PostBits, rankOf: Int32Array, extra: readonly number
     merged.push(b === extra.length || (a < indexed.length && indexed[a]! < extra[b]!) ? indexed[a++]! : extra[b++]!);
   }
   return merged.slice(skip);
-}
-
-/** How a scan before the index judges the posts, for one query. */
-export interface ScanMatcher {
-  /** Whether a post holds every term of the query: by its words (search-index.ts createTermMatcher), or its text. */
-  matches(post: Searchable): boolean;
-  /**
-   * While true the scan looks at no post and waits: the words file is being taken in (after which posts are judged
-   * by their words, a hundred times faster than by their text), or the index is near (every post's words known).
-   */
-  held?(): boolean;
-  /**
-   * Whether posts are judged by their texts for now, read from their files (the words file is being taken in): a
-   * scan pressed for time waits instead, for half its time at most, as the index is near.
-   */
-  slow?(): boolean;
-}
-
-/** How selectPageInSlices reads the posts and lets other work run. */
-export interface SliceOptions extends ScanMatcher {
-  /** Lets other requests run (the next event-loop turn). */
-  pause(): Promise<unknown>;
-  /** The index of the candidates' catalog once it is ready: the scan stops and the index answers. */
-  indexNow(): SearchIndex | null;
-  /** Milliseconds of scanning between two pauses (STEP_MS by default, as the index build). */
-  stepMs?: number;
-  /**
-   * How long the answer may take, in milliseconds of `now` (performance.now by default): with it, the scan ends
-   * early and the page is partial once the page and whether a next one exists are known (and more than
-   * SMALL_REST candidates are left), or once the time is up. Without it every candidate is looked at.
-   */
-  answerWithin?: { ms: number; now?: () => number };
-}
-
-/**
- * How long a `q` asked before the index is ready may take by default (docs/blog.md "Start-up and the load
- * cache"): a visitor waits this long at most (but for a garbage collection), then gets what was found so far.
- */
-export const ANSWER_WITHIN_MS = 50;
-
-/**
- * Candidates still to look at once the page is known, up to which the scan goes on to a complete answer: a few
- * milliseconds when their words are known, so a small blog answers completely.
- */
-export const SMALL_REST = 1000;
-
-/**
- * selectPage for a `q` query while the index is not ready: the candidates are scanned a slice at a time, pausing
- * in between (a scan reads every post's text, seconds at 100,000 posts), and the index answers instead as soon
- * as it is ready. The page is the one selectPage gives, or with `answerWithin` a partial page (PostsPage.partial)
- * when the scan ended early: the candidates are looked at in their order, so the matches found are the first
- * ones. While `held()` says so the scan waits for the index; with `answerWithin`, only while `slow()` says so and
- * for half the time at most.
- */
-export async function selectPageInSlices(candidates: readonly CatalogEntry[], query: PostsQuery, options: SliceOptions): Promise<PostsPage> {
-  const byTag = tagFilter(query);
-  const within = options.answerWithin;
-  const now = within?.now ?? (() => performance.now());
-  const started = within ? now() : 0;
-  // Matches past the page's own say that a next page exists.
-  const known = query.page * query.limit;
-  let looked = 0;
-  const enough = (found: readonly CatalogEntry[], count: number) => {
-    looked = count;
-    return (found.length > known && candidates.length - count > SMALL_REST) || now() - started >= within!.ms;
-  };
-  const found = await scanInSlices(candidates, (entry) => byTag(entry) && options.matches(entry.post), {
-    pause: options.pause,
-    stop: () => options.indexNow() !== null,
-    // Pressed for time, the scan waits only while posts could be judged by their texts alone, and for half the time
-    // at most; by their words, it finds the page's posts sooner than the index would be ready.
-    held: within ? () => (options.slow?.() ?? false) && now() - started < within.ms / 2 : options.held,
-    due: stepClock(options.stepMs),
-    enough: within && enough,
-  });
-  if (found === null) return selectPage(candidates, query, options.indexNow());
-  const page = cutPage(found, query);
-  return !within || looked === candidates.length ? page : { ...page, has_next: true, partial: true };
 }
 
 function tagFilter(query: PostsQuery): (entry: CatalogEntry) => boolean {

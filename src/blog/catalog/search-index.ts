@@ -21,6 +21,8 @@ export type { Searchable };
 /** A post's distinct words, by number, ascending, as posting-lists.ts codes a list (common words come first). */
 export interface PostTerms {
   words: Uint8Array;
+  /** Read as the post was loaded, and not yet counted in WordStore.textsRead (a build counts it when it takes it). */
+  uncounted?: boolean;
 }
 
 /** Where a list of candidates (catalog entries) stands against an index. */
@@ -200,19 +202,31 @@ export function positionsOf(index: SearchIndex): Map<Searchable, number> {
 /** The distinct words of a post's folded text, read once per post version object (or taken from an earlier run's). */
 function termsOfPost(store: WordStore, post: Searchable): PostTerms {
   let terms = store.termsOf.get(post);
+  if (terms?.uncounted) {
+    terms.uncounted = false;
+    store.textsRead += 1;
+  }
   if (!terms) {
     const key = post.searchKey;
     const saved = key === undefined ? undefined : store.saved.get(key);
     if (saved) {
       store.saved.delete(key!);
       terms = { words: saved };
-    } else {
-      // Words are numbered as they are first met, so the common ones have small numbers and come first.
-      terms = { words: encodeAscending(readText(store.table, post.searchText).sort()) };
-      store.textsRead += 1;
-    }
-    store.termsOf.set(post, terms);
+      store.termsOf.set(post, terms);
+    } else terms = takeTermsOf(store, post, post.searchText);
   }
+  return terms;
+}
+
+/**
+ * Reads the words of `folded`, the post's searchText, into the store as the post's (when the loader has the text
+ * at hand: the build then reads no file). Not `counted` in textsRead until a build takes it (a draft never is).
+ */
+export function takeTermsOf(store: WordStore, post: Searchable, folded: string, counted = true): PostTerms {
+  // Words are numbered as they are first met, so the common ones have small numbers and come first.
+  const terms: PostTerms = { words: encodeAscending(readText(store.table, folded).sort()), uncounted: !counted };
+  if (counted) store.textsRead += 1;
+  store.termsOf.set(post, terms);
   return terms;
 }
 
@@ -221,9 +235,10 @@ function termsOfPost(store: WordStore, post: Searchable): PostTerms {
  * `due()` says so (every STEP_MS by default, step-clock.ts), so a caller can let other work run in between
  * (catalog/search-indexer.ts). Posts that are the same objects as in an earlier index of `store` keep what was
  * read of them, and `previous`'s trigram index over the words is kept unless many new words appeared: an edit
- * reads one file's text, then the lists are laid out again (a counting sort over typed arrays). Scans read texts
- * into `store` between the steps (createTermMatcher): the posts' lists are fixed before the first step that lays
- * them out, and words numbered after it are in none of this index's posts.
+ * reads one file's text (none when the loader handed it over: takeTermsOf), then the lists are laid out again (a
+ * counting sort over typed arrays). Posts loaded or judged meanwhile (takeTermsOf, createTermMatcher) number words
+ * between the steps: the posts' lists are fixed before the first step that lays them out, and words numbered after
+ * it are in none of this index's posts.
  *
  * `onWordsRead()` is called once every post's words are read, before the lists are laid out. Once they are, the
  * generator yields the index, which answers from then on: until the words'
@@ -246,7 +261,7 @@ export function* indexSteps(
   }
   onWordsRead();
   const postWords = posts.map((post) => termsOfPost(store, post).words);
-  // The words of these posts: any numbered later (by a scan, of another catalog's posts) are in none of them.
+  // The words of these posts: any numbered later (of another catalog's posts) are in none of them.
   const wordCount = store.table.words.length;
   const lists = yield* layOutPostingsSteps(
     postWords.length,
@@ -284,10 +299,9 @@ export function buildSearchIndex(posts: readonly Searchable[], previous?: Search
 }
 
 /**
- * Whether a post contains every term, as containsEveryTerm says, for one query asked before the index answers it:
- * judged by the post's words (a term lies inside one word, so no text is searched). Words the store has not got
- * yet are read from the post's text now and kept, and the index build takes them as they are, so a scan does part
- * of the build's work instead of doing it twice; while `canRead()` says no (the words file is being taken in, and
+ * Whether a post contains every term, as containsEveryTerm says, for one query, of a post the answering index does
+ * not hold: judged by the post's words (a term lies inside one word, so no text is searched). Words the store has
+ * not got yet are read from the post's text now and kept, and the index build takes them as they are; while `canRead()` says no (the words file is being taken in, and
  * nothing may be numbered before it), a post without words is judged by its text. What each word holds is worked
  * out once per query, however many posts hold the word.
  */
@@ -319,7 +333,7 @@ export function createTermMatcher(store: WordStore, terms: readonly string[], ca
     const numbered = store.table.words.length;
     for (const group of groups) {
       if (group.masks.length < numbered) {
-        // Doubled at least: a scan during a first start meets new words one after another.
+        // Doubled at least: new words come one after another.
         const masks = new Uint8Array(Math.max(numbered, 2 * group.masks.length));
         masks.set(group.masks);
         group.masks = masks;

@@ -1,17 +1,16 @@
 // Builds the `q` index of each catalog off the start-up and request paths: after the catalog is served, a
 // slice of posts per event-loop turn (search-index.ts indexSteps), so a request waits for one slice at most.
-// Until the index of a catalog is ready, `q` over that catalog is answered by a scan (plain-search.ts) that judges
-// each post by its words, reading and keeping them for the build when no build has yet, and gives the same answers
-// (or, pressed for time, the first of them: query.ts selectPageInSlices); an index answers once its lists are laid
-// out, and only for the catalog it was built from. With a words file (search-words-file.ts), the first build takes
+// A `q` over a catalog whose index is not ready waits for it (whenIndexed; docs/blog.md "Start-up and the load
+// cache"): every answer is complete. An index answers once its lists are laid out, and only for the catalog it was
+// built from. With a words file (search-words-file.ts), the first build takes
 // the index in it as it is when its posts are the catalog's (a restart with nothing changed); with a few posts
 // changed, that index answers meanwhile, as the index before an edit does, and the build takes the words of the
 // unchanged posts from the file. A build that read many posts' texts (a first start) writes the file again, and so
 // does the close when any was read since.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Catalog } from './catalog.js';
-import { MOST_UNINDEXED, type ScanMatcher } from './query.js';
-import { adoptSavedWordsSteps, createTermMatcher, createWordStore, fitsSavedIndex, indexSteps, savedIndexSteps, savedPostsFor, type SavedWords, type SearchIndex } from './search-index.js';
+import { MOST_UNINDEXED } from './query.js';
+import { adoptSavedWordsSteps, createTermMatcher, createWordStore, fitsSavedIndex, indexSteps, savedIndexSteps, savedPostsFor, takeTermsOf, type SavedWords, type Searchable, type SearchIndex } from './search-index.js';
 import type { SearchWordsStore } from './search-words-file.js';
 import { stepClock, type StepDue } from './step-clock.js';
 
@@ -21,21 +20,35 @@ export interface SearchIndexer {
   /** The index built last, of whichever catalog; null before the first is ready. */
   latest(): SearchIndex | null;
   /**
-   * For one query before the index answers it: whether a post holds every term, by its words, reading and keeping
-   * them when no build has yet (so the build does not read them again); held while the words file is taken in and
-   * while a build has every post's words (its index is near).
+   * For one query, whether a post the index answering it does not hold (one changed since) holds every term: by
+   * its words, reading and keeping them (so the build does not read them again).
    */
-  matcherFor(terms: readonly string[]): ScanMatcher;
+  matcherFor(terms: readonly string[]): (post: Searchable) => boolean;
+  /**
+   * Settles once `catalog` has its index (indexFor), or once no build is under way or queued (the index of a newer
+   * catalog may answer for it: latest()), or at close.
+   */
+  whenIndexed(catalog: Catalog): Promise<void>;
   /** Indexes `catalog` in the background, after any build under way; a build for an older catalog stops early. */
   index(catalog: Catalog): void;
   /** Settles when no build is under way or queued. */
   idle(): Promise<void>;
   /**
+   * Takes in the words file (at once without one), before any post is read, so that the posts the load reads can
+   * give their words (takeText) under the file's numbers; the first build calls it when nobody did.
+   */
+  takeWordsFile(): Promise<void>;
+  /**
+   * Keeps the words of a post's folded text, read as the post is loaded (content/library.ts), so that no build
+   * reads its file again; ignored before the words file is taken in.
+   */
+  takeText(post: Searchable, folded: string): void;
+  /**
    * Settles once the first build took in the words file (at once without one): with the index ready when the file
    * held the index of the catalog's very posts (a restart with nothing changed), else with the build under way.
    */
   restored(): Promise<void>;
-  /** Post texts read for the last completed build (by it, by builds cut short before it, or by scans): the others' words were known, or in the words file. */
+  /** Post texts read for the last completed build (as they were loaded, by it, or by builds cut short before it): the others' words were in the words file. */
   textsRead(): number;
   /** Stops building; settles when the build under way has paused for good and the words file holds the last index's words. */
   close(): Promise<void>;
@@ -62,11 +75,9 @@ export interface SearchIndexerOptions {
 
 /**
  * How long the trigram index over a build's words may take before the index answers without it (words then
- * searched joined, some milliseconds a term), and scans held for it go on. At 10,000 posts it is built within
- * this time: queries asked meanwhile get partial answers (query.ts selectPageInSlices), or with a scan that is
- * not pressed for time wait for the whole index instead of taking turns with its last steps.
+ * searched joined, some milliseconds a term): none, queries waiting for the index are answered at once.
  */
-const EARLY_ANSWER_MS = 250;
+const EARLY_ANSWER_MS = 0;
 
 /**
  * Milliseconds of work between two pauses while the start waits for the words file (blog-content.ts passes it as
@@ -88,14 +99,22 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   let closed = false;
   let running: Promise<void> = Promise.resolve();
   let writing: Promise<void> = Promise.resolve();
-  let first = true;
-  // No text is read into the store before the words file is taken in (adoptSavedWords wants an empty table);
-  // scans wait while it is. They also wait while a build has every post's words (it lays out its lists,
-  // or its posts are in the words file): the index that answers a term in milliseconds is a fraction of a second
-  // away, where a scan of the posts' words takes tens of milliseconds at 10,000 posts and slows the build down.
+  // What the words file held, once taken in (takeWordsFile).
+  let wordsFile: Promise<SavedWords | null> | null = null;
+  // No text is read into the store before the words file is taken in (adoptSavedWords wants an empty table).
   let storeOpen = !options.words;
-  let adopting = false;
-  let wordsKnown = false;
+  // Builds under way or queued, and the queries waiting for an index (whenIndexed).
+  let builds = 0;
+  const waiting: Array<{ catalog: Catalog; settle(): void }> = [];
+  const settleWaiting = () => {
+    for (let at = waiting.length - 1; at >= 0; at -= 1) {
+      const waiter = waiting[at]!;
+      if (closed || builds === 0 || ready?.catalog === waiter.catalog) {
+        waiting.splice(at, 1);
+        waiter.settle();
+      }
+    }
+  };
   // store.textsRead when the last build completed, and how many of those it read itself (or an aborted build for it).
   let textsAtReady = 0;
   let lastTextsRead = 0;
@@ -130,19 +149,13 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
    * file's content when it holds the index too: the first build takes that whole when its posts are the catalog's.
    */
   const adoptWordsFile = async (due: StepDue): Promise<SavedWords | null> => {
-    first = false;
-    adopting = true;
     try {
       const saved = options.words ? await inSteps(options.words.read(due)) : null;
       // A restart: the first build takes (almost) every post's words from the file.
-      if (saved && (await inSteps(adoptSavedWordsSteps(store, saved, due)))) {
-        wordsKnown = true;
-        return saved.index ? saved : null;
-      }
+      if (saved && (await inSteps(adoptSavedWordsSteps(store, saved, due)))) return saved.index ? saved : null;
       return null;
     } finally {
       storeOpen = !closed;
-      adopting = false;
     }
   };
 
@@ -174,10 +187,11 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
     const current = () => !closed && wanted === catalog;
     try {
       const due = stepClock(options.stepMs);
-      // Until the file is taken in, longer steps: nothing is answered before, the start waits for it.
-      const restoring = stepClock(options.restoreStepMs ?? options.stepMs);
       const restoreDue = () => (isRestored ? due() : restoring());
-      const saved = first ? await adoptWordsFile(restoreDue) : null;
+      // The first build takes what the words file held; later ones take nothing from it.
+      const first = firstBuild;
+      firstBuild = false;
+      const saved = first ? await takeWordsFile() : null;
       if (!current()) return;
       const posts = catalog.published.map((entry) => entry.post);
       if (saved && fitsSavedIndex(posts, saved)) {
@@ -198,13 +212,16 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
       }
       restoredNow();
       // The previous index keeps serving its own catalog's snapshot meanwhile; only its word index is reused.
-      await runSteps(catalog, indexSteps(posts, ready?.index ?? kept ?? undefined, store, due, () => (wordsKnown = true)), current, options.earlyAnswerMs ?? EARLY_ANSWER_MS);
+      await runSteps(catalog, indexSteps(posts, ready?.index ?? kept ?? undefined, store, due), current, options.earlyAnswerMs ?? EARLY_ANSWER_MS);
     } finally {
-      // However the build ends, no scan waits for it any more.
-      wordsKnown = false;
       restoredNow();
     }
   };
+
+  // Until the file is taken in, longer steps: nothing is answered before, the start waits for it.
+  const restoring = stepClock(options.restoreStepMs ?? options.stepMs);
+  let firstBuild = true;
+  const takeWordsFile = (): Promise<SavedWords | null> => (wordsFile ??= adoptWordsFile(restoring));
 
   /** Runs a build's steps; the index yielded once its lists are laid out answers `earlyAnswerMs` later. */
   const runSteps = async (catalog: Catalog, steps: ReturnType<typeof indexSteps>, current: () => boolean, earlyAnswerMs: number): Promise<void> => {
@@ -224,6 +241,7 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
         // A first start writes the file at once; a few edits wait for more, or for the close (each write is the whole file).
         if (unsaved() > Math.max(MIN_UNSAVED, step.value.posts.length / 16)) save(() => !closed && wanted === catalog);
         restoredNow();
+        settleWaiting();
         return;
       }
       await pause();
@@ -233,9 +251,9 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
         // The index answers while its words' trigram index is built.
         ready = { catalog, index: laidOut.index };
         kept = null;
-        wordsKnown = false;
         laidOut = null;
         restoredNow();
+        settleWaiting();
       }
     }
   };
@@ -243,16 +261,33 @@ export function createSearchIndexer(options: SearchIndexerOptions): SearchIndexe
   return {
     indexFor: (catalog) => (ready !== null && ready.catalog === catalog ? ready.index : null),
     latest: () => ready?.index ?? kept,
-    matcherFor: (terms) => ({ matches: createTermMatcher(store, terms, () => storeOpen), held: () => adopting || wordsKnown, slow: () => adopting }),
+    matcherFor: (terms) => createTermMatcher(store, terms, () => storeOpen),
+    takeWordsFile: async () => void (await takeWordsFile()),
+    takeText(post, folded) {
+      // A post the words file has (its file unchanged since) takes its list from there.
+      if (storeOpen && !closed && !(post.searchKey !== undefined && store.saved.has(post.searchKey))) takeTermsOf(store, post, folded, false);
+    },
+    whenIndexed(catalog) {
+      if (closed || builds === 0 || ready?.catalog === catalog) return Promise.resolve();
+      return new Promise<void>((settle) => waiting.push({ catalog, settle }));
+    },
     index(catalog) {
       wanted = catalog;
-      running = running.then(() => build(catalog)).catch(options.onError);
+      builds += 1;
+      running = running
+        .then(() => build(catalog))
+        .catch(options.onError)
+        .finally(() => {
+          builds -= 1;
+          settleWaiting();
+        });
     },
     idle: () => running,
     restored: () => restoredOnce,
     textsRead: () => lastTextsRead,
     async close() {
       closed = true;
+      settleWaiting();
       await running;
       save(() => true);
       await writing;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Logger } from '../../kit/log.js';
 import { readPostFile, type PostFileRead } from './body-reader.js';
 import { checkRecord, recordOf, type CacheRecord, type LoadCacheStore, type SavedRecords } from './load-cache.js';
-import { LoadedPost } from './loaded-post.js';
+import { foldSearchText, LoadedPost } from './loaded-post.js';
 import { parsePostFileName } from './file-name.js';
 import { parsePostFile, type ParseContext, type ParseOutcome } from './parse-post.js';
 import type { PostVersion } from './post.js';
@@ -62,10 +62,16 @@ interface KnownFile extends CachedFile {
 }
 
 /**
+ * Told the searchText of each post the library reads from its file, while the text is at hand (the `q` index keeps
+ * its words: catalog/search-indexer.ts takeText), so that nothing reads the file again for it.
+ */
+export type PostTextReader = (post: PostVersion, searchText: string) => void;
+
+/**
  * A library over `contentDir`; nothing is read until the first refresh. With `loadCache`, the first refresh takes
  * each unchanged file's parse from it instead of reading the file (load-cache.ts).
  */
-export function createPostLibrary(contentDir: string, context: ParseContext, logger: Logger, loadCache?: LoadCacheStore): PostLibrary {
+export function createPostLibrary(contentDir: string, context: ParseContext, logger: Logger, loadCache?: LoadCacheStore, onPostText?: PostTextReader): PostLibrary {
   const cache = new Map<string, KnownFile>();
   let looks = 0;
   /** Folders a look at named paths added or dropped, with that look's number. */
@@ -108,6 +114,7 @@ export function createPostLibrary(contentDir: string, context: ParseContext, log
     if (read === null) return null; // not a file (a folder or a FIFO named like a post), as the scan passes over it
     const { text, stamp } = read;
     const outcome = parsePostFile(file, text, context, { path: filePath, stamp });
+    if (outcome.ok && onPostText) onPostText(outcome.post, foldSearchText(outcome.post.title, text.slice(outcome.post.source.bodyStart)));
     reportOutcome(file, outcome);
     return { stamp, outcome };
   }

@@ -50,10 +50,6 @@ export const postsBody = z
     total: z.number().int().min(0),
     has_next: z.boolean(),
     has_prev: z.boolean(),
-    partial: z
-      .literal(true)
-      .optional()
-      .openapi({ description: 'A `q` answered before the search index was ready, from the posts looked at so far (docs/blog.md "Start-up and the load cache").' }),
     posts: z.array(summaryBody),
   })
   .openapi('PostsPage', { description: 'One page of posts, newest first.' });

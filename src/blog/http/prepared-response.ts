@@ -60,8 +60,6 @@ export interface ResponseFactory {
   content(body: string | Buffer, contentType: string, extraHeaders?: Record<string, string>): PreparedResponse;
   /** A JSON answer without ETag or shared caching (/health), with any `extraHeaders`. */
   uncached(status: number, value: unknown, extraHeaders?: Record<string, string>): PreparedResponse;
-  /** The same for JSON already serialised (a partial `q` answer, docs/blog.md "Start-up and the load cache"). */
-  uncachedText(status: number, json: string): PreparedResponse;
   /** The error catalogue's answer for `code`, uncached. */
   error(code: ErrorCode, message?: string, extraHeaders?: Record<string, string>): PreparedResponse;
 }
@@ -81,7 +79,6 @@ export function createResponseFactory(cacheMaxAge: number): ResponseFactory {
       );
     },
     uncached,
-    uncachedText: (status, json) => uncachedText(status, json),
     error: (code, message, extraHeaders) => uncachedText(ERROR_CATALOGUE[code].status, errorBody(code, message), extraHeaders),
   };
 

@@ -10,7 +10,7 @@ export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 export interface BlogResolver {
   /**
    * The answer to GET `path` (no query string) with `query` (parsed), or null when no route has that path; a
-   * promise while a `q` query scans the posts (BlogSnapshot.posts).
+   * promise while a `q` query waits for the search index (BlogSnapshot.posts).
    */
   resolve(snapshot: BlogSnapshot, path: string, query: Record<string, unknown>): PreparedResponse | Promise<PreparedResponse> | null;
   notFound: PreparedResponse;

@@ -4,10 +4,10 @@
 // reader may not ask for before the next edit); other /posts queries on first use, kept in a bounded LRU.
 import type { Catalog, CatalogEntry } from '../catalog/catalog.js';
 import { createDetail, createSummary } from '../catalog/summary.js';
-import { isDefaultListing, listForLanguage, queryKey, selectPage, selectPageInSlices, unindexedCount, DEFAULT_PAGE_SIZE, MOST_UNINDEXED, type PostsPage, type PostsQuery, type ScanMatcher } from '../catalog/query.js';
+import { isDefaultListing, listForLanguage, queryKey, selectPage, unindexedCount, DEFAULT_PAGE_SIZE, MOST_UNINDEXED, type PostsPage, type PostsQuery } from '../catalog/query.js';
 import { containsEveryTerm } from '../catalog/plain-search.js';
 import { stepClock } from '../catalog/step-clock.js';
-import type { SearchIndex } from '../catalog/search-index.js';
+import type { Searchable, SearchIndex } from '../catalog/search-index.js';
 import { countTags } from '../catalog/tags.js';
 import { createJsonFeed } from '../feeds/json-feed.js';
 import { FEED_LENGTH, renderRss } from '../feeds/rss.js';
@@ -38,7 +38,7 @@ export interface BlogSnapshot {
   html(entry: CatalogEntry): string;
   /**
    * The answer to a valid /posts query; a promise for a `q` query asked before the index of this content is
-   * ready, which scans the posts a slice at a time while other requests are answered.
+   * ready, which waits for it: every answer is complete.
    */
   posts(query: PostsQuery): PreparedResponse | Promise<PreparedResponse>;
   /**
@@ -68,17 +68,10 @@ export interface SnapshotTools {
   searchIndexOf?: (catalog: Catalog) => SearchIndex | null;
   /** The index built last, of an earlier catalog while this one's is built (catalog/search-indexer.ts). */
   latestSearchIndex?: () => SearchIndex | null;
-  /** For one `q` query before the index answers it: whether a post holds every term (containsEveryTerm by default). */
-  matcherFor?: (terms: readonly string[]) => ScanMatcher;
-  /** Lets other requests run between slices of that scan (the next event-loop turn by default). */
-  pause?: () => Promise<unknown>;
-  /** Milliseconds of that scan between two pauses (catalog/step-clock.ts STEP_MS by default). */
-  scanStepMs?: number;
-  /**
-   * Milliseconds that scan may take before it answers from the posts looked at so far, a partial answer
-   * (catalog/query.ts selectPageInSlices); without it the scan looks at every post.
-   */
-  scanAnswerMs?: number;
+  /** For one `q` query, whether a post the index does not hold holds every term (containsEveryTerm by default). */
+  matcherFor?: (terms: readonly string[]) => (post: Searchable) => boolean;
+  /** Settles once the `q` index of a catalog is built, or no build is coming (catalog/search-indexer.ts whenIndexed). */
+  whenIndexed?: (catalog: Catalog) => Promise<void>;
 }
 
 export function createSnapshotMemo(): SnapshotMemo {
@@ -110,10 +103,9 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
   const html = (entry: CatalogEntry) => htmlOf(entry);
 
   const renderPage = (page: PostsPage): PreparedResponse => {
-    const head = JSON.stringify({ page: page.page, page_size: page.page_size, total: page.total, has_next: page.has_next, has_prev: page.has_prev, ...(page.partial ? { partial: true } : {}) });
+    const head = JSON.stringify({ page: page.page, page_size: page.page_size, total: page.total, has_next: page.has_next, has_prev: page.has_prev });
     const body = `${head.slice(0, -1)},"posts":[${page.entries.map(summaryOf).join(',')}]}`;
-    // A partial answer is soon out of date: no cache keeps it (docs/blog.md "Start-up and the load cache").
-    return page.partial ? respond.uncachedText(200, body) : respond.content(body, contentTypes.json);
+    return respond.content(body, contentTypes.json);
   };
 
   const knownLanguages = new Set(catalog.published.map((entry) => languageKey(entry.post.lang)));
@@ -131,46 +123,43 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
   const pageCount = Math.max(1, Math.ceil(catalog.primaries.length / DEFAULT_PAGE_SIZE));
   const defaultPages = new Map<number, PreparedResponse>();
   const cache = createLru<string, PreparedResponse>(QUERY_CACHE_SIZE);
-  // Scans under way, by query key: the same query asked again meanwhile waits for the same scan.
-  const scans = new Map<string, Promise<PreparedResponse>>();
+  // Queries waiting for the index, by query key: the same query asked again meanwhile waits with them.
+  const waiting = new Map<string, Promise<PreparedResponse>>();
   const indexNow = () => tools.searchIndexOf?.(catalog) ?? null;
-  const matcherFor = tools.matcherFor ?? ((terms): ScanMatcher => ({ matches: (post) => containsEveryTerm(post, terms) }));
-  const pause = tools.pause ?? (() => yieldToEventLoop());
+  const matcherFor = tools.matcherFor ?? ((terms): ((post: Searchable) => boolean) => (post) => containsEveryTerm(post, terms));
   // The index `q` is answered from: this catalog's once built; meanwhile (after an edit, seconds at 100,000
   // posts) the one built last, when it lacks few of the candidates (the posts the edit made), which are read one
-  // by one; else none, and the posts are scanned.
+  // by one; else none.
   const searchIndexFor = (candidates: readonly CatalogEntry[]): SearchIndex | null => {
     const own = indexNow();
     if (own) return own;
     const latest = tools.latestSearchIndex?.() ?? null;
     return latest && unindexedCount(latest, candidates) <= MOST_UNINDEXED ? latest : null;
   };
-  const posts = (query: PostsQuery): PreparedResponse | Promise<PreparedResponse> => {
-    const isDefault = isDefaultListing(query) && query.page <= pageCount;
-    const key = isDefault ? '' : queryKey(query);
-    let response = isDefault ? defaultPages.get(query.page) : cache.get(key);
-    if (response) return response;
-    const candidates = candidatesFor(query.lang);
-    const index = query.terms.length > 0 ? searchIndexFor(candidates) : null;
-    if (query.terms.length > 0 && index === null) {
-      let scan = scans.get(key);
-      if (!scan) {
-        const answerWithin = tools.scanAnswerMs === undefined ? undefined : { ms: tools.scanAnswerMs };
-        scan = selectPageInSlices(candidates, query, { ...matcherFor(query.terms), pause, indexNow, stepMs: tools.scanStepMs, answerWithin }).then((page) => {
-          const scanned = renderPage(page);
-          if (!page.partial) cache.set(key, scanned);
-          return scanned;
-        });
-        const forget = () => void scans.delete(key);
-        scan.then(forget, forget);
-        scans.set(key, scan);
-      }
-      return scan;
-    }
-    response = renderPage(selectPage(candidates, query, index, matcherFor(query.terms).matches));
+  const answer = (query: PostsQuery, key: string, isDefault: boolean, candidates: readonly CatalogEntry[], index: SearchIndex | null): PreparedResponse => {
+    const response = renderPage(selectPage(candidates, query, index, matcherFor(query.terms)));
     if (isDefault) defaultPages.set(query.page, response);
     else cache.set(key, response);
     return response;
+  };
+  const posts = (query: PostsQuery): PreparedResponse | Promise<PreparedResponse> => {
+    const isDefault = isDefaultListing(query) && query.page <= pageCount;
+    const key = isDefault ? '' : queryKey(query);
+    const response = isDefault ? defaultPages.get(query.page) : cache.get(key);
+    if (response) return response;
+    const candidates = candidatesFor(query.lang);
+    const index = query.terms.length > 0 ? searchIndexFor(candidates) : null;
+    if (query.terms.length === 0 || index !== null || !tools.whenIndexed) return answer(query, key, isDefault, candidates, index);
+    // Before the index is ready the query waits for it: the first answer takes as long as the build at most, and
+    // is complete. Without an index then (none is being built), every candidate is looked at.
+    let waited = waiting.get(key);
+    if (!waited) {
+      waited = tools.whenIndexed(catalog).then(() => answer(query, key, isDefault, candidates, searchIndexFor(candidates)));
+      const forget = () => void waiting.delete(key);
+      waited.then(forget, forget);
+      waiting.set(key, waited);
+    }
+    return waited;
   };
   posts({ lang: undefined, tag: undefined, terms: [], page: 1, limit: DEFAULT_PAGE_SIZE });
 

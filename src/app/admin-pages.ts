@@ -116,7 +116,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
   const sending = newsletterSendingOf(config);
   // One PostFiles and one preview renderer for the posts pages and the editor's script routes: their writes take turns.
   const posts = createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock, defaultLanguage: config.site.language, changes: core.git?.changes });
-  const renderPreview = createPreviewRenderer({ contentDir, render: createMarkdownTools().render, maxImageBytes: config.admin.max_upload_bytes });
+  const renderPreview = createPreviewRenderer({ contentDir, render: createMarkdownTools({ iframeHosts: config.blog.allow_iframes_from }).render, maxImageBytes: config.admin.max_upload_bytes });
   const postPages = [
     ...withUnsavedDrafts(
       createPostPages({

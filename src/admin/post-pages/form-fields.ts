@@ -1,5 +1,5 @@
 // The editor form's fields as PostFields (src/admin/posts/post-fields.ts): one name per field, tags as one
-// comma-separated line, "draft" as a checkbox. Browsers send text areas with CRLF; the post files keep their own.
+// comma-separated line, "draft" and "raw_html" as checkboxes. Browsers send text areas with CRLF; the post files keep their own.
 import type { PostFields } from '../posts/post-files.js';
 
 export const FIELD_NAMES = ['title', 'slug', 'date', 'tags', 'excerpt', 'cover', 'coverAlt', 'author', 'lang'] as const;
@@ -22,6 +22,7 @@ export function fieldsOfForm(form: URLSearchParams): { fields: PostFields; body:
       coverAlt: text('coverAlt'),
       author: text('author'),
       lang: text('lang'),
+      rawHtml: form.get('raw_html') === 'on',
     },
     body: form.get('body') ?? '',
   };

@@ -34,7 +34,7 @@ import type { BlogContent } from '../blog/blog-content.js';
 import { createMarkdownTools } from '../blog/content/markdown.js';
 import type { TestSendOutcome } from './campaign-test-send.js';
 import type { CampaignPlan } from '../newsletter/campaigns/campaign-plan.js';
-import { adminServiceOf, type Config, type NewsletterForm } from '../config/config.js';
+import type { Config, NewsletterForm } from '../config/config.js';
 import { createRateLimitKey } from '../forms/rules/rate-limit-key.js';
 import type { RoutedRequest } from '../http/route-table.js';
 import { hashPassword, SALT_BYTES } from '../kit/password-hash.js';
@@ -179,7 +179,7 @@ function createOwnPasskeyPages(config: Config, core: AdminPagesCore): AdminRoute
 
 /** Where /admin is reached from outside: the blog's site when it serves /admin, else the forms service's public_url. */
 function publicAdminUrlOf(config: Config): string | undefined {
-  const url = adminServiceOf(config) === 'blog' ? config.site?.base_url : config.server.public_url;
+  const url = config.admin?.public_url;
   return url === undefined || url === '' ? undefined : url;
 }
 

@@ -9,7 +9,7 @@ import { findPost, mayChangeText, RAW_HTML_LOCKED, textToWrite, type PathRefusal
 import { readVersion } from './edit-post.js';
 import { checkFields, emptyFields, type FieldProblem, type PostFields } from './post-fields.js';
 import { isInsideContentDir } from './post-path.js';
-import { ownerOfSlug, sameLanguage, servedPosts, slugTakenMessage } from './slug-owners.js';
+import { foreignSlugProblem, ownerOfSlug, sameLanguage, servedPosts, slugTakenMessage } from './slug-owners.js';
 import { slugOfTitle } from './slug-of-title.js';
 import { versionToken } from './version-token.js';
 import { writePostFile } from './write-post.js';
@@ -40,6 +40,8 @@ export async function createPost(context: PostFilesContext, fields: PostFields, 
   if (existing.length > 0) return { ok: false, kind: 'exists', file: existing[0]! };
   const owner = await ownerOfSlug(context, slug, lang);
   if (owner !== null) return { ok: false, kind: 'invalid', problems: [{ field: 'slug', message: slugTakenMessage(slug, lang, owner) }] };
+  const foreign = await foreignSlugProblem(context, slug);
+  if (foreign) return { ok: false, kind: 'invalid', problems: [foreign] };
 
   const file = `${slug}.md`;
   const absolute = path.join(context.contentDir, file);

@@ -21,6 +21,7 @@ import { createPasskeySignInRoutes } from './passkeys/passkey-sign-in.js';
 import { PASSKEYS_JS } from './passkeys/passkeys-js.js';
 import { createPasswordCheckPool } from '../kit/password-check-pool.js';
 import { parsePasswordHash, type PasswordHash } from '../kit/password-hash.js';
+import { createDummyHashLike } from './dummy-hash.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { isFromAnotherSite } from './request-origin.js';
 import { sessionCookie, sessionCookieName, sessionIdOf } from './session-cookie.js';
@@ -41,12 +42,6 @@ const ASSETS: ReadonlyMap<string, { type: string; body: string }> = new Map([
   ['/admin/assets/editor.js', { type: 'text/javascript; charset=utf-8', body: EDITOR_JS }],
   [PASSKEYS_SCRIPT, { type: 'text/javascript; charset=utf-8', body: PASSKEYS_JS }],
 ]);
-
-/**
- * What an unknown name's password is checked against, at the cost of every new hash (kit/password-hash.ts
- * DEFAULT_SCRYPT): a wrong name takes as long as a wrong password. Its password is nobody's.
- */
-const DUMMY_HASH = 'scrypt$N=131072,r=8,p=1$cG9zdGJveC1kdW1teS1zYWx0IQ==$QzMHOOuHfb/ZsqohcapKCaqS3bzBbJfD3PF2btqEy6E=';
 
 /** The signed-in person's own page, the one a user without a required second factor may open. */
 const ACCOUNT_PATH = '/admin/account';
@@ -118,7 +113,7 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
   const checkPassword = (stored: PasswordHash, password: string) => checks.check(stored, password);
   const signIn = createSignIn({
     findAccount: (name) => accounts.find(name),
-    dummyHash: parsePasswordHash(DUMMY_HASH) as PasswordHash,
+    dummyHash: createDummyHashLike(admin.users.map((user) => user.password_hash), adapters.randomBytes),
     sessions,
     throttle: adapters.records.throttle,
     clock,

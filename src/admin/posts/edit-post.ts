@@ -173,11 +173,11 @@ export async function setDraftKey(
  * well as the file now, no slug taken), else nothing is written.
  */
 export async function replaceText(context: PostFilesContext, file: string, version: string, restored: string): Promise<SaveOutcome> {
-  const text = textToWrite(context, restored);
-  if (text === null) return { ok: false, kind: 'unreadable', reason: RAW_HTML_LOCKED };
   const found = await findPost(context, file);
   if (!found.ok) return found;
   const { path, text: theirs, bytes } = found.post;
+  const text = textToWrite(context, withDraftOf(theirs, restored));
+  if (text === null) return { ok: false, kind: 'unreadable', reason: RAW_HTML_LOCKED };
   const current = versionToken(bytes);
   if (current !== version) return { ok: false, kind: 'conflict', mine: text, theirs, theirsVersion: current, merged: null };
   if (text === theirs) return { ok: true, kind: 'saved', file: path.relative, version: current, changed: false };
@@ -185,6 +185,21 @@ export async function replaceText(context: PostFilesContext, file: string, versi
   if (refused) return refused;
   await writePostFile(path.absolute, text, true);
   return { ok: true, kind: 'saved', file: path.relative, version: versionToken(text), changed: true };
+}
+
+/**
+ * `restored` with the publish state of `current`: restoring the text of a version that was a draft must not take
+ * a live post off the blog, nor publish a draft (docs/admin.md "Posts in git").
+ */
+function withDraftOf(current: string, restored: string): string {
+  const now = parseFrontMatter(current);
+  const then = parseFrontMatter(restored);
+  const parts = splitPostText(restored);
+  if (!now.ok || !then.ok || !parts) return restored;
+  const draft = now.data.draft === true;
+  if ((then.data.draft === true) === draft) return restored;
+  const edited = applyEdit(restored, { ...readFields(then.data), draft }, parts.body);
+  return edited.ok ? edited.text : restored;
 }
 
 const fieldNames = ['title', 'slug', 'date', 'tags', 'draft', 'excerpt', 'cover', 'author', 'lang'] as const;

@@ -18,6 +18,7 @@ import { loginPathFor } from './next-path.js';
 import { createPasskeySignInRoutes } from './passkeys/passkey-sign-in.js';
 import { createPasswordCheckPool } from '../kit/password-check-pool.js';
 import { parsePasswordHash, type PasswordHash } from '../kit/password-hash.js';
+import { createDummyHashLike } from './dummy-hash.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { isFromAnotherSite } from './request-origin.js';
 import { sessionCookie, sessionCookieName, sessionIdOf } from './session-cookie.js';
@@ -31,12 +32,6 @@ import { UnavailableError } from '../kit/unavailable-error.js';
 import { CSRF_FIELD } from './views/csrf-field.js';
 import { MessagePage } from './views/message-page.js';
 import { sizeText } from './post-pages/post-editor-page.js';
-
-/**
- * What an unknown name's password is checked against, at the cost of every new hash (kit/password-hash.ts
- * DEFAULT_SCRYPT): a wrong name takes as long as a wrong password. Its password is nobody's.
- */
-const DUMMY_HASH = 'scrypt$N=131072,r=8,p=1$cG9zdGJveC1kdW1teS1zYWx0IQ==$QzMHOOuHfb/ZsqohcapKCaqS3bzBbJfD3PF2btqEy6E=';
 
 /** The signed-in person's own page, the one a user without a required second factor may open. */
 const ACCOUNT_PATH = '/admin/account';
@@ -109,7 +104,7 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
   const checkPassword = (stored: PasswordHash, password: string) => checks.check(stored, password);
   const signIn = createSignIn({
     findAccount: (name) => accounts.find(name),
-    dummyHash: parsePasswordHash(DUMMY_HASH) as PasswordHash,
+    dummyHash: createDummyHashLike(admin.users.map((user) => user.password_hash), adapters.randomBytes),
     sessions,
     throttle: adapters.records.throttle,
     clock,

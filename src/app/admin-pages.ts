@@ -34,7 +34,7 @@ import type { BlogContent } from '../blog/blog-content.js';
 import { createMarkdownTools } from '../blog/content/markdown.js';
 import type { TestSendOutcome } from './campaign-test-send.js';
 import type { CampaignPlan } from '../newsletter/campaigns/campaign-plan.js';
-import { adminServiceOf, type Config, type NewsletterForm } from '../config/config.js';
+import type { Config, NewsletterForm } from '../config/config.js';
 import { createRateLimitKey } from '../forms/rules/rate-limit-key.js';
 import type { RoutedRequest } from '../http/route-table.js';
 import { hashPassword, SALT_BYTES } from '../kit/password-hash.js';
@@ -116,7 +116,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
   const sending = newsletterSendingOf(config);
   // One PostFiles and one preview renderer for the posts pages and the editor's script routes: their writes take turns.
   const posts = createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock, defaultLanguage: config.site.language, changes: core.git?.changes });
-  const renderPreview = createPreviewRenderer({ contentDir, render: createMarkdownTools().render, maxImageBytes: config.admin.max_upload_bytes });
+  const renderPreview = createPreviewRenderer({ contentDir, render: createMarkdownTools({ iframeHosts: config.blog.allow_iframes_from }).render, maxImageBytes: config.admin.max_upload_bytes });
   const postPages = [
     ...withUnsavedDrafts(
       createPostPages({
@@ -179,7 +179,7 @@ function createOwnPasskeyPages(config: Config, core: AdminPagesCore): AdminRoute
 
 /** Where /admin is reached from outside: the blog's site when it serves /admin, else the forms service's public_url. */
 function publicAdminUrlOf(config: Config): string | undefined {
-  const url = adminServiceOf(config) === 'blog' ? config.site?.base_url : config.server.public_url;
+  const url = config.admin?.public_url;
   return url === undefined || url === '' ? undefined : url;
 }
 

@@ -87,7 +87,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
   const { blog, site } = settings;
   const { logger } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const markdown = createMarkdownTools();
+  const markdown = createMarkdownTools({ iframeHosts: blog.allow_iframes_from });
   const languageNames = createLanguageNames();
   const cacheKey = {
     version: VERSION,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parsePasswordHash } from '../kit/password-hash.js';
 import { MAX_SESSION_HOURS, MAX_UPLOAD_BYTES } from './limits.js';
 import { oneLineText } from './text-values.js';
+import { baseUrl } from './urls.js';
 
 const passwordHash = z.string().superRefine((value, context) => {
   const parsed = parsePasswordHash(value);
@@ -60,6 +61,9 @@ export const adminSchema = z
       .min(1)
       .max(MAX_UPLOAD_BYTES, `must be at most ${MAX_UPLOAD_BYTES} (64 MiB: an upload is held in memory while it is checked)`)
       .default(10 * 1024 * 1024),
+    // Where /admin is reached from outside (invitation links). No default here: it follows the public_url of the
+    // service /admin is served on (src/config/config.ts).
+    public_url: baseUrl.optional(),
     // No default here: it follows site.base_url (src/config/config.ts).
     secure_cookies: z.boolean().optional(),
     // The zone every admin page shows its times in (src/admin/views/time.tsx).

@@ -106,7 +106,8 @@ export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: Dkim
     forms: parsed.forms.map((form) => resolveForm(form, mail?.to ?? '', publicUrl)),
     admin: parsed.admin && {
       ...parsed.admin,
-      secure_cookies: parsed.admin.secure_cookies ?? (parsed.site?.base_url ?? publicUrl).startsWith('https:'),
+      public_url: adminPublicUrlOf(parsed),
+      secure_cookies: parsed.admin.secure_cookies ?? (adminPublicUrlOf(parsed) ?? parsed.site?.base_url ?? publicUrl).startsWith('https:'),
     },
   };
 }
@@ -133,6 +134,16 @@ function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string):
     };
   }
   return { ...common, type, to: owner, archive, telegram, webhook };
+}
+
+/**
+ * Where /admin is reached from outside (docs/configuration.md "[admin]"): `[admin] public_url`, else the
+ * `public_url` given for the service whose listener serves it; undefined when none is given (then the address a
+ * request came to). Never site.base_url: the site is often served elsewhere than the listener.
+ */
+function adminPublicUrlOf(parsed: ParsedConfig): string | undefined {
+  if (!parsed.admin) return undefined;
+  return parsed.admin.public_url ?? (parsed.blog ? parsed.blog.public_url : parsed.server.public_url);
 }
 
 /** The service whose listener serves /admin: the blog's, else the forms service's (docs/admin.md). */

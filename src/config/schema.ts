@@ -204,6 +204,8 @@ const blog = z.strictObject({
   // Where the blog API is reached from outside; media URLs are built on it. No default here: it follows
   // site.base_url (src/config/config.ts).
   public_url: baseUrl.optional(),
+  // docs/blog.md "Raw HTML": the hosts whose pages a post without `raw_html` may embed in an iframe.
+  allow_iframes_from: z.array(z.string().refine(isHost, 'must be a host name such as "www.youtube-nocookie.com"')).default([]),
   // docs/configuration.md "[blog.git]": content_dir as a git repository, /admin's changes committed and pushed.
   git: blogGitSchema.optional(),
 });

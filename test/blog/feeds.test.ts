@@ -184,7 +184,7 @@ describe('a post with an image beside it', () => {
       const one = await startBlog(dir);
       try {
         const expected =
-          '<p><img src="https://blog.example.com/api/blog/media/trip/lake.png" alt="The lake"> and ' +
+          '<p><img src="https://blog.example.com/api/blog/media/trip/lake.png" alt="The lake" /> and ' +
           '<a href="https://blog.example.com/api/blog/media/trip/map.png">the map</a>, <a href="https://example.org/">a friend</a> and <a href="#top">top</a>.</p>\n';
         const rss = (await one.request('/api/blog/feed.xml')).body;
         const result = validateXml(rss, path.join(schemas, 'rss-2_0.xsd'), scratch.dir);

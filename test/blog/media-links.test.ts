@@ -29,12 +29,12 @@ describe('resolveMediaLink: which URLs name a file beside the post', () => {
   ];
   for (const [url, expected] of cases) it(JSON.stringify(url), () => assert.equal(resolveMediaLink(url, base), expected));
 
-  it('markdown-it rewrites image src and link href, in inline and reference form; raw HTML stays as written', () => {
+  it('markdown-it rewrites image src and link href, in inline and reference form; raw HTML is not rewritten', () => {
     const html = createMarkdownTools().render('![A](photo.png "T") [doc](notes.pdf) [web](https://example.org) [ref][r] <img src="raw.png">\n\n[r]: ./photo.gif\n', base);
     assert.equal(
       html,
-      `<p><img src="${base}photo.png" alt="A" title="T"> <a href="${base}notes.pdf">doc</a> <a href="https://example.org">web</a> <a href="${base}photo.gif">ref</a> <img src="raw.png"></p>\n`,
+      `<p><img src="${base}photo.png" alt="A" title="T" /> <a href="${base}notes.pdf">doc</a> <a href="https://example.org">web</a> <a href="${base}photo.gif">ref</a> <img src="raw.png" /></p>\n`,
     );
-    assert.equal(createMarkdownTools().render('![A](photo.png)'), '<p><img src="photo.png" alt="A"></p>\n', 'no base: left alone');
+    assert.equal(createMarkdownTools().render('![A](photo.png)'), '<p><img src="photo.png" alt="A" /></p>\n', 'no base: left alone');
   });
 });

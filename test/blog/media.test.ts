@@ -198,13 +198,13 @@ describe('GET /api/blog/media/<slug>/<file>', () => {
 
   it('makes relative links absolute in the detail html and both feeds; a post without a folder keeps them', async () => {
     const media = 'https://blog.example.com/api/blog/media/trip/photo.png';
-    assert.match((await blog.request('/api/blog/posts/trip')).json.html, new RegExp(`<img src="${media}" alt="A photo">`));
+    assert.match((await blog.request('/api/blog/posts/trip')).json.html, new RegExp(`<img src="${media}" alt="A photo" />`));
     assert.match((await blog.request('/api/blog/posts/trip?lang=fr')).json.html, new RegExp(`<img src="${media}"`), 'a translation in the folder too');
     assert.match((await blog.request('/api/blog/posts/elsewhere')).json.html, /src="https:\/\/blog\.example\.com\/api\/blog\/media\/elsewhere\/photo\.png"/);
     assert.match((await blog.request('/api/blog/feed.xml')).body, new RegExp(`&lt;img src=&quot;${media}&quot;`));
     const items = (await blog.request('/api/blog/feed.json')).json.items as Array<{ title: string; content_html: string }>;
     assert.match(items.find((item) => item.title === 'Trip')!.content_html, new RegExp(`src="${media}"`));
-    assert.match((await blog.request('/api/blog/posts/flat')).json.html, /<img src="photo\.png" alt="A photo">/);
+    assert.match((await blog.request('/api/blog/posts/flat')).json.html, /<img src="photo\.png" alt="A photo" \/>/);
   });
 
   it('serves a scheduled post\'s images from its moment on', async () => {

@@ -27,7 +27,7 @@ describe('[blog] public_url', () => {
       assert.equal(blog.config.blog?.public_url, 'http://127.0.0.1:8081', 'the trailing slash is dropped');
       const media = 'http://127.0.0.1:8081/api/blog/media/trip/lake.png';
       const detail = (await blog.request('/api/blog/posts/trip')).json;
-      assert.match(detail.html, new RegExp(`<img src="${media}" alt="The lake">`));
+      assert.match(detail.html, new RegExp(`<img src="${media}" alt="The lake" />`));
       const json = (await blog.request('/api/blog/feed.json')).json;
       assert.match(json.items[0].content_html, new RegExp(`src="${media}"`));
       assert.equal(json.items[0].url, 'https://blog.example.com/blog/trip', 'the public page is on site.base_url');

@@ -43,6 +43,8 @@ export interface LoggedCommit {
   subject: string;
   /** The file's path at that commit, relative to content_dir (a rename is followed). */
   file: string;
+  /** The commit added the file at that path (git's status `A`): anything older was another file of the name. */
+  created: boolean;
 }
 
 export interface ContentRepository {
@@ -268,7 +270,7 @@ function createRepository(
         '--follow',
         `--max-count=${limit}`,
         '--format=%x1e%H%x1f%at%x1f%an%x1f%ae%x1f%s',
-        '--name-only',
+        '--name-status',
         '--',
         repoPath(file),
       ]);
@@ -276,9 +278,12 @@ function createRepository(
       for (const record of output.split('\x1e')) {
         const [header, ...rest] = record.split('\n');
         const [id, seconds, author, email, subject] = (header ?? '').split('\x1f');
-        const named = rest.map((line) => line.trim()).find((line) => line !== '');
-        if (!id || !named || !named.startsWith(prefix)) continue;
-        commits.push({ id, at: Number(seconds) * 1000, author: author ?? '', email: email ?? '', subject: subject ?? '', file: named.slice(prefix.length) });
+        // "M\tpath", "A\tpath", "D\tpath" or "R100\told\tnew": the path the file had after the commit comes last.
+        const status = rest.map((line) => line.trim()).find((line) => line !== '')?.split('\t');
+        const named = status?.at(-1);
+        if (!id || !status || status.length < 2 || !named || !named.startsWith(prefix)) continue;
+        const created = status[0] === 'A';
+        commits.push({ id, at: Number(seconds) * 1000, author: author ?? '', email: email ?? '', subject: subject ?? '', file: named.slice(prefix.length), created });
       }
       return commits;
     },

@@ -35,5 +35,5 @@ export function unsavedDraftOf(value: unknown): UnsavedDraft | undefined {
   if (!TEXT_FIELDS.every((name) => typeof record[name] === 'string')) return undefined;
   if (typeof record.draft !== 'boolean' || !Array.isArray(record.tags) || !record.tags.every((tag) => typeof tag === 'string')) return undefined;
   const copy = Object.fromEntries(TEXT_FIELDS.map((name) => [name, record[name] as string])) as Record<(typeof TEXT_FIELDS)[number], string>;
-  return { fields: { ...copy, tags: [...(record.tags as string[])], draft: record.draft }, body, savedAt };
+  return { fields: { ...copy, tags: [...(record.tags as string[])], draft: record.draft, rawHtml: record.rawHtml === true }, body, savedAt };
 }

@@ -13,6 +13,7 @@ import type { Logger } from '../../kit/log.js';
 import { EVERY_ROLE } from '../accounts/roles.js';
 import type { AdminPage, AdminRequest, AdminRoute } from '../admin-pages.js';
 import { mayChangePost } from '../posts/post-access.js';
+import { mayWriteRawHtml } from '../posts/raw-html.js';
 import type { PostFiles } from '../posts/post-files.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import type { AdminSession } from '../sessions.js';
@@ -35,7 +36,7 @@ const editPath = (file: string, notice?: string) => `/admin/posts/edit?${new URL
 
 export function createHistoryPages(deps: HistoryPagesDeps): AdminRoute[] {
   const { posts, history, logger } = deps;
-  const postsOf = (session: AdminSession): PostFiles => posts.withAccess((post) => mayChangePost(session, post)).by(session.user);
+  const postsOf = (session: AdminSession): PostFiles => posts.withAccess((post) => mayChangePost(session, post), { rawHtml: mayWriteRawHtml(session) }).by(session.user);
   const message = (status: number, session: AdminSession, title: string, text: string, link = { href: '/admin/posts', label: 'Back to the posts' }): Answer =>
     htmlAnswer(status, <MessagePage title={title} message={text} session={session} link={link} />);
   const notFound = (session: AdminSession) => message(404, session, 'No such post', 'There is no post file by that name in the content folder.');

@@ -17,7 +17,10 @@ export interface HistoryEntry {
 }
 
 export interface PostHistory {
-  /** The versions of `file` (relative to content_dir), following moves, newest first, at most `limit`. */
+  /**
+   * The versions of `file` (relative to content_dir), following moves, newest first, at most `limit`; none from
+   * before the path was last created (a deleted post that had the name is another post).
+   */
   entries(file: string, limit: number): Promise<HistoryEntry[]>;
   /** The text of `file` in the version `id`, or undefined when that version has no such file (it was deleted). */
   textAt(id: string, file: string): Promise<string | undefined>;

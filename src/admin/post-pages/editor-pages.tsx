@@ -19,6 +19,7 @@ import type { AdminPage, AdminRequest, AdminRoute } from '../admin-pages.js';
 import { withDraftOffer } from '../drafts/draft-offer.js';
 import { NEW_POST_DRAFT_KEY, type DraftStore } from '../drafts/draft-store.js';
 import { mayChangePost } from '../posts/post-access.js';
+import { mayWriteRawHtml } from '../posts/raw-html.js';
 import type { PostFiles } from '../posts/post-files.js';
 import { redirectAnswer } from '../render.js';
 import type { AdminSession } from '../sessions.js';
@@ -27,8 +28,11 @@ import { fieldsOfForm } from './form-fields.js';
 export interface EditorPagesDeps {
   /** The same post files as the posts pages (their writes take turns). */
   posts: PostFiles;
-  /** The posts pages' preview renderer (preview.ts): the blog's HTML, images beside the post inlined. */
-  renderPreview(body: string, file: string | undefined): string | Promise<string>;
+  /**
+   * The posts pages' preview renderer (preview.ts): the blog's HTML, images beside the post inlined, sanitised
+   * as the blog does unless `rawHtml` (docs/blog.md "Raw HTML").
+   */
+  renderPreview(body: string, file: string | undefined, rawHtml: boolean): string | Promise<string>;
   drafts: DraftStore;
   maxUploadBytes: number;
   clock: Clock;
@@ -51,7 +55,7 @@ const editorPath = (file: string | undefined) => (file === undefined ? '/admin/p
 
 export function createEditorPages(deps: EditorPagesDeps): AdminRoute[] {
   const { posts, drafts, logger } = deps;
-  const postsOf = (session: AdminSession): PostFiles => posts.withAccess((post) => mayChangePost(session, post)).by(session.user);
+  const postsOf = (session: AdminSession): PostFiles => posts.withAccess((post) => mayChangePost(session, post), { rawHtml: mayWriteRawHtml(session) }).by(session.user);
   /** The refusal for a post the person may not open, or undefined when they may (a new post: always). */
   const refusalOf = async (session: AdminSession, file: string | undefined): Promise<Answer | undefined> => {
     if (file === undefined) return undefined;
@@ -69,7 +73,9 @@ export function createEditorPages(deps: EditorPagesDeps): AdminRoute[] {
     const opened = file === undefined ? undefined : await postsOf(session).read(file);
     if (opened && !opened.ok && opened.kind === 'forbidden') return json(403, { error: 'forbidden' });
     const imagesOf = opened === undefined || opened.ok || mayChangePost(session, {}) ? file : undefined;
-    const html = await deps.renderPreview(form.get('body') ?? '', imagesOf);
+    // Raw only for an owner, and only for a post marked raw_html on disk now (a new post is not).
+    const rawHtml = mayWriteRawHtml(session) && opened !== undefined && opened.ok && opened.post.fields.rawHtml;
+    const html = await deps.renderPreview(form.get('body') ?? '', imagesOf, rawHtml);
     return json(200, { html });
   };
 

@@ -1,5 +1,5 @@
 // The editor form's fields as PostFields (src/admin/posts/post-fields.ts): one name per field, tags as one
-// comma-separated line, "draft" as a checkbox. Browsers send text areas with CRLF; the post files keep their own.
+// comma-separated line, "draft" and "raw_html" as checkboxes. Browsers send text areas with CRLF; the post files keep their own.
 import { localDateTimeIn } from '../posts/local-date.js';
 import type { PostFields } from '../posts/post-files.js';
 
@@ -27,6 +27,7 @@ export function fieldsOfForm(form: URLSearchParams, timeZone?: string): { fields
       coverAlt: text('coverAlt'),
       author: text('author'),
       lang: text('lang'),
+      rawHtml: form.get('raw_html') === 'on',
     },
     body: form.get('body') ?? '',
   };

@@ -58,6 +58,7 @@ const LABELS: Record<keyof PostFields, string> = {
   coverAlt: 'Cover image text (alt)',
   author: 'Author',
   lang: 'Language',
+  rawHtml: 'Raw HTML: scripts and embeds run as written',
 };
 
 const HINTS: Partial<Record<keyof PostFields, string>> = {
@@ -266,6 +267,17 @@ export function PostEditorPage(props: EditorProps) {
                 <TextField name="coverAlt" value={fields.coverAlt} problems={problems} />
                 <TextField name="author" value={fields.author} problems={problems} readOnly={props.authorLocked} />
                 <TextField name="lang" value={fields.lang} problems={problems} />
+                {props.session.role === 'owner' ? (
+                  <p class="admin-check">
+                    <input type="checkbox" id="field-raw-html" name="raw_html" checked={fields.rawHtml} aria-describedby="raw-html-hint" />
+                    <label for="field-raw-html">{LABELS.rawHtml}</label>
+                    <span class="admin-hint" id="raw-html-hint">
+                      Only for text you have read: without it, the post's HTML is cleaned of scripts, event handlers and frames.
+                    </span>
+                  </p>
+                ) : (
+                  fields.rawHtml && <p class="admin-hint">This post's raw HTML is written through as an owner marked it; saving it cleans its HTML until an owner marks it again.</p>
+                )}
               </fieldset>
               {!isNew && <ImagesPanel images={props.images ?? []} maxBytes={props.maxImageBytes} />}
               {!isNew && (

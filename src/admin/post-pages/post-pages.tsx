@@ -14,6 +14,7 @@ import type { Logger } from '../../kit/log.js';
 import { EDITORS, EVERY_ROLE } from '../accounts/roles.js';
 import type { AdminPage, AdminRequest, AdminRoute } from '../admin-pages.js';
 import { fieldsFor, mayChangeAuthor, mayChangePost } from '../posts/post-access.js';
+import { mayWriteRawHtml } from '../posts/raw-html.js';
 import type { PostFields, PostFiles } from '../posts/post-files.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import type { AdminSession } from '../sessions.js';
@@ -30,7 +31,8 @@ export interface PostPagesDeps {
   posts: PostFiles;
   listVersions: ListVersions;
   /** The post's HTML as the blog API renders it, for "Preview" (`file` is undefined for a new post). */
-  renderPreview(body: string, file: string | undefined): string | Promise<string>;
+  /** Sanitised as the blog does unless `rawHtml` (docs/blog.md "Raw HTML"). */
+  renderPreview(body: string, file: string | undefined, rawHtml: boolean): string | Promise<string>;
   maxUploadBytes: number;
   /** Whether the list offers "Send to subscribers" (src/admin/campaign-pages/send-pages.tsx). */
   sending?: NewsletterSending;
@@ -77,7 +79,7 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
   const notFound = (session: AdminSession) => message(404, session, 'No such post', 'There is no post file by that name in the content folder.');
   const forbidden = (session: AdminSession) => message(403, session, 'Not your post', 'Your role changes only your own posts: those that carry your name as their author. Nothing was changed.');
   /** The post files as `session`'s person may change them: another's post is `forbidden`, judged on disk. */
-  const postsOf = (session: AdminSession): PostFiles => posts.withAccess((post) => mayChangePost(session, post)).by(session.user);
+  const postsOf = (session: AdminSession): PostFiles => posts.withAccess((post) => mayChangePost(session, post), { rawHtml: mayWriteRawHtml(session) }).by(session.user);
   /** The form's fields as they are written for `session`: an author's own name as the author. */
   const submittedFields = (request: AdminRequest, session: AdminSession) => {
     const { fields, body } = fieldsOfForm(formOf(request), session.timeZone);
@@ -187,7 +189,8 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
     if (opened && !opened.ok && opened.kind === 'forbidden') return forbidden(session);
     // A file that cannot be read names a folder of nobody's post: shown only to those who may change those.
     const imagesOf = opened === undefined || opened.ok || mayChangePost(session, {}) ? file : undefined;
-    const previewHtml = await deps.renderPreview(body, imagesOf);
+    // Raw only as an owner would save it: the mark ticked, and fieldsFor keeps it for owners alone.
+    const previewHtml = await deps.renderPreview(body, imagesOf, fields.rawHtml);
     // The Images panel lists them as the editor does, beside the preview that shows them.
     const images = file !== undefined && opened?.ok ? await postsOf(session).listPostImages(file) : [];
     return htmlAnswer(200, editor(session, { file, fields, body, version: form.get('version') ?? undefined, baseText: form.get('base_text') ?? undefined, previewHtml, images }));

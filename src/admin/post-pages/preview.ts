@@ -10,8 +10,11 @@ import { isInsideContentDir } from '../posts/post-path.js';
 
 export interface PreviewOptions {
   contentDir: string;
-  /** The blog's renderer: Markdown to HTML, relative links to files beside the post prefixed with `mediaBase`. */
-  render(body: string, mediaBase?: string | null): string;
+  /**
+   * The blog's renderer: Markdown to HTML, relative links to files beside the post prefixed with `mediaBase`,
+   * sanitised as the blog does unless `rawHtml` (docs/blog.md "Raw HTML").
+   */
+  render(body: string, mediaBase?: string | null, rawHtml?: boolean): string;
   /** Images larger than this are not inlined. */
   maxImageBytes: number;
 }
@@ -22,13 +25,14 @@ function folderOf(file: string | undefined): string | undefined {
   return file !== undefined && /^[^/.][^/]*\/index(?:\.[^/.]+)?\.md$/.test(file) ? file.slice(0, file.indexOf('/')) : undefined;
 }
 
-export function createPreviewRenderer(options: PreviewOptions): (body: string, file: string | undefined) => Promise<string> {
-  return async (body, file) => {
+/** The preview of `body`; its HTML is sanitised unless `rawHtml` (an owner's post marked `raw_html`). */
+export function createPreviewRenderer(options: PreviewOptions): (body: string, file: string | undefined, rawHtml?: boolean) => Promise<string> {
+  return async (body, file, rawHtml = false) => {
     const folder = folderOf(file);
-    if (folder === undefined) return options.render(body, null);
+    if (folder === undefined) return options.render(body, null, rawHtml);
     // A prefix no post can contain by chance marks the links the renderer resolved to files beside the post.
     const marker = `postbox-preview-${randomBytes(12).toString('hex')}/`;
-    const html = options.render(body, marker);
+    const html = options.render(body, marker, rawHtml);
     const names = new Set<string>();
     const pattern = new RegExp(`${marker}([^"'\\s<>?#]*)`, 'g');
     for (const match of html.matchAll(pattern)) names.add(match[1] ?? '');

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Clock } from '../../ports.js';
 import { ownershipOf, type PostAccess } from './post-access.js';
+import { withoutRawHtml } from './raw-html.js';
 import { checkPostPath, isInsideContentDir, type PostPath } from './post-path.js';
 
 export interface PostFilesContext {
@@ -19,6 +20,8 @@ export interface PostFilesContext {
    * when it is read, and so is a write whose result it refuses. Absent: every post.
    */
   access?: PostAccess;
+  /** False: every text written loses its `raw_html` mark (raw-html.ts). Absent: written as it is. */
+  rawHtml?: boolean;
 }
 
 /** An outcome that names no file: the path was refused, there is no such post file, or it is not the person's. */
@@ -31,6 +34,14 @@ export type Forbidden = { ok: false; kind: 'forbidden' };
 export function mayChangeText(context: PostFilesContext, text: string): boolean {
   return context.access === undefined || context.access(ownershipOf(text));
 }
+
+/** What `text` is written as for the person of `context`; null: it cannot be written for them. */
+export function textToWrite(context: PostFilesContext, text: string): string | null {
+  return context.rawHtml === false ? withoutRawHtml(text) : text;
+}
+
+/** Why a text that textToWrite gives null for is not written. */
+export const RAW_HTML_LOCKED = 'raw_html cannot be taken off this front matter, and only an owner may keep it';
 
 interface FoundPost {
   path: PostPath;

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { checkSlug, parsePostFileName } from '../../blog/content/file-name.js';
 import { canonicalLanguage, isKnownLanguage } from '../../blog/content/language.js';
 import { applyEdit } from './apply-edit.js';
-import { findPost, mayChangeText, type PathRefusal, type PostFilesContext } from './context.js';
+import { findPost, mayChangeText, RAW_HTML_LOCKED, textToWrite, type PathRefusal, type PostFilesContext } from './context.js';
 import { readVersion } from './edit-post.js';
 import { checkFields, emptyFields, type FieldProblem, type PostFields } from './post-fields.js';
 import { isInsideContentDir } from './post-path.js';
-import { ownerOfSlug, sameLanguage, servedPosts, slugTakenMessage } from './slug-owners.js';
+import { foreignSlugProblem, ownerOfSlug, sameLanguage, servedPosts, slugTakenMessage } from './slug-owners.js';
 import { slugOfTitle } from './slug-of-title.js';
 import { versionToken } from './version-token.js';
 import { writePostFile } from './write-post.js';
@@ -40,13 +40,16 @@ export async function createPost(context: PostFilesContext, fields: PostFields, 
   if (existing.length > 0) return { ok: false, kind: 'exists', file: existing[0]! };
   const owner = await ownerOfSlug(context, slug, lang);
   if (owner !== null) return { ok: false, kind: 'invalid', problems: [{ field: 'slug', message: slugTakenMessage(slug, lang, owner) }] };
+  const foreign = await foreignSlugProblem(context, slug);
+  if (foreign) return { ok: false, kind: 'invalid', problems: [foreign] };
 
   const file = `${slug}.md`;
   const absolute = path.join(context.contentDir, file);
   if (!(await isInsideContentDir(context.contentDir, absolute, false))) return { ok: false, kind: 'refused', reason: 'not a path inside content_dir' };
   const built = applyEdit('+++\n+++\n', { ...fields, slug: '' }, body);
   if (!built.ok) return { ok: false, kind: 'unreadable', reason: built.reason };
-  const text = built.text.replace(/^\+\+\+\n([\s\S]*?)\+\+\+\n/, '+++\n$1+++\n\n');
+  const text = textToWrite(context, built.text.replace(/^\+\+\+\n([\s\S]*?)\+\+\+\n/, '+++\n$1+++\n\n'));
+  if (text === null) return { ok: false, kind: 'unreadable', reason: RAW_HTML_LOCKED };
   const problem = context.blogProblem(file, text);
   if (problem) return { ok: false, kind: 'invalid', problems: [{ field: 'file', message: problem }] };
   // A new post is one its creator may change: an author's carries their name.
@@ -77,8 +80,10 @@ export async function addTranslation(context: PostFilesContext, source: string, 
   const opened = await readVersion(context, source);
   if (!opened.ok) return opened;
   const fields: PostFields = { ...opened.post.fields, draft: true, lang: opened.post.fields.lang === '' ? '' : canonical };
-  const copy = applyEdit(text, fields, opened.post.body);
-  if (!copy.ok) return { ok: false, kind: 'unreadable', reason: copy.reason };
+  const applied = applyEdit(text, fields, opened.post.body);
+  if (!applied.ok) return { ok: false, kind: 'unreadable', reason: applied.reason };
+  const copy = { text: textToWrite(context, applied.text) };
+  if (copy.text === null) return { ok: false, kind: 'unreadable', reason: RAW_HTML_LOCKED };
   const absolute = path.join(context.contentDir, ...file.split('/'));
   if (!(await isInsideContentDir(context.contentDir, absolute, false))) return { ok: false, kind: 'refused', reason: 'not a path inside content_dir' };
   await writePostFile(absolute, copy.text, false);

@@ -2,7 +2,7 @@
 // the version it was opened on, and a file changed on disk since is never overwritten.
 import { parseFrontMatter } from '../../blog/content/front-matter.js';
 import { applyEdit } from './apply-edit.js';
-import { findPost, mayChangeText, type PathRefusal, type PostFilesContext } from './context.js';
+import { findPost, mayChangeText, RAW_HTML_LOCKED, textToWrite, type PathRefusal, type PostFilesContext } from './context.js';
 import { mergeVersions, unixLines } from './merge.js';
 import { checkFields, readFields, type FieldProblem, type PostFields } from './post-fields.js';
 import { splitPostText, type FrontMatterFormat } from './post-text.js';
@@ -95,7 +95,9 @@ export async function saveVersion(context: PostFilesContext, request: SaveReques
     const base = request.baseText === undefined ? null : baseOf(request.baseText, request.version);
     const mine = applyEdit(base ?? theirs, request.fields, request.body);
     if (!mine.ok) return { ok: false, kind: 'unreadable', reason: mine.reason };
-    const merged = base === null ? null : mergeVersions(mine.text, base, theirs);
+    const mergedText = base === null ? null : mergeVersions(mine.text, base, theirs);
+    // A mark another person added meanwhile is not kept by the merge of someone who may not keep it.
+    const merged = mergedText === null ? null : textToWrite(context, mergedText);
     const conflict = { ok: false, kind: 'conflict', mine: mine.text, theirs, theirsVersion: current, merged } as const;
     if (merged === null || !request.mergeWhenApart) return conflict;
     if (merged === theirs) return { ok: true, kind: 'saved', file: path.relative, version: current, changed: false };
@@ -106,13 +108,15 @@ export async function saveVersion(context: PostFilesContext, request: SaveReques
     return { ok: true, kind: 'saved', file: path.relative, version: versionToken(merged), changed: true, merged: true };
   }
 
-  const edited = applyEdit(theirs, request.fields, request.body);
-  if (!edited.ok) return { ok: false, kind: 'unreadable', reason: edited.reason };
-  if (edited.text === theirs) return { ok: true, kind: 'saved', file: path.relative, version: current, changed: false };
-  const refused = await writeRefusal(context, path.relative, theirs, edited.text);
+  const applied = applyEdit(theirs, request.fields, request.body);
+  if (!applied.ok) return { ok: false, kind: 'unreadable', reason: applied.reason };
+  const edited = textToWrite(context, applied.text);
+  if (edited === null) return { ok: false, kind: 'unreadable', reason: RAW_HTML_LOCKED };
+  if (edited === theirs) return { ok: true, kind: 'saved', file: path.relative, version: current, changed: false };
+  const refused = await writeRefusal(context, path.relative, theirs, edited);
   if (refused) return refused;
-  await writePostFile(path.absolute, edited.text, true);
-  return { ok: true, kind: 'saved', file: path.relative, version: versionToken(edited.text), changed: true };
+  await writePostFile(path.absolute, edited, true);
+  return { ok: true, kind: 'saved', file: path.relative, version: versionToken(edited), changed: true };
 }
 
 /**
@@ -168,10 +172,12 @@ export async function setDraftKey(
  * the version `version` names: the same checks as a save (the person may change the result, the blog serves it as
  * well as the file now, no slug taken), else nothing is written.
  */
-export async function replaceText(context: PostFilesContext, file: string, version: string, text: string): Promise<SaveOutcome> {
+export async function replaceText(context: PostFilesContext, file: string, version: string, restored: string): Promise<SaveOutcome> {
   const found = await findPost(context, file);
   if (!found.ok) return found;
   const { path, text: theirs, bytes } = found.post;
+  const text = textToWrite(context, withDraftOf(theirs, restored));
+  if (text === null) return { ok: false, kind: 'unreadable', reason: RAW_HTML_LOCKED };
   const current = versionToken(bytes);
   if (current !== version) return { ok: false, kind: 'conflict', mine: text, theirs, theirsVersion: current, merged: null };
   if (text === theirs) return { ok: true, kind: 'saved', file: path.relative, version: current, changed: false };
@@ -179,6 +185,21 @@ export async function replaceText(context: PostFilesContext, file: string, versi
   if (refused) return refused;
   await writePostFile(path.absolute, text, true);
   return { ok: true, kind: 'saved', file: path.relative, version: versionToken(text), changed: true };
+}
+
+/**
+ * `restored` with the publish state of `current`: restoring the text of a version that was a draft must not take
+ * a live post off the blog, nor publish a draft (docs/admin.md "Posts in git").
+ */
+function withDraftOf(current: string, restored: string): string {
+  const now = parseFrontMatter(current);
+  const then = parseFrontMatter(restored);
+  const parts = splitPostText(restored);
+  if (!now.ok || !then.ok || !parts) return restored;
+  const draft = now.data.draft === true;
+  if ((then.data.draft === true) === draft) return restored;
+  const edited = applyEdit(restored, { ...readFields(then.data), draft }, parts.body);
+  return edited.ok ? edited.text : restored;
 }
 
 const fieldNames = ['title', 'slug', 'date', 'tags', 'draft', 'excerpt', 'cover', 'author', 'lang'] as const;

@@ -34,9 +34,13 @@ export function mayChangeAuthor(actor: PostActor): boolean {
   return actor.role !== 'author';
 }
 
-/** The fields a create or a save writes for `actor`: for an author, their own name replaces the form's author. */
+/**
+ * The fields a create or a save writes for `actor`: for an author, their own name replaces the form's author;
+ * the `raw_html` mark only for an owner (raw-html.ts).
+ */
 export function fieldsFor(actor: PostActor, fields: PostFields): PostFields {
-  return mayChangeAuthor(actor) ? fields : { ...fields, author: actor.user };
+  const marked = actor.role === 'owner' ? fields : { ...fields, rawHtml: false };
+  return mayChangeAuthor(actor) ? marked : { ...marked, author: actor.user };
 }
 
 /** The ownership a post file's text gives: its front matter's `author` when that is text. */

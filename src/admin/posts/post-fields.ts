@@ -22,6 +22,8 @@ export interface PostFields {
   author: string;
   /** The front-matter `lang` override; empty: the file name's language, else the site's. */
   lang: string;
+  /** The front-matter `raw_html` mark: the HTML is written through unsanitised (raw-html.ts, owners only). */
+  rawHtml: boolean;
 }
 
 export interface FieldProblem {
@@ -44,6 +46,7 @@ export function readFields(data: Record<string, unknown>): PostFields {
     coverAlt: coverTable ? textOf(coverTable.alt) : '',
     author: textOf(data.author),
     lang: textOf(data.lang),
+    rawHtml: data.raw_html === true,
   };
 }
 
@@ -93,12 +96,13 @@ export function diffFields(before: PostFields, after: PostFields): KeyEdit[] {
   }
   text('excerpt', before.excerpt, after.excerpt);
   text('slug', before.slug, after.slug);
+  if (before.rawHtml !== after.rawHtml) edits.push({ key: 'raw_html', value: after.rawHtml ? true : undefined });
   return edits;
 }
 
 /** Empty fields for a new post. */
 export function emptyFields(): PostFields {
-  return { title: '', slug: '', date: '', tags: [], draft: false, excerpt: '', cover: '', coverAlt: '', author: '', lang: '' };
+  return { title: '', slug: '', date: '', tags: [], draft: false, excerpt: '', cover: '', coverAlt: '', author: '', lang: '', rawHtml: false };
 }
 
 function coverValue(fields: PostFields): FrontMatterValue | undefined {

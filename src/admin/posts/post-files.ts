@@ -16,7 +16,7 @@
  *   posts.deleteImage(file, name)                      -> DeleteImageOutcome (moved to the trash)
  *   posts.newPostFields()                              -> PostFields         (empty, dated today)
  *   posts.restore(file, version, text, restored)       -> SaveOutcome        (a version from the history, whole)
- *   posts.withAccess(may)                              -> PostFiles          (the same, for one person: post-access.ts)
+ *   posts.withAccess(may, { rawHtml })                 -> PostFiles          (the same, for one person: post-access.ts, raw-html.ts)
  *   posts.by(user)                                     -> PostFiles          (the same, its changes recorded as `user`'s)
  *
  * `file` is always a path relative to content_dir with `/` separators, as the blog names posts
@@ -85,7 +85,7 @@ export interface PostFiles {
    * operation reads it, answers `forbidden` and changes nothing, and so does a write whose result `may` refuses
    * (a new post, a save). The writes still run one at a time with everybody's.
    */
-  withAccess(may: PostAccess): PostFiles;
+  withAccess(may: PostAccess, options?: { rawHtml?: boolean }): PostFiles;
 }
 
 /** The editing operations over one content_dir. */
@@ -134,9 +134,10 @@ function operations(context: PostFilesContext, writes: <T>(task: () => Promise<T
     newPostFields: () => newPostFields(context.clock()),
     restore: (file, version, text, restored) =>
       recorded(() => replaceText(context, file, version, text), (to, outcome) => recordSave(context, to, outcome, 'restore', restored)),
-    withAccess: (may) => {
+    withAccess: (may, options = {}) => {
       const outer = context.access;
-      return operations({ ...context, access: outer ? (post) => outer(post) && may(post) : may }, writes, recorder);
+      const rawHtml = context.rawHtml === false || options.rawHtml === false ? false : context.rawHtml;
+      return operations({ ...context, access: outer ? (post) => outer(post) && may(post) : may, rawHtml }, writes, recorder);
     },
     by: (user) => operations(context, writes, recorder && { ...recorder, author: user }),
   };

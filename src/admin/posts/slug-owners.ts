@@ -7,6 +7,7 @@ import { parsePostFileName } from '../../blog/content/file-name.js';
 import { parseFrontMatter } from '../../blog/content/front-matter.js';
 import { canonicalLanguage, languageKey } from '../../blog/content/language.js';
 import type { PostFilesContext } from './context.js';
+import { ownershipOf } from './post-access.js';
 
 /** The slug and language a post file is served under. */
 export interface SlugAndLanguage {
@@ -98,7 +99,25 @@ export async function slugTakenProblem(context: PostFilesContext, file: string, 
   const previous = before === null ? null : slugAndLanguageOf(context, file, before);
   if (previous && previous.slug === next.slug && sameLanguage(previous.lang, next.lang)) return null;
   const owner = await ownerOfSlug(context, next.slug, next.lang, file);
-  return owner === null ? null : { field: 'slug', message: slugTakenMessage(next.slug, next.lang, owner) };
+  if (owner !== null) return { field: 'slug', message: slugTakenMessage(next.slug, next.lang, owner) };
+  return previous?.slug === next.slug ? null : foreignSlugProblem(context, next.slug, file);
+}
+
+/**
+ * The problem of joining `slug` for the person of `context`: a post of that slug in any language is one they
+ * may not change. Its other versions are its translations, and a translation of a post is created and changed
+ * only by who may change the post (docs/admin.md "What each role may do"). Null without `access`.
+ */
+export async function foreignSlugProblem(context: PostFilesContext, slug: string, except?: string): Promise<{ field: 'slug'; message: string } | null> {
+  const access = context.access;
+  if (access === undefined) return null;
+  for (const other of await postsWithSlug(context, slug, except)) {
+    const text = await readFile(path.join(context.contentDir, ...other.file.split('/')), 'utf8').catch(() => '');
+    if (!access(ownershipOf(text))) {
+      return { field: 'slug', message: `the slug "${slug}" is another person's post (${other.file}): only who may change it may add or change its translations. Choose another slug, or leave it empty.` };
+    }
+  }
+  return null;
 }
 
 /** What the editor says of a slug another post has: the other post's file by name. */

@@ -207,7 +207,7 @@ export function checkRecord(value: unknown, stamp: string): CacheRecord | null {
 
 /** What the cache keeps of a post. */
 export function recordOf(post: LoadedPost): PostRecord {
-  const { file, slug, lang, hasLanguageSuffix, title, date, updated, draft, tags, allLangs, author, fediverseCreator, cover } = post;
+  const { file, slug, lang, hasLanguageSuffix, title, date, updated, draft, tags, allLangs, rawHtml, author, fediverseCreator, cover } = post;
   return {
     file,
     slug,
@@ -219,6 +219,7 @@ export function recordOf(post: LoadedPost): PostRecord {
     draft,
     tags,
     allLangs,
+    rawHtml,
     author,
     fediverseCreator,
     cover,
@@ -242,6 +243,7 @@ function isPostRecord(value: unknown): value is PostRecord {
     typeof value.draft === 'boolean' &&
     isStringArray(value.tags) &&
     typeof value.allLangs === 'boolean' &&
+    typeof value.rawHtml === 'boolean' &&
     isNullableString(value.author) &&
     isNullableString(value.fediverseCreator) &&
     (cover === null || (isObject(cover) && typeof cover.url === 'string' && isNullableString(cover.alt) && Object.keys(cover).length === 2)) &&

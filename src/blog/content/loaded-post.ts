@@ -56,6 +56,7 @@ export class LoadedPost implements PostVersion {
   readonly draft: boolean;
   readonly tags: string[];
   readonly allLangs: boolean;
+  readonly rawHtml: boolean;
   readonly author: string | null;
   readonly fediverseCreator: string | null;
   readonly cover: PostVersion['cover'];
@@ -74,6 +75,7 @@ export class LoadedPost implements PostVersion {
     this.draft = fields.draft;
     this.tags = fields.tags;
     this.allLangs = fields.allLangs;
+    this.rawHtml = fields.rawHtml;
     this.author = fields.author;
     this.fediverseCreator = fields.fediverseCreator;
     this.cover = fields.cover;

@@ -1,7 +1,9 @@
-// Markdown through markdown-it (docs/blog.md "Markdown"). Raw HTML is allowed because the author of the posts
-// is trusted. Loading 10,000 posts must stay fast, so loading only runs markdown-it's block parser (enough
-// for the word count and the first paragraph); the full HTML is rendered when a post is first asked for.
+// Markdown through markdown-it (docs/blog.md "Markdown"). Raw HTML is written through only for a post marked
+// `raw_html` (docs/blog.md "Raw HTML"); any other post's HTML goes through content/html-policy.ts. Loading
+// 10,000 posts must stay fast, so loading only runs markdown-it's block parser (enough for the word count
+// and the first paragraph); the full HTML is rendered when a post is first asked for.
 import MarkdownItClass, { type Token } from 'markdown-it';
+import { createHtmlPolicy, type HtmlPolicyOptions } from './html-policy.js';
 import { mediaLinks, type MediaLinkEnv } from './media-links.js';
 
 export interface MarkdownOutline {
@@ -14,17 +16,18 @@ export interface MarkdownOutline {
 export interface MarkdownTools {
   /**
    * The post's HTML; with `mediaBase` (`<base_url>/api/blog/media/<slug>/`, for a post in a folder) relative
-   * links to files beside the post are made absolute on it (content/media-links.ts).
+   * links to files beside the post are made absolute on it (content/media-links.ts). Sanitised unless `rawHtml`.
    */
-  render(body: string, mediaBase?: string | null): string;
+  render(body: string, mediaBase?: string | null, rawHtml?: boolean): string;
   /** What the summary needs, from the block structure alone. */
   outline(body: string): MarkdownOutline;
   /** Plain text of a Markdown fragment (front-matter excerpt, text before `<!--more-->`); white space as written. */
   plainText(fragment: string): string;
 }
 
-/** The Markdown helpers of one service. */
-export function createMarkdownTools(): MarkdownTools {
+/** The Markdown helpers of one service; `options` says which iframes a sanitised post keeps. */
+export function createMarkdownTools(options: HtmlPolicyOptions = {}): MarkdownTools {
+  const sanitize = createHtmlPolicy(options);
   const full = new MarkdownItClass({ html: true }).use(mediaLinks);
   const blocks = new MarkdownItClass({ html: true });
   blocks.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
@@ -32,7 +35,10 @@ export function createMarkdownTools(): MarkdownTools {
   const inlinePlainText = (source: string): string => inlineText(full.parseInline(source, {})[0]?.children ?? []);
 
   return {
-    render: (body, mediaBase) => full.render(body, { mediaBase } satisfies MediaLinkEnv),
+    render(body, mediaBase, rawHtml = false) {
+      const html = full.render(body, { mediaBase } satisfies MediaLinkEnv);
+      return rawHtml ? html : sanitize(html);
+    },
     outline(body) {
       let words = 0;
       let firstParagraph: string | null = null;

@@ -2,7 +2,7 @@
 // post"): `![](pic.png)` in `trip/index.md` renders `src="<public_url>/api/blog/media/trip/pic.png"`, in the
 // detail's `html`, in both feeds and in newsletters (`public_url` is `[blog] public_url`, by default site.base_url:
 // where the blog API is reached from outside). Done on markdown-it's tokens (image `src`, link_open `href`) while
-// rendering; raw HTML in a post is passed through as written.
+// rendering; raw HTML in a post is not rewritten.
 import type MarkdownItClass from 'markdown-it';
 import type { Token } from 'markdown-it';
 

@@ -20,6 +20,8 @@ export interface PostVersion {
   draft: boolean;
   tags: string[];
   allLangs: boolean;
+  /** Front matter `raw_html`: the HTML is not sanitised (docs/blog.md "Raw HTML"). */
+  rawHtml: boolean;
   /** The post's own values; the site's defaults are applied by the catalog. */
   author: string | null;
   fediverseCreator: string | null;

@@ -62,7 +62,7 @@ export interface SnapshotMemo {
 export interface SnapshotTools {
   respond: ResponseFactory;
   /** Markdown body -> HTML; relative links to files beside the post are made absolute on `mediaBase`. */
-  render(body: string, mediaBase: string | null): string;
+  render(body: string, mediaBase: string | null, rawHtml: boolean): string;
   memo: SnapshotMemo;
   /** The `q` index of a catalog once it is built (catalog/search-indexer.ts); null meanwhile, or always when absent. */
   searchIndexOf?: (catalog: Catalog) => SearchIndex | null;
@@ -89,7 +89,7 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
 
   // One rendering of a feed post serves its detail's html and both feeds, so all three carry the same absolute
   // media URLs; it is kept for the snapshot's lifetime once made.
-  const renderEntry = (entry: CatalogEntry, body = entry.post.body) => tools.render(body, mediaBaseUrl(catalog, entry));
+  const renderEntry = (entry: CatalogEntry, body = entry.post.body) => tools.render(body, mediaBaseUrl(catalog, entry), entry.post.rawHtml);
   const inFeeds = new Set(catalog.primaries.slice(0, FEED_LENGTH));
   const feedHtml = new Map<CatalogEntry, string>();
   const htmlOf = (entry: CatalogEntry, body?: string) => {

@@ -8,7 +8,7 @@ import { createDraftFiles, DRAFTS_FOLDER, draftsDirOf } from '../../../src/adapt
 import type { UnsavedDraft } from '../../../src/admin/drafts/draft-store.js';
 import { withTempDir } from '../../support/temp-dir.js';
 
-const fields = { title: 'Harbour', slug: '', date: '2025-03-01', tags: ['sea', 'boats'], draft: true, excerpt: '', cover: '', coverAlt: '', author: 'jane', lang: '' };
+const fields = { title: 'Harbour', slug: '', date: '2025-03-01', tags: ['sea', 'boats'], draft: true, excerpt: '', cover: '', coverAlt: '', author: 'jane', lang: '', rawHtml: false };
 const draft = (body: string, savedAt = 1_700_000_000_000): UnsavedDraft => ({ fields, body, savedAt });
 
 describe('the files draft store', () => {

@@ -8,7 +8,7 @@ import type { UnsavedDraft } from '../../../src/admin/drafts/draft-store.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { startPostgresServer, type TestPostgres } from '../../support/postgres-server.js';
 
-const fields = { title: 'Harbour', slug: 'harbour', date: '2025-03-01', tags: ['sea'], draft: false, excerpt: 'E', cover: 'c.png', coverAlt: 'A boat', author: 'jane', lang: 'en' };
+const fields = { title: 'Harbour', slug: 'harbour', date: '2025-03-01', tags: ['sea'], draft: false, excerpt: 'E', cover: 'c.png', coverAlt: 'A boat', author: 'jane', lang: 'en', rawHtml: false };
 const draft = (body: string, savedAt = 1_700_000_000_000): UnsavedDraft => ({ fields, body, savedAt });
 
 describe('the PostgreSQL draft store', () => {

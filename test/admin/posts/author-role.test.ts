@@ -101,6 +101,21 @@ describe('the posts pages by role', () => {
 
   const bobsFields = { file: 'bobs.md', title: 'Taken over', date: '2024-04-02', author: 'ann', body: 'Ann rewrote this.\n' };
 
+  it("refuses an author's slug and language that would make their post a translation of another's post", async () => {
+    const ann = await as('ann');
+    const own = await open(ann, 'anns.md');
+    const before = await snapshot();
+    const joined = await ann.post('/admin/posts/save', { file: 'anns.md', version: own.version, base_text: own.baseText, title: "Ann's notes", date: '2024-04-01', draft: 'on', author: 'ann', slug: 'bobs', lang: 'fr', body: 'Ann wrote this.\n' });
+    assert.equal(joined.statusCode, 422, joined.body);
+    assert.match(joined.body, /another person&#39;s post \(bobs\.md\)|another person's post \(bobs\.md\)/);
+    assert.deepEqual(await snapshot(), before, 'nothing was written');
+
+    const eddie = await as('eddie');
+    const opened = await open(eddie, 'anns.md');
+    const saved = await eddie.post('/admin/posts/save', { file: 'anns.md', version: opened.version, base_text: opened.baseText, title: "Ann's notes", date: '2024-04-01', draft: 'on', author: 'ann', slug: 'bobs', lang: 'fr', body: 'Ann wrote this.\n' });
+    assert.equal(saved.statusCode, 303, 'an editor may change every post, and so its translations');
+  });
+
   it("lists an author's own posts only, without Send to subscribers; an editor's and an owner's list every post with it", async () => {
     const ann = await as('ann');
     const list = await ann.get('/admin/posts');

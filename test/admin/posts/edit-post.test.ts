@@ -61,7 +61,7 @@ describe('read', () => {
       assert.equal(toml.format, 'toml');
       assert.deepEqual(toml.fields, {
         title: 'Hello, world', slug: '', date: '2024-05-01', tags: ['a', 'b'], draft: false,
-        excerpt: '', cover: '', coverAlt: '', author: '', lang: '',
+        excerpt: '', cover: '', coverAlt: '', author: '', lang: '', rawHtml: false,
       });
       assert.equal(toml.body, 'The body.\n');
       assert.match(toml.version, /^[0-9a-f]{64}$/);

@@ -31,5 +31,6 @@ export const systemTimers: SystemTimers = {
     handle.current.unref();
     return handle;
   },
-  clearTimeout: (handle) => clearTimeout((handle as StepHandle).current),
+  // Like Node's clearTimeout, a handle never set (a timer not started) clears nothing.
+  clearTimeout: (handle) => clearTimeout((handle as StepHandle | undefined)?.current),
 };

@@ -3,7 +3,7 @@
 // refused, deliveries, the newsletter's sign-ups, the queue, the spam checks), the mail queue's counts, the request
 // durations of every listener and the process's own metrics, in a registry of this service's own. prom-client
 // writes the text and escapes every label value.
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, type Histogram, Registry } from 'prom-client';
 import type { RequestDurations } from '../http/request-durations.js';
 import type { CounterName, Counters, MetricsSnapshot } from './metrics.js';
 import { SPAM_REASONS, type SpamReason } from './spam/spam-reasons.js';
@@ -89,6 +89,8 @@ export interface PrometheusSources {
   queueCounts?: () => Readonly<Record<string, number>>;
   /** The request-duration histogram the front doors observe. */
   requestDurations?: RequestDurations;
+  /** Which route patterns of the histogram the exposition shows; every one when absent. */
+  showsRoute?: (route: string) => boolean;
 }
 
 export interface PrometheusExposition {
@@ -150,7 +152,10 @@ export function createPrometheusExposition(sources: PrometheusSources): Promethe
         });
       }
     }
-    if (sources.requestDurations) made.registerMetric(sources.requestDurations.histogram);
+    if (sources.requestDurations) {
+      const { histogram } = sources.requestDurations;
+      made.registerMetric(sources.showsRoute ? routesShown(histogram, sources.showsRoute) : histogram);
+    }
     collectDefaultMetrics({ register: made });
     // A gauge named like a counter (prom-client's nodejs_active_handles_total, the sum of nodejs_active_handles by
     // type) fails the exposition's lint; the series by type say the same.
@@ -168,4 +173,17 @@ export function createPrometheusExposition(sources: PrometheusSources): Promethe
       return registry.metrics();
     },
   };
+}
+
+/**
+ * `histogram` as a registry reads it, without the series of the routes `showsRoute` refuses. The histogram itself
+ * keeps counting them (it may be shown in full elsewhere); only this view leaves them out.
+ */
+function routesShown<T extends string>(histogram: Histogram<T>, showsRoute: (route: string) => boolean): Histogram<T> {
+  const shown = async () => {
+    const data = await histogram.get();
+    return { ...data, values: data.values.filter((value) => showsRoute(String((value.labels as Record<string, unknown>).route))) };
+  };
+  // A registry reads a metric's name, help, type and get(); the rest of the histogram stays its own.
+  return Object.assign(Object.create(histogram) as Histogram<T>, { get: shown, getForPromString: undefined });
 }

@@ -1,5 +1,6 @@
 // GET /health and GET /metrics (docs/forms-api.md "/metrics"): /health is always open; /metrics is open, or
-// behind `server.metrics_token` compared in constant time, and answers JSON or the Prometheus text format.
+// behind `server.metrics_token` compared in constant time, and answers JSON or the Prometheus text format. Open, it
+// shows no series of /admin's routes: their statuses would tell anyone how sign-ins go.
 import type { Answer } from '../../http/answer.js';
 import { isBearerTokenValid } from '../../http/bearer-token.js';
 import { errorAnswer, JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
@@ -33,7 +34,12 @@ export function createStatusRoutes(options: StatusRoutesOptions): Route[] {
     // Never cached, as the blog's: a monitor or a load balancer must see the service as it is now.
     return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: healthBody };
   };
-  const prometheus = createPrometheusExposition({ snapshot: () => metrics.snapshot(), queueCounts, requestDurations: options.requestDurations });
+  const prometheus = createPrometheusExposition({
+    snapshot: () => metrics.snapshot(),
+    queueCounts,
+    requestDurations: options.requestDurations,
+    showsRoute: metricsToken === undefined ? (route) => !isAdminRoute(route) : undefined,
+  });
   const metricsRoute = (request: Pick<RoutedRequest, 'raw' | 'query'>): Answer | Promise<Answer> => {
     if (metricsToken !== undefined && !isBearerTokenValid(request.raw.headers.authorization, metricsToken)) {
       return errorAnswer('unauthorized', { 'www-authenticate': 'Bearer' });
@@ -47,4 +53,9 @@ export function createStatusRoutes(options: StatusRoutesOptions): Route[] {
     { path: '/health', methods: { GET: health, HEAD: health } },
     { path: '/metrics', methods: { GET: metricsRoute, HEAD: metricsRoute } },
   ];
+}
+
+/** Whether `route`, a pattern of a route table, is one of /admin's (docs/admin.md). */
+function isAdminRoute(route: string): boolean {
+  return route === '/admin' || route.startsWith('/admin/');
 }

@@ -5,7 +5,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { COUNTER_NAMES, type MetricsSnapshot } from '../../../src/forms/metrics.js';
+import { createMetrics } from '../../../src/forms/metrics.js';
+import { createStatusRoutes } from '../../../src/forms/http/status-routes.js';
 import { createPrometheusExposition } from '../../../src/forms/prometheus.js';
+import type { Answer } from '../../../src/http/answer.js';
+import type { RoutedRequest } from '../../../src/http/route-table.js';
 import { createRequestDurations } from '../../../src/http/request-durations.js';
 import { contactForm, useTestFormsService } from '../../support/forms-app.js';
 
@@ -157,6 +161,30 @@ describe('GET /metrics in the Prometheus format', () => {
     for (const name of ['process_cpu_user_seconds_total', 'process_start_time_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds', 'process_resident_memory_bytes']) {
       assert.ok(find(samples, name, {}).length > 0, name);
     }
+  });
+
+  it('shows no series of /admin routes (sign-ins that failed or passed) without metrics_token; all of them with it', async () => {
+    const durations = createRequestDurations();
+    durations.observe('/admin/login', 'POST', 401, 0.3);
+    durations.observe('/admin/login', 'POST', 303, 0.3);
+    durations.observe('/admin', 'GET', 200, 0.01);
+    durations.observe('/contact', 'POST', 200, 0.01);
+    const scrape = async (metricsToken: string | undefined, authorization?: string): Promise<string> => {
+      const routes = createStatusRoutes({ formCount: 1, metrics: createMetrics(['/contact']), metricsToken, requestDurations: durations });
+      const metrics = routes.find((route) => route.path === '/metrics')!.methods.GET!;
+      const request = { raw: { headers: { accept: 'text/plain', authorization } }, query: '' } as unknown as RoutedRequest;
+      const answer = (await metrics(request)) as Answer;
+      assert.equal(answer.status, 200);
+      return String(answer.body);
+    };
+    const open = await scrape(undefined);
+    assert.equal(promtoolCheck(open).status, 0);
+    assert.doesNotMatch(open, /admin/);
+    assert.equal(find(samplesOf(open), 'postbox_http_request_duration_seconds_count', { route: '/contact' })[0]?.value, 1);
+    const guarded = samplesOf(await scrape('s3cret-token', 'Bearer s3cret-token'));
+    assert.equal(find(guarded, 'postbox_http_request_duration_seconds_count', { route: '/admin/login', status: '401' })[0]?.value, 1);
+    assert.equal(find(guarded, 'postbox_http_request_duration_seconds_count', { route: '/admin' })[0]?.value, 1);
+    assert.equal(find(guarded, 'postbox_http_request_duration_seconds_count', { route: '/contact' })[0]?.value, 1);
   });
 
   it('stays behind metrics_token: 401 {"error":"unauthorized"} without it, in either format', async () => {

@@ -83,8 +83,8 @@ function countersByForm(snapshot: MetricsSnapshot): Array<[string, Partial<Count
 }
 
 export interface PrometheusSources {
-  /** The lifetime counters, in totals and per form. */
-  snapshot(): MetricsSnapshot;
+  /** The lifetime counters, in totals and per form; without forms, no counter family is shown. */
+  snapshot?: () => MetricsSnapshot;
   /** The mail queue's counts, when the queue is on. */
   queueCounts?: () => Readonly<Record<string, number>>;
   /** The request-duration histogram the front doors observe. */
@@ -110,7 +110,7 @@ export function createPrometheusExposition(sources: PrometheusSources): Promethe
 
   const build = (): Registry => {
     const made = new Registry();
-    for (const family of FAMILIES) {
+    for (const family of sources.snapshot ? FAMILIES : []) {
       const labelNames = family.label === undefined ? ['form'] : ['form', family.label];
       new Counter({
         name: family.name,
@@ -168,7 +168,7 @@ export function createPrometheusExposition(sources: PrometheusSources): Promethe
   return {
     async render() {
       registry ??= build();
-      snapshot = sources.snapshot();
+      snapshot = sources.snapshot?.();
       queue = sources.queueCounts?.() ?? {};
       return registry.metrics();
     },

@@ -174,7 +174,7 @@ describe('each route\'s answers follow the configuration', () => {
   it('/metrics is behind the bearer token only when there is one, and lists the configured forms', () => {
     assert.deepEqual(operation(document, '/metrics', 'get')?.security, [{ metricsToken: [] }]);
     const open = formsDocument(EVERY_FEATURE);
-    assert.equal(operation(open, '/metrics', 'get')?.security, undefined);
+    assert.deepEqual(operation(open, '/metrics', 'get')?.security, []);
     assert.equal(responsesOf(open, '/metrics', 'get')['401'], undefined);
     const json = (deref(document, responsesOf(document, '/metrics', 'get')['200']) as any).content['application/json'].schema;
     assert.deepEqual(json.properties.forms.required, EVERY_FEATURE.map((form) => form.path));
@@ -227,3 +227,26 @@ function validateAgainst(schema: Record<string, unknown>, value: Record<string, 
   };
   return createAnswerChecker(document).requestProblems('POST', '/p', 'application/json', value).length === 0;
 }
+
+describe('what a linter asks of every operation', () => {
+  const documents: Array<[string, OpenApiDocument]> = [
+    ['forms', formsDocument(EVERY_FEATURE, { metricsToken: 'secret-token', queueCounts: () => ({}), bounceProviders: ['postmark', 'ses', 'sendgrid', 'mailgun'] })],
+    ['forms, open /metrics', formsDocument(EVERY_FEATURE)],
+    ['blog', JSON.parse(JSON.stringify(createBlogDocument())) as OpenApiDocument],
+  ];
+
+  it('names a server, the listener itself, relative to where the document was fetched', () => {
+    for (const [name, document] of documents) assert.deepEqual((document as unknown as { servers: Array<{ url: string }> }).servers.map((server) => server.url), ['/'], name);
+  });
+
+  it('states the security of every operation: none for the public ones, the bearer scheme for a guarded /metrics', () => {
+    for (const [name, document] of documents) {
+      for (const [path, item] of Object.entries(document.paths)) {
+        for (const [method, value] of Object.entries(item as Record<string, Record<string, Json>>)) {
+          const expected = name === 'forms' && path === '/metrics' ? [{ metricsToken: [] }] : [];
+          assert.deepEqual(value.security, expected, `${name}: ${method} ${path}`);
+        }
+      }
+    }
+  });
+});

@@ -19,6 +19,7 @@ import { createWebhookNotifier } from '../adapters/notify/webhook.js';
 import { adminWarnings } from '../admin/example-user.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from '../config/config.js';
 import { createFormsService, type FormsSettings } from '../forms/forms-service.js';
+import { createMetricsRoute } from '../forms/http/status-routes.js';
 import { createRateLimitKey } from '../forms/rules/rate-limit-key.js';
 import { proofOfWorkSecrets } from '../forms/spam/proof-of-work.js';
 import { createClientAddressResolver } from '../http/client-ip.js';
@@ -265,10 +266,10 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
       const opened = admin;
       closers.push(() => opened.close());
     }
-    // Then the HTTP services that show it, counting their requests in one histogram for the forms service's
-    // /metrics (docs/forms-api.md "/metrics"); without that service nothing shows it, so nothing is counted.
+    // Then the HTTP services that show it, counting their requests in one histogram for /metrics (docs/forms-api.md
+    // "/metrics"): the forms service's, or without that service the blog's.
     const adminOn = adminServiceOf(config);
-    const requestDurations = mail && forms ? createRequestDurations() : undefined;
+    const requestDurations = createRequestDurations();
     if (mail && forms) {
       const withAdmin = adminOn === 'forms' && admin;
       const service = await composeFormsService(config, mail, backend, forms, {
@@ -290,7 +291,10 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         // Without /admin the blog's address is only written to the request line, so no proxy header is trusted;
         // with it, sign-in is throttled per address, so the proxies of [server] trust_proxy_headers are trusted.
         clientAddressOf: createClientAddressResolver(withAdmin ? config.server.trust_proxy_headers : 0),
-        extraRoutes: withAdmin ? admin!.routes : undefined,
+        extraRoutes: [
+          ...(withAdmin ? admin!.routes : []),
+          ...(mail && forms ? [] : [createMetricsRoute({ metricsToken: config.server.metrics_token, requestDurations })]),
+        ],
         requestDurations,
       });
       services.push(withAdmin ? withAdminBodies(blog, admin!) : blog);

@@ -1,10 +1,25 @@
 // How long requests take, by route, method and status: the histogram of docs/forms-api.md "/metrics" in the
 // Prometheus format, observed by the front door of each listener. A request is counted under its route's pattern
-// (`/api/blog/posts/*`), never its raw path, so the number of series stays bounded whatever clients ask for.
+// (`/api/blog/posts/*`), never its raw path, and under its method only when that is one of RFC 9110's (and PATCH),
+// so the number of series stays bounded whatever clients ask for.
 import { Histogram } from 'prom-client';
 
 /** The label of a request no route took (404, or a path that could not be decoded). */
 export const NO_ROUTE = '(none)';
+
+/** The method label of a request whose method is none of LABELLED_METHODS (PROPFIND, MKCOL, a made-up one). */
+export const OTHER_METHOD = 'other';
+
+/**
+ * The methods counted under their own name: those the services answer, and the few a client commonly sends to be
+ * answered 405. Node.js parses 34 methods; each of the others would otherwise make series of its own.
+ */
+const LABELLED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']);
+
+/** `method` as the histogram labels it. */
+export function methodLabelOf(method: string): string {
+  return LABELLED_METHODS.has(method) ? method : OTHER_METHOD;
+}
 
 /**
  * Upper bounds in seconds: from a cached blog answer (tens of microseconds) to a sign-in's password check and a
@@ -15,7 +30,7 @@ const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export const REQUEST_DURATION_METRIC = 'postbox_http_request_duration_seconds';
 
 export interface RequestDurations {
-  /** Counts one answered request. `route` is a pattern of the route table or NO_ROUTE. */
+  /** Counts one answered request. `route` is a pattern of the route table or NO_ROUTE; `method` is labelled by methodLabelOf. */
   observe(route: string, method: string, status: number, seconds: number): void;
   /** The histogram, in no registry: the Prometheus exposition registers it in its own. */
   readonly histogram: Histogram<'route' | 'method' | 'status'>;
@@ -44,7 +59,7 @@ export function createRequestDurations(): RequestDurations {
   };
   return {
     histogram,
-    observe: (route, method, status, seconds) => histogram.observe(labelsOf(route, method, status), seconds),
+    observe: (route, method, status, seconds) => histogram.observe(labelsOf(route, methodLabelOf(method), status), seconds),
   };
 }
 

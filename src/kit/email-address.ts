@@ -65,6 +65,15 @@ export function canonicalEmailAddress(value: string): string | undefined {
   return `${local}${value.slice(localEnd)}`;
 }
 
+/**
+ * The key under which a list of mailboxes compares `address` (the suppression list, docs/bounces.md): its canonical
+ * spelling, or the address as given when it has none, in lower case. `"MG"@example.net` and `mg@Example.net` are
+ * one key.
+ */
+export function comparableEmailAddress(address: string): string {
+  return (canonicalEmailAddress(address) ?? address).toLowerCase();
+}
+
 function has(code: number, characterClass: number): boolean {
   return code < 128 && (CLASSES[code]! & characterClass) !== 0;
 }

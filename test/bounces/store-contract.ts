@@ -40,6 +40,21 @@ export function storeContract(open: () => Promise<[BounceStore, BounceStore]>): 
     assert.equal(await other.isSuppressed('gone@example.org'), false);
   });
 
+  it('compares the canonical address: a quoted local part that needs no quotes is the same mailbox', async () => {
+    const [store, other] = await open();
+    assert.equal(await store.suppress(entry('mg@example.net', T0)), true);
+    for (const spelling of ['"mg"@example.net', '"MG"@Example.net', '"m\\g"@example.net']) assert.equal(await other.isSuppressed(spelling), true, spelling);
+    assert.equal(await other.isSuppressed('"m g"@example.net'), false, 'another mailbox');
+    assert.equal(await other.suppress(entry('"Mg"@example.net', T0 + 5, 'complaint')), false, 'the first entry stays');
+    assert.equal(await store.suppress(entry('"quoted"@example.net', T0 + 10)), true);
+    assert.deepEqual((await store.list()).map((suppression) => suppression.address).sort(), ['mg@example.net', 'quoted@example.net']);
+    assert.equal(await store.countSoft(entry('"full"@example.net', T0, 'soft'), POLICY), 'counted');
+    assert.equal(await store.countSoft(entry('full@example.net', T0 + 1, 'soft'), POLICY), 'counted');
+    assert.equal(await store.countSoft(entry('FULL@example.net', T0 + 2, 'soft'), POLICY), 'suppressed', 'three soft bounces of one mailbox');
+    assert.equal(await other.remove('"mg"@example.net'), true);
+    assert.equal(await other.isSuppressed('mg@example.net'), false);
+  });
+
   it('suppresses on the third soft bounce within the window, not on older ones, and counts afresh after a removal', async () => {
     const [store] = await open();
     const address = 'full@example.org';

@@ -2,6 +2,7 @@
 // under its route's pattern, never its raw path, with its method and status; 404s and undecodable paths under
 // "(none)"; one histogram for both listeners of `postbox serve`, shown by the forms service's /metrics.
 import assert from 'node:assert/strict';
+import { METHODS } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -72,6 +73,34 @@ describe('request durations in the front door', () => {
     const { values } = await durations.histogram.get();
     const sum = values.find((value) => value.metricName === 'postbox_http_request_duration_seconds_sum' && value.labels.route === '/items/*');
     assert.ok(sum && sum.value > 0 && sum.value < 31, 'seconds, not milliseconds');
+  });
+
+  it('labels the methods the services answer by name and every other method Node.js parses as "other"', async () => {
+    const durations = createRequestDurations();
+    const logs = captureLogs();
+    const door = createFrontDoor({
+      routes: [{ path: '/exact', methods: { GET: () => ({ status: 200, headers: {}, body: 'ok' }), POST: () => ({ status: 204, headers: {} }) } }],
+      answers: {
+        notFound: () => ({ status: 404, headers: {}, body: 'not found' }),
+        badPath: () => ({ status: 400, headers: {}, body: 'bad path' }),
+        methodNotAllowed: (allow) => ({ status: 405, headers: { allow } }),
+        internalError: () => ({ status: 500, headers: {}, body: 'failed' }),
+      },
+      clientAddressOf: () => '127.0.0.1',
+      requestLog: logs.requestLog,
+      logger: logs.logger,
+      requestDurations: durations,
+    });
+    // Every method twice, on a route and off it: 34 methods would otherwise be 34 label values per route and status.
+    for (const method of METHODS.filter((name) => name !== 'CONNECT')) {
+      for (const url of ['/exact', '/unknown']) await inject(door, { method: method as 'GET', url });
+    }
+    const methods = new Set(Object.keys(await countsOf(durations)).map((key) => key.split(' ')[1]));
+    assert.deepEqual([...methods].sort(), ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'other']);
+    const counts = await countsOf(durations);
+    assert.equal(counts['/exact other 405'], METHODS.length - 1 - 7);
+    assert.equal(counts['(none) other 404'], METHODS.length - 1 - 7);
+    assert.equal(counts['/exact GET 200'], 1);
   });
 
   it('is one histogram for the forms and the blog listeners of `postbox serve`, shown by the forms service', async () => {

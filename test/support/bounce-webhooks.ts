@@ -88,8 +88,8 @@ export function sendgridKeys(): SendgridKeys {
   return { privateKey, publicKeyBase64: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'), publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
 }
 
-/** A SendGrid event batch signed with `privateKey` over timestamp + body. */
-export function sendgridRequest(events: object[], privateKey: KeyObject, timestamp = '1714564800'): ProviderRequest {
+/** A SendGrid event batch signed with `privateKey` over timestamp + body, the timestamp now unless given. */
+export function sendgridRequest(events: object[], privateKey: KeyObject, timestamp = String(Math.floor(Date.now() / 1000))): ProviderRequest {
   const body = JSON.stringify(events);
   const signature = createSign('sha256').update(timestamp + body).sign(privateKey, 'base64');
   return {

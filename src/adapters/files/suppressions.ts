@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { BounceSource } from '../../bounces/bounce-report.js';
 import type { BounceStore, CampaignTally, SentMail, Suppression, SuppressionKind } from '../../bounces/bounce-store.js';
 import { dayOfSentId, isSentId } from '../../bounces/verp.js';
+import { comparableEmailAddress } from '../../kit/email-address.js';
 import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 import { withLockFile } from './account-files.js';
 
@@ -107,7 +108,7 @@ export function createSuppressionFiles(dataDir: string): BounceStore {
 
   const withEntry = (content: ListFile, entry: Suppression): ListFile | undefined =>
     content.suppressed.some((existing) => existing.address === entry.address) ? undefined : { ...content, suppressed: [...content.suppressed, toStored(entry)] };
-  const lowerCased = (entry: Suppression): Suppression => ({ ...entry, address: entry.address.toLowerCase() });
+  const comparable = (entry: Suppression): Suppression => ({ ...entry, address: comparableEmailAddress(entry.address) });
 
   return {
     async recordSent(mail) {
@@ -164,7 +165,7 @@ export function createSuppressionFiles(dataDir: string): BounceStore {
       return purged;
     },
     async isSuppressed(address) {
-      return (await current()).addresses.has(address.toLowerCase());
+      return (await current()).addresses.has(comparableEmailAddress(address));
     },
     async list() {
       return (await current()).content.suppressed
@@ -173,12 +174,12 @@ export function createSuppressionFiles(dataDir: string): BounceStore {
     },
     suppress: (given) =>
       change((content) => {
-        const write = withEntry(content, lowerCased(given));
+        const write = withEntry(content, comparable(given));
         return write ? { write, result: true } : { result: false };
       }),
     countSoft: (given, policy) =>
       change((content) => {
-        const entry = lowerCased(given);
+        const entry = comparable(given);
         const soft = { ...content.soft };
         // Only the bounces still inside the window are kept: older ones can never count again.
         const times = [...(soft[entry.address] ?? []), entry.at].filter((time) => time > entry.at - policy.windowMs).sort((first, second) => first - second);
@@ -188,7 +189,7 @@ export function createSuppressionFiles(dataDir: string): BounceStore {
       }),
     remove: (address) =>
       change((content) => {
-        const wanted = address.toLowerCase();
+        const wanted = comparableEmailAddress(address);
         const suppressed = content.suppressed.filter((entry) => entry.address !== wanted);
         if (suppressed.length === content.suppressed.length) return { result: false };
         const soft = { ...content.soft };
@@ -258,7 +259,7 @@ function parseList(text: string, file: string): ListFile {
   const content = value as Partial<ListFile> | null;
   if (typeof content !== 'object' || content === null || !Array.isArray(content.suppressed)) throw new Error(`${file} does not hold a "suppressed" list: fix or remove it`);
   return {
-    suppressed: content.suppressed.filter((entry) => typeof entry?.address === 'string').map((entry) => ({ ...entry, address: entry.address.toLowerCase() })),
+    suppressed: content.suppressed.filter((entry) => typeof entry?.address === 'string').map((entry) => ({ ...entry, address: comparableEmailAddress(entry.address) })),
     soft: typeof content.soft === 'object' && content.soft !== null ? content.soft : {},
     campaigns: typeof content.campaigns === 'object' && content.campaigns !== null ? content.campaigns : {},
   };

@@ -4,6 +4,7 @@
 // is the one that suppresses; a suppression is a row whose primary key only one insert can take.
 import type { BounceSource } from '../../bounces/bounce-report.js';
 import type { BounceStore, SentMail, Suppression, SuppressionKind } from '../../bounces/bounce-store.js';
+import { comparableEmailAddress } from '../../kit/email-address.js';
 import type { MailKind } from '../../queue/outgoing.js';
 import type { PostgresState, TransactionQuery } from './state.js';
 
@@ -32,7 +33,7 @@ interface SuppressionRow {
 const INSERT_SUPPRESSION = 'INSERT INTO suppressions (address, kind, at, reason, source) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (address) DO NOTHING';
 
 function suppressionValues(entry: Suppression): unknown[] {
-  return [entry.address.toLowerCase(), entry.kind, new Date(entry.at), entry.reason, entry.source];
+  return [comparableEmailAddress(entry.address), entry.kind, new Date(entry.at), entry.reason, entry.source];
 }
 
 export function createPostgresSuppressions(state: PostgresState): BounceStore {
@@ -64,7 +65,7 @@ export function createPostgresSuppressions(state: PostgresState): BounceStore {
       return rowCount ?? 0;
     },
     async isSuppressed(address) {
-      const { rowCount } = await state.query('SELECT 1 FROM suppressions WHERE address = $1', [address.toLowerCase()]);
+      const { rowCount } = await state.query('SELECT 1 FROM suppressions WHERE address = $1', [comparableEmailAddress(address)]);
       return (rowCount ?? 0) > 0;
     },
     async list() {
@@ -75,7 +76,7 @@ export function createPostgresSuppressions(state: PostgresState): BounceStore {
       return (await state.query(INSERT_SUPPRESSION, suppressionValues(entry))).rowCount === 1;
     },
     countSoft(entry, policy) {
-      const address = entry.address.toLowerCase();
+      const address = comparableEmailAddress(entry.address);
       const since = new Date(entry.at - policy.windowMs);
       return state.transaction(async (query) => {
         await query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SOFT_LOCK_CLASS, address]);
@@ -88,7 +89,7 @@ export function createPostgresSuppressions(state: PostgresState): BounceStore {
       });
     },
     remove(address) {
-      const wanted = address.toLowerCase();
+      const wanted = comparableEmailAddress(address);
       return state.transaction(async (query) => {
         const { rowCount } = await query('DELETE FROM suppressions WHERE address = $1', [wanted]);
         await query('DELETE FROM bounce_soft WHERE address = $1', [wanted]);

@@ -14,6 +14,7 @@ import {
   MAX_PAGE_SIZE,
   MIN_PAGE_SIZE,
   POSTS_QUERY_PARAMETERS,
+  WHOLE_NUMBER_DIGITS,
   type PostsQueryParameter,
 } from '../catalog/query-params.js';
 import { MEDIA_PREFIX } from '../media/media-path.js';
@@ -50,13 +51,38 @@ const FIXED_DOCS: Record<string, Omit<ReadableDoc, 'cached'> & { cached: 'always
   '/api/blog/sitemap.xml': { name: 'Sitemap', summary: 'The sitemap of every published version', media: contentTypes.xml, schema: text, cached: 'always' },
 };
 
+/**
+ * A page or a limit as the parser takes it (catalog/query-params.ts): digits only, at most WHOLE_NUMBER_DIGITS of
+ * them, leading zeros allowed, from 1 to `max`. A string with a pattern, since `type: integer` would let a client send
+ * `+1` or `1e2`, which the parser refuses.
+ */
+function wholeNumberParameter(min: 1, max: number, fallback: number, description: string) {
+  const pattern = `^(?=\\d{1,${WHOLE_NUMBER_DIGITS}}$)0*(?:${upTo(max).join('|')})$`;
+  return z.string().regex(new RegExp(pattern)).default(String(fallback)).openapi({ description: `${description} Digits only (at most ${WHOLE_NUMBER_DIGITS}).`, pattern });
+}
+
+/** Alternatives that match the numbers 1 to `max` written without leading zeros, digit by digit. */
+function upTo(max: number): string[] {
+  const digits = String(max);
+  if (/^9+$/.test(digits)) return [`[1-9]\\d{0,${digits.length - 1}}`];
+  const alternatives = digits.length > 1 ? [`[1-9]\\d{0,${digits.length - 2}}`] : [];
+  for (let index = 0; index < digits.length; index += 1) {
+    const lowest = index === 0 ? 1 : 0;
+    const digit = Number(digits[index]);
+    const rest = digits.length - index - 1;
+    if (digit > lowest) alternatives.push(`${digits.slice(0, index)}[${lowest}-${digit - 1}]${rest > 0 ? `\\d{${rest}}` : ''}`);
+  }
+  alternatives.push(digits);
+  return alternatives;
+}
+
 /** The parameters of /posts, each described from the bounds the parser checks; every parameter it reads must be here. */
 const POSTS_PARAMETERS = {
   lang: z.string().optional().openapi({ description: 'Versions in that language (case-insensitive), plus `all_langs` posts; empty: no filter.' }),
   tag: z.string().optional().openapi({ description: 'Posts with that tag, case-insensitive, whole tag; empty: no filter.' }),
   q: z.string().optional().openapi({ description: 'Words separated by spaces; each must occur in the title or the body (docs/blog.md "How `q` compares text"); empty: no filter.' }),
-  page: z.number().int().min(FIRST_PAGE).max(LARGEST_WHOLE_NUMBER).default(FIRST_PAGE).openapi({ description: 'Digits only. A page past the end is an empty list.' }),
-  limit: z.number().int().min(MIN_PAGE_SIZE).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).openapi({ description: 'Posts per page; digits only.' }),
+  page: wholeNumberParameter(FIRST_PAGE, LARGEST_WHOLE_NUMBER, FIRST_PAGE, 'The page, from 1. A page past the end is an empty list.'),
+  limit: wholeNumberParameter(MIN_PAGE_SIZE, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, `Posts per page, from ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE}.`),
 } satisfies Record<PostsQueryParameter, ZodType>;
 
 const langQuery = z.object({ lang: z.string().optional().openapi({ description: 'The language version to give; given at most once.' }) });

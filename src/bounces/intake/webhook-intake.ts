@@ -10,7 +10,7 @@ import { isMailgunFresh, isMailgunSigned, MAILGUN_WINDOW_MS, parseMailgun } from
 import type { ParsedWebhook } from '../webhooks/parsed-webhook.js';
 import { isPostmarkAuthorized, parsePostmark, type PostmarkCredentials } from '../webhooks/postmark.js';
 import { createReplayGuard } from '../webhooks/replay-guard.js';
-import { isSendgridSigned, parseSendgrid, sendgridPublicKey, SENDGRID_SIGNATURE_HEADER, SENDGRID_TIMESTAMP_HEADER } from '../webhooks/sendgrid.js';
+import { isSendgridFresh, isSendgridSigned, parseSendgrid, sendgridPublicKey, SENDGRID_SIGNATURE_HEADER, SENDGRID_TIMESTAMP_HEADER } from '../webhooks/sendgrid.js';
 import { parseSesNotification } from '../webhooks/ses.js';
 import { isSnsUrl, parseSnsMessage, verifySnsSignature } from '../webhooks/sns.js';
 
@@ -132,6 +132,7 @@ export function createBounceWebhooks(settings: BounceWebhookSettings, deps: Boun
 
     async sendgrid({ headers, body }) {
       if (!isSendgridSigned(sendgridKey!, header(headers, SENDGRID_SIGNATURE_HEADER), header(headers, SENDGRID_TIMESTAMP_HEADER), body)) return refuse('sendgrid', 'wrong signature');
+      if (!isSendgridFresh(header(headers, SENDGRID_TIMESTAMP_HEADER), clock())) return refuse('sendgrid', 'timestamp outside the window');
       return recordParsed(parseSendgrid(body, clock()));
     },
 

@@ -1,6 +1,7 @@
 // SendGrid's signed Event Webhook (docs/bounces.md "Where bounces come from"): a JSON array of events, signed with
 // ECDSA (P-256, SHA-256) over the timestamp header followed by the raw body; the configured public key is the one
-// SendGrid shows (base64 DER, or PEM). Only `bounce`, `dropped` and `spamreport` events say anything about an
+// SendGrid shows (base64 DER, or PEM). The signature covers the body, but a signed request sent again later would
+// still verify: one whose timestamp is more than SENDGRID_WINDOW_MS from now is refused. Only `bounce`, `dropped` and `spamreport` events say anything about an
 // address; the others are skipped.
 import { createPublicKey, createVerify, type KeyObject } from 'node:crypto';
 import type { BounceKind } from '../bounce-report.js';
@@ -9,6 +10,15 @@ import { addressesIn, addressOf, isObject, notTheFormat, parseJson, reportOf, te
 
 export const SENDGRID_SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
 export const SENDGRID_TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
+
+/** How far a request's signed timestamp may be from now, either way (clocks differ): Mailgun's window too. */
+export const SENDGRID_WINDOW_MS = 15 * 60_000;
+
+/** Whether `timestamp` (the signed header, seconds since 1970) is within SENDGRID_WINDOW_MS of `now`. */
+export function isSendgridFresh(timestamp: string | undefined, now: number): boolean {
+  if (timestamp === undefined || !/^[0-9]{1,12}$/.test(timestamp)) return false;
+  return Math.abs(now - Number(timestamp) * 1000) <= SENDGRID_WINDOW_MS;
+}
 
 /** The verification key of `value` (base64 DER as SendGrid shows it, or PEM); throws when it is not an EC public key. */
 export function sendgridPublicKey(value: string): KeyObject {

@@ -59,6 +59,22 @@ export interface ApiDocument {
   generate(info: { title: string; description: string }): Record<string, unknown>;
 }
 
+/**
+ * Where the operations are: relative to where the document was fetched, since each listener serves its own and
+ * knows no address a proxy in front of it may give it (docs/openapi.md).
+ */
+const SERVERS = [{ url: '/', description: 'The listener that served this document.' }];
+
+/** `paths` with `security: []` on every operation that names no scheme: it takes no credentials. */
+function withSecurityStated(paths: object): object {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item as object).map(([method, operation]) => [method, typeof operation === 'object' && operation !== null && !('security' in operation) ? { ...operation, security: [] } : operation])),
+    ]),
+  );
+}
+
 export function createApiDocument(): ApiDocument {
   const registry = new OpenAPIRegistry();
   // One schema per set of codes a status can answer with, named after them: `Error_not_found_or_draft`.
@@ -127,9 +143,9 @@ export function createApiDocument(): ApiDocument {
         info: { title: info.title, version: VERSION, description: `${info.description} ${EVERY_LISTENER}` },
       });
       // The generator adds empty sections for what these documents never have.
-      const { webhooks: _webhooks, components = {}, ...rest } = document;
+      const { webhooks: _webhooks, components = {}, paths = {}, ...rest } = document;
       const used = Object.fromEntries(Object.entries(components).filter(([, section]) => Object.keys(section as object).length > 0));
-      return { ...rest, components: used };
+      return { ...rest, servers: SERVERS, paths: withSecurityStated(paths), components: used };
     },
   };
   registerListenerPaths(api);

@@ -1,12 +1,44 @@
 // SendGrid's signed Event Webhook (src/bounces/webhooks/sendgrid.ts): ECDSA over timestamp + raw body with the
-// configured key (base64 DER or PEM), and the events that say something about an address.
+// configured key (base64 DER or PEM), a signed timestamp within the window of now, and the events that say something
+// about an address.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isSendgridSigned, kindOfSendgridEvent, parseSendgrid, sendgridPublicKey } from '../../../src/bounces/webhooks/sendgrid.js';
+import type { BounceReport } from '../../../src/bounces/bounce-report.js';
+import { createBounceWebhooks } from '../../../src/bounces/intake/webhook-intake.js';
+import { isSendgridFresh, isSendgridSigned, kindOfSendgridEvent, parseSendgrid, SENDGRID_WINDOW_MS, sendgridPublicKey } from '../../../src/bounces/webhooks/sendgrid.js';
+import { createTestClock } from '../../support/clock.js';
+import { captureLogs } from '../../support/log-capture.js';
 import { sendgridKeys, sendgridRequest, snsCertificate } from '../../support/bounce-webhooks.js';
 
 const NOW = Date.UTC(2024, 4, 1, 12);
 const keys = sendgridKeys();
+
+describe('isSendgridFresh', () => {
+  it('takes a timestamp within the window either side of now, and refuses an older, a later or a malformed one', () => {
+    const seconds = (ms: number) => String(Math.floor(ms / 1000));
+    assert.equal(isSendgridFresh(seconds(NOW), NOW), true);
+    assert.equal(isSendgridFresh(seconds(NOW - SENDGRID_WINDOW_MS), NOW), true);
+    assert.equal(isSendgridFresh(seconds(NOW + SENDGRID_WINDOW_MS), NOW), true);
+    assert.equal(isSendgridFresh(seconds(NOW - SENDGRID_WINDOW_MS - 1000), NOW), false);
+    assert.equal(isSendgridFresh(seconds(NOW + SENDGRID_WINDOW_MS + 1000), NOW), false);
+    for (const odd of [undefined, '', '1e9', '+1714564800', '1714564800.5', ' 1714564800', 'x']) assert.equal(isSendgridFresh(odd, NOW), false, String(odd));
+  });
+
+  it('makes the intake refuse a genuine signed batch replayed after the window', async () => {
+    const reports: BounceReport[] = [];
+    const clock = createTestClock(NOW);
+    const webhooks = createBounceWebhooks(
+      { sendgrid: { publicKey: keys.publicKeyBase64 } },
+      { sink: { record: async (report) => (reports.push(report), 'counted') }, clock, logger: captureLogs().logger, fetchText: () => Promise.reject(new Error('offline')) },
+    );
+    const { headers, body } = sendgridRequest([{ email: 'gone@example.org', event: 'bounce', status: '5.1.1', reason: '550 5.1.1 unknown' }], keys.privateKey, String(NOW / 1000));
+    const delivery = { headers, body: Buffer.from(body) };
+    assert.equal((await webhooks.receive('sendgrid', delivery)).kind, 'accepted');
+    clock.advance(SENDGRID_WINDOW_MS + 1000);
+    assert.deepEqual(await webhooks.receive('sendgrid', delivery), { kind: 'unauthorized', why: 'timestamp outside the window' });
+    assert.equal(reports.length, 1);
+  });
+});
 
 describe('isSendgridSigned', () => {
   const { headers, body } = sendgridRequest([{ email: 'a@example.org', event: 'bounce' }], keys.privateKey);

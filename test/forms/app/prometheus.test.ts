@@ -1,15 +1,33 @@
 // GET /metrics in the Prometheus text format (docs/forms-api.md "/metrics"): chosen by Accept or ?format, checked by
-// promtool, with every JSON counter per form and in total, the queue's counts, the request-duration histogram by
+// promtool, with every JSON counter per form in a family of its meaning, the queue's counts, the request-duration histogram by
 // route pattern, the process metrics, label values escaped, and the same bearer token as the JSON answer.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { COUNTER_NAMES, type MetricsSnapshot } from '../../../src/forms/metrics.js';
+import { createMetrics } from '../../../src/forms/metrics.js';
+import { createStatusRoutes } from '../../../src/forms/http/status-routes.js';
 import { createPrometheusExposition } from '../../../src/forms/prometheus.js';
+import type { Answer } from '../../../src/http/answer.js';
+import type { RoutedRequest } from '../../../src/http/route-table.js';
 import { createRequestDurations } from '../../../src/http/request-durations.js';
 import { contactForm, useTestFormsService } from '../../support/forms-app.js';
 
 const start = useTestFormsService();
+
+/** The counter families of the form counters (docs/forms-api.md "The Prometheus text format"). */
+const COUNTER_FAMILIES = [
+  'postbox_form_submissions_received_total',
+  'postbox_form_submissions_refused_total',
+  'postbox_form_submissions_undelivered_total',
+  'postbox_form_owner_mails_sent_total',
+  'postbox_form_notification_failures_total',
+  'postbox_form_persist_failures_total',
+  'postbox_newsletter_signup_events_total',
+  'postbox_queue_deliveries_total',
+  'postbox_spam_verdicts_total',
+  'postbox_spam_reasons_total',
+];
 
 /** What a Prometheus server sends. */
 const PROMETHEUS_ACCEPT = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
@@ -70,7 +88,7 @@ describe('GET /metrics in the Prometheus format', () => {
       assert.equal(response.headers['cache-control'], 'no-store');
       if (format === 'prometheus') {
         assert.equal(response.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8', JSON.stringify(headers));
-        assert.match(response.body, /^# HELP postbox_form_events_total /m);
+        assert.match(response.body, /^# HELP postbox_form_submissions_received_total /m);
       } else {
         assert.equal(response.headers['content-type'], 'application/json; charset=utf-8', JSON.stringify(headers));
         assert.deepEqual(response.json(), json.json());
@@ -101,19 +119,22 @@ describe('GET /metrics in the Prometheus format', () => {
     assert.equal(check.output.trim(), '', 'no lint problem either');
 
     const samples = samplesOf(text);
-    // Every counter of the JSON, whatever metrics.ts lists today: per form and in total.
+    // Every counter of the JSON, per form, in one family of its meaning: each form's counts add up to its JSON's.
     assert.ok(Object.keys(json.totals).length >= COUNTER_NAMES.length);
+    const counted = samples.filter((sample) => COUNTER_FAMILIES.includes(sample.name));
     for (const [form, counters] of Object.entries(json.forms)) {
-      for (const [event, value] of Object.entries(counters)) {
-        const found = find(samples, 'postbox_form_events_total', { form, event });
-        assert.equal(found.length, 1, `${form} ${event}`);
-        assert.equal(found[0]!.value, value, `${form} ${event}`);
-      }
+      const inJson = Object.values(counters).reduce((sum, value) => sum + value, 0);
+      assert.ok(inJson > 0, form);
+      assert.equal(counted.filter((sample) => sample.labels.form === form).reduce((sum, sample) => sum + sample.value, 0), inJson, form);
     }
-    assert.equal(find(samples, 'postbox_form_events_total', {}).length, Object.keys(json.forms).length * Object.keys(json.totals).length);
-    for (const [event, value] of Object.entries(json.totals)) assert.equal(find(samples, 'postbox_events_total', { event })[0]?.value, value, event);
-    assert.equal(find(samples, 'postbox_form_events_total', { form: '/feedback', event: 'validation_failed' })[0]?.value, 2);
-    assert.equal(find(samples, 'postbox_events_total', { event: 'received' })[0]?.value, 4);
+    assert.equal(new Set(counted.map((sample) => sample.name)).size, COUNTER_FAMILIES.length, 'every family, zeros included');
+    assert.equal(counted.length, Object.keys(json.forms).length * COUNTER_NAMES.length, 'one series per form and counter');
+    for (const family of COUNTER_FAMILIES) assert.match(text, new RegExp(`^# HELP ${family} \\S`, 'm'), family);
+    assert.equal(find(samples, 'postbox_form_submissions_refused_total', { form: '/feedback', reason: 'validation_failed' })[0]?.value, 2);
+    assert.equal(find(samples, 'postbox_form_submissions_received_total', { form: '/contact' })[0]?.value, 2);
+    assert.equal(find(samples, 'postbox_queue_deliveries_total', { form: '/contact', event: 'queued' })[0]?.value, json.forms['/contact']!.queued);
+    assert.equal(find(samples, 'postbox_spam_reasons_total', { form: '/contact', reason: 'links' })[0]?.value, 0);
+    assert.equal(find(samples, 'postbox_form_events_total', {}).length + find(samples, 'postbox_events_total', {}).length, 0, 'no grab bag');
 
     // The queue: its message counts as a gauge by state, its fsyncs as a counter.
     assert.match(text, /^# TYPE postbox_queue_messages gauge$/m);
@@ -142,6 +163,30 @@ describe('GET /metrics in the Prometheus format', () => {
     }
   });
 
+  it('shows no series of /admin routes (sign-ins that failed or passed) without metrics_token; all of them with it', async () => {
+    const durations = createRequestDurations();
+    durations.observe('/admin/login', 'POST', 401, 0.3);
+    durations.observe('/admin/login', 'POST', 303, 0.3);
+    durations.observe('/admin', 'GET', 200, 0.01);
+    durations.observe('/contact', 'POST', 200, 0.01);
+    const scrape = async (metricsToken: string | undefined, authorization?: string): Promise<string> => {
+      const routes = createStatusRoutes({ formCount: 1, metrics: createMetrics(['/contact']), metricsToken, requestDurations: durations });
+      const metrics = routes.find((route) => route.path === '/metrics')!.methods.GET!;
+      const request = { raw: { headers: { accept: 'text/plain', authorization } }, query: '' } as unknown as RoutedRequest;
+      const answer = (await metrics(request)) as Answer;
+      assert.equal(answer.status, 200);
+      return String(answer.body);
+    };
+    const open = await scrape(undefined);
+    assert.equal(promtoolCheck(open).status, 0);
+    assert.doesNotMatch(open, /admin/);
+    assert.equal(find(samplesOf(open), 'postbox_http_request_duration_seconds_count', { route: '/contact' })[0]?.value, 1);
+    const guarded = samplesOf(await scrape('s3cret-token', 'Bearer s3cret-token'));
+    assert.equal(find(guarded, 'postbox_http_request_duration_seconds_count', { route: '/admin/login', status: '401' })[0]?.value, 1);
+    assert.equal(find(guarded, 'postbox_http_request_duration_seconds_count', { route: '/admin' })[0]?.value, 1);
+    assert.equal(find(guarded, 'postbox_http_request_duration_seconds_count', { route: '/contact' })[0]?.value, 1);
+  });
+
   it('stays behind metrics_token: 401 {"error":"unauthorized"} without it, in either format', async () => {
     const forms = await start({ extra: { server: { metrics_token: 's3cret-token' } } });
     for (const [url, headers] of [
@@ -164,7 +209,7 @@ describe('GET /metrics in the Prometheus format', () => {
 describe('the exposition', () => {
   it('escapes label values (quotes, backslashes, line breaks) and still passes promtool', async () => {
     const odd = '/a"b\\c\nd';
-    const counters = { received: 3, sent: 1 } as unknown as MetricsSnapshot['totals'];
+    const counters = { received: 3, sent: 1 } as MetricsSnapshot['totals'];
     const durations = createRequestDurations();
     durations.observe('/x"y\\', 'GET', 200, 0.002);
     const exposition = createPrometheusExposition({ snapshot: () => ({ totals: counters, forms: { [odd]: counters } }), requestDurations: durations });
@@ -173,19 +218,25 @@ describe('the exposition', () => {
     const check = promtoolCheck(text);
     assert.equal(check.status, 0, check.output);
     const samples = samplesOf(text);
-    assert.equal(find(samples, 'postbox_form_events_total', { form: odd, event: 'received' })[0]?.value, 3);
+    assert.equal(find(samples, 'postbox_form_submissions_received_total', { form: odd })[0]?.value, 3);
     assert.equal(find(samples, 'postbox_http_request_duration_seconds_count', { route: '/x"y\\' })[0]?.value, 1);
-    assert.doesNotMatch(text, /postbox_queue/, 'no queue: no queue metrics');
+    assert.doesNotMatch(text, /postbox_queue_(?:messages|fsyncs)/, 'no queue: no queue gauges');
   });
 
-  it('follows the counters from one scrape to the next, and a counter that appears', async () => {
-    let snapshot: MetricsSnapshot = { totals: { received: 1 } as MetricsSnapshot['totals'], forms: { '/contact': { received: 1 } as MetricsSnapshot['totals'] } };
+  it('follows the counters from one scrape to the next, and counts under "(unconfigured)" what the totals hold beyond the forms', async () => {
+    const counters = (values: Partial<MetricsSnapshot['totals']>) => values as MetricsSnapshot['totals'];
+    let snapshot: MetricsSnapshot = { totals: counters({ received: 1 }), forms: { '/contact': counters({ received: 1 }) } };
     const exposition = createPrometheusExposition({ snapshot: () => snapshot, queueCounts: () => ({ pending: 2, failed: 0, fsyncs: 7, sending: 1 }) });
-    assert.equal(find(samplesOf(await exposition.render()), 'postbox_form_events_total', { form: '/contact', event: 'received' })[0]?.value, 1);
-    snapshot = { totals: { received: 5, brand_new: 2 } as unknown as MetricsSnapshot['totals'], forms: { '/contact': { received: 5, brand_new: 2 } as unknown as MetricsSnapshot['totals'] } };
-    const samples = samplesOf(await exposition.render());
-    assert.equal(find(samples, 'postbox_form_events_total', { form: '/contact', event: 'received' })[0]?.value, 5);
-    assert.equal(find(samples, 'postbox_form_events_total', { form: '/contact', event: 'brand_new' })[0]?.value, 2);
+    let samples = samplesOf(await exposition.render());
+    assert.equal(find(samples, 'postbox_form_submissions_received_total', { form: '/contact' })[0]?.value, 1);
+    assert.equal(find(samples, 'postbox_form_submissions_received_total', { form: '(unconfigured)' }).length, 0);
+    snapshot = { totals: counters({ received: 5, queue_failed: 3, spam_words: 1 }), forms: { '/contact': counters({ received: 5, queue_failed: 1 }) } };
+    samples = samplesOf(await exposition.render());
+    assert.equal(find(samples, 'postbox_form_submissions_received_total', { form: '/contact' })[0]?.value, 5);
+    assert.equal(find(samples, 'postbox_queue_deliveries_total', { form: '/contact', event: 'failed' })[0]?.value, 1);
+    assert.equal(find(samples, 'postbox_queue_deliveries_total', { form: '(unconfigured)', event: 'failed' })[0]?.value, 2);
+    assert.equal(find(samples, 'postbox_spam_reasons_total', { form: '(unconfigured)', reason: 'words' })[0]?.value, 1);
+    assert.equal(find(samples, 'postbox_form_submissions_received_total', { form: '(unconfigured)' }).length, 0);
     assert.equal(find(samples, 'postbox_queue_messages', { state: 'sending' })[0]?.value, 1);
     assert.equal(find(samples, 'postbox_queue_messages', { state: 'fsyncs' }).length, 0);
     assert.equal(find(samples, 'postbox_queue_fsyncs_total', {})[0]?.value, 7);

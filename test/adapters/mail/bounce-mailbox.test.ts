@@ -18,7 +18,6 @@ function manualTimer(): BounceMailboxDeps['timers'] & { pending(): number[]; fir
   const timers = new Map<number, { fn: () => void; ms: number }>();
   let nextId = 0;
   return {
-    now: () => 0,
     setTimeout(fn, ms) {
       nextId += 1;
       timers.set(nextId, { fn, ms });

@@ -5,6 +5,7 @@
 // the limit. A browser that signed in as a name before carries a device cookie for it, and is not held back by the
 // failures of that name (only by its address's). Passwords are checked on a small pool of threads of their own;
 // when it is full, the attempt is answered 429 at once, unchecked and uncounted.
+import { MAX_NAME_LENGTH } from './users-pages/invitations.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Answer } from '../http/answer.js';
 import type { RoutedRequest } from '../http/route-table.js';
@@ -159,7 +160,9 @@ export function createSignIn(options: SignInOptions): SignIn {
     },
 
     async signIn(request, form, previousId) {
-      const name = form.fields.get('name') ?? '';
+      // No user's name is longer than MAX_NAME_LENGTH: a longer one is cut just past it, so it still finds nobody
+      // while the per-name throttle keeps no key of unbounded length.
+      const name = (form.fields.get('name') ?? '').slice(0, MAX_NAME_LENGTH + 1);
       const password = form.fields.get('password') ?? '';
       const next = safeNextPath(form.fields.get('next'));
       const macs = deviceMacsOf(request.raw.headers.cookie);

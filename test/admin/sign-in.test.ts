@@ -115,6 +115,16 @@ describe('admin sign-in', () => {
     assert.equal(other.statusCode, 303);
   });
 
+  it('cuts a name longer than any user may have: long names count as one for the per-name limit, however they end', async () => {
+    const long = 'n'.repeat(101);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const answer = await app.inject({ ...formPost('/admin/login', { name: `${long}${'z'.repeat(200)}${attempt}`, password: 'wrong password!' }), remoteAddress: `192.0.2.${attempt + 1}` });
+      assert.equal(answer.statusCode, 403);
+    }
+    const refused = await app.inject({ ...formPost('/admin/login', { name: `${long}another`, password: 'wrong password!' }), remoteAddress: '198.51.100.7' });
+    assert.equal(refused.statusCode, 429);
+  });
+
   it('refuses a sign-in posted from another site, signing nobody in', async () => {
     const foreign: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
     for (const headers of foreign) {

@@ -170,6 +170,10 @@ describe('/admin/users', () => {
       ['x'.repeat(101), /The name is longer than 100 characters\./],
       [' bob', /The name begins or ends with white space\./],
       ['bob\t', /The name begins or ends with white space\./],
+      ['ED', /That name differs from a user’s only by case or by look-alike letters\./],
+      ['\uff45\uff44', /That name differs from a user’s only by case or by look-alike letters\./],
+      ['Jane', /That name differs from a user’s only by case or by look-alike letters\./],
+      ['bob\u202e', /The name must not hold invisible formatting characters/],
     ];
     for (const [name, reason] of cases) {
       const answer = await post(app, session, '/admin/users/invite', { name, role: 'author' });
@@ -180,6 +184,9 @@ describe('/admin/users', () => {
     const again = await post(app, session, '/admin/users/invite', { name: 'x'.repeat(100), role: 'author' });
     assert.equal(again.statusCode, 422);
     assert.match(again.body, /That name has an open invitation already\./);
+    const folded = await post(app, session, '/admin/users/invite', { name: 'X'.repeat(100), role: 'author' });
+    assert.equal(folded.statusCode, 422);
+    assert.match(folded.body, /That name differs from an open invitation’s only by case/);
     assert.equal((await post(app, session, '/admin/users/invite', { name: 'bob', role: 'boss' })).statusCode, 422, 'no such role');
     assert.equal((await store.listInvitations(TEST_EPOCH_MS)).length, 1);
     assert.equal(mails.length, 0);

@@ -17,7 +17,16 @@ export function nameProblem(name: string): string | undefined {
   if (name.length > MAX_NAME_LENGTH) return `The name is longer than ${MAX_NAME_LENGTH} characters.`;
   if (name !== name.trim()) return 'The name begins or ends with white space.';
   if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) return 'The name must be one line, without control characters.';
+  if (/\p{Cf}/u.test(name)) return 'The name must not hold invisible formatting characters (such as right-to-left marks).';
   return undefined;
+}
+
+/**
+ * What two names are compared by when a new one is given: compatibility forms and case folded (NFKC, lower case),
+ * so that "Ada", "ada" and "Ａｄａ" (full-width) are one name and cannot be two people an owner tells apart by eye.
+ */
+export function nameKeyOf(name: string): string {
+  return name.normalize('NFKC').toLowerCase().normalize('NFKC');
 }
 
 /** A new invitation token: 32 random bytes, base64url (43 characters). */

@@ -32,10 +32,10 @@ describe('parsePostFileName (docs/blog.md "Where posts live")', () => {
 });
 
 describe('checkSlug: only plain slugs can be served', () => {
-  for (const slug of ['hello', 'node.js', 'été-2024', 'a_b-c']) {
+  for (const slug of ['hello', 'node.js', 'été-2024', 'a_b-c', 'سلام', 'שלום-עולם']) {
     it(`accepts ${JSON.stringify(slug)}`, () => assert.equal(checkSlug(slug), null));
   }
-  for (const slug of ['', '.', '..', 'a/b', 'a\\b', 'a b', 'what?', 'x#y', 'tab\there', 'nul\u0000']) {
+  for (const slug of ['', '.', '..', 'a/b', 'a\\b', 'a b', 'what?', 'x#y', 'tab\there', 'nul\u0000', 'invoice\u202egnp.exe', 'rtl\u200fmark', 'isolate\u2067x\u2069']) {
     it(`refuses ${JSON.stringify(slug)}`, () => assert.notEqual(checkSlug(slug), null));
   }
 });

@@ -45,5 +45,7 @@ export function checkSlug(slug: string): string | null {
   if (slug.length === 0) return 'the slug is empty';
   if (slug === '.' || slug === '..') return `the slug "${slug}" is not allowed`;
   if (/[/\\?#\s\p{Cc}]/u.test(slug)) return `the slug "${slug}" contains a slash, "?", "#", white space or a control character`;
+  // Direction controls make a slug read differently from how it is stored (one post posing as another).
+  if (/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u.test(slug)) return 'the slug contains a direction control character (such as a right-to-left mark)';
   return null;
 }

@@ -35,6 +35,6 @@ describe('[admin] public_url', () => {
 
   it("points the example's invitation links at the listener /admin runs on", () => {
     const example = readFileSync(new URL('../../examples/config.toml', import.meta.url), 'utf8');
-    assert.equal(adminUrl(example), 'http://127.0.0.1:8081');
+    assert.equal(adminUrl(example), 'http://localhost:8081');
   });
 });

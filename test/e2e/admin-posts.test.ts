@@ -78,7 +78,7 @@ test('a person writes a post with an image, previews it, schedules and publishes
 
   // A date a few seconds ahead (whole seconds, as a person types it): the post is scheduled.
   const dateMs = Math.ceil((Date.now() + 6000) / 1000) * 1000;
-  await page.getByLabel('Date').fill(new Date(dateMs).toISOString().replace('.000Z', 'Z'));
+  await page.getByLabel('Date', { exact: true }).fill(new Date(dateMs).toISOString().replace('.000Z', 'Z'));
   // The button sits below the preview frame: scrolled to first, as a person would.
   await page.getByRole('button', { name: 'Save', exact: true }).scrollIntoViewIfNeeded();
   await Promise.all([page.waitForURL(/notice=saved/), page.getByRole('button', { name: 'Save', exact: true }).click()]);

@@ -103,7 +103,8 @@ describe('newsletter across crashes of a real process', () => {
       const found = (await mails()).filter((mail) => mail.to === 'owner@example.com');
       return found.length > 0 ? found : undefined;
     });
-    assert.equal(owner.length, 1);
+    // At least once (docs/delivery.md "At least once"): a kill between the hand-over and its record sends it again.
+    assert.ok(owner.length >= 1 && owner.length <= 2, `the owner notice ${owner.length} times`);
 
     const stopped = await serve!.stop('SIGTERM');
     assert.equal(stopped.code, 0);

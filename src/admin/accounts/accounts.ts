@@ -1,7 +1,6 @@
 // The users of /admin as one list (docs/admin.md "Users and roles"): the config's `[admin] users`, owners that
 // /admin shows but does not change, and the account store's. A config user's generation and second factors are
 // kept in the store all the same, so that "Sign out everywhere" and TOTP work for them too.
-import { createHash } from 'node:crypto';
 import type { AdminUser } from '../../config/config.js';
 import type { Account, StoredAccount } from './account.js';
 import type { AccountStore } from './account-store.js';
@@ -27,7 +26,7 @@ export function createAccounts(configUsers: readonly AdminUser[], store: Account
         role: 'owner',
         email: stored?.email,
         passwordHash: configured.password_hash,
-        generation: configGenerationOf(stored?.generation ?? 0, configured.password_hash),
+        generation: stored?.generation ?? 0,
         totp: stored?.totp,
         passkeys: stored?.passkeys ?? [],
         fromConfig: true,
@@ -60,17 +59,3 @@ export function createAccounts(configUsers: readonly AdminUser[], store: Account
     store,
   };
 }
-
-/** Room for a config user's password tag below the store's count of generations. */
-const PASSWORD_TAG_BITS = 21;
-
-/**
- * A config user's generation: the store's count (moved on by "Sign out everywhere") with a tag of the configured
- * password hash below it, so that a new hash in config.toml and a restart end every session of the old password
- * (docs/admin.md "Sessions"). Stays well within Number.MAX_SAFE_INTEGER for 2^31 generations.
- */
-function configGenerationOf(stored: number, passwordHash: string): number {
-  const tag = createHash('sha256').update(passwordHash).digest().readUIntBE(0, 3) & ((1 << PASSWORD_TAG_BITS) - 1);
-  return stored * 2 ** PASSWORD_TAG_BITS + tag;
-}
-

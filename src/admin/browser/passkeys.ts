@@ -142,18 +142,11 @@ function startRegistration(form: HTMLFormElement): void {
         return navigator.credentials.create({ publicKey: options }).then((created) => {
           const credential = created as PublicKeyCredential;
           const attestation = credential.response as AuthenticatorAttestationResponse;
-          const response = {
-            id: credential.id,
-            rawId: textOf(credential.rawId),
-            type: credential.type,
-            authenticatorAttachment: credential.authenticatorAttachment || undefined,
-            clientExtensionResults: credential.getClientExtensionResults(),
-            response: {
-              clientDataJSON: textOf(attestation.clientDataJSON),
-              attestationObject: textOf(attestation.attestationObject),
-              transports: typeof attestation.getTransports === 'function' ? attestation.getTransports() : [],
-            },
-          };
+          const response = credentialJson(credential, {
+            clientDataJSON: textOf(attestation.clientDataJSON),
+            attestationObject: textOf(attestation.attestationObject),
+            transports: typeof attestation.getTransports === 'function' ? attestation.getTransports() : [],
+          });
           say(status, 'Checking the passkey.');
           return post(form.getAttribute('data-passkey-finish'), { csrf_token: base.csrf_token, label: base.label, token: answer.body.token || '', response: JSON.stringify(response) });
         });
@@ -195,19 +188,12 @@ function startSignIn(button: HTMLButtonElement): void {
         return navigator.credentials.get({ publicKey: options }).then((found) => {
           const credential = found as PublicKeyCredential;
           const assertion = credential.response as AuthenticatorAssertionResponse;
-          const response = {
-            id: credential.id,
-            rawId: textOf(credential.rawId),
-            type: credential.type,
-            authenticatorAttachment: credential.authenticatorAttachment || undefined,
-            clientExtensionResults: credential.getClientExtensionResults(),
-            response: {
-              clientDataJSON: textOf(assertion.clientDataJSON),
-              authenticatorData: textOf(assertion.authenticatorData),
-              signature: textOf(assertion.signature),
-              userHandle: assertion.userHandle ? textOf(assertion.userHandle) : undefined,
-            },
-          };
+          const response = credentialJson(credential, {
+            clientDataJSON: textOf(assertion.clientDataJSON),
+            authenticatorData: textOf(assertion.authenticatorData),
+            signature: textOf(assertion.signature),
+            userHandle: assertion.userHandle ? textOf(assertion.userHandle) : undefined,
+          });
           say(signInStatus, 'Checking the passkey.');
           return post(button.getAttribute('data-passkey-url'), { token: answer.body.token || '', response: JSON.stringify(response), next });
         });
@@ -227,3 +213,15 @@ const registerForm = document.querySelector<HTMLFormElement>('form[data-passkey-
 if (registerForm) startRegistration(registerForm);
 const signInButton = document.querySelector<HTMLButtonElement>('button[data-passkey-sign-in]');
 if (signInButton && supported) startSignIn(signInButton);
+
+/** A credential as the server reads it (JSON, binary parts in base64url), around its ceremony's own `response`. */
+function credentialJson(credential: PublicKeyCredential, response: Record<string, unknown>) {
+  return {
+    id: credential.id,
+    rawId: textOf(credential.rawId),
+    type: credential.type,
+    authenticatorAttachment: credential.authenticatorAttachment || undefined,
+    clientExtensionResults: credential.getClientExtensionResults(),
+    response,
+  };
+}

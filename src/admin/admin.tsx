@@ -114,6 +114,7 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
     audit: (event) => accounts.store.audit(event),
     ipv6Prefix: adapters.ipv6Prefix,
     checkPassword,
+    randomBytes: adapters.randomBytes,
     updateAccount: (name, change) => accounts.store.update(name, change),
   });
   const tools: AdminTools = {

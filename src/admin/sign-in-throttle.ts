@@ -12,7 +12,7 @@ export const MAX_FAILED_SIGN_INS = 5;
 /** Beyond this many keys, the ones whose failures all expired are dropped. */
 const PRUNE_ABOVE = 1_000;
 
-/** The bytes of the key that signs device cookies. */
+/** The bytes of the shared key that sign-in's signed tokens are derived from. */
 export const DEVICE_KEY_BYTES = 32;
 
 /** A place taken among the failures of some keys at one time: it counts as a failure until released. */
@@ -35,7 +35,10 @@ export interface SignInThrottle {
   release(ticket: SignInTicket): Promise<void>;
   /** Forgets the failures of `key` (after a successful sign-in under it). */
   forget(key: string): Promise<void>;
-  /** The HMAC key of the device cookies: the same for every process sharing these records. */
+  /**
+   * The key sign-in's short-lived signed tokens (the pending second step, passkey ceremonies, a TOTP set-up) are
+   * derived from: the same for every process sharing these records.
+   */
   deviceKey(): Promise<Buffer>;
 }
 
@@ -56,8 +59,8 @@ export function waitMsOf(failuresPerKey: ReadonlyArray<readonly number[]>, now: 
 
 export interface MemoryThrottleOptions {
   /**
-   * The device cookies' key, or how to load it once (the files backend derives it from a secret kept in data_dir);
-   * by default 32 random bytes made here, so a restart makes every device unknown again.
+   * The shared signing key, or how to load it once (the files backend derives it from a secret kept in data_dir);
+   * by default 32 random bytes made here, so a restart ends every pending sign-in step.
    */
   deviceKey?: Buffer | (() => Promise<Buffer>);
 }

@@ -2,15 +2,16 @@
 // message and take the same time (an unknown name is checked against a dummy hash of the same cost). More than 5
 // failures in 15 minutes from one address (an IPv6 client: its network) or for one name are answered 429 with
 // Retry-After; an attempt takes its place among the failures before its password is checked, so a burst cannot pass
-// the limit. A browser that signed in as a name before carries a device cookie for it, and is not held back by the
-// failures of that name (only by its address's). Passwords are checked on a small pool of threads of their own;
-// when it is full, the attempt is answered 429 at once, unchecked and uncounted.
+// the limit. A browser remembered for the name (devices.ts) counts its failures under a key of its own instead of the
+// name's, so a stranger's guesses do not lock it out and a stolen device cookie gets no more tries than the name.
+// Passwords are checked on a small pool of threads of their own; when it is full, the attempt is answered 429 at
+// once, unchecked and uncounted.
 import { MAX_NAME_LENGTH } from './users-pages/invitations.js';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { Answer } from '../http/answer.js';
 import type { RoutedRequest } from '../http/route-table.js';
 import type { Logger } from '../kit/log.js';
-import type { Clock } from '../ports.js';
+import type { Clock, RandomBytes } from '../ports.js';
 import { createRateLimitKey } from '../forms/rules/rate-limit-key.js';
 import type { AdminForm } from './form-body.js';
 import { safeNextPath } from './next-path.js';
@@ -20,7 +21,8 @@ import type { Account, AuditEvent, StoredAccount } from './accounts/account.js';
 import { homeOf } from './accounts/roles.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { createSecondFactor } from './second-factor/second-factor.js';
-import { clearedSessionCookie, cookieValues, sessionCookie } from './session-cookie.js';
+import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
+import { createDeviceToken, deviceCookie, deviceHashOf, deviceThrottleKeyOf, deviceTokensOf, knownDeviceOf, rememberDevice } from './devices.js';
 import type { AdminSession, SessionStore } from './sessions.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import { LoginPage } from './views/login-page.js';
@@ -34,13 +36,7 @@ export const CHECKS_BUSY = 'Too many sign-ins at once. Try again in a moment.';
 /** Longer passwords are not hashed (hash-password would not have made one this long from a terminal either). */
 const MAX_PASSWORD_LENGTH = 1024;
 
-/** The cookie that marks a browser which signed in before, per name. */
-export const DEVICE_COOKIE = 'postbox_admin_device';
-/** 400 days, the longest a browser keeps a cookie (RFC 6265bis section 5.5). */
-const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 3600;
-/** The names one browser is remembered for: the most recent ones. */
-const DEVICE_NAMES = 4;
-const DEVICE_MAC = /^[A-Za-z0-9_-]{43}$/;
+export { DEVICE_COOKIE } from './devices.js';
 /** When the password checks are full: seconds to wait before trying again. */
 const BUSY_RETRY_AFTER_S = 1;
 
@@ -65,9 +61,12 @@ export interface SignInOptions {
    * pool of 2 threads with 8 checks waiting (kit/password-check-pool.ts), ended by close().
    */
   checkPassword?(stored: PasswordHash, password: string): Promise<boolean>;
+  /** Where device tokens come from; node:crypto's by default. */
+  randomBytes?: RandomBytes;
   /**
-   * The account store's atomic update, for the second step of a user with TOTP (a code's step remembered, a
-   * recovery code used up); without it such a user's codes are never right.
+   * The account store's atomic update: a remembered browser stored, and for the second step of a user with TOTP a
+   * code's step remembered, a recovery code used up. Without it no browser is remembered and such a user's codes
+   * are never right.
    */
   updateAccount?(name: string, change: (current: StoredAccount | undefined) => StoredAccount | undefined): Promise<StoredAccount | undefined>;
 }
@@ -78,8 +77,8 @@ export interface FinishOptions {
   previousId: string | undefined;
   /** Where to go after (already checked by safeNextPath). */
   next?: string;
-  /** The device cookie's MACs the request carried, when already read. */
-  knownMacs?: readonly string[];
+  /** The device tokens the request carried, when already read. */
+  deviceTokens?: readonly string[];
   /** What the person gave: `password` (with a second factor when they have one), `passkey`. */
   via: 'password' | 'passkey' | 'totp' | 'recovery_code';
 }
@@ -108,14 +107,40 @@ export function createSignIn(options: SignInOptions): SignIn {
   const pool = options.checkPassword ? undefined : createPasswordCheckPool();
   const checkPassword = options.checkPassword ?? ((stored: PasswordHash, password: string) => pool!.check(stored, password));
 
-  /** The MACs of the device cookie `cookieHeader` carries (none when it carries none). */
-  const deviceMacsOf = (cookieHeader: string | undefined): string[] =>
-    cookieValues(cookieHeader, DEVICE_COOKIE).flatMap((value) => value.split('.').filter((mac) => DEVICE_MAC.test(mac))).slice(0, 2 * DEVICE_NAMES);
-  const isKnownDevice = async (macs: readonly string[], name: string): Promise<boolean> => {
-    if (macs.length === 0) return false;
-    const expected = Buffer.from(deviceMacOf(await throttle.deviceKey(), name));
-    // Every one is compared, in constant time each.
-    return macs.map((mac) => timingSafeEqual(Buffer.from(mac), expected)).includes(true);
+  const randomBytes = options.randomBytes ?? cryptoRandomBytes;
+  const updateAccount = options.updateAccount ?? (async () => undefined);
+
+  /**
+   * The throttle's keys for an attempt of `account` (undefined for an unknown name) named `name` from `request`: the
+   * address's, and the remembered browser's when the request carries one of the account's device tokens, else the
+   * name's. Also the keys a success forgets, and the device tokens read.
+   */
+  const throttleKeysOf = (request: RoutedRequest, name: string, account: Account | undefined) => {
+    const tokens = deviceTokensOf(request.raw.headers.cookie);
+    const device = knownDeviceOf(account, tokens);
+    const ip = `ip:${addressKeyOf(request.clientAddress)}`;
+    const own = device ? deviceThrottleKeyOf(device) : `name:${name}`;
+    return { keys: [ip, own], forget: [...new Set([`name:${name}`, own])], tokens };
+  };
+
+  /**
+   * Stores a new device token for `account` (in place of the browser's earlier ones for the name) and returns the
+   * browser's device tokens to set, newest first; undefined when the account changed meanwhile (nothing stored).
+   */
+  const rememberBrowser = async (account: Account, tokens: readonly string[]): Promise<string[] | undefined> => {
+    const token = createDeviceToken(randomBytes);
+    const now = clock();
+    const hashes = tokens.map(deviceHashOf);
+    let replaced: string[] = [];
+    const stored = await updateAccount(account.name, (current) => {
+      const base = current ?? (account.fromConfig ? { name: account.name, generation: 0, passkeys: [], createdAt: now } : undefined);
+      // A record of another generation (a change since the check) or without a password (not a user) is left alone.
+      if (!base || base.generation !== account.generation || (!account.fromConfig && !base.passwordHash)) return undefined;
+      replaced = hashes.filter((hash) => base.devices?.some((device) => device.hash === hash));
+      return rememberDevice(base, deviceHashOf(token), replaced, now);
+    });
+    if (!stored) return undefined;
+    return [token, ...tokens.filter((_, index) => !replaced.includes(hashes[index]!))];
   };
 
   /**
@@ -128,27 +153,21 @@ export function createSignIn(options: SignInOptions): SignIn {
     const { id } = await sessions.start(name, account.generation);
     logger.info({ event: 'admin_sign_in', user: name, via: how.via }, 'admin signed in');
     await options.audit({ at: clock(), user: name, event: how.via === 'password' ? 'sign_in' : `sign_in_${how.via}`, network: addressKeyOf(request.clientAddress) });
-    const mac = deviceMacOf(await throttle.deviceKey(), name);
-    const known = how.knownMacs ?? deviceMacsOf(request.raw.headers.cookie);
-    const remembered = [mac, ...known.filter((other) => other !== mac)].slice(0, DEVICE_NAMES);
+    const remembered = await rememberBrowser(account, how.deviceTokens ?? deviceTokensOf(request.raw.headers.cookie));
     // Two Set-Cookie headers: Node writes each value of an array as a header of its own.
-    const cookies = [sessionCookie(id, options.secureCookies, options.maxSessionMs), deviceCookie(remembered, options.secureCookies)];
+    const cookies = [sessionCookie(id, options.secureCookies, options.maxSessionMs), ...(remembered ? [deviceCookie(remembered, options.secureCookies)] : [])];
     return redirectAnswer(how.next ?? homeOf(account.role), { 'set-cookie': cookies as unknown as string });
   }
 
   const secondFactor = createSecondFactor({
     findAccount: options.findAccount,
-    updateAccount: options.updateAccount ?? (async () => undefined),
+    updateAccount,
     throttle,
     clock,
     logger,
     audit: options.audit,
     addressKeyOf,
-    async keysOf(request, name) {
-      const macs = deviceMacsOf(request.raw.headers.cookie);
-      const ip = `ip:${addressKeyOf(request.clientAddress)}`;
-      return { keys: (await isKnownDevice(macs, name)) ? [ip] : [ip, `name:${name}`], macs };
-    },
+    keysOf: (request, account) => throttleKeysOf(request, account.name, account),
     finish,
   });
 
@@ -165,15 +184,13 @@ export function createSignIn(options: SignInOptions): SignIn {
       const name = (form.fields.get('name') ?? '').slice(0, MAX_NAME_LENGTH + 1);
       const password = form.fields.get('password') ?? '';
       const next = safeNextPath(form.fields.get('next'));
-      const macs = deviceMacsOf(request.raw.headers.cookie);
-      // A browser that signed in as this name before is held back by its address's failures only.
-      const knownDevice = await isKnownDevice(macs, name);
-      const keys = knownDevice ? [`ip:${addressKeyOf(request.clientAddress)}`] : [`ip:${addressKeyOf(request.clientAddress)}`, `name:${name}`];
+      const account = await options.findAccount(name);
+      // A browser remembered for this name counts its failures under its own key instead of the name's.
+      const { keys, forget, tokens } = throttleKeysOf(request, name, account);
       const now = clock();
       // The attempt counts as a failure from here on, before its password is checked: one burst cannot pass the limit.
       const reservation = await throttle.reserve(keys, now);
       const network = addressKeyOf(request.clientAddress);
-      const account = await options.findAccount(name);
       if (!reservation.allowed) {
         const seconds = Math.ceil(reservation.waitMs / 1000);
         logger.warn({ event: 'admin_sign_in_throttled', user: account ? name : undefined }, 'admin sign-in throttled');
@@ -203,8 +220,8 @@ export function createSignIn(options: SignInOptions): SignIn {
       // A user with TOTP is not signed in yet: the code is asked first (second-factor/). The name's failures are
       // forgotten only once it is right, so that knowing the password does not reset the count of wrong codes.
       if (account!.totp) return secondFactor.ask(account!, next);
-      await throttle.forget(`name:${name}`);
-      return finish(request, account!, { previousId, next, knownMacs: macs, via: 'password' });
+      for (const key of forget) await throttle.forget(key);
+      return finish(request, account!, { previousId, next, deviceTokens: tokens, via: 'password' });
     },
 
     finish,
@@ -222,16 +239,6 @@ export function createSignIn(options: SignInOptions): SignIn {
       await pool?.close();
     },
   };
-}
-
-/** The device cookie's MAC for `name`: HMAC-SHA-256 under the throttle's device key, base64url (43 characters). */
-function deviceMacOf(key: Buffer, name: string): string {
-  return createHmac('sha256', key).update(`postbox admin device\0${name}`, 'utf8').digest('base64url');
-}
-
-/** Set-Cookie for the device cookie: the MACs of the names this browser signed in as, newest first. */
-function deviceCookie(macs: readonly string[], secure: boolean): string {
-  return `${DEVICE_COOKIE}=${macs.join('.')}; Path=/admin; Max-Age=${DEVICE_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
 /** "Too many failed sign-ins. Try again in 7 minutes, at 14:05 UTC." */

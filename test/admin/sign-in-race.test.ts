@@ -55,7 +55,7 @@ async function signInWith(checkPassword?: SignInOptions['checkPassword']) {
   const logs = captureLogs();
   const signIn = createSignIn({
     findAccount: async (name) =>
-      ['jane', 'ops'].includes(name) ? { name, role: 'owner', passwordHash: hashText, generation: 0, passkeys: [], fromConfig: true, since: 0 } : undefined,
+      ['jane', 'ops'].includes(name) ? { name, role: 'owner', passwordHash: hashText, generation: 0, passkeys: [], devices: [], fromConfig: true, since: 0 } : undefined,
     maxSessionMs: 168 * 3_600_000,
     audit: async () => undefined,
     dummyHash: { ...parsed, hash: Buffer.alloc(parsed.hash.length) },

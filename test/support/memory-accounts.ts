@@ -16,6 +16,7 @@ function copyAccount(account: StoredAccount): StoredAccount {
     ...account,
     totp: account.totp && { ...account.totp, recoveryCodeHashes: [...account.totp.recoveryCodeHashes] },
     passkeys: account.passkeys.map((passkey) => ({ ...passkey, transports: passkey.transports && [...passkey.transports] })),
+    ...(account.devices && { devices: account.devices.map((device) => ({ ...device })) }),
   };
 }
 

@@ -38,8 +38,8 @@ export function openBackend(config: Config, logger: Logger): Backend {
     spam: withSpamPruning(createSpamFiles(spamDirOf(dataDir)), { forms: config.forms, logger }),
     admin: {
       openSessions: (options) => createSessionStore({ ...options, file: createSessionFile(dataDir) }),
-      // Failed sign-ins are counted in memory: one process serves data_dir. The device cookies' key is derived from
-      // data_dir's secret, so a restart still knows the browsers that signed in before.
+      // Failed sign-ins are counted in memory: one process serves data_dir. The signing key of sign-in's
+      // tokens is derived from data_dir's secret, so a pending sign-in step outlives a restart.
       throttle: createSignInThrottle({
         deviceKey: async () => {
           await mkdir(dataDir, { recursive: true });

@@ -3,7 +3,7 @@
 // a change made on one replica or by a command counts on every other at once. A change of a user runs in one
 // transaction holding the row (SELECT ... FOR UPDATE); an invitation is taken by one DELETE ... RETURNING, so of
 // any number of takers only one gets it.
-import type { AuditEvent, Invitation, PasskeyRecord, Role, StoredAccount, TotpRecord } from '../../admin/accounts/account.js';
+import type { AuditEvent, DeviceRecord, Invitation, PasskeyRecord, Role, StoredAccount, TotpRecord } from '../../admin/accounts/account.js';
 import type { AccountStore } from '../../admin/accounts/account-store.js';
 import type { PostgresState, TransactionQuery } from './state.js';
 
@@ -16,6 +16,7 @@ interface UserRow {
   totp: TotpRecord | null;
   passkeys: PasskeyRecord[];
   created_at: string;
+  devices: DeviceRecord[] | null;
 }
 
 interface InvitationRow {
@@ -36,7 +37,7 @@ interface AuditRow {
   network: string | null;
 }
 
-const USER_COLUMNS = 'name, role, email, password_hash, generation, totp, passkeys, created_at';
+const USER_COLUMNS = 'name, role, email, password_hash, generation, totp, passkeys, created_at, devices';
 const INVITATION_COLUMNS = 'token_hash, name, role, email, created_by, created_at, expires_at';
 
 /** How often `update` starts again when another transaction inserted the row it found missing. */
@@ -54,7 +55,7 @@ export function createPostgresAccountStore(state: PostgresState): AccountStore {
       return rows[0] && accountOf(rows[0]);
     },
     async create(account) {
-      const { rowCount } = await state.query(`INSERT INTO admin_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (name) DO NOTHING`, valuesOf(account));
+      const { rowCount } = await state.query(`INSERT INTO admin_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING`, valuesOf(account));
       return rowCount === 1;
     },
     async update(name, change) {
@@ -129,10 +130,10 @@ async function updateOnce(
   if (!next) return undefined;
   const stored: StoredAccount = { ...next, name };
   if (current) {
-    await query('UPDATE admin_users SET role = $2, email = $3, password_hash = $4, generation = $5, totp = $6, passkeys = $7, created_at = $8 WHERE name = $1', valuesOf(stored));
+    await query('UPDATE admin_users SET role = $2, email = $3, password_hash = $4, generation = $5, totp = $6, passkeys = $7, created_at = $8, devices = $9 WHERE name = $1', valuesOf(stored));
     return stored;
   }
-  const { rowCount } = await query(`INSERT INTO admin_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (name) DO NOTHING`, valuesOf(stored));
+  const { rowCount } = await query(`INSERT INTO admin_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING`, valuesOf(stored));
   return rowCount === 1 ? stored : INSERT_RACE;
 }
 
@@ -147,6 +148,7 @@ function valuesOf(account: StoredAccount): unknown[] {
     account.totp ? JSON.stringify(account.totp) : null,
     JSON.stringify(account.passkeys ?? []),
     account.createdAt,
+    account.devices ? JSON.stringify(account.devices) : null,
   ];
 }
 
@@ -160,6 +162,7 @@ function accountOf(row: UserRow): StoredAccount {
     ...(row.totp !== null && { totp: row.totp }),
     passkeys: row.passkeys,
     createdAt: Number(row.created_at),
+    ...(row.devices !== null && { devices: row.devices }),
   };
 }
 

@@ -10,6 +10,7 @@ import { ADMIN_ACCOUNT_TABLES } from './schema/admin-accounts.js';
 import { ADMIN_DRAFT_TABLES } from './schema/admin-drafts.js';
 import { BOUNCE_TABLES } from './schema/bounces.js';
 import { SPAM_TABLES } from './schema/spam.js';
+import { ADMIN_DEVICE_COLUMNS } from './schema/admin-devices.js';
 
 export interface Migration {
   version: number;
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 4, name: 'admin editor drafts', sql: ADMIN_DRAFT_TABLES },
   { version: 5, name: 'spam quarantine', sql: SPAM_TABLES },
   { version: 6, name: 'bounces and suppression list', sql: BOUNCE_TABLES },
+  { version: 7, name: 'admin remembered devices', sql: ADMIN_DEVICE_COLUMNS },
 ]);

@@ -55,7 +55,7 @@ export function createPostgresSignInThrottle(state: PostgresState): SignInThrott
 }
 
 /**
- * The device cookies' key, shared by every replica and kept across restarts: derived (HMAC-SHA-256 under a label of
+ * The signing key of sign-in's tokens, shared by every replica and kept across restarts: derived (HMAC-SHA-256 under a label of
  * its own, so it tells nothing of the other) from the random secret the database already keeps in
  * `newsletter_secret`, made here when there is none yet, as the newsletter makes it.
  */

@@ -5,6 +5,7 @@
 //                                            the generation moves on (every session ends), then this browser gets
 //                                            a new session at once (303 with its cookie)
 //   POST /admin/account/sign-out-everywhere  the generation moves on: every session ends, this one too (303 to sign-in)
+//   POST /admin/account/forget-devices       no browser is remembered for the name any more (../devices.ts)
 //   POST /admin/account/totp/setup           a new secret, shown with its QR code, and the form for a code from it
 //   POST /admin/account/totp/enable          pending, code: a right code stores the factor and shows 10 recovery
 //                                            codes once (only their SHA-256 is kept)
@@ -32,6 +33,7 @@ import { MessagePage } from '../views/message-page.js';
 import {
   ACCOUNT_PATH,
   AccountPage,
+  FORGET_DEVICES_ACTION,
   PASSWORD_ACTION,
   RecoveryCodesPage,
   SIGN_OUT_EVERYWHERE_ACTION,
@@ -72,6 +74,7 @@ const NOTICES: Record<string, string> = {
   password_changed: 'Your password was changed. Every other session of yours has ended; you are still signed in here.',
   totp_disabled: 'The authenticator app is off: signing in asks for your password only.',
   totp_on: 'An authenticator app is on already. Turn it off first to set up another.',
+  devices_forgotten: 'No browser is remembered for your name any more: each one counts as new at its next sign-in.',
   second_factor_required: 'Your role needs a second factor: set up an authenticator app (or a passkey) to open the other pages.',
 };
 
@@ -144,6 +147,18 @@ export function createAccountPages(deps: AccountPagesDeps): AdminRoute[] {
       return redirectAnswer('/admin/login', { 'set-cookie': clearedSessionCookie(deps.secureCookies) });
     });
 
+  const forgetDevices: AdminPage = (request, session) =>
+    withConfirmedPassword(request, session, 'account', async () => {
+      const changed = await updateOwn(session.user, (current) => {
+        const { devices: _forgotten, ...rest } = current;
+        return rest;
+      });
+      if (!changed) return gone(session);
+      await audit(request, { user: session.user, event: 'devices_forgotten' });
+      logger.info({ event: 'admin_devices_forgotten', user: session.user }, 'admin remembered devices forgotten');
+      return redirectAnswer(`${ACCOUNT_PATH}?notice=devices_forgotten`);
+    });
+
   const setupPage = async (session: AdminSession, status: number, secret: string, expiresAt: number, problem?: string): Promise<Answer> => {
     const pending = pendingTotpToken(await deps.sharedKey(), session, { secret, expiresAt });
     const uri = totpUriOf(secret, session.user, deps.siteName);
@@ -203,6 +218,7 @@ export function createAccountPages(deps: AccountPagesDeps): AdminRoute[] {
     { path: ACCOUNT_PATH, methods: { GET: show } },
     { path: PASSWORD_ACTION, methods: { POST: changePassword } },
     { path: SIGN_OUT_EVERYWHERE_ACTION, methods: { POST: signOutEverywhere } },
+    { path: FORGET_DEVICES_ACTION, methods: { POST: forgetDevices } },
     { path: TOTP_SETUP_ACTION, methods: { POST: setUp } },
     { path: TOTP_ENABLE_ACTION, methods: { POST: enable } },
     { path: TOTP_DISABLE_ACTION, methods: { POST: disable } },

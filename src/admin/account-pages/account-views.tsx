@@ -11,6 +11,7 @@ import { Layout } from '../views/layout.js';
 export const ACCOUNT_PATH = '/admin/account';
 export const PASSWORD_ACTION = '/admin/account/password';
 export const SIGN_OUT_EVERYWHERE_ACTION = '/admin/account/sign-out-everywhere';
+export const FORGET_DEVICES_ACTION = '/admin/account/forget-devices';
 export const TOTP_SETUP_ACTION = '/admin/account/totp/setup';
 export const TOTP_ENABLE_ACTION = '/admin/account/totp/enable';
 export const TOTP_DISABLE_ACTION = '/admin/account/totp/disable';
@@ -110,8 +111,24 @@ export function AccountPage({ session, account, notice, problem }: AccountPagePr
         <CsrfField session={session} />
         <button type="submit">Sign out everywhere</button>
       </form>
+
+      <h2>Remembered devices</h2>
+      <p>
+        {rememberedText(account.devices.length)} A remembered browser is not held back when someone else keeps guessing your password; forget them when one
+        of those browsers is lost or was not yours. A new password and signing out everywhere forget them too.
+      </p>
+      <form method="post" action={FORGET_DEVICES_ACTION} class="admin-form">
+        <CsrfField session={session} />
+        <button type="submit">Forget remembered devices</button>
+      </form>
     </Layout>
   );
+}
+
+/** "3 browsers are remembered for your name." */
+function rememberedText(count: number): string {
+  if (count === 0) return 'No browser is remembered for your name.';
+  return `${count} browser${count === 1 ? ' is' : 's are'} remembered for your name.`;
 }
 
 export interface TotpSetupPageProps {

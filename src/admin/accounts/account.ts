@@ -36,6 +36,20 @@ export interface TotpRecord {
 }
 
 /**
+ * A browser that signed in as the user (docs/admin.md "Signing in"): the SHA-256 of the random token its device
+ * cookie carries, never the token.
+ */
+export interface DeviceRecord {
+  /** SHA-256 of the token, hex. */
+  hash: string;
+  /** The user's generation when it was given: a device of an earlier one is not known any more. */
+  generation: number;
+  createdAt: number;
+  /** The last sign-in from it. */
+  lastUsedAt: number;
+}
+
+/**
  * What the account store keeps of a user. For a user of the config only what the config cannot hold: the
  * generation, the second factors; `role` and `passwordHash` are then absent (the config gives them).
  */
@@ -49,6 +63,8 @@ export interface StoredAccount {
   totp?: TotpRecord;
   passkeys: PasskeyRecord[];
   createdAt: number;
+  /** The browsers remembered for the user's name, newest first (at most MAX_DEVICES, ../devices.ts). */
+  devices?: DeviceRecord[];
 }
 
 /** A user as the admin sees them: the config's and the store's merged. */
@@ -60,6 +76,8 @@ export interface Account {
   generation: number;
   totp?: TotpRecord;
   passkeys: PasskeyRecord[];
+  /** The remembered browsers of the user's generation now. */
+  devices: DeviceRecord[];
   /** Set in `[admin] users`: shown as such, and not changed from /admin. */
   fromConfig: boolean;
   /** When the account began (0 for a config user): a session from before it is of an earlier user of the name. */

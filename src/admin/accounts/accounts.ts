@@ -2,7 +2,7 @@
 // /admin shows but does not change, and the account store's. A config user's generation and second factors are
 // kept in the store all the same, so that "Sign out everywhere" and TOTP work for them too.
 import type { AdminUser } from '../../config/config.js';
-import type { Account, StoredAccount } from './account.js';
+import type { Account, DeviceRecord, StoredAccount } from './account.js';
 import type { AccountStore } from './account-store.js';
 
 export interface Accounts {
@@ -29,6 +29,7 @@ export function createAccounts(configUsers: readonly AdminUser[], store: Account
         generation: stored?.generation ?? 0,
         totp: stored?.totp,
         passkeys: stored?.passkeys ?? [],
+        devices: currentDevices(stored),
         fromConfig: true,
         since: 0,
       };
@@ -42,6 +43,7 @@ export function createAccounts(configUsers: readonly AdminUser[], store: Account
       generation: stored.generation,
       totp: stored.totp,
       passkeys: stored.passkeys,
+      devices: currentDevices(stored),
       fromConfig: false,
       since: stored.createdAt,
     };
@@ -58,4 +60,9 @@ export function createAccounts(configUsers: readonly AdminUser[], store: Account
     isConfigUser: (name) => fromConfig.has(name),
     store,
   };
+}
+
+/** The remembered browsers of `stored` that belong to its generation now (a new password or role forgot the others). */
+function currentDevices(stored: StoredAccount | undefined): DeviceRecord[] {
+  return (stored?.devices ?? []).filter((device) => device.generation === stored?.generation);
 }

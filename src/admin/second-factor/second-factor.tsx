@@ -3,8 +3,8 @@
 // generation and an expiry 5 minutes on, under an HMAC with a key derived from the throttle's device key, so every
 // replica can check it and nobody can make one). POST /admin/login/second-factor checks it, then the code:
 //
-//   - every attempt takes its place among the sign-in failures first (`throttle.reserve`, the address's key and,
-//     unless the browser signed in as this name before, the name's), so at most 5 wrong codes count in 15 minutes;
+//   - every attempt takes its place among the sign-in failures first (`throttle.reserve`, the address's key and the
+//     name's, or the remembered browser's instead), so at most 5 wrong codes count in 15 minutes;
 //   - a 6-digit code is right within one 30-second step either side of now, and only for a step after the last
 //     one accepted, which is stored with the factor in the same atomic update (a code is never taken twice);
 //   - anything else is read as a recovery code: right when its SHA-256 is among the unused ones, which it is
@@ -34,7 +34,7 @@ export const SIGN_IN_AGAIN = 'This sign-in took longer than 5 minutes or has end
 export interface SecondFactorFinish {
   previousId: string | undefined;
   next?: string;
-  knownMacs?: readonly string[];
+  deviceTokens?: readonly string[];
   via: 'totp' | 'recovery_code';
 }
 
@@ -48,8 +48,11 @@ export interface SecondFactorOptions {
   audit(event: AuditEvent): Promise<void>;
   /** The network of a client address (an IPv6 one as its /64), as sign-in counts it. */
   addressKeyOf(address: string): string;
-  /** The throttle's keys for an attempt of `name` from `request` (as sign-in chooses them), and its device cookie's MACs. */
-  keysOf(request: RoutedRequest, name: string): Promise<{ keys: string[]; macs: string[] }>;
+  /**
+   * The throttle's keys for an attempt of `account` from `request` (as sign-in chooses them), the keys a success
+   * forgets, and the request's device tokens.
+   */
+  keysOf(request: RoutedRequest, account: Account): { keys: string[]; forget: string[]; tokens: string[] };
   /** Signs the account in (sign-in's `finish`). */
   finish(request: RoutedRequest, account: Account, how: SecondFactorFinish): Promise<Answer>;
 }
@@ -83,7 +86,7 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
       }
       const { name } = account;
       const network = options.addressKeyOf(request.clientAddress);
-      const { keys, macs } = await options.keysOf(request, name);
+      const { keys, forget, tokens } = options.keysOf(request, account);
       // The attempt counts as a failure from here on, before its code is checked: a burst cannot pass the limit.
       const reservation = await throttle.reserve(keys, now);
       if (!reservation.allowed) {
@@ -117,12 +120,12 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
         return htmlAnswer(403, <SecondFactorPage pending={token} next={next} problem={WRONG_CODE} />);
       }
       await throttle.release(reservation.ticket);
-      await throttle.forget(`name:${name}`);
+      for (const key of forget) await throttle.forget(key);
       if (via === 'recovery_code') {
         logger.info({ event: 'admin_recovery_code_used', user: name }, 'admin sign-in with a recovery code');
         await options.audit({ at: now, user: name, event: 'recovery_code_used', network });
       }
-      return options.finish(request, account, { previousId, next, knownMacs: macs, via });
+      return options.finish(request, account, { previousId, next, deviceTokens: tokens, via });
     },
   };
 }

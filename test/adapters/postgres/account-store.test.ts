@@ -94,6 +94,17 @@ describe('the PostgreSQL account store', () => {
     assert.deepEqual(await other.listAudit(0), []);
   });
 
+  it('keeps the remembered devices of a user', async () => {
+    const [store, other] = await twoStores();
+    assert.equal(await store.create(jane), true);
+    const devices = [{ hash: 'b'.repeat(64), generation: 0, createdAt: 10, lastUsedAt: 20 }];
+    await store.update('jane', (current) => current && { ...current, devices });
+    assert.deepEqual((await other.get('jane'))?.devices, devices);
+    const { devices: _devices, ...rest } = (await other.get('jane'))!;
+    await other.update('jane', () => rest);
+    assert.deepEqual(await store.get('jane'), jane, 'forgotten');
+  });
+
   it('loses none of 50 concurrent updates made over two pools', async () => {
     const [first, second] = await twoStores();
     assert.equal(await first.create(jane), true);

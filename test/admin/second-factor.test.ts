@@ -94,6 +94,8 @@ describe('signing in with a second factor', () => {
     const used = totpCodeOf(secret, clock());
     const first = await password(app);
     assert.equal((await code(app, first.pending, used)).statusCode, 303);
+    // A later sign-in (a pending sign-in is used once, and one from the same moment counts as used with it).
+    clock.advance(1);
     const second = await password(app);
     const replayed = await code(app, second.pending, used);
     assert.equal(replayed.statusCode, 403);
@@ -104,7 +106,7 @@ describe('signing in with a second factor', () => {
   });
 
   it('takes a recovery code once, in any case and with or without its hyphen', async () => {
-    const { app, store, codes } = await withTotp();
+    const { app, store, codes, clock } = await withTotp();
     assert.equal(codes.length, 10);
     const [recovery] = codes as [string];
     const first = await password(app);
@@ -113,6 +115,7 @@ describe('signing in with a second factor', () => {
     assert.equal((await store.get('ada'))?.totp?.recoveryCodeHashes.length, 9);
     assert.ok(store.auditEvents().some((event) => event.event === 'recovery_code_used' && event.user === 'ada' && event.network === ADDRESS));
     assert.ok(store.auditEvents().some((event) => event.event === 'sign_in_recovery_code'));
+    clock.advance(1);
     const second = await password(app);
     assert.equal((await code(app, second.pending, recovery.replace('-', ''))).statusCode, 403, 'used up');
     assert.equal((await code(app, second.pending, codes[1]!)).statusCode, 303, 'another one works');
@@ -139,5 +142,32 @@ describe('signing in with a second factor', () => {
     assert.equal((await code(app, fresh.pending, totpCodeOf(secret, clock()))).statusCode, 403);
     // GET of the step's address leads back to the sign-in page.
     assert.equal((await app.inject({ method: 'GET', url: '/admin/login/second-factor' })).headers.location, '/admin/login');
+  });
+
+  it('signs in once from a burst of posts of one pending sign-in with right codes, and refuses it afterwards', async () => {
+    const { app, store, secret, codes, clock } = await withTotp();
+    const { pending } = await password(app);
+    const now = clock();
+    // The step before now was taken when TOTP was set up: these are the right codes now.
+    const rightCodes = [totpCodeOf(secret, now), totpCodeOf(secret, now + 30_000), codes[0]!, codes[1]!, codes[2]!];
+    const answers = await Promise.all(rightCodes.map((each) => code(app, pending, each)));
+    const statuses = answers.map((answer) => answer.statusCode);
+    assert.equal(statuses.filter((status) => status === 303).length, 1, statuses.join(' '));
+    for (const answer of answers.filter((each) => each.statusCode !== 303)) {
+      assert.equal(answer.statusCode, 403);
+      assert.match(answer.body, /Sign in again/);
+    }
+    assert.equal(store.auditEvents().filter((event) => event.event.startsWith('sign_in_')).length, 1);
+
+    const reused = await code(app, pending, codes[3]!);
+    assert.equal(reused.statusCode, 403, 'used once');
+    assert.match(reused.body, /Sign in again/);
+    const recoveryUsed = statuses.slice(2).includes(303) ? 1 : 0;
+    assert.equal((await store.get('ada'))?.totp?.recoveryCodeHashes.length, 10 - recoveryUsed, 'no recovery code taken by a refused post');
+    // The refused posts were no failures: five more wrong codes are still counted before the sixth is held back.
+    clock.advance(1);
+    const fresh = await password(app);
+    for (let attempt = 0; attempt < 5; attempt += 1) assert.equal((await code(app, fresh.pending, '000000')).statusCode, 403);
+    assert.equal((await code(app, fresh.pending, '000000')).statusCode, 429);
   });
 });

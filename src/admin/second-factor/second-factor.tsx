@@ -9,6 +9,9 @@
 //     one accepted, which is stored with the factor in the same atomic update (a code is never taken twice);
 //   - anything else is read as a recovery code: right when its SHA-256 is among the unused ones, which it is
 //     removed from in the same atomic update (so of two uses at once, one wins);
+//   - a pending sign-in is used once: the update that takes a code also refuses a pending sign-in that does not
+//     expire after the last one completed, and stores its expiry as spent, so of a burst of posts with one pending
+//     sign-in and right codes, exactly one signs in, and a copy of the page's form is worthless afterwards;
 //
 // and a right one signs in through sign-in's `finish` (via `totp` or `recovery_code`).
 import type { Answer } from '../../http/answer.js';
@@ -23,7 +26,7 @@ import type { SignInThrottle } from '../sign-in-throttle.js';
 import { LoginPage } from '../views/login-page.js';
 import { SecondFactorPage } from './second-factor-page.js';
 import { PENDING_SIGN_IN_MS, pendingSignInToken, readPendingSignIn } from './signed-tokens.js';
-import { acceptTotp, isTotpCode, normalizeRecoveryCode, recoveryCodeHashOf, type TotpState } from './totp.js';
+import { acceptTotp, isPendingSpent, isTotpCode, normalizeRecoveryCode, recoveryCodeHashOf, type TotpState } from './totp.js';
 
 export { SECOND_FACTOR_PATH } from './second-factor-page.js';
 
@@ -81,8 +84,9 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
       const now = clock();
       const pending = readPendingSignIn(await throttle.deviceKey(), token, now);
       const account = pending && (await options.findAccount(pending.name));
-      if (!pending || !account || account.generation !== pending.generation || !account.totp) {
-        return htmlAnswer(403, <LoginPage next={next} name={pending?.name} problem={SIGN_IN_AGAIN} />);
+      const signInAgain = () => htmlAnswer(403, <LoginPage next={next} name={pending?.name} problem={SIGN_IN_AGAIN} />);
+      if (!pending || !account || account.generation !== pending.generation || !account.totp || isPendingSpent(account.totp, pending.expiresAt)) {
+        return signInAgain();
       }
       const { name } = account;
       const network = options.addressKeyOf(request.clientAddress);
@@ -94,24 +98,37 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
         logger.warn({ event: 'admin_sign_in_throttled', user: name, step: 'second_factor' }, 'admin sign-in throttled');
         return htmlAnswer(429, <SecondFactorPage pending={token} next={next} problem={tryAgainMessage(now, seconds)} />, { 'retry-after': String(seconds) });
       }
-      const sameUser = (current: StoredAccount | undefined): current is StoredAccount & { totp: TotpState } =>
-        current?.totp !== undefined && current.generation === pending.generation;
+      // Set when the pending sign-in turns out spent inside the update: no code was checked.
+      let spent = false;
+      /** The factor of `current` when it is still this pending sign-in's to complete. */
+      const unspentFactor = (current: StoredAccount | undefined): TotpState | undefined => {
+        if (current?.totp === undefined || current.generation !== pending.generation) return undefined;
+        spent = isPendingSpent(current.totp, pending.expiresAt);
+        return spent ? undefined : current.totp;
+      };
+      const spend = (totp: TotpState): TotpState => ({ ...totp, pendingSpentUntil: pending.expiresAt });
       let via: 'totp' | 'recovery_code' | undefined;
       if (isTotpCode(code)) {
         const accepted = await options.updateAccount(name, (current) => {
-          if (!sameUser(current)) return undefined;
-          const totp = acceptTotp(current.totp, code, now);
-          return totp && { ...current, totp };
+          const factor = unspentFactor(current);
+          const totp = factor && acceptTotp(factor, code, now);
+          return totp && { ...current!, totp: spend(totp) };
         });
         if (accepted) via = 'totp';
       } else if (normalizeRecoveryCode(code) !== undefined) {
         const hash = recoveryCodeHashOf(code);
-        const used = await options.updateAccount(name, (current) =>
-          sameUser(current) && current.totp.recoveryCodeHashes.includes(hash)
-            ? { ...current, totp: { ...current.totp, recoveryCodeHashes: current.totp.recoveryCodeHashes.filter((other) => other !== hash) } }
-            : undefined,
-        );
+        const used = await options.updateAccount(name, (current) => {
+          const factor = unspentFactor(current);
+          if (!factor?.recoveryCodeHashes.includes(hash)) return undefined;
+          return { ...current!, totp: spend({ ...factor, recoveryCodeHashes: factor.recoveryCodeHashes.filter((other) => other !== hash) }) };
+        });
         if (used) via = 'recovery_code';
+      }
+      if (spent) {
+        // Another post of the same pending sign-in completed it: this one checked nothing and is no failure.
+        await throttle.release(reservation.ticket);
+        logger.warn({ event: 'admin_second_factor_spent', user: name }, 'admin sign-in: pending sign-in used again');
+        return signInAgain();
       }
       if (!via) {
         // The reservation stays: it is this failure.

@@ -21,11 +21,19 @@ const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const RECOVERY_CODE = /^[a-z2-7]{8}$/;
 
 /**
- * What the store keeps of a TOTP factor: the TotpRecord, and the last time step a code was accepted for (so that a
- * code seen once, on a screen or in the network, cannot be used again within its window).
+ * What the store keeps of a TOTP factor: the TotpRecord, the last time step a code was accepted for (so that a
+ * code seen once, on a screen or in the network, cannot be used again within its window), and the expiry of the
+ * last pending sign-in it completed (so that a pending sign-in is used once: second-factor.tsx).
  */
 export interface TotpState extends TotpRecord {
   lastStep?: number;
+  /** Pending sign-ins expiring at or before this time are spent. */
+  pendingSpentUntil?: number;
+}
+
+/** Whether a pending sign-in expiring at `expiresAt` was completed already (or an equal or later one was). */
+export function isPendingSpent(state: TotpState, expiresAt: number): boolean {
+  return state.pendingSpentUntil !== undefined && expiresAt <= state.pendingSpentUntil;
 }
 
 /** A new secret: 20 random bytes, base32 (32 characters). */

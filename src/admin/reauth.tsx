@@ -2,12 +2,15 @@
 // "Your account"): when the session's person last gave their password more than 15 minutes ago, a change is
 // answered with a page that asks for it and posts the same action again, with the same fields. A right password
 // moves the session's `authAt` to now (so the next changes go through without asking) and the change is done; a
-// wrong one changes nothing. After 5 wrong passwords within 15 minutes for one user, this process asks no more for
-// a while (429). `check` is the same count for a form that asks for the current password itself (a new password).
+// wrong one changes nothing. Wrong passwords count in the sign-in throttle under `reauth:<user>`, one count for every
+// page that asks and every replica: a check takes its place among them before the password is checked (so a burst
+// cannot pass the limit), and after 5 within 15 minutes the next is answered 429 unchecked. `check` is the same count
+// for a form that asks for the current password itself (a new password).
 import type { Answer } from '../http/answer.js';
 import type { Logger } from '../kit/log.js';
 import { PasswordCheckBusyError } from '../kit/password-check-pool.js';
 import type { Clock } from '../ports.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
 import type { AdminRequest, AdminSession } from './admin-pages.js';
 import { htmlAnswer } from './render.js';
 import { CSRF_FIELD, CsrfField } from './views/csrf-field.js';
@@ -19,9 +22,15 @@ export const CONFIRM_AFTER_MS = 15 * 60_000;
 /** The field of the password asked again. */
 export const PASSWORD_FIELD = 'password';
 
-const MAX_FAILURES = 5;
-const FAILURE_WINDOW_MS = 15 * 60_000;
 const MAX_PASSWORD_LENGTH = 1024;
+
+/** What the password asked again counts its wrong ones in: the sign-in throttle (sign-in-throttle.ts). */
+export type PasswordAttempts = Pick<SignInThrottle, 'reserve' | 'release' | 'forget'>;
+
+/** The throttle's key of the passwords asked again of `user`. */
+export function reauthKeyOf(user: string): string {
+  return `reauth:${user}`;
+}
 
 /** Where "Cancel" leads from the page that asks, per section. */
 const CANCEL_HREFS: Partial<Record<AdminSection, string>> = { users: '/admin/users', account: '/admin/account', campaigns: '/admin/campaigns' };
@@ -33,6 +42,8 @@ export interface PasswordConfirmationDeps {
   verifyPassword(user: string, password: string): Promise<boolean>;
   /** Marks the session of `request` as proved now (the session store's confirm of the cookie's id). */
   confirmSession(request: AdminRequest): Promise<void>;
+  /** Where wrong passwords are counted: the admin's sign-in throttle, shared by every page group and replica. */
+  passwordAttempts: PasswordAttempts;
 }
 
 /** What checking a password given in a form found: right, wrong, or not checked (too many wrong ones, or busy). */
@@ -49,35 +60,33 @@ export interface WithConfirmedPassword {
 }
 
 export function createPasswordConfirmation(deps: PasswordConfirmationDeps): WithConfirmedPassword {
-  const { clock, logger } = deps;
-  const failures = new Map<string, number[]>();
-  const recentFailures = (user: string, now: number): number[] => {
-    const kept = (failures.get(user) ?? []).filter((at) => now - at < FAILURE_WINDOW_MS);
-    if (kept.length === 0) failures.delete(user);
-    else failures.set(user, kept);
-    return kept;
-  };
+  const { clock, logger, passwordAttempts } = deps;
 
   const check = async (request: AdminRequest, session: AdminSession, password: string): Promise<PasswordCheck> => {
-    const now = clock();
-    const failed = recentFailures(session.user, now);
-    if (failed.length >= MAX_FAILURES) {
-      const seconds = Math.max(1, Math.ceil((failed[0]! + FAILURE_WINDOW_MS - now) / 1000));
+    const key = reauthKeyOf(session.user);
+    // The check counts as a wrong password from here on, before the password is checked: a burst cannot pass the limit.
+    const reservation = await passwordAttempts.reserve([key], clock());
+    if (!reservation.allowed) {
+      const seconds = Math.max(1, Math.ceil(reservation.waitMs / 1000));
+      logger.warn({ event: 'admin_password_confirm_throttled', user: session.user }, 'admin password asked again: throttled');
       return { ok: false, status: 429, problem: `Too many wrong passwords. Try again in ${Math.ceil(seconds / 60)} minutes.`, headers: { 'retry-after': String(seconds) } };
     }
     let matches: boolean;
     try {
       matches = password.length <= MAX_PASSWORD_LENGTH && (await deps.verifyPassword(session.user, password));
     } catch (error) {
+      // Not checked: not a wrong password.
+      await passwordAttempts.release(reservation.ticket);
       if (!(error instanceof PasswordCheckBusyError)) throw error;
       return { ok: false, status: 429, problem: 'Too many password checks at once. Try again in a moment.', headers: { 'retry-after': '1' } };
     }
     if (!matches) {
-      failures.set(session.user, [...failed, now]);
+      // The reservation stays: it is this wrong password.
       logger.warn({ event: 'admin_password_confirm_failed', user: session.user }, 'admin password asked again: wrong');
       return { ok: false, status: 403, problem: 'The password is not right. Nothing was changed.' };
     }
-    failures.delete(session.user);
+    await passwordAttempts.release(reservation.ticket);
+    await passwordAttempts.forget(key);
     await deps.confirmSession(request);
     return { ok: true };
   };

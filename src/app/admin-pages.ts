@@ -153,6 +153,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     logger,
     verifyPassword: core.verifyPassword,
     confirmSession: core.confirmSession,
+    passwordAttempts: core.backend.admin.throttle,
   });
   return [...dashboardPages, ...postPages, ...forRoles(EDITORS, sendPages), ...sharedPages];
 }
@@ -173,6 +174,7 @@ function createOwnPasskeyPages(config: Config, core: AdminPagesCore): AdminRoute
     deviceKey: () => core.backend.admin.throttle.deviceKey(),
     verifyPassword: (user, password) => core.verifyPassword(user, password),
     confirmSession: (request) => core.confirmSession(request),
+    passwordAttempts: core.backend.admin.throttle,
     networkOf: core.networkOf ?? ((request) => networkOfAddress(request.clientAddress)),
   });
 }
@@ -200,6 +202,7 @@ function createAccountPages(config: Config, core: AdminPagesCore): AdminRoute[] 
       invitationMail,
       verifyPassword: (user, password) => core.verifyPassword(user, password),
       confirmSession: (request) => core.confirmSession(request),
+      passwordAttempts: core.backend.admin.throttle,
       hashPassword: core.hashPassword ?? ((password) => hashPassword(password, randomBytes(SALT_BYTES))),
       networkOf: core.networkOf ?? ((request) => networkOfAddress(request.clientAddress)),
     }),
@@ -214,6 +217,7 @@ function createAccountPages(config: Config, core: AdminPagesCore): AdminRoute[] 
         randomBytes,
         verifyPassword: (user, password) => core.verifyPassword(user, password),
         confirmSession: (request) => core.confirmSession(request),
+        passwordAttempts: core.backend.admin.throttle,
         renewSession: (request, user) => core.renewSession(request, user),
         hashPassword: core.hashPassword ?? ((password) => hashPassword(password, randomBytes(SALT_BYTES))),
         networkOf: core.networkOf ?? ((request) => networkOfAddress(request.clientAddress)),

@@ -26,6 +26,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { StoredAccount } from '../../src/admin/accounts/account.js';
 import { EVERY_ROLE } from '../../src/admin/accounts/roles.js';
 import { createAccountPages } from '../../src/admin/account-pages/account-pages.js';
+import { createUsersPages } from '../../src/admin/users-pages/users-pages.js';
 import type { AdminPage } from '../../src/admin/admin-pages.js';
 import { createMemoryAccountStore as createMemoryStore, type MemoryAccountStore } from '../support/memory-accounts.js';
 import { createTempDir } from '../support/temp-dir.js';
@@ -219,9 +220,10 @@ const everyRolePage: AdminPage = (_request, session) => ({ status: 200, headers:
 
 /**
  * /admin with the account pages (src/admin/account-pages/) over an in-memory store: the config user jane (owner),
- * ada (author) and ed (editor) of the store, all with PASSWORD; /admin/posts opens for every role.
+ * ada (author) and ed (editor) of the store, all with PASSWORD; /admin/posts opens for every role. With `usersPages`,
+ * /admin/users too (src/admin/users-pages/), counting wrong passwords in the same throttle.
  */
-export async function startAccountAdmin(options: { requireSecondFactor?: Role[] } = {}): Promise<AccountAdmin> {
+export async function startAccountAdmin(options: { requireSecondFactor?: Role[]; usersPages?: boolean } = {}): Promise<AccountAdmin> {
   const hash = await testHash();
   const { dir, remove } = await createTempDir('account-admin');
   const clock = createTestClock();
@@ -246,6 +248,7 @@ export async function startAccountAdmin(options: { requireSecondFactor?: Role[] 
         randomBytes,
         verifyPassword: tools.verifyPassword,
         confirmSession: tools.confirmSession,
+        passwordAttempts: throttle,
         renewSession: tools.renewSession,
         hashPassword: (password) => hashPassword(password, randomBytes(16), { N: 16384, r: 8, p: 1 }),
         networkOf: (request) => request.clientAddress,
@@ -253,6 +256,20 @@ export async function startAccountAdmin(options: { requireSecondFactor?: Role[] 
         siteName: 'Example',
         secureCookies: false,
       }).map((route) => ({ ...route, roles: EVERY_ROLE })),
+      ...(options.usersPages
+        ? createUsersPages({
+            accounts,
+            clock,
+            logger: pageLogs.logger,
+            randomBytes,
+            publicUrl: 'https://admin.example.com',
+            verifyPassword: tools.verifyPassword,
+            confirmSession: tools.confirmSession,
+            passwordAttempts: throttle,
+            hashPassword: async () => hash,
+            networkOf: (request) => request.clientAddress,
+          })
+        : []),
     ],
   });
   return {

@@ -14,6 +14,7 @@ import { captureLogs } from '../support/log-capture.js';
 import { createMemoryAccountStore, type MemoryAccountStore } from '../support/memory-accounts.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { formPost, PASSWORD, startSession, startTestAdmin, testHash, type TestAdmin } from './admin-app.js';
+import { createSignInThrottle } from '../../src/admin/sign-in-throttle.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -38,6 +39,7 @@ async function setUp(): Promise<{ app: TestAdmin; store: MemoryAccountStore; clo
     publicUrl: 'https://admin.example.com',
     verifyPassword: async (_user, password) => password === PASSWORD,
     confirmSession: (request) => app!.confirmSession(request),
+    passwordAttempts: createSignInThrottle(),
     hashPassword: async () => hash,
     // As the composition gives it: an IPv6 client's /64.
     networkOf: (request) => (request.clientAddress.includes(':') ? '2001:db8:1:2::/64' : request.clientAddress),

@@ -17,6 +17,7 @@ import { startPostgresServer, type TestPostgres } from '../support/postgres-serv
 import { createTempDir } from '../support/temp-dir.js';
 import { createTestClock } from '../support/clock.js';
 import { formPost, signIn, startTestAdmin, type TestAdmin } from './admin-app.js';
+import { createSignInThrottle } from '../../src/admin/sign-in-throttle.js';
 
 const READERS = ['ann@example.org', 'bob@example.org', 'cy@example.org'];
 const POST = { slug: 'hello', lang: 'en', title: 'Hello', url: 'https://example.com/blog/hello', html: '<p>First words.</p>', date: '2024-05-01T00:00:00Z' };
@@ -70,6 +71,7 @@ describe('the campaign pages with campaigns in PostgreSQL', () => {
         logger: captureLogs().logger,
         verifyPassword: async () => false,
         confirmSession: async () => undefined,
+        passwordAttempts: createSignInThrottle(),
       }),
       ...createCampaignPages({ store }),
     ];

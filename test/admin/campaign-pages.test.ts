@@ -22,6 +22,7 @@ import { createRecordingMailer, type RecordingMailer } from '../support/recordin
 import { createTempDir } from '../support/temp-dir.js';
 import { createTestClock } from '../support/clock.js';
 import { formPost, PASSWORD, signIn, startTestAdmin, type TestAdmin } from './admin-app.js';
+import { createSignInThrottle } from '../../src/admin/sign-in-throttle.js';
 
 const READERS = ['ann@example.org', 'bob@example.org', 'cy@example.org'];
 
@@ -105,6 +106,7 @@ describe('the send and campaign pages', () => {
         logger,
         verifyPassword: async (_user, password) => password === PASSWORD,
         confirmSession: async () => undefined,
+        passwordAttempts: createSignInThrottle(),
       }),
       ...createCampaignPages({ store }),
     ];

@@ -13,6 +13,7 @@ import { captureLogs, type LogCapture } from '../support/log-capture.js';
 import { createMemoryAccountStore, type MemoryAccountStore } from '../support/memory-accounts.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { formPost, PASSWORD, startSession, startTestAdmin, testHash, type TestAdmin } from './admin-app.js';
+import { createSignInThrottle } from '../../src/admin/sign-in-throttle.js';
 
 const DAY = 24 * 3_600_000;
 const CHOSEN = 'a long new password';
@@ -47,6 +48,7 @@ async function setUp(): Promise<Setup> {
     publicUrl: 'https://admin.example.com',
     verifyPassword: async (_user, password) => password === PASSWORD,
     confirmSession: (request) => app!.confirmSession(request),
+    passwordAttempts: createSignInThrottle(),
     async hashPassword(password) {
       hashes.count += 1;
       return hashPassword(password, randomBytes(16), { N: 16384, r: 8, p: 1 });

@@ -20,6 +20,7 @@ import { captureLogs, type LogCapture } from '../support/log-capture.js';
 import { createMemoryAccountStore, type MemoryAccountStore } from '../support/memory-accounts.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { PASSWORD, startSession, startTestAdmin, testHash, type TestAdmin } from './admin-app.js';
+import { createSignInThrottle } from '../../src/admin/sign-in-throttle.js';
 
 const MINUTE = 60_000;
 const HOST = 'localhost:8081';
@@ -155,6 +156,7 @@ async function setUp(): Promise<Setup> {
       return parsed !== undefined && !('problem' in parsed) && verifyPassword(parsed, password);
     },
     confirmSession: (request) => app!.confirmSession(request),
+    passwordAttempts: createSignInThrottle(),
     networkOf: (request) => request.clientAddress,
   });
   app = await startTestAdmin({ dataDir: dir, clock, accounts, pages: [...createPlaceholderPages(), ...pages] });

@@ -16,6 +16,7 @@ import { captureLogs, type LogCapture } from '../support/log-capture.js';
 import { createMemoryAccountStore, type MemoryAccountStore } from '../support/memory-accounts.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { formPost, PASSWORD, startSession, startTestAdmin, testHash, type TestAdmin } from './admin-app.js';
+import { createSignInThrottle } from '../../src/admin/sign-in-throttle.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 3_600_000;
@@ -61,6 +62,7 @@ async function setUp(options: { users?: (hash: string) => StoredAccount[]; confi
       return parsed !== undefined && !('problem' in parsed) && verifyPassword(parsed, password);
     },
     confirmSession: (request) => app!.confirmSession(request),
+    passwordAttempts: createSignInThrottle(),
     hashPassword: async () => hash,
     networkOf: (request) => request.clientAddress,
   });

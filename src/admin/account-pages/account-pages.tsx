@@ -24,7 +24,7 @@ import type { Clock, RandomBytes } from '../../ports.js';
 import type { AuditEvent, StoredAccount } from '../accounts/account.js';
 import type { Accounts } from '../accounts/accounts.js';
 import type { AdminPage, AdminRequest, AdminRoute, AdminSession } from '../admin-pages.js';
-import { createPasswordConfirmation } from '../reauth.js';
+import { createPasswordConfirmation, type PasswordAttempts } from '../reauth.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import { PENDING_TOTP_MS, pendingTotpToken, readPendingTotp } from '../second-factor/signed-tokens.js';
 import { createRecoveryCodes, createTotpSecret, recoveryCodeHashOf, totpStepOf, totpUriOf, type TotpState } from '../second-factor/totp.js';
@@ -56,6 +56,8 @@ export interface AccountPagesDeps {
   verifyPassword(user: string, password: string): Promise<boolean>;
   /** Marks the session of `request` (its cookie's id) as proved now: the session store's `confirm(id)`. */
   confirmSession(request: AdminRequest): Promise<void>;
+  /** The sign-in throttle: a wrong password asked again counts there, for the user on every page and replica (../reauth.tsx). */
+  passwordAttempts: PasswordAttempts;
   /** Ends the session of `request` and starts one in `user`'s generation now: its Set-Cookie (AdminTools.renewSession). */
   renewSession(request: AdminRequest, user: string): Promise<Record<string, string> | undefined>;
   /** The stored hash of a new password (`scrypt$...`). */

@@ -8,7 +8,7 @@ import type { SendOutcome as TestSendOutcome } from '../../ports.js';
 import type { NewsletterForm } from '../../config/config.js';
 import { isEmailAddress } from '../../kit/email-address.js';
 import type { Answer } from '../../http/answer.js';
-import { createPasswordConfirmation } from '../reauth.js';
+import { createPasswordConfirmation, type PasswordAttempts } from '../reauth.js';
 import type { Logger } from '../../kit/log.js';
 import type { Clock } from '../../ports.js';
 import type { AdminPage, AdminRequest, AdminRoute } from '../admin-pages.js';
@@ -32,6 +32,8 @@ export interface SendPagesDeps {
   verifyPassword(user: string, password: string): Promise<boolean>;
   /** Marks the session of `request` as proved now. */
   confirmSession(request: AdminRequest): Promise<void>;
+  /** The sign-in throttle: a wrong password asked again counts there, for the user on every page and replica (../reauth.tsx). */
+  passwordAttempts: PasswordAttempts;
 }
 
 type Wanted = { slug: string; lang?: string; form?: string };

@@ -21,7 +21,7 @@ import type { Accounts } from '../accounts/accounts.js';
 import { EVERY_ROLE } from '../accounts/roles.js';
 import type { AdminPage, AdminRequest, AdminRoute, AdminSession } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
-import { CONFIRM_AFTER_MS, createPasswordConfirmation } from '../reauth.js';
+import { CONFIRM_AFTER_MS, createPasswordConfirmation, type PasswordAttempts } from '../reauth.js';
 import { MessagePage } from '../views/message-page.js';
 import { createCeremonyTokens, sessionTagOf, type CeremonyTokens } from './passkey-tokens.js';
 import { PASSKEY_ADD_ACTION, PASSKEY_OPTIONS_ACTION, PASSKEY_REGISTER_ACTION, PASSKEY_REMOVE_ACTION, PASSKEY_RENAME_ACTION, PASSKEYS_PATH } from './passkey-paths.js';
@@ -43,6 +43,8 @@ export interface PasskeyPagesDeps {
   verifyPassword(user: string, password: string): Promise<boolean>;
   /** Marks the session of `request` as proved now. */
   confirmSession(request: AdminRequest): Promise<void>;
+  /** The sign-in throttle: a wrong password asked again counts there, for the user on every page and replica (../reauth.tsx). */
+  passwordAttempts: PasswordAttempts;
   /** The network an audit event records: the client address, an IPv6 one as its /64. */
   networkOf(request: RoutedRequest): string;
   /** The tokens; by default signed under a key derived from `deviceKey`. */

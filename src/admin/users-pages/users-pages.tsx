@@ -24,7 +24,7 @@ import type { Accounts } from '../accounts/accounts.js';
 import type { AdminPage, AdminRequest, AdminRoute, AdminSession } from '../admin-pages.js';
 import { htmlAnswer, redirectAnswer } from '../render.js';
 import { MessagePage } from '../views/message-page.js';
-import { createPasswordConfirmation } from '../reauth.js';
+import { createPasswordConfirmation, type PasswordAttempts } from '../reauth.js';
 import { createInvitePages, type InvitePagesDeps } from './invite-pages.js';
 import { createInvitationToken, INVITATION_MS, invitationHashOf, invitationLinkOf, invitationMail, nameKeyOf, nameProblem } from './invitations.js';
 import {
@@ -64,6 +64,8 @@ export interface UsersPagesDeps extends InvitePagesDeps {
   verifyPassword(user: string, password: string): Promise<boolean>;
   /** Marks the session of `request` (its cookie's id) as proved now: the session store's `confirm(id)`. */
   confirmSession(request: AdminRequest): Promise<void>;
+  /** The sign-in throttle: a wrong password asked again counts there, for the user on every page and replica (../reauth.tsx). */
+  passwordAttempts: PasswordAttempts;
   /** The network an audit event records: the client address, an IPv6 one as its /64. */
   networkOf(request: RoutedRequest): string;
 }

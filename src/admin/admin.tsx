@@ -22,7 +22,7 @@ import { createDummyHashLike } from './dummy-hash.js';
 import { htmlAnswer, redirectAnswer } from './render.js';
 import { isFromAnotherSite } from './request-origin.js';
 import { sessionCookie, sessionCookieName, sessionIdOf } from './session-cookie.js';
-import type { Accounts } from './accounts/accounts.js';
+import { recordConfigPasswords, type Accounts } from './accounts/accounts.js';
 import { homeOf, OWNERS } from './accounts/roles.js';
 import type { AdminSession, SessionStore, SessionStoreOptions } from './sessions.js';
 import { createSignIn } from './sign-in.js';
@@ -99,6 +99,23 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
     onSaveError: (error: unknown) => logger.error({ event: 'admin_sessions_not_saved', reason: safeReason(error) }, 'admin sessions not saved'),
   };
   const sessions = await adapters.records.openSessions(sessionOptions);
+  // A config user's new password hash (config.toml, then a restart) ends the sessions of the old one. Recorded once,
+  // before any request is answered; the shared records may not be reachable yet at start (PostgreSQL still being
+  // migrated), so a failure is tried again at the next request, which meanwhile answers 503.
+  let passwordsRecorded: Promise<void> | undefined;
+  const recordPasswords = (): Promise<void> => {
+    passwordsRecorded ??= (async () => {
+      for (const name of await recordConfigPasswords(admin.users, accounts.store, clock())) {
+        logger.info({ event: 'admin_config_password_changed', user: name }, 'admin config password changed: sessions ended');
+        await accounts.store.audit({ at: clock(), event: 'password_changed', subject: name, network: 'config' });
+      }
+    })().catch((error: unknown) => {
+      passwordsRecorded = undefined;
+      throw error;
+    });
+    return passwordsRecorded;
+  };
+  recordPasswords().catch(() => undefined);
   // Password checks on threads of their own, at most 2 at a time: a burst of sign-ins never delays the forms or the blog.
   const checks = createPasswordCheckPool();
   const checkPassword = (stored: PasswordHash, password: string) => checks.check(stored, password);
@@ -172,6 +189,7 @@ export async function createAdmin(settings: AdminSettings, adapters: AdminAdapte
       request.raw.resume();
       return refused('This request came from another site.', undefined);
     }
+    await recordPasswords();
     const id = sessionIdOf(request.raw.headers.cookie, cookieName);
     const session = await sessionOf(id);
     if (path === '/admin/login') {

@@ -78,10 +78,12 @@ export interface TestAdminOptions {
   requireSecondFactor?: Role[];
   /** The failed sign-ins and the device key; by default a fresh in-memory throttle at each build. */
   throttle?: SignInThrottle;
+  /** The `password_hash` of every config user; testHash() (of PASSWORD) by default. */
+  passwordHash?: string;
 }
 
 export async function startTestAdmin(options: TestAdminOptions): Promise<TestAdmin> {
-  const hash = await testHash();
+  const hash = options.passwordHash ?? (await testHash());
   const config: AdminConfig = {
     users: (options.users ?? ['jane']).map((name) => ({ name, password_hash: hash })),
     session_hours: options.sessionHours ?? 12,

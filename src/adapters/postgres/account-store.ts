@@ -17,6 +17,7 @@ interface UserRow {
   passkeys: PasskeyRecord[];
   created_at: string;
   devices: DeviceRecord[] | null;
+  config_hash_tag: string | null;
 }
 
 interface InvitationRow {
@@ -37,7 +38,7 @@ interface AuditRow {
   network: string | null;
 }
 
-const USER_COLUMNS = 'name, role, email, password_hash, generation, totp, passkeys, created_at, devices';
+const USER_COLUMNS = 'name, role, email, password_hash, generation, totp, passkeys, created_at, devices, config_hash_tag';
 const INVITATION_COLUMNS = 'token_hash, name, role, email, created_by, created_at, expires_at';
 
 /** How often `update` starts again when another transaction inserted the row it found missing. */
@@ -55,7 +56,7 @@ export function createPostgresAccountStore(state: PostgresState): AccountStore {
       return rows[0] && accountOf(rows[0]);
     },
     async create(account) {
-      const { rowCount } = await state.query(`INSERT INTO admin_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING`, valuesOf(account));
+      const { rowCount } = await state.query(`INSERT INTO admin_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (name) DO NOTHING`, valuesOf(account));
       return rowCount === 1;
     },
     async update(name, change) {
@@ -130,10 +131,10 @@ async function updateOnce(
   if (!next) return undefined;
   const stored: StoredAccount = { ...next, name };
   if (current) {
-    await query('UPDATE admin_users SET role = $2, email = $3, password_hash = $4, generation = $5, totp = $6, passkeys = $7, created_at = $8, devices = $9 WHERE name = $1', valuesOf(stored));
+    await query('UPDATE admin_users SET role = $2, email = $3, password_hash = $4, generation = $5, totp = $6, passkeys = $7, created_at = $8, devices = $9, config_hash_tag = $10 WHERE name = $1', valuesOf(stored));
     return stored;
   }
-  const { rowCount } = await query(`INSERT INTO admin_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING`, valuesOf(stored));
+  const { rowCount } = await query(`INSERT INTO admin_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (name) DO NOTHING`, valuesOf(stored));
   return rowCount === 1 ? stored : INSERT_RACE;
 }
 
@@ -149,6 +150,7 @@ function valuesOf(account: StoredAccount): unknown[] {
     JSON.stringify(account.passkeys ?? []),
     account.createdAt,
     account.devices ? JSON.stringify(account.devices) : null,
+    account.configHashTag ?? null,
   ];
 }
 
@@ -163,6 +165,7 @@ function accountOf(row: UserRow): StoredAccount {
     passkeys: row.passkeys,
     createdAt: Number(row.created_at),
     ...(row.devices !== null && { devices: row.devices }),
+    ...(row.config_hash_tag !== null && { configHashTag: row.config_hash_tag }),
   };
 }
 

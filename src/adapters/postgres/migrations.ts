@@ -11,6 +11,7 @@ import { ADMIN_DRAFT_TABLES } from './schema/admin-drafts.js';
 import { BOUNCE_TABLES } from './schema/bounces.js';
 import { SPAM_TABLES } from './schema/spam.js';
 import { ADMIN_DEVICE_COLUMNS } from './schema/admin-devices.js';
+import { ADMIN_CONFIG_HASH_TAGS } from './schema/admin-config-hash-tags.js';
 
 export interface Migration {
   version: number;
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 5, name: 'spam quarantine', sql: SPAM_TABLES },
   { version: 6, name: 'bounces and suppression list', sql: BOUNCE_TABLES },
   { version: 7, name: 'admin remembered devices', sql: ADMIN_DEVICE_COLUMNS },
+  { version: 8, name: 'admin config password tags', sql: ADMIN_CONFIG_HASH_TAGS },
 ]);

@@ -65,6 +65,8 @@ export interface StoredAccount {
   createdAt: number;
   /** The browsers remembered for the user's name, newest first (at most MAX_DEVICES, ../devices.ts). */
   devices?: DeviceRecord[];
+  /** For a config user: the tag of the password hash the configuration gave at the last start (accounts.ts). */
+  configHashTag?: string;
 }
 
 /** A user as the admin sees them: the config's and the store's merged. */

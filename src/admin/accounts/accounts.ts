@@ -1,6 +1,8 @@
 // The users of /admin as one list (docs/admin.md "Users and roles"): the config's `[admin] users`, owners that
 // /admin shows but does not change, and the account store's. A config user's generation and second factors are
-// kept in the store all the same, so that "Sign out everywhere" and TOTP work for them too.
+// kept in the store all the same, so that "Sign out everywhere" and TOTP work for them too, with a tag of the
+// password hash the configuration gave at the last start: a new hash moves the generation on (recordConfigPasswords).
+import { createHash } from 'node:crypto';
 import type { AdminUser } from '../../config/config.js';
 import type { Account, DeviceRecord, StoredAccount } from './account.js';
 import type { AccountStore } from './account-store.js';
@@ -60,6 +62,42 @@ export function createAccounts(configUsers: readonly AdminUser[], store: Account
     isConfigUser: (name) => fromConfig.has(name),
     store,
   };
+}
+
+/** The tag of a config user's password hash kept in the store: the first 64 bits of its SHA-256, hex. */
+export function configHashTagOf(passwordHash: string): string {
+  return createHash('sha256').update(passwordHash).digest('hex').slice(0, 16);
+}
+
+/**
+ * `stored` (the record of a config user) with the tag of `passwordHash`, the hash the configuration gives now; a
+ * different tag means the hash was changed in the configuration, and the generation moves on (every session and
+ * remembered browser of the old password ends). Without a tag yet, it is stored and nothing moves. Undefined when
+ * nothing changes.
+ */
+export function withConfigHashTag(stored: StoredAccount, passwordHash: string): StoredAccount | undefined {
+  const tag = configHashTagOf(passwordHash);
+  if (stored.configHashTag === tag) return undefined;
+  if (stored.configHashTag === undefined) return { ...stored, configHashTag: tag };
+  return { ...stored, configHashTag: tag, generation: stored.generation + 1 };
+}
+
+/**
+ * At start: each config user's password hash compared with the one of the last start, in one atomic update per user
+ * (withConfigHashTag). Returns the names whose hash changed, so that their sessions ended.
+ */
+export async function recordConfigPasswords(configUsers: readonly AdminUser[], store: AccountStore, now: number): Promise<string[]> {
+  const changed: string[] = [];
+  for (const user of configUsers) {
+    let moved = false;
+    await store.update(user.name, (current) => {
+      const next = withConfigHashTag(current ?? { name: user.name, generation: 0, passkeys: [], createdAt: now }, user.password_hash);
+      moved = next !== undefined && current !== undefined && next.generation !== current.generation;
+      return next;
+    });
+    if (moved) changed.push(user.name);
+  }
+  return changed;
 }
 
 /** The remembered browsers of `stored` that belong to its generation now (a new password or role forgot the others). */

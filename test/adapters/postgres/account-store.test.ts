@@ -94,13 +94,14 @@ describe('the PostgreSQL account store', () => {
     assert.deepEqual(await other.listAudit(0), []);
   });
 
-  it('keeps the remembered devices of a user', async () => {
+  it("keeps the remembered devices of a user and a config user's password tag", async () => {
     const [store, other] = await twoStores();
     assert.equal(await store.create(jane), true);
     const devices = [{ hash: 'b'.repeat(64), generation: 0, createdAt: 10, lastUsedAt: 20 }];
-    await store.update('jane', (current) => current && { ...current, devices });
+    await store.update('jane', (current) => current && { ...current, devices, configHashTag: '0123456789abcdef' });
     assert.deepEqual((await other.get('jane'))?.devices, devices);
-    const { devices: _devices, ...rest } = (await other.get('jane'))!;
+    assert.equal((await other.get('jane'))?.configHashTag, '0123456789abcdef');
+    const { devices: _devices, configHashTag: _tag, ...rest } = (await other.get('jane'))!;
     await other.update('jane', () => rest);
     assert.deepEqual(await store.get('jane'), jane, 'forgotten');
   });

@@ -6,7 +6,7 @@
 // name's, so a stranger's guesses do not lock it out and a stolen device cookie gets no more tries than the name.
 // Passwords are checked on a small pool of threads of their own; when it is full, the attempt is answered 429 at
 // once, unchecked and uncounted.
-import { MAX_NAME_LENGTH } from './users-pages/invitations.js';
+import { MAX_NAME_LENGTH } from './accounts/user-names.js';
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { Answer } from '../http/answer.js';
 import type { RoutedRequest } from '../http/route-table.js';

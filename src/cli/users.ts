@@ -5,9 +5,11 @@
 // is written to the audit log with the network "cli".
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { Backend } from '../adapters/backend.js';
+import type { AccountStore } from '../admin/accounts/account-store.js';
 import { isRole, ROLES, type Role, type StoredAccount } from '../admin/accounts/account.js';
 import { createAccounts } from '../admin/accounts/accounts.js';
-import type { Config } from '../config/config.js';
+import { lookAlikeOf, MAX_NAME_LENGTH, nameProblem as newNameProblem } from '../admin/accounts/user-names.js';
+import type { AdminUser, Config } from '../config/config.js';
 import { isEmailAddress } from '../kit/email-address.js';
 import { DEFAULT_SCRYPT, hashPassword, MIN_PASSWORD_LENGTH, SALT_BYTES } from '../kit/password-hash.js';
 
@@ -23,9 +25,6 @@ export const USERS_USAGE = `  postbox users list [--config FILE]
 `;
 
 /** The scrypt parameters of a password set here: about 128 MiB and a few hundred milliseconds per check. */
-
-/** The longest user name, as for `[admin] users`. */
-const MAX_NAME_LENGTH = 100;
 
 export interface UsersCommandIo {
   out(text: string): void;
@@ -112,6 +111,12 @@ export async function runUsersCommand(command: UsersCommand, config: Pick<Config
     }
     case 'add': {
       if ((await store.get(command.name))?.role) return taken(command.name, io);
+      // The rules of an invitation's name: one script, no invisible characters, no look-alike of a name in use.
+      const refused = newNameProblem(command.name) ?? (await lookAlikeProblem(command.name, configUsers, store, io.now()));
+      if (refused) {
+        io.error(`postbox: ${command.name}: ${refused}\n`);
+        return 1;
+      }
       const passwordHash = await newPasswordHash(io);
       if (passwordHash === undefined) return 1;
       const now = io.now();
@@ -168,6 +173,15 @@ async function newPasswordHash(io: UsersCommandIo): Promise<string | undefined> 
     return undefined;
   }
   return hashPassword(password, (io.randomBytes ?? cryptoRandomBytes)(SALT_BYTES), DEFAULT_SCRYPT);
+}
+
+/** Why `name` looks like the name of a user or an open invitation, or undefined. */
+async function lookAlikeProblem(name: string, configUsers: readonly AdminUser[], store: AccountStore, now: number): Promise<string | undefined> {
+  const users = await createAccounts(configUsers, store).list();
+  const user = lookAlikeOf(name, users.map((account) => account.name));
+  if (user !== undefined) return `The name differs from the user ${user} only by case or by look-alike letters.`;
+  const invited = lookAlikeOf(name, (await store.listInvitations(now)).map((invitation) => invitation.name));
+  return invited === undefined ? undefined : `The name differs from the open invitation of ${invited} only by case or by look-alike letters.`;
 }
 
 function taken(name: string, io: UsersCommandIo): number {

@@ -161,7 +161,7 @@ describe('/admin/users', () => {
     assert.equal((await store.listInvitations(TEST_EPOCH_MS)).length, 1);
   });
 
-  it('refuses a taken, config, empty, too long or white-space-edged name with 422 and the reason', async () => {
+  it('refuses a taken, config, empty, too long, white-space-edged, mixed-script or look-alike name with 422 and the reason', async () => {
     const { app, store, mails } = await setUp({ users: withOwnersAndEditor });
     const session = await startSession(app, 'olga');
     const cases: Array<[string, RegExp]> = [
@@ -176,6 +176,9 @@ describe('/admin/users', () => {
       ['\uff45\uff44', /That name differs from a user’s only by case or by look-alike letters\./],
       ['Jane', /That name differs from a user’s only by case or by look-alike letters\./],
       ['bob\u202e', /The name must not hold invisible formatting characters/],
+      // "ed" with a Cyrillic е, and "olga" with a Greek ο: letters of two scripts.
+      ['\u0435d', /The name mixes letters of Cyrillic and Latin script/],
+      ['\u03bflga', /The name mixes letters of Greek and Latin script/],
     ];
     for (const [name, reason] of cases) {
       const answer = await post(app, session, '/admin/users/invite', { name, role: 'author' });
@@ -189,6 +192,10 @@ describe('/admin/users', () => {
     const folded = await post(app, session, '/admin/users/invite', { name: 'X'.repeat(100), role: 'author' });
     assert.equal(folded.statusCode, 422);
     assert.match(folded.body, /That name differs from an open invitation’s only by case/);
+    // In Cyrillic letters only, but each one a look-alike of x.
+    const cyrillic = await post(app, session, '/admin/users/invite', { name: '\u0445'.repeat(100), role: 'author' });
+    assert.equal(cyrillic.statusCode, 422);
+    assert.match(cyrillic.body, /That name differs from an open invitation’s only by case or by look-alike letters/);
     assert.equal((await post(app, session, '/admin/users/invite', { name: 'bob', role: 'boss' })).statusCode, 422, 'no such role');
     assert.equal((await store.listInvitations(TEST_EPOCH_MS)).length, 1);
     assert.equal(mails.length, 0);

@@ -1,5 +1,5 @@
 // The rules of /admin/users and /admin/invite that need no HTTP (docs/admin.md "Users, invitations and the audit
-// log"): what a user's name may be, an invitation's token (32 random bytes, base64url; only its SHA-256 is kept),
+// log"): an invitation's token (32 random bytes, base64url; only its SHA-256 is kept),
 // the link that carries it, and the mail that sends it.
 import { createHash } from 'node:crypto';
 import type { MailMessage, RandomBytes } from '../../ports.js';
@@ -7,27 +7,6 @@ import type { Role } from '../accounts/account.js';
 
 /** An invitation can be accepted for this long. */
 export const INVITATION_MS = 7 * 24 * 3_600_000;
-
-/** The longest name, as for `[admin] users`. */
-export const MAX_NAME_LENGTH = 100;
-
-/** Why `name` cannot be a user's name, or undefined when it can. The same rules as `[admin] users` names. */
-export function nameProblem(name: string): string | undefined {
-  if (name.trim() === '') return 'The name is empty.';
-  if (name.length > MAX_NAME_LENGTH) return `The name is longer than ${MAX_NAME_LENGTH} characters.`;
-  if (name !== name.trim()) return 'The name begins or ends with white space.';
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) return 'The name must be one line, without control characters.';
-  if (/\p{Cf}/u.test(name)) return 'The name must not hold invisible formatting characters (such as right-to-left marks).';
-  return undefined;
-}
-
-/**
- * What two names are compared by when a new one is given: compatibility forms and case folded (NFKC, lower case),
- * so that "Ada", "ada" and "Ａｄａ" (full-width) are one name and cannot be two people an owner tells apart by eye.
- */
-export function nameKeyOf(name: string): string {
-  return name.normalize('NFKC').toLowerCase().normalize('NFKC');
-}
 
 /** A new invitation token: 32 random bytes, base64url (43 characters). */
 export function createInvitationToken(randomBytes: RandomBytes): string {

@@ -26,7 +26,8 @@ import { htmlAnswer, redirectAnswer } from '../render.js';
 import { MessagePage } from '../views/message-page.js';
 import { createPasswordConfirmation, type PasswordAttempts } from '../reauth.js';
 import { createInvitePages, type InvitePagesDeps } from './invite-pages.js';
-import { createInvitationToken, INVITATION_MS, invitationHashOf, invitationLinkOf, invitationMail, nameKeyOf, nameProblem } from './invitations.js';
+import { createInvitationToken, INVITATION_MS, invitationHashOf, invitationLinkOf, invitationMail } from './invitations.js';
+import { lookAlikeOf, nameProblem } from '../accounts/user-names.js';
 import {
   INVITE_ACTION,
   InvitationCreatedPage,
@@ -105,11 +106,9 @@ export function createUsersPages(deps: UsersPagesDeps): AdminRoute[] {
     if (accounts.isConfigUser(name)) return 'That name is a user of the configuration.';
     if ((await accounts.find(name)) || (await store.get(name))) return 'That name is taken by a user.';
     if ((await store.listInvitations(clock())).some((invitation) => invitation.name === name)) return 'That name has an open invitation already.';
-    // A name that differs only by case or by compatibility letters from one in use (nameKeyOf) is refused too.
-    const key = nameKeyOf(name);
-    const users = await accounts.list();
-    if (users.some((user) => nameKeyOf(user.name) === key)) return 'That name differs from a user’s only by case or by look-alike letters.';
-    if ((await store.listInvitations(clock())).some((invitation) => nameKeyOf(invitation.name) === key)) return 'That name differs from an open invitation’s only by case or by look-alike letters.';
+    // A name that differs only by case or by look-alike letters from one in use (accounts/user-names.ts) is refused too.
+    if (lookAlikeOf(name, (await accounts.list()).map((user) => user.name))) return 'That name differs from a user’s only by case or by look-alike letters.';
+    if (lookAlikeOf(name, (await store.listInvitations(clock())).map((invitation) => invitation.name))) return 'That name differs from an open invitation’s only by case or by look-alike letters.';
     return undefined;
   };
 

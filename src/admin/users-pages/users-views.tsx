@@ -8,7 +8,7 @@ import { CsrfField } from '../views/csrf-field.js';
 import { Layout } from '../views/layout.js';
 import { RowButton } from '../views/row-button.js';
 import { Time } from '../views/time.js';
-import { MAX_NAME_LENGTH } from './invitations.js';
+import { MAX_NAME_LENGTH } from '../accounts/user-names.js';
 
 export const USERS_PATH = '/admin/users';
 export const INVITE_ACTION = '/admin/users/invite';

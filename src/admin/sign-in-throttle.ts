@@ -66,8 +66,9 @@ export interface MemoryThrottleOptions {
 }
 
 /**
- * A throttle counting failed sign-ins per key ("ip:..." and "name:...") in this process's memory. `reserve` checks
- * and records without awaiting anything in between, so no other attempt of this process runs between the two.
+ * A throttle counting failed sign-ins per key ("ip:...", "name:...", "device:..." of a remembered browser, and
+ * "reauth:..." of the password asked again) in this process's memory. `reserve` checks and records without awaiting
+ * anything in between, so no other attempt of this process runs between the two.
  */
 export function createSignInThrottle(options: MemoryThrottleOptions = {}): SignInThrottle {
   const failures = new Map<string, number[]>();

@@ -85,6 +85,21 @@ describe('the device cookie', () => {
     assert.equal((await login(app, 'ada', PASSWORD, '203.0.113.5', device)).statusCode, 429, "browser A's copied cookie makes browser B nothing");
   });
 
+  it('asks for the password again before forgetting, 15 minutes after it was given', async () => {
+    const { app, store, clock } = await setUp();
+    const { browser } = await signInBrowser(app, 'ada', '192.0.2.1');
+    clock.advance(16 * 60_000);
+    const asked = await post(app, browser, '/admin/account/forget-devices', {});
+    assert.equal(asked.statusCode, 200);
+    assert.match(asked.body, /name="password" type="password"/);
+    assert.equal((await store.get('ada'))!.devices?.length, 1, 'nothing forgotten yet');
+    assert.equal((await post(app, browser, '/admin/account/forget-devices', { password: PASSWORD })).statusCode, 303);
+    assert.equal((await store.get('ada'))!.devices, undefined);
+    assert.ok(store.auditEvents().some((event) => event.event === 'devices_forgotten' && event.user === 'ada'));
+    const refused = await app.inject(formPost('/admin/account/forget-devices', { csrf_token: 'not the token' }, { cookie: browser.cookie }));
+    assert.equal(refused.statusCode, 403, 'the CSRF token is checked');
+  });
+
   it('is not known any more after a new password', async () => {
     const { app } = await setUp();
     const { browser, device } = await signInBrowser(app, 'ada', '192.0.2.1');
@@ -100,6 +115,17 @@ describe('the device cookie', () => {
     assert.equal((await post(app, browser, '/admin/account/sign-out-everywhere', {})).statusCode, 303);
     await lockName(app, 'jane');
     assert.equal((await login(app, 'jane', PASSWORD, '203.0.113.5', device)).statusCode, 429);
+  });
+
+  it('is not known any more after a new role', async () => {
+    const admin = await startAccountAdmin({ usersPages: true });
+    cleanups.push(admin.close);
+    const { app } = admin;
+    const { device } = await signInBrowser(app, 'ada', '192.0.2.1');
+    const { browser: owner } = await signInBrowser(app, 'jane', '192.0.2.2');
+    assert.equal((await post(app, owner, '/admin/users/role', { name: 'ada', role: 'editor' })).statusCode, 303);
+    await lockName(app, 'ada');
+    assert.equal((await login(app, 'ada', PASSWORD, '203.0.113.5', device)).statusCode, 429);
   });
 
   it('gets at most 5 wrong passwords checked in a burst, from any number of addresses', async () => {

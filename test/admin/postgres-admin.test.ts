@@ -222,6 +222,33 @@ describe('/admin of several replicas over one PostgreSQL', () => {
     assert.equal(withDevice.statusCode, 303, "the device cookie made on A is good on B");
   });
 
+  it('counts the passwords asked again on both replicas together, and forgets a device on both', async () => {
+    const { clock, a, b } = await twoReplicas();
+    const first = await signIn(a, PASSWORD, '192.0.2.10');
+    const cookie = cookieOf(first);
+    const setCookies = first.headers['set-cookie'];
+    const device = (Array.isArray(setCookies) ? setCookies : [String(setCookies)]).find((each) => each.startsWith('postbox_admin_device='))!.split(';', 1)[0]!;
+    const csrf = await csrfOf(a, cookie);
+    clock.advance(16 * 60_000);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const replica = attempt % 2 === 0 ? a : b;
+      assert.equal((await post(replica, '/admin/account/forget-devices', cookie, { csrf_token: csrf, password: `wrong ${attempt}` })).statusCode, 403);
+    }
+    assert.equal((await post(b, '/admin/account/forget-devices', cookie, { csrf_token: csrf, password: PASSWORD })).statusCode, 429, 'five wrong ones over two replicas');
+    clock.advance(15 * 60_000);
+    assert.equal((await post(b, '/admin/account/forget-devices', cookie, { csrf_token: csrf, password: PASSWORD })).statusCode, 303);
+
+    for (let attempt = 0; attempt < 5; attempt += 1) assert.equal((await signIn(attempt % 2 === 0 ? a : b, 'wrong password!!', `198.51.100.${attempt}`)).statusCode, 403);
+    const withDevice = await a.app.inject({
+      method: 'POST',
+      url: '/admin/login',
+      payload: new URLSearchParams({ name: 'jane', password: PASSWORD }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: device },
+      remoteAddress: '192.0.2.10',
+    });
+    assert.equal(withDevice.statusCode, 429, 'forgotten on B: unknown on A');
+  });
+
   it('lists the rows the forms service wrote, newest first, searches, shows, deletes on any replica and exports', async () => {
     const { url, clock, a, b } = await twoReplicas();
     for (const [index, name] of ['Ada', 'Grace', 'Edsger'].entries()) {

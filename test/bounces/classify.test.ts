@@ -3,13 +3,16 @@
 // and takes at most 3 % of the soft bounces for hard; and on small mails made here it reads the rules one by one
 // (a 5.7.1 is soft, a 5.1.1 is hard with its recipient and status, the SMTP command a refusal answered counts, a
 // bare "550 Unknown user" is soft, a notice is read in its own words and languages, an ARF report is a complaint,
-// an out-of-office and a success report are none, the VERP address and the returned Message-ID come out).
+// an out-of-office and a success report are none, the VERP address and the returned Message-ID come out); and small
+// mails in the shapes of particular mail systems (test/fixtures/bounce-shapes) get the kind each expects.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { classifyBounce, type BounceVerdict } from '../../src/bounces/classify.js';
 
 const CORPUS = new URL('../fixtures/bounces/', import.meta.url);
+/** Small mails written for these tests in the shapes of particular mail systems, each with the kind it must get. */
+const SHAPES = new URL('../fixtures/bounce-shapes/', import.meta.url);
 
 type Label = 'hard' | 'soft' | 'complaint' | 'none';
 
@@ -100,6 +103,23 @@ describe('the bounce corpus', () => {
     );
     assert.ok(agreement >= 0.95, `agreement ${(agreement * 100).toFixed(1)} %`);
     assert.ok(softAsHardRate <= 0.03, `soft taken for hard ${(softAsHardRate * 100).toFixed(1)} %`);
+  });
+});
+
+describe('the shapes of mail systems', () => {
+  it('reads each small mail in test/fixtures/bounce-shapes as its expected kind, naming its recipient', async () => {
+    const expected = JSON.parse(readFileSync(new URL('expected.json', SHAPES), 'utf8')) as Record<string, { kind: Label; recipient?: string }>;
+    const files = readdirSync(SHAPES).filter((file) => file.endsWith('.eml')).sort();
+    assert.deepEqual(files, Object.keys(expected).sort(), 'every mail has an expectation, every expectation a mail');
+    const wrong: string[] = [];
+    for (const file of files) {
+      const verdict = await classifyBounce(readFileSync(new URL(file, SHAPES)));
+      const want = expected[file]!;
+      if (verdict.kind !== want.kind || (want.recipient !== undefined && verdict.recipient !== want.recipient)) {
+        wrong.push(`${file}: expected ${want.kind} ${want.recipient ?? ''}, classified ${verdict.kind} ${verdict.recipient ?? ''} (${verdict.reason ?? 'no reason'})`);
+      }
+    }
+    assert.deepEqual(wrong, []);
   });
 });
 

@@ -32,15 +32,15 @@ const SUCCESS_ACTIONS = new Set(['delivered', 'relayed', 'expanded', 'deliverabl
 
 /** Subjects mail systems give their failure notices. */
 const BOUNCE_SUBJECT =
-  /undeliver|undelivered|delivery (?:status notification|failure|failed|has failed|problem|notification|report)|failure notice|returned mail|mail delivery (?:failed|failure|system)|could not be delivered|not (?:be )?delivered|non[- ]?delivery|nondeliverable|returned to sender|mail failure|unzustellbar|nicht zustellbar|non remis|non distribu|[ée]chec de (?:la )?(?:remise|distribution)|no se (?:pudo|ha podido) entregar|mancata consegna|fehlgeschlagen|rejected|bounced?\b|error sending|delivery delayed|warning: could not send|エラー|不達|配信(?:不能|失敗)|送信(?:不能|失敗)|返送/i;
+  /undeliver|undelivered|delivery (?:status notification|failure|failed|has failed|problem|notification|report)|failure notice|returned mail|mail delivery (?:failed|failure|system)|could not be delivered|not (?:be )?delivered|non[- ]?delivery|nondeliverable|returned to sender|mail failure|unzustellbar|nicht zustellbar|non remis|non distribu|[ée]chec de (?:la )?(?:remise|distribution)|no se (?:pudo|ha podido) entregar|mancata consegna|fehlgeschlagen|rejected|bounced?\b|error sending|delivery delayed|warning: could not send|non recapitabile|(?:n[ãa]o entregue|falha na entrega)|onbestelbaar|niet (?:bezorgd|afgeleverd)|недоставлен|не доставлен|退信|未送达|投递失败|无法投递|エラー|不達|配信(?:不能|失敗)|送信(?:不能|失敗)|返送/i;
 /** Senders of failure notices: the mail system's own mailboxes and names. */
-const SYSTEM_SENDER = /mailer[-_]?daemon|postmaster|mail deliver|delivery subsystem|mail administrator|mail-?daemon|mail system|mdaemon|administrator/i;
+const SYSTEM_SENDER = /mailer[-_]?daemon|post_?master|mail deliver|delivery subsystem|mail administrator|mail-?daemon|mail system|mdaemon|administrator/i;
 /**
- * The set phrases with which mail systems open a failure notice (Exim, Postfix, Sendmail, qmail, Exchange, Gmail
- * and others): enough by themselves, whoever the notice claims to come from and whatever its subject.
+ * The set phrases with which mail systems open a failure notice (Exim, Postfix, Sendmail, qmail, Exchange, Gmail,
+ * Lotus Notes and others): enough by themselves, whoever the notice claims to come from and whatever its subject.
  */
 const NOTICE_SIGNATURE =
-  /created automatically by mail delivery software|i'?m sorry to have to inform you that your message could not|the following addresses had permanent fatal errors|this is the qmail-send program|delivery to the following recipients? failed permanently|your message did not reach some or all of the intended recipients|delivery has failed to these recipients|this is an automatically generated delivery status notification|unable to deliver (?:your )?message to the following address/i;
+  /created automatically by mail delivery software|i'?m sorry to have to inform you that your message could not|the following addresses had permanent fatal errors|this is the qmail-send program|delivery to the following recipients? failed permanently|your message did not reach some or all of the intended recipients|delivery has failed to these recipients|this is an automatically generated delivery status notification|unable to deliver (?:your )?message to the following address|transcript of session follows|the following addresses had delivery problems|did not reach the following recipient|failure reasons\s*-{3}/i;
 /** A notice that only warns of a delay. */
 const DELAY = /\bdelay(?:ed)?\b|will (?:continue to )?(?:be )?retr(?:y|ied)|will retry|warning message only|not yet been delivered|delivery incomplete|still (?:being )?(?:trying|retried)/i;
 
@@ -73,7 +73,7 @@ export async function classifyBounce(raw: Buffer | string): Promise<BounceVerdic
     return { ...judge(failed, notice, message, returned), ...base };
   }
 
-  if (isVacationReply(message)) return { kind: 'none', reason: 'automatic reply', ...base };
+  if (isVacationReply(message) && !isFailureNotice(message, notice)) return { kind: 'none', reason: 'automatic reply', ...base };
   if (bounceLike) {
     const delayed = DELAY.test(`${headerOf(message, 'subject') ?? ''}\n${notice}`);
     const recipient = failedRecipient(message, notice, returned);
@@ -117,6 +117,16 @@ function looksLikeBounce(message: MimePart, notice: string): boolean {
   if (!BOUNCE_SUBJECT.test(headerOf(message, 'subject') ?? '')) return false;
   const returnPath = headerOf(message, 'return-path');
   return returnPath === '<>' || isAutoReplied(message) || /auto-generated/i.test(headerOf(message, 'auto-submitted') ?? '') || /could(?: not|n'?t) be delivered|was(?: not|n'?t) delivered|undeliverable|permanent|delivery errors|unable to deliver|rejected recipient|送信できませんでした|配信できませんでした/i.test(notice);
+}
+
+/**
+ * Whether `message` says by more than an automatic-reply mark that it is a failure notice: X-Failed-Recipients, a set
+ * phrase of a mail system, or a mail system's sender with a failure subject. Such a notice stays a notice when its
+ * subject quotes an out-of-office word ("Undeliverable: Absence") or a mail system marks it as an automatic reply.
+ */
+function isFailureNotice(message: MimePart, notice: string): boolean {
+  if (headerOf(message, 'x-failed-recipients') !== undefined || NOTICE_SIGNATURE.test(notice)) return true;
+  return SYSTEM_SENDER.test(headerOf(message, 'from') ?? '') && BOUNCE_SUBJECT.test(headerOf(message, 'subject') ?? '');
 }
 
 /** A notice's own words naming the address it failed to deliver to ("an error delivering your mail to <a@b>"). */

@@ -98,7 +98,7 @@ const UNKNOWN_MAILBOX = new RegExp(
     String.raw`usu[áa]rio desconhecido|utilizador desconhecido|destinat[áa]rio desconhecido|(?:conta|endere[çc]o|usu[áa]rio|caixa postal) (?:\S+ )?n[ãa]o existe`,
     String.raw`onbekende (?:gebruiker|ontvanger)|(?:adres|gebruiker|mailbox) (?:\S+ )?bestaat niet|nieznany (?:u[żz]ytkownik|adresat)|(?:adres|u[żz]ytkownik|skrzynka) (?:\S+ )?nie istnieje`,
     String.raw`(?:пользовател[ья]|адресат[а]?|ящик[а]?|адрес[а]?) (?:\S+ )?(?:не найден|не существует|неизвестен)|нет такого (?:пользователя|адресата|ящика)|неизвестный (?:пользователь|адресат)`,
-    String.raw`(?:用户|收件人|邮箱|信箱|帐户|账户|帳號|用戶)(?:地址)?不存在|(?:アドレス|ユーザー?|宛先|アカウント|メールボックス)(?:は|が)?(?:存在しません|見つかりません)|存在しない(?:メール)?(?:アドレス|ユーザー?|宛先)|宛先不明`,
+    String.raw`(?:用户|收件人|邮箱|信箱|帐户|账户|帳號|用戶)(?:地址)?不存在|(?:アドレス|ユーザー?|宛先|アカウント|メールボックス)(?:は|が)?(?:存在しません|見つかりません)|存在しない(?:メール)?(?:アドレス|ユーザー?|宛先)|宛先不明|ディレクトリ(?:のリスト)?に(?:は)?(?:ありません|見つかりません)`,
   ].join('|'),
   'i',
 );
@@ -118,7 +118,7 @@ const RECIPIENT_UNKNOWN =
 
 /** The recipient's domain does not exist or takes no mail (NXDOMAIN, no MX, null MX). */
 const UNKNOWN_DOMAIN =
-  /host or domain name not found|\b(?:host|domain) [a-z0-9-]+(?:\.[a-z0-9-]+)+ not found|(?:host|domain)(?: name)? (?:not found|unknown|does(?: not|n'?t) exist)|unknown (?:host|(?:mail )?domain)|no such (?:domain|host)\b|nxdomain|unrout(?:e)?able (?:address|domain|mail domain)|invalid domain|domain (?:is )?invalid|null mx|doesn'?t receive e-?mail|does not accept (?:e-?)?mail|no mx (?:record|host|found)|no smtp service|domain is not reachable|all host address lookups failed permanently|mx records point to non-?existent hosts|domain mentioned in (?:the )?e-?mail address is unknown|recipient domain must exist|name or service not known|(?:couldn'?t|could not|unable to) find (?:a |any )?(?:mail exchanger|host named|mx)|no mail exchanger|domain (?:\S+ )?(?:couldn'?t|could not) be found|domain name not found|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,} does(?: not|n'?t) exist/i;
+  /host or domain name not found|\b(?:host|domain) [a-z0-9-]+(?:\.[a-z0-9-]+)+ not found|(?:host|domain)(?: name)? (?:not found|unknown|does(?: not|n'?t) exist)|unknown (?:host|(?:mail )?domain)|no such (?:domain|host)\b|nxdomain|unrout(?:e)?able (?:address|domain|mail domain)|invalid domain|domain (?:is )?invalid|null mx|doesn'?t receive e-?mail|does not accept (?:e-?)?mail|no mx (?:record|host|found)|no smtp service|domain is not reachable|all host address lookups failed permanently|mx records point to non-?existent hosts|domain mentioned in (?:the )?e-?mail address is unknown|recipient domain must exist|name or service not known|(?:couldn'?t|could not|unable to) find (?:a |any )?(?:mail exchanger|host named|mx)|no mail exchanger|domain (?:\S+ )?(?:couldn'?t|could not) be found|domain name not found|\bnonexistentdomain\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,} does(?: not|n'?t) exist/i;
 
 /** The recipient's domain publishes a null MX (RFC 7505): it takes no mail at all. */
 const NULL_MX = /null mx|(?:host|domain) does not accept (?:e-?)?mail|doesn'?t receive e-?mail|no smtp service/i;
@@ -173,13 +173,14 @@ export function failureKind(evidence: FailureEvidence): FailureKind {
  * How mail systems name the command a refusal answered: Postfix "(in reply to RCPT TO command)", Exim "SMTP error
  * from remote mail server after end of data", GMX "after RCPT command", DragonFly "did not like our RCPT TO",
  * Yahoo "[RCPT_TO]", m-FILTER's "SMTP command" section, qmail "does not like recipient" and "failed on DATA command",
- * Gmail's "(state 14)" (its number for RCPT TO). The first that matches counts, DATA first.
+ * Gmail's "(state 14)" (its number for RCPT TO; 15 to 18 are DATA), IMail's "Additional RCPT TO generated following
+ * response". The first that matches counts, DATA first.
  */
 const COMMAND_WORDS: ReadonlyArray<[SmtpCommand, RegExp]> = [
-  ['data', /\b(?:in reply to|after|following|did not like our(?: final)?) (?:the )?(?:end of )?data\b|\bsmtp:data\b|\[data\]|smtp command:? data\b|\bfailed on data command\b|\bfailed after i sent the message\b/i],
-  ['rcpt', /\b(?:in reply to|after|following|did not like our) (?:the )?rcpt\b|\bsmtp:rcpt\b|\[rcpt_to\]|smtp command:? rcpt\b|\brcpt to response\b|\bdoes not like recipient\b|\(state 14\)/i],
-  ['mail', /\b(?:in reply to|after|did not like our) (?:the )?mail(?: from)?\b|\bbut sender was rejected\b/i],
-  ['helo', /\b(?:in reply to|after) (?:the )?(?:helo|ehlo)\b/i],
+  ['data', /\b(?:in reply to|after|following|did not like our(?: final)?) (?:the )?(?:end of )?data\b|\bsmtp:data\b|\[data\]|smtp command:? data\b|\bfailed on data command\b|\bfailed after i sent the message\b|\bdata command generated response\b|\(state 1[5-8]\)/i],
+  ['rcpt', /\b(?:in reply to|after|following|did not like our) (?:the )?rcpt\b|\bsmtp:rcpt\b|\[rcpt_to\]|smtp command:? rcpt\b|\brcpt to response\b|\bdoes not like recipient\b|\brcpt to generated following response\b|\(state 14\)/i],
+  ['mail', /\b(?:in reply to|after|did not like our) (?:the )?mail(?: from)?\b|\bbut sender was rejected\b|\bserver response to mail from\b/i],
+  ['helo', /\b(?:in reply to|after) (?:the )?(?:helo|ehlo)\b|\bunexpected response to (?:ehlo|helo)\b|\bbut my name was rejected\b/i],
   ['connect', /\b(?:in reply to|after) (?:the )?(?:initial connection|connect|greeting|banner)\b/i],
 ];
 

@@ -89,14 +89,15 @@ const UNKNOWN_MAILBOX = new RegExp(
     // alone before the words ("<address> does not exist"), unless it is the sender's
     String.raw`(?<!sender )(?:user|mailbox|account|recipient) (?:"[^"]{1,64}"|'[^']{1,64}'|\([^()]{1,64}\)|[^\s"'()]{1,64}) (?:was |is )?(?:not found|unknown|does(?: not|n'?t) exist)`,
     String.raw`(?<!sender\W{1,3})<address>>?:? (?:does(?: not|n'?t) exist|(?:was |is )?not found)`,
-    // the same in German, French, Spanish and Italian, naming what does not exist (a notice's "the group may not
+    // the same in German, French, Spanish and Italian, naming what does not exist (with up to three words between) (a notice's "the group may not
     // exist, or you may not post to it" in those languages is no unknown mailbox)
-    String.raw`benutzer unbekannt|unbekannter (?:benutzer|empf)|(?:adresse|postfach|benutzer|empf[äa]nger|konto) (?:\S+ )?existiert nicht|utilisateur inconnu|destinataire inconnu`,
-    String.raw`(?:adresse|bo[iî]te(?: aux lettres)?|compte|utilisateur|destinataire) (?:\S+ )?n'existe pas|usuario desconocido|(?:usuario|buz[oó]n|cuenta|direcci[oó]n) (?:\S+ )?no existe`,
-    String.raw`utente sconosciuto|(?:utente|casella|indirizzo) (?:\S+ )?inesistente|nessun utente|no existe (?:dicha|esa|ese|tal) (?:persona|usuario|cuenta|direcci[oó]n|buz[oó]n)|destinatario desconocido`,
+    String.raw`benutzer unbekannt|unbekannter (?:benutzer|empf)|(?:adresse|postfach|benutzer|empf[äa]nger|konto) (?:\S+ ){0,3}(?:existiert nicht|nicht (?:vorhanden|gefunden))|empf[äa]nger(?:adresse)? unbekannt`,
+    String.raw`utilisateur inconnu|destinataire (?:inconnu|invalide)|(?:adresse|bo[iî]te(?: aux lettres)?|compte|utilisateur|destinataire) (?:\S+ ){0,3}(?:n'existe (?:pas|plus)|introuvable)`,
+    String.raw`usuario desconocido|(?:usuario|buz[oó]n|cuenta|direcci[oó]n) (?:\S+ ){0,3}no existe`,
+    String.raw`utente sconosciuto|(?:utente|casella|indirizzo|destinatario) (?:\S+ ){0,3}(?:inesistente|non (?:esiste|esistente|trovat[oa]))|nessun utente|no existe (?:dicha|esa|ese|tal) (?:persona|usuario|cuenta|direcci[oó]n|buz[oó]n)|destinatario desconocido`,
     // Portuguese, Dutch, Polish, Russian, Chinese and Japanese
-    String.raw`usu[áa]rio desconhecido|utilizador desconhecido|destinat[áa]rio desconhecido|(?:conta|endere[çc]o|usu[áa]rio|caixa postal) (?:\S+ )?n[ãa]o existe`,
-    String.raw`onbekende (?:gebruiker|ontvanger)|(?:adres|gebruiker|mailbox) (?:\S+ )?bestaat niet|nieznany (?:u[żz]ytkownik|adresat)|(?:adres|u[żz]ytkownik|skrzynka) (?:\S+ )?nie istnieje`,
+    String.raw`usu[áa]rio desconhecido|utilizador desconhecido|destinat[áa]rio desconhecido|(?:conta|endere[çc]o|usu[áa]rio|caixa postal) (?:\S+ ){0,3}n[ãa]o existe`,
+    String.raw`onbekende (?:gebruiker|ontvanger)|(?:adres|gebruiker|mailbox) (?:\S+ ){0,3}bestaat niet|nieznany (?:u[żz]ytkownik|adresat)|(?:adres|u[żz]ytkownik|skrzynka) (?:\S+ ){0,3}nie istnieje`,
     String.raw`(?:пользовател[ья]|адресат[а]?|ящик[а]?|адрес[а]?) (?:\S+ )?(?:не найден|не существует|неизвестен)|нет такого (?:пользователя|адресата|ящика)|неизвестный (?:пользователь|адресат)`,
     String.raw`(?:用户|收件人|邮箱|信箱|帐户|账户|帳號|用戶)(?:地址)?不存在|(?:アドレス|ユーザー?|宛先|アカウント|メールボックス)(?:は|が)?(?:存在しません|見つかりません)|存在しない(?:メール)?(?:アドレス|ユーザー?|宛先)|宛先不明|ディレクトリ(?:のリスト)?に(?:は)?(?:ありません|見つかりません)`,
   ].join('|'),

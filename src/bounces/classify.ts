@@ -130,7 +130,7 @@ function isFailureNotice(message: MimePart, notice: string): boolean {
 }
 
 /** A notice's own words naming the address it failed to deliver to ("an error delivering your mail to <a@b>"). */
-const DELIVERING_TO = /\bdeliver(?:ing|y)?\b[^<\n]{0,40}?\bto:?\s*<([^<>\s@]+@[^<>\s]+)>/i;
+const DELIVERING_TO = /\bdeliver(?:ing|y)?\b[^<\n]{0,40}?\bto:?\s*<([^<>\s@]{1,64}@[^<>\s]{1,255})>/i;
 
 /** The recipient a notice without a delivery-status part names: X-Failed-Recipients, else the first address it gives that is not a mailbox of the mail system, the report's own or the sender's. */
 function failedRecipient(message: MimePart, notice: string, returned: MimePart | undefined): string | undefined {
@@ -162,23 +162,29 @@ function noticeAbout(notice: string, recipient: string | undefined): string | un
     // The lines under it, up to a blank line or a reply about something else at the same depth (a transcript's
     // next host: "421 example.org (smtp)... Deferred"); a reply indented under the address is about it.
     const indent = indentOf(line);
-    const end = lines.findIndex(
-      (next, position) =>
-        position > index &&
-        (next.trim() === '' || (/^\s*(?:<<<\s*)?[45]\d\d\b/.test(next) && indentOf(next) <= indent && !next.toLowerCase().includes(needle))),
+    // At most UNDER_LINES of them: a block that long is no mail system's words about one address.
+    const following = lines.slice(index + 1, index + 1 + UNDER_LINES);
+    const end = following.findIndex(
+      (next) => next.trim() === '' || (/^\s*(?:<<<\s*)?[45]\d\d\b/.test(next) && indentOf(next) <= indent && !next.toLowerCase().includes(needle)),
     );
-    const under = lines.slice(index + 1, end < 0 ? undefined : end);
+    const under = end < 0 ? following : following.slice(0, end);
     // A reply that quotes the address after its code ("550 5.6.0 <a@b>: Recipient address rejected") keeps the code.
-    if (/[a-z]{2,}\W+[a-z]{2,}/i.test(withoutAddresses(rest))) return [CODE.test(before) ? line.trim() : rest, ...under].join('\n');
+    if (TWO_WORDS.test(withoutAddresses(rest))) return [CODE.test(before) ? line.trim() : rest, ...under].join('\n');
     const alone = before.replace(/[\s<"]+/g, '') === '' && rest.trim() === '';
     if (alone && under.length > 0 && under.every((next) => indentOf(next) > indent)) return under.join('\n');
   }
   return undefined;
 }
 
+/** How many lines under an address are read as what the notice says about it. */
+const UNDER_LINES = 40;
+
 function indentOf(line: string): number {
   return /^\s*/.exec(line)![0].length;
 }
+
+/** Two words in a row: text that says something (the last two letters of one word, the first two of the next). */
+const TWO_WORDS = /[a-z]{2}\W+[a-z]{2}/i;
 
 /** A reply or status code where a mail system quotes what the receiving system said. */
 const CODE = /(?:^|\s)[45]\d\d[ -]|(?<![\d.])[45]\.\d{1,3}\.\d{1,3}/;
@@ -198,7 +204,7 @@ function errorOf(notice: string): string {
 function withoutAddresses(text: string): string {
   return text
     .replace(/\bhttps?:\/\/([^\s/?#]+)\S*/gi, ' $1 ')
-    .replace(/[^\s<>"(),;:[\]]+@[^\s<>"(),;:[\]]+/g, '<address>')
+    .replace(/[^\s<>"(),;:[\]]{1,64}@[^\s<>"(),;:[\]]{1,255}/g, '<address>')
     .replace(/\s+/g, ' ');
 }
 
@@ -219,7 +225,7 @@ function reasonOf(said: string, fromNotice: boolean): string | undefined {
     // From the code on when words follow it ("550 5.1.1 User unknown"); the whole paragraph when the code
     // closes it ("Sorry, I couldn't find a mail exchanger. (#5.4.4)").
     const tail = quoting?.slice(Math.max(0, quoting.search(CODE)));
-    text = tail && /[a-z]{2,}\W+[a-z]{2,}/i.test(tail) ? tail : (quoting ?? paragraphs[0] ?? '');
+    text = tail && TWO_WORDS.test(tail) ? tail : (quoting ?? paragraphs[0] ?? '');
   }
   text = text.replace(/\s+/g, ' ').trim();
   if (!text) return undefined;

@@ -43,7 +43,7 @@ const BEFORE_RECIPIENT = /\b(?:after|in reply to) (?:the )?(?:initial connection
 const SOFT_TEXT = new RegExp(
   [
     // full mailbox, quota
-    String.raw`mail ?(?:box|folder) (?:is )?(?:full|over|size)|mailbox_?full|over ?quota|quota (?:exceeded|full|reached)|exceed\w* (?:the |their |his |her )?(?:storage|quota|mailbox|disk)`,
+    String.raw`mail ?(?:box|folder) (?:is )?(?:full|over|size)|mailbox_?full|over ?quota|quota (?:exceeded|full|reached)|exceed\w{0,12} (?:the |their |his |her )?(?:storage|quota|mailbox|disk)`,
     String.raw`storage (?:quota|allocation|space|limit)|insufficient (?:system )?storage|disk (?:quota|is full|full)|(?:mailbox|account|inbox) (?:is |has )?(?:full|exceeded)`,
     String.raw`too many messages (?:in|for)|out of (?:disk|storage) space`,
     // spam, content, reputation, policy
@@ -119,7 +119,7 @@ const RECIPIENT_UNKNOWN =
 
 /** The recipient's domain does not exist or takes no mail (NXDOMAIN, no MX, null MX). */
 const UNKNOWN_DOMAIN =
-  /host or domain name not found|\b(?:host|domain) [a-z0-9-]+(?:\.[a-z0-9-]+)+ not found|(?:host|domain)(?: name)? (?:not found|unknown|does(?: not|n'?t) exist)|unknown (?:host|(?:mail )?domain)|no such (?:domain|host)\b|nxdomain|unrout(?:e)?able (?:address|domain|mail domain)|invalid domain|domain (?:is )?invalid|null mx|doesn'?t receive e-?mail|does not accept (?:e-?)?mail|no mx (?:record|host|found)|no smtp service|domain is not reachable|all host address lookups failed permanently|mx records point to non-?existent hosts|domain mentioned in (?:the )?e-?mail address is unknown|recipient domain must exist|name or service not known|(?:couldn'?t|could not|unable to) find (?:a |any )?(?:mail exchanger|host named|mx)|no mail exchanger|domain (?:\S+ )?(?:couldn'?t|could not) be found|domain name not found|\bnonexistentdomain\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,} does(?: not|n'?t) exist/i;
+  /host or domain name not found|\b(?:host|domain) [a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,10} not found|(?:host|domain)(?: name)? (?:not found|unknown|does(?: not|n'?t) exist)|unknown (?:host|(?:mail )?domain)|no such (?:domain|host)\b|nxdomain|unrout(?:e)?able (?:address|domain|mail domain)|invalid domain|domain (?:is )?invalid|null mx|doesn'?t receive e-?mail|does not accept (?:e-?)?mail|no mx (?:record|host|found)|no smtp service|domain is not reachable|all host address lookups failed permanently|mx records point to non-?existent hosts|domain mentioned in (?:the )?e-?mail address is unknown|recipient domain must exist|name or service not known|(?:couldn'?t|could not|unable to) find (?:a |any )?(?:mail exchanger|host named|mx)|no mail exchanger|domain (?:\S+ )?(?:couldn'?t|could not) be found|domain name not found|\bnonexistentdomain\b|\b[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,10}\.[a-z]{2,63} does(?: not|n'?t) exist/i;
 
 /** The recipient's domain publishes a null MX (RFC 7505): it takes no mail at all. */
 const NULL_MX = /null mx|(?:host|domain) does not accept (?:e-?)?mail|doesn'?t receive e-?mail|no smtp service/i;

@@ -123,6 +123,52 @@ describe('the shapes of mail systems', () => {
   });
 });
 
+describe('classifyBounce: linear time', () => {
+  const size = 100_000;
+  /** A failure notice (or an HTML one) whose text is `body`: every rule reads it. */
+  const notice = (body: string, type = 'text/plain') =>
+    [
+      'From: Mail Delivery System <MAILER-DAEMON@mx.example.net>',
+      'To: news@example.com',
+      'Subject: Undelivered Mail Returned to Sender',
+      'X-Failed-Recipients: reader@example.org',
+      `Content-Type: ${type}; charset=utf-8`,
+      '',
+      body,
+      '',
+    ].join('\n');
+  // Shapes that make naive regexes go quadratic: long runs without the character a pattern waits for, words that
+  // start a rule again and again, the failed address on every line, tags that never close.
+  const adversarial: Array<[string, string]> = [
+    ['one long word', notice('a'.repeat(size))],
+    ['one long run of dashes', notice('-'.repeat(size))],
+    ['one long run of quotes', notice("'".repeat(size))],
+    ['a dotted name with no end', notice('a.'.repeat(size / 2))],
+    ['a local part with no domain', notice(`${'a'.repeat(size)}@`)],
+    ['an at sign before a long run', notice(`a@${'b-'.repeat(size / 2)}`)],
+    ['"exceed" again and again', notice('exceed'.repeat(size / 6))],
+    ['"user" and a name again and again', notice("user 'a".repeat(size / 7))],
+    ['the failed address on every line', notice('reader@example.org\n'.repeat(size / 19))],
+    ['an indented block under the address', notice(`reader@example.org\n${'    no words\n'.repeat(size / 13)}`)],
+    ['HTML tags that never close', notice('<'.repeat(size), 'text/html')],
+    ['HTML styles that never close', notice('<style>'.repeat(size / 7), 'text/html')],
+    ['a delivery report of one long line', deliveryReport({ recipients: [{ address: 'reader@example.org', status: '5.0.0', diagnostic: `550 ${'x'.repeat(size)}` }] })],
+  ];
+
+  it('reads 100,000-character adversarial mails in well under a few seconds of CPU', async () => {
+    // CPU time, not the wall clock, as in test/kit/email-address.test.ts: a quadratic rule takes minutes here.
+    const started = process.cpuUsage();
+    for (const [shape, mail] of adversarial) {
+      assert.ok(mail.length >= size - 20, `${shape} is long enough`);
+      const verdict = await classifyBounce(mail);
+      assert.ok(['hard', 'soft', 'none'].includes(verdict.kind), shape);
+    }
+    const used = process.cpuUsage(started);
+    const elapsed = (used.user + used.system) / 1000;
+    assert.ok(elapsed < 4000, `took ${elapsed.toFixed(1)} ms of CPU for ${adversarial.length} mails`);
+  });
+});
+
 describe('classifyBounce', () => {
   it('takes a 5.7.1 refusal for soft: a blocked or refused mail is no dead address', async () => {
     const verdict = await classifyBounce(

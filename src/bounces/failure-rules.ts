@@ -105,12 +105,6 @@ const UNKNOWN_MAILBOX = new RegExp(
 );
 
 /**
- * RFC 5321's own words for a 550, which large providers give for an address they do not have; beside a 5.2.x code
- * (a mailbox that exists and is disabled) they stay soft, and "unavailable or access denied" speaks of one that exists.
- */
-const UNAVAILABLE_MAILBOX = /mailbox (?:is )?unavailable(?! or access)/i;
-
-/**
  * Words that name the recipient itself as unknown, without the wider "address rejected" (which a policy refusal
  * of the recipient says too): strong enough to outweigh a 5.7.x code that came in reply to RCPT TO.
  */
@@ -166,7 +160,6 @@ export function failureKind(evidence: FailureEvidence): FailureKind {
   // moved mailbox stay hard there.
   if (statuses.length === 0 && replies.length > 0 && command === undefined && !UNKNOWN_DOMAIN.test(text) && !MOVED.test(text)) return 'soft';
   if (UNKNOWN_MAILBOX.test(text) || UNKNOWN_DOMAIN.test(text) || MOVED.test(text)) return 'hard';
-  if (UNAVAILABLE_MAILBOX.test(text) && !statuses.some((status) => status.startsWith('5.2.'))) return 'hard';
   return 'soft';
 }
 
@@ -216,7 +209,7 @@ export function refusedAt(text: string): SmtpCommand | undefined {
 
 /** Whether `text` gives a reason the rules know, soft or hard. */
 export function namesReason(text: string): boolean {
-  return SOFT_TEXT.test(text) || UNKNOWN_MAILBOX.test(text) || UNKNOWN_DOMAIN.test(text) || MOVED.test(text) || UNAVAILABLE_MAILBOX.test(text);
+  return SOFT_TEXT.test(text) || UNKNOWN_MAILBOX.test(text) || UNKNOWN_DOMAIN.test(text) || MOVED.test(text);
 }
 
 /** The enhanced status codes in a text, each once, in order ("5.1.1"); dotted quads of IP addresses are not. */

@@ -132,15 +132,20 @@ function isFailureNotice(message: MimePart, notice: string): boolean {
 /** A notice's own words naming the address it failed to deliver to ("an error delivering your mail to <a@b>"). */
 const DELIVERING_TO = /\bdeliver(?:ing|y)?\b[^<\n]{0,40}?\bto:?\s*<([^<>\s@]{1,64}@[^<>\s]{1,255})>/i;
 
+/** A line on which a notice names the failed address as such ("Recipient address: a@b", "Recipient: <a@b>"). */
+const RECIPIENT_LINE = /^[ \t]*(?:recipient(?: address)?|original address)[ \t]*:[ \t]*<?([^<>\s@]{1,64}@[^<>\s]{1,255}?)>?[ \t]*$/im;
+/** A Message-ID a notice quotes from the returned message: an address in form only. */
+const MESSAGE_ID_LINE = /^[ \t]*message-id[ \t]*:[^\n]*$/gim;
+
 /** The recipient a notice without a delivery-status part names: X-Failed-Recipients, else the first address it gives that is not a mailbox of the mail system, the report's own or the sender's. */
 function failedRecipient(message: MimePart, notice: string, returned: MimePart | undefined): string | undefined {
   const failedHeader = addressesIn(headerOf(message, 'x-failed-recipients') ?? '')[0];
   if (failedHeader) return failedHeader;
-  const named = DELIVERING_TO.exec(notice)?.[1];
+  const named = DELIVERING_TO.exec(notice)?.[1] ?? RECIPIENT_LINE.exec(notice)?.[1];
   if (named) return named.toLowerCase();
   const own = [reportAddressees(message), addressesIn(headerOf(message, 'from') ?? ''), addressesIn(returned ? (headerOf(returned, 'from') ?? '') : '')];
   const exclude = new Set(own.flat());
-  return addressesIn(notice).find((address) => !exclude.has(address) && !isSystemAddress(address));
+  return addressesIn(notice.replace(MESSAGE_ID_LINE, '')).find((address) => !exclude.has(address) && !isSystemAddress(address));
 }
 
 /**

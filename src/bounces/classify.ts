@@ -34,7 +34,7 @@ const SUCCESS_ACTIONS = new Set(['delivered', 'relayed', 'expanded', 'deliverabl
 const BOUNCE_SUBJECT =
   /undeliver|undelivered|delivery (?:status notification|failure|failed|has failed|problem|notification|report)|failure notice|returned mail|mail delivery (?:failed|failure|system)|could not be delivered|not (?:be )?delivered|non[- ]?delivery|nondeliverable|returned to sender|mail failure|unzustellbar|nicht zustellbar|non remis|non distribu|[ée]chec de (?:la )?(?:remise|distribution)|no se (?:pudo|ha podido) entregar|mancata consegna|fehlgeschlagen|rejected|bounced?\b|error sending|delivery delayed|warning: could not send|non recapitabile|(?:n[ãa]o entregue|falha na entrega)|onbestelbaar|niet (?:bezorgd|afgeleverd)|недоставлен|не доставлен|退信|未送达|投递失败|无法投递|エラー|不達|配信(?:不能|失敗)|送信(?:不能|失敗)|返送/i;
 /** Senders of failure notices: the mail system's own mailboxes and names. */
-const SYSTEM_SENDER = /mailer[-_]?daemon|post_?master|mail deliver|delivery subsystem|mail administrator|mail-?daemon|mail system|mdaemon|administrator/i;
+const SYSTEM_SENDER = /mailer[-_]?daemon|post_?master|sysadmin|mail deliver|delivery subsystem|mail administrator|mail-?daemon|mail system|mdaemon|administrator/i;
 /**
  * The set phrases with which mail systems open a failure notice (Exim, Postfix, Sendmail, qmail, Exchange, Gmail,
  * Lotus Notes and others): enough by themselves, whoever the notice claims to come from and whatever its subject.

@@ -89,6 +89,8 @@ const UNKNOWN_MAILBOX = new RegExp(
     // alone before the words ("<address> does not exist"), unless it is the sender's
     String.raw`(?<!sender )(?:user|mailbox|account|recipient) (?:"[^"]{1,64}"|'[^']{1,64}'|\([^()]{1,64}\)|[^\s"'()]{1,64}) (?:was |is )?(?:not found|unknown|does(?: not|n'?t) exist)`,
     String.raw`(?<!sender\W{1,3})<address>>?:? (?:does(?: not|n'?t) exist|(?:was |is )?not found)`,
+    // Exchange Online's own notice: "reader wasn't found at example.org"
+    String.raw`(?<!sender )\S{1,64} (?:wasn'?t|was not) found at\b`,
     // the same in German, French, Spanish and Italian, naming what does not exist (with up to three words between) (a notice's "the group may not
     // exist, or you may not post to it" in those languages is no unknown mailbox)
     String.raw`benutzer unbekannt|unbekannter (?:benutzer|empf)|(?:adresse|postfach|benutzer|empf[äa]nger|konto) (?:\S+ ){0,3}(?:existiert nicht|nicht (?:vorhanden|gefunden))|empf[äa]nger(?:adresse)? unbekannt`,

@@ -90,9 +90,9 @@ const UNKNOWN_MAILBOX = new RegExp(
     String.raw`(?<!sender )(?:user|mailbox|account|recipient) (?:"[^"]{1,64}"|'[^']{1,64}'|\([^()]{1,64}\)|[^\s"'()]{1,64}) (?:was |is )?(?:not found|unknown|does(?: not|n'?t) exist)`,
     String.raw`(?<!sender\W{1,3})<address>>?:? (?:does(?: not|n'?t) exist|(?:was |is )?not found)`,
     // Exchange Online's own notice: "reader wasn't found at example.org"
-    String.raw`(?<!sender )\S{1,64} (?:wasn'?t|was not) found at\b`,
-    // the same in German, French, Spanish and Italian, naming what does not exist (with up to three words between) (a notice's "the group may not
-    // exist, or you may not post to it" in those languages is no unknown mailbox)
+    String.raw`(?<!\S)(?!sender\b)\S{1,64} (?:wasn'?t|was not) found at\b`,
+    // the same in German, French, Spanish and Italian, naming what does not exist, with at most three words between
+    // (a notice's "the group may not exist, or you may not post to it" in those languages is no unknown mailbox)
     String.raw`benutzer unbekannt|unbekannter (?:benutzer|empf)|(?:adresse|postfach|benutzer|empf[äa]nger|konto) (?:\S+ ){0,3}(?:existiert nicht|nicht (?:vorhanden|gefunden))|empf[äa]nger(?:adresse)? unbekannt`,
     String.raw`utilisateur inconnu|destinataire (?:inconnu|invalide)|(?:adresse|bo[iî]te(?: aux lettres)?|compte|utilisateur|destinataire) (?:\S+ ){0,3}(?:n'existe (?:pas|plus)|introuvable)`,
     String.raw`usuario desconocido|(?:usuario|buz[oó]n|cuenta|direcci[oó]n) (?:\S+ ){0,3}no existe`,

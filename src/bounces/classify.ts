@@ -32,7 +32,7 @@ const SUCCESS_ACTIONS = new Set(['delivered', 'relayed', 'expanded', 'deliverabl
 
 /** Subjects mail systems give their failure notices. */
 const BOUNCE_SUBJECT =
-  /undeliver|undelivered|delivery (?:status notification|failure|failed|has failed|problem|notification|report)|failure notice|returned mail|mail delivery (?:failed|failure|system)|could not be delivered|not (?:be )?delivered|non[- ]?delivery|nondeliverable|returned to sender|mail failure|unzustellbar|nicht zustellbar|non remis|non distribu|[ée]chec de (?:la )?(?:remise|distribution)|no se (?:pudo|ha podido) entregar|mancata consegna|fehlgeschlagen|rejected|bounced?\b|error sending|delivery delayed|warning: could not send|non recapitabile|(?:n[ãa]o entregue|falha na entrega)|onbestelbaar|niet (?:bezorgd|afgeleverd)|недоставлен|не доставлен|退信|未送达|投递失败|无法投递|エラー|不達|配信(?:不能|失敗)|送信(?:不能|失敗)|返送/i;
+  /undeliver|undelivered|delivery (?:status notification|failure|failed|has failed|problem|notification|report)|failure notice|returned mail|mail delivery (?:failed|failure|system)|could not be delivered|not (?:be )?delivered|non[- ]?delivery|nondeliverable|returned to sender|mail failure|unzustellbar|nicht zustellbar|non remis|non distribu|[ée]chec de (?:la )?(?:remise|distribution)|no se (?:pudo|ha podido) entregar|mancata consegna|fehlgeschlagen|rejected|bounced?\b|error sending|delivery delayed|warning: could not send|non recapitabile|(?:n[ãa]o entregue|falha na entrega)|onbestelbaar|niet (?:bezorgd|afgeleverd)|недоставлен|не доставлен|退信|未送达|投递失败|无法投递|エラー|不達|配信(?:不能|失敗)|送信(?:不能|失敗)|(?:配信|送信)できません|配信に失敗|返送/i;
 /** Senders of failure notices: the mail system's own mailboxes and names. */
 const SYSTEM_SENDER = /mailer[-_]?daemon|post_?master|sysadmin|mail deliver|delivery subsystem|mail administrator|mail-?daemon|mail system|mdaemon|administrator/i;
 /**
@@ -40,7 +40,7 @@ const SYSTEM_SENDER = /mailer[-_]?daemon|post_?master|sysadmin|mail deliver|deli
  * Lotus Notes and others): enough by themselves, whoever the notice claims to come from and whatever its subject.
  */
 const NOTICE_SIGNATURE =
-  /created automatically by mail delivery software|i'?m sorry to have to inform you that your message could not|the following addresses had permanent fatal errors|this is the qmail-send program|delivery to the following recipients? failed permanently|your message did not reach some or all of the intended recipients|delivery has failed to these recipients|this is an automatically generated delivery status notification|unable to deliver (?:your )?message to the following address|transcript of session follows|the following addresses had delivery problems|did not reach the following recipient|failure reasons\s*-{3}/i;
+  /created automatically by mail delivery software|i'?m sorry to have to inform you that your message could not|the following addresses had permanent fatal errors|this is the qmail-send program|delivery to the following recipients? failed permanently|your message did not reach some or all of the intended recipients|delivery has failed to these recipients|this is an automatically generated delivery status notification|unable to deliver (?:your )?message to the following address|transcript of (?:session|the attempts to send the message) follows|the following addresses had delivery problems|did not reach the following recipient|failure reasons\s*-{3}/i;
 /** A notice that only warns of a delay. */
 const DELAY = /\bdelay(?:ed)?\b|will (?:continue to )?(?:be )?retr(?:y|ied)|will retry|warning message only|not yet been delivered|delivery incomplete|still (?:being )?(?:trying|retried)/i;
 
@@ -132,8 +132,8 @@ function isFailureNotice(message: MimePart, notice: string): boolean {
 /** A notice's own words naming the address it failed to deliver to ("an error delivering your mail to <a@b>"). */
 const DELIVERING_TO = /\bdeliver(?:ing|y)?\b[^<\n]{0,40}?\bto:?\s*<([^<>\s@]{1,64}@[^<>\s]{1,255})>/i;
 
-/** A line on which a notice names the failed address as such ("Recipient address: a@b", "Recipient: <a@b>"). */
-const RECIPIENT_LINE = /^[ \t]*(?:recipient(?: address)?|original address)[ \t]*:[ \t]*<?([^<>\s@]{1,64}@[^<>\s]{1,255}?)>?[ \t]*$/im;
+/** A line on which a notice names the failed address as such ("Recipient address: a@b", "Recipient: <a@b>", "Addressed To: a@b"). */
+const RECIPIENT_LINE = /^[ \t]*(?:recipient(?: address)?|original address|addressed to)[ \t]*:[ \t]*<?([^<>\s@]{1,64}@[^<>\s]{1,255}?)>?[ \t]*$/im;
 /** A Message-ID a notice quotes from the returned message: an address in form only. */
 const MESSAGE_ID_LINE = /^[ \t]*message-id[ \t]*:[^\n]*$/gim;
 

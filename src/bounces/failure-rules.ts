@@ -170,11 +170,12 @@ export function failureKind(evidence: FailureEvidence): FailureKind {
  * from remote mail server after end of data", GMX "after RCPT command", DragonFly "did not like our RCPT TO",
  * Yahoo "[RCPT_TO]", m-FILTER's "SMTP command" section, qmail "does not like recipient" and "failed on DATA command",
  * Gmail's "(state 14)" (its number for RCPT TO; 15 to 18 are DATA), IMail's "Additional RCPT TO generated following
- * response". The first that matches counts, DATA first.
+ * response", InterScan's transcript ("Sent <<< RCPT TO:<a@b>", arrows the other way round). The first that matches
+ * counts, DATA first.
  */
 const COMMAND_WORDS: ReadonlyArray<[SmtpCommand, RegExp]> = [
-  ['data', /\b(?:in reply to|after|following|did not like our(?: final)?) (?:the )?(?:end of )?data\b|\bsmtp:data\b|\[data\]|smtp command:? data\b|\bfailed on data command\b|\bfailed after i sent the message\b|\bdata command generated response\b|\(state 1[5-8]\)/i],
-  ['rcpt', /\b(?:in reply to|after|following|did not like our) (?:the )?rcpt\b|\bsmtp:rcpt\b|\[rcpt_to\]|smtp command:? rcpt\b|\brcpt to response\b|\bdoes not like recipient\b|\brcpt to generated following response\b|\(state 14\)/i],
+  ['data', /\b(?:in reply to|after|following|did not like our(?: final)?) (?:the )?(?:end of )?data\b|\bsmtp:data\b|\[data\]|smtp command:? data\b|\bfailed on data command\b|\bfailed after i sent the message\b|\bdata command generated response\b|\(state 1[5-8]\)|\bsent <<< data\b/i],
+  ['rcpt', /\b(?:in reply to|after|following|did not like our) (?:the )?rcpt\b|\bsmtp:rcpt\b|\[rcpt_to\]|smtp command:? rcpt\b|\brcpt to response\b|\bdoes not like recipient\b|\brcpt to generated following response\b|\(state 14\)|\bsent <<< rcpt\b/i],
   ['mail', /\b(?:in reply to|after|did not like our) (?:the )?mail(?: from)?\b|\bbut sender was rejected\b|\bserver response to mail from\b/i],
   ['helo', /\b(?:in reply to|after) (?:the )?(?:helo|ehlo)\b|\bunexpected response to (?:ehlo|helo)\b|\bbut my name was rejected\b/i],
   ['connect', /\b(?:in reply to|after) (?:the )?(?:initial connection|connect|greeting|banner)\b/i],

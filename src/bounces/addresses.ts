@@ -3,7 +3,8 @@
 
 import { headersOf, type MimePart } from './mime.js';
 
-const ADDRESS = /[A-Za-z0-9!#$%&'*+/=?^_`{|}~-][A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}/g;
+/** An address in running text; each part bounded by what RFC 5321 allows, so that a long run without one is read once. */
+const ADDRESS = /[A-Za-z0-9!#$%&'*+/=?^_`{|}~-][A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,126}[A-Za-z]{2,63}/g;
 
 /** Every address in `text`, lower-cased, each once, in order. */
 export function addressesIn(text: string): string[] {

@@ -32,15 +32,15 @@ const SUCCESS_ACTIONS = new Set(['delivered', 'relayed', 'expanded', 'deliverabl
 
 /** Subjects mail systems give their failure notices. */
 const BOUNCE_SUBJECT =
-  /undeliver|undelivered|delivery (?:status notification|failure|failed|has failed|problem|notification|report)|failure notice|returned mail|mail delivery (?:failed|failure|system)|could not be delivered|not (?:be )?delivered|non[- ]?delivery|nondeliverable|returned to sender|mail failure|unzustellbar|nicht zustellbar|non remis|non distribu|[ée]chec de (?:la )?(?:remise|distribution)|no se (?:pudo|ha podido) entregar|mancata consegna|fehlgeschlagen|rejected|bounced?\b|error sending|delivery delayed|warning: could not send|エラー|不達|配信(?:不能|失敗)|送信(?:不能|失敗)|返送/i;
+  /undeliver|undelivered|delivery (?:status notification|failure|failed|has failed|problem|notification|report)|failure notice|returned mail|mail delivery (?:failed|failure|system)|could not be delivered|not (?:be )?delivered|non[- ]?delivery|nondeliverable|returned to sender|mail failure|unzustellbar|nicht zustellbar|non remis|non distribu|[ée]chec de (?:la )?(?:remise|distribution)|no se (?:pudo|ha podido) entregar|mancata consegna|fehlgeschlagen|rejected|bounced?\b|error sending|delivery delayed|warning: could not send|non recapitabile|(?:n[ãa]o entregue|falha na entrega)|onbestelbaar|niet (?:bezorgd|afgeleverd)|недоставлен|не доставлен|退信|未送达|投递失败|无法投递|エラー|不達|配信(?:不能|失敗)|送信(?:不能|失敗)|(?:配信|送信)できません|配信に失敗|返送/i;
 /** Senders of failure notices: the mail system's own mailboxes and names. */
-const SYSTEM_SENDER = /mailer[-_]?daemon|postmaster|mail deliver|delivery subsystem|mail administrator|mail-?daemon|mail system|mdaemon|administrator/i;
+const SYSTEM_SENDER = /mailer[-_]?daemon|post_?master|sysadmin|mail deliver|delivery subsystem|mail administrator|mail-?daemon|mail system|mdaemon|administrator/i;
 /**
- * The set phrases with which mail systems open a failure notice (Exim, Postfix, Sendmail, qmail, Exchange, Gmail
- * and others): enough by themselves, whoever the notice claims to come from and whatever its subject.
+ * The set phrases with which mail systems open a failure notice (Exim, Postfix, Sendmail, qmail, Exchange, Gmail,
+ * Lotus Notes and others): enough by themselves, whoever the notice claims to come from and whatever its subject.
  */
 const NOTICE_SIGNATURE =
-  /created automatically by mail delivery software|i'?m sorry to have to inform you that your message could not|the following addresses had permanent fatal errors|this is the qmail-send program|delivery to the following recipients? failed permanently|your message did not reach some or all of the intended recipients|delivery has failed to these recipients|this is an automatically generated delivery status notification|unable to deliver (?:your )?message to the following address/i;
+  /created automatically by mail delivery software|i'?m sorry to have to inform you that your message could not|the following addresses had permanent fatal errors|this is the qmail-send program|delivery to the following recipients? failed permanently|your message did not reach some or all of the intended recipients|delivery has failed to these recipients|this is an automatically generated delivery status notification|unable to deliver (?:your )?message to the following address|transcript of (?:session|the attempts to send the message) follows|the following addresses had delivery problems|did not reach the following recipient|failure reasons\s*-{3}/i;
 /** A notice that only warns of a delay. */
 const DELAY = /\bdelay(?:ed)?\b|will (?:continue to )?(?:be )?retr(?:y|ied)|will retry|warning message only|not yet been delivered|delivery incomplete|still (?:being )?(?:trying|retried)/i;
 
@@ -73,7 +73,7 @@ export async function classifyBounce(raw: Buffer | string): Promise<BounceVerdic
     return { ...judge(failed, notice, message, returned), ...base };
   }
 
-  if (isVacationReply(message)) return { kind: 'none', reason: 'automatic reply', ...base };
+  if (isVacationReply(message) && !isFailureNotice(message, notice)) return { kind: 'none', reason: 'automatic reply', ...base };
   if (bounceLike) {
     const delayed = DELAY.test(`${headerOf(message, 'subject') ?? ''}\n${notice}`);
     const recipient = failedRecipient(message, notice, returned);
@@ -119,18 +119,33 @@ function looksLikeBounce(message: MimePart, notice: string): boolean {
   return returnPath === '<>' || isAutoReplied(message) || /auto-generated/i.test(headerOf(message, 'auto-submitted') ?? '') || /could(?: not|n'?t) be delivered|was(?: not|n'?t) delivered|undeliverable|permanent|delivery errors|unable to deliver|rejected recipient|送信できませんでした|配信できませんでした/i.test(notice);
 }
 
+/**
+ * Whether `message` says by more than an automatic-reply mark that it is a failure notice: X-Failed-Recipients, a set
+ * phrase of a mail system, or a mail system's sender with a failure subject. Such a notice stays a notice when its
+ * subject quotes an out-of-office word ("Undeliverable: Absence") or a mail system marks it as an automatic reply.
+ */
+function isFailureNotice(message: MimePart, notice: string): boolean {
+  if (headerOf(message, 'x-failed-recipients') !== undefined || NOTICE_SIGNATURE.test(notice)) return true;
+  return SYSTEM_SENDER.test(headerOf(message, 'from') ?? '') && BOUNCE_SUBJECT.test(headerOf(message, 'subject') ?? '');
+}
+
 /** A notice's own words naming the address it failed to deliver to ("an error delivering your mail to <a@b>"). */
-const DELIVERING_TO = /\bdeliver(?:ing|y)?\b[^<\n]{0,40}?\bto:?\s*<([^<>\s@]+@[^<>\s]+)>/i;
+const DELIVERING_TO = /\bdeliver(?:ing|y)?\b[^<\n]{0,40}?\bto:?\s*<([^<>\s@]{1,64}@[^<>\s]{1,255})>/i;
+
+/** A line on which a notice names the failed address as such ("Recipient address: a@b", "Recipient: <a@b>", "Addressed To: a@b"). */
+const RECIPIENT_LINE = /^[ \t]*(?:recipient(?: address)?|original address|addressed to)[ \t]*:[ \t]*<?([^<>\s@]{1,64}@[^<>\s]{1,255}?)>?[ \t]*$/im;
+/** A Message-ID a notice quotes from the returned message: an address in form only. */
+const MESSAGE_ID_LINE = /^[ \t]*message-id[ \t]*:[^\n]*$/gim;
 
 /** The recipient a notice without a delivery-status part names: X-Failed-Recipients, else the first address it gives that is not a mailbox of the mail system, the report's own or the sender's. */
 function failedRecipient(message: MimePart, notice: string, returned: MimePart | undefined): string | undefined {
   const failedHeader = addressesIn(headerOf(message, 'x-failed-recipients') ?? '')[0];
   if (failedHeader) return failedHeader;
-  const named = DELIVERING_TO.exec(notice)?.[1];
+  const named = DELIVERING_TO.exec(notice)?.[1] ?? RECIPIENT_LINE.exec(notice)?.[1];
   if (named) return named.toLowerCase();
   const own = [reportAddressees(message), addressesIn(headerOf(message, 'from') ?? ''), addressesIn(returned ? (headerOf(returned, 'from') ?? '') : '')];
   const exclude = new Set(own.flat());
-  return addressesIn(notice).find((address) => !exclude.has(address) && !isSystemAddress(address));
+  return addressesIn(notice.replace(MESSAGE_ID_LINE, '')).find((address) => !exclude.has(address) && !isSystemAddress(address));
 }
 
 /**
@@ -152,23 +167,29 @@ function noticeAbout(notice: string, recipient: string | undefined): string | un
     // The lines under it, up to a blank line or a reply about something else at the same depth (a transcript's
     // next host: "421 example.org (smtp)... Deferred"); a reply indented under the address is about it.
     const indent = indentOf(line);
-    const end = lines.findIndex(
-      (next, position) =>
-        position > index &&
-        (next.trim() === '' || (/^\s*(?:<<<\s*)?[45]\d\d\b/.test(next) && indentOf(next) <= indent && !next.toLowerCase().includes(needle))),
+    // At most UNDER_LINES of them: a block that long is no mail system's words about one address.
+    const following = lines.slice(index + 1, index + 1 + UNDER_LINES);
+    const end = following.findIndex(
+      (next) => next.trim() === '' || (/^\s*(?:<<<\s*)?[45]\d\d\b/.test(next) && indentOf(next) <= indent && !next.toLowerCase().includes(needle)),
     );
-    const under = lines.slice(index + 1, end < 0 ? undefined : end);
+    const under = end < 0 ? following : following.slice(0, end);
     // A reply that quotes the address after its code ("550 5.6.0 <a@b>: Recipient address rejected") keeps the code.
-    if (/[a-z]{2,}\W+[a-z]{2,}/i.test(withoutAddresses(rest))) return [CODE.test(before) ? line.trim() : rest, ...under].join('\n');
+    if (TWO_WORDS.test(withoutAddresses(rest))) return [CODE.test(before) ? line.trim() : rest, ...under].join('\n');
     const alone = before.replace(/[\s<"]+/g, '') === '' && rest.trim() === '';
     if (alone && under.length > 0 && under.every((next) => indentOf(next) > indent)) return under.join('\n');
   }
   return undefined;
 }
 
+/** How many lines under an address are read as what the notice says about it. */
+const UNDER_LINES = 40;
+
 function indentOf(line: string): number {
   return /^\s*/.exec(line)![0].length;
 }
+
+/** Two words in a row: text that says something (the last two letters of one word, the first two of the next). */
+const TWO_WORDS = /[a-z]{2}\W+[a-z]{2}/i;
 
 /** A reply or status code where a mail system quotes what the receiving system said. */
 const CODE = /(?:^|\s)[45]\d\d[ -]|(?<![\d.])[45]\.\d{1,3}\.\d{1,3}/;
@@ -188,7 +209,7 @@ function errorOf(notice: string): string {
 function withoutAddresses(text: string): string {
   return text
     .replace(/\bhttps?:\/\/([^\s/?#]+)\S*/gi, ' $1 ')
-    .replace(/[^\s<>"(),;:[\]]+@[^\s<>"(),;:[\]]+/g, '<address>')
+    .replace(/[^\s<>"(),;:[\]]{1,64}@[^\s<>"(),;:[\]]{1,255}/g, '<address>')
     .replace(/\s+/g, ' ');
 }
 
@@ -209,7 +230,7 @@ function reasonOf(said: string, fromNotice: boolean): string | undefined {
     // From the code on when words follow it ("550 5.1.1 User unknown"); the whole paragraph when the code
     // closes it ("Sorry, I couldn't find a mail exchanger. (#5.4.4)").
     const tail = quoting?.slice(Math.max(0, quoting.search(CODE)));
-    text = tail && /[a-z]{2,}\W+[a-z]{2,}/i.test(tail) ? tail : (quoting ?? paragraphs[0] ?? '');
+    text = tail && TWO_WORDS.test(tail) ? tail : (quoting ?? paragraphs[0] ?? '');
   }
   text = text.replace(/\s+/g, ' ').trim();
   if (!text) return undefined;

@@ -43,7 +43,7 @@ const BEFORE_RECIPIENT = /\b(?:after|in reply to) (?:the )?(?:initial connection
 const SOFT_TEXT = new RegExp(
   [
     // full mailbox, quota
-    String.raw`mail ?(?:box|folder) (?:is )?(?:full|over|size)|mailbox_?full|over ?quota|quota (?:exceeded|full|reached)|exceed\w* (?:the |their |his |her )?(?:storage|quota|mailbox|disk)`,
+    String.raw`mail ?(?:box|folder) (?:is )?(?:full|over|size)|mailbox_?full|over ?quota|quota (?:exceeded|full|reached)|exceed\w{0,12} (?:the |their |his |her )?(?:storage|quota|mailbox|disk)`,
     String.raw`storage (?:quota|allocation|space|limit)|insufficient (?:system )?storage|disk (?:quota|is full|full)|(?:mailbox|account|inbox) (?:is |has )?(?:full|exceeded)`,
     String.raw`too many messages (?:in|for)|out of (?:disk|storage) space`,
     // spam, content, reputation, policy
@@ -53,7 +53,7 @@ const SOFT_TEXT = new RegExp(
     // authentication, DNS of the sender
     String.raw`\bdmarc\b|\bspf\b|\bdkim\b|authenticat|reverse dns|\bptr\b|\brdns\b|\bhelo\b|\bstarttls\b|\btls\b|encryption`,
     // sender side
-    String.raw`sender (?:address )?(?:rejected|refused|denied|verify|unknown|invalid|domain)|(?:invalid|unknown|unroutable|rejected) sender|valid from|from address|envelope from`,
+    String.raw`sender (?:address )?(?:rejected|refused|denied|verify|unknown|invalid|domain)|\bsender(?: address| e-?mail| domain)?:? \S{1,80} (?:does(?: not|n'?t) exist|(?:was |is )?not found|unknown)\b|(?:invalid|unknown|unroutable|rejected) sender|valid from|from address|envelope from`,
     // relaying
     String.raw`relay(?:ing)? (?:access )?(?:denied|not (?:permitted|allowed)|prohibited|refused)|not (?:permitted|allowed|configured) to relay|unable to relay|relay not permitted|no relaying`,
     // limits, time-outs, delays
@@ -81,14 +81,27 @@ const UNKNOWN_MAILBOX = new RegExp(
     String.raw`no (?:mailbox|account) (?:here |by that name|with that name|found|available)|no mail ?box available|undeliverable address|address rejected|recipient ?not ?found`,
     String.raw`not an? (?:active|local) (?:address|user|recipient)|recipient (?:is )?not local|not present in (?:the )?directory|can'?t accept user|destination address(?:es)? (?:were|was|is) unknown`,
     String.raw`(?:recipient|user)(?: name)? (?:is )?not recognized|no one at this address|address no longer accepts mail|(?:address|account|mailbox|user) (?:is )?(?:wrong or )?no longer (?:valid|exists?|in use)|e-?mail name is not found|user missing home directory`,
-    String.raw`\bbad (?:recipient|destination mailbox|mailbox|address)\b|badrcptto|badrecipientto|validrcptto|in name directory`,
+    String.raw`\bbad (?:recipient|destination mailbox|mailbox|address)\b|badrcptto|badrecipientto|validrcptto|in name directory|not our customer`,
     String.raw`(?:address|recipient) (?:couldn'?t|could not) be found|address (?:wasn'?t|was not) found|not listed in (?:the )?(?:public )?(?:name|domino directory|address book)`,
     String.raw`doesn'?t have an? [\w.-]+ account|e-?mail (?:address|account) (?:was )?not found|mailbox not (?:found|present)`,
-    // the same in German, French, Spanish and Italian, naming what does not exist (a notice's "the group may not
-    // exist, or you may not post to it" in those languages is no unknown mailbox)
-    String.raw`benutzer unbekannt|unbekannter (?:benutzer|empf)|(?:adresse|postfach|benutzer|empf[äa]nger|konto) (?:\S+ )?existiert nicht|utilisateur inconnu|destinataire inconnu`,
-    String.raw`(?:adresse|bo[iî]te(?: aux lettres)?|compte|utilisateur|destinataire) (?:\S+ )?n'existe pas|usuario desconocido|(?:usuario|buz[oó]n|cuenta|direcci[oó]n) (?:\S+ )?no existe`,
-    String.raw`utente sconosciuto|(?:utente|casella|indirizzo) (?:\S+ )?inesistente`,
+    String.raw`(?:address|mailbox|recipient|user) (?:is )?invalid\b`,
+    // the name in between, quoted or bare ("user 'neko' does not exist", "mailbox neko was not found"), or the address
+    // alone before the words ("<address> does not exist"), unless it is the sender's
+    String.raw`(?<!sender )(?:user|mailbox|account|recipient) (?:"[^"]{1,64}"|'[^']{1,64}'|\([^()]{1,64}\)|[^\s"'()]{1,64}) (?:was |is )?(?:not found|unknown|does(?: not|n'?t) exist)`,
+    String.raw`(?<!sender\W{1,3})<address>>?:? (?:does(?: not|n'?t) exist|(?:was |is )?not found)`,
+    // Exchange Online's own notice: "reader wasn't found at example.org"
+    String.raw`(?<!\S)(?!sender\b)\S{1,64} (?:wasn'?t|was not) found at\b`,
+    // the same in German, French, Spanish and Italian, naming what does not exist, with at most three words between
+    // (a notice's "the group may not exist, or you may not post to it" in those languages is no unknown mailbox)
+    String.raw`benutzer unbekannt|unbekannter (?:benutzer|empf)|(?:adresse|postfach|benutzer|empf[äa]nger|konto) (?:\S+ ){0,3}(?:existiert nicht|nicht (?:vorhanden|gefunden))|empf[äa]nger(?:adresse)? unbekannt`,
+    String.raw`utilisateur inconnu|destinataire (?:inconnu|invalide)|(?:adresse|bo[iî]te(?: aux lettres)?|compte|utilisateur|destinataire) (?:\S+ ){0,3}(?:n'existe (?:pas|plus)|introuvable)`,
+    String.raw`usuario desconocido|(?:usuario|buz[oó]n|cuenta|direcci[oó]n) (?:\S+ ){0,3}no existe`,
+    String.raw`utente sconosciuto|(?:utente|casella|indirizzo|destinatario) (?:\S+ ){0,3}(?:inesistente|non (?:esiste|esistente|trovat[oa]))|nessun utente|no existe (?:dicha|esa|ese|tal) (?:persona|usuario|cuenta|direcci[oó]n|buz[oó]n)|destinatario desconocido`,
+    // Portuguese, Dutch, Polish, Russian, Chinese and Japanese
+    String.raw`usu[áa]rio desconhecido|utilizador desconhecido|destinat[áa]rio desconhecido|(?:conta|endere[çc]o|usu[áa]rio|caixa postal) (?:\S+ ){0,3}n[ãa]o existe`,
+    String.raw`onbekende (?:gebruiker|ontvanger)|(?:adres|gebruiker|mailbox) (?:\S+ ){0,3}bestaat niet|nieznany (?:u[żz]ytkownik|adresat)|(?:adres|u[żz]ytkownik|skrzynka) (?:\S+ ){0,3}nie istnieje`,
+    String.raw`(?:пользовател[ья]|адресат[а]?|ящик[а]?|адрес[а]?) (?:\S+ )?(?:не найден|не существует|неизвестен)|нет такого (?:пользователя|адресата|ящика)|неизвестный (?:пользователь|адресат)`,
+    String.raw`(?:用户|收件人|邮箱|信箱|帐户|账户|帳號|用戶)(?:地址)?不存在|(?:アドレス|ユーザー?|宛先|アカウント|メールボックス)(?:は|が)?(?:存在しません|見つかりません)|存在しない(?:メール)?(?:アドレス|ユーザー?|宛先)|宛先不明|ディレクトリ(?:のリスト)?に(?:は)?(?:ありません|見つかりません)`,
   ].join('|'),
   'i',
 );
@@ -102,13 +115,13 @@ const RECIPIENT_UNKNOWN =
 
 /** The recipient's domain does not exist or takes no mail (NXDOMAIN, no MX, null MX). */
 const UNKNOWN_DOMAIN =
-  /host or domain name not found|\b(?:host|domain) [a-z0-9-]+(?:\.[a-z0-9-]+)+ not found|(?:host|domain)(?: name)? (?:not found|unknown|does(?: not|n'?t) exist)|unknown (?:host|domain)|no such domain|nxdomain|unrout(?:e)?able (?:address|domain|mail domain)|invalid domain|domain (?:is )?invalid|null mx|doesn'?t receive e-?mail|does not accept (?:e-?)?mail|no mx (?:record|host|found)|no smtp service|domain is not reachable|all host address lookups failed permanently|mx records point to non-?existent hosts|domain mentioned in (?:the )?e-?mail address is unknown|recipient domain must exist|name or service not known|(?:couldn'?t|could not|unable to) find (?:a |any )?(?:mail exchanger|host named|mx)|no mail exchanger|domain (?:\S+ )?(?:couldn'?t|could not) be found|domain name not found|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,} does(?: not|n'?t) exist/i;
+  /host or domain name not found|\b(?:host|domain) [a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,10} not found|(?:host|domain)(?: name)? (?:not found|unknown|does(?: not|n'?t) exist)|unknown (?:host|(?:mail )?domain)|no such (?:domain|host)\b|nxdomain|unrout(?:e)?able (?:address|domain|mail domain)|invalid domain|domain (?:is )?invalid|null mx|doesn'?t receive e-?mail|does not accept (?:e-?)?mail|no mx (?:record|host|found)|no smtp service|domain is not reachable|all host address lookups failed permanently|mx records point to non-?existent hosts|domain mentioned in (?:the )?e-?mail address is unknown|recipient domain must exist|name or service not known|(?:couldn'?t|could not|unable to) find (?:a |any )?(?:mail exchanger|host named|mx)|no mail exchanger|domain (?:\S+ )?(?:couldn'?t|could not) be found|domain name not found|\bnonexistentdomain\b|bad destination system address|\b[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,10}\.[a-z]{2,63} does(?: not|n'?t) exist/i;
 
 /** The recipient's domain publishes a null MX (RFC 7505): it takes no mail at all. */
 const NULL_MX = /null mx|(?:host|domain) does not accept (?:e-?)?mail|doesn'?t receive e-?mail|no smtp service/i;
 
 /** The mailbox has moved or the address changed (RFC 3463 5.1.6). */
-const MOVED = /has moved|address (?:has )?changed|user has moved|mailbox has moved|moved to another/i;
+const MOVED = /has moved|address (?:has )?changed|user has moved|mailbox has moved|moved to another|\baddress\b.{1,120}?\bhas been replaced by\b/i;
 
 /** A 5.4.1 "Recipient address rejected: Access denied" is how Exchange Online names an address it does not have. */
 const DIRECTORY_REJECTED = /recipient address rejected: access denied/i;
@@ -155,13 +168,16 @@ export function failureKind(evidence: FailureEvidence): FailureKind {
 /**
  * How mail systems name the command a refusal answered: Postfix "(in reply to RCPT TO command)", Exim "SMTP error
  * from remote mail server after end of data", GMX "after RCPT command", DragonFly "did not like our RCPT TO",
- * Yahoo "[RCPT_TO]", m-FILTER's "SMTP command" section. The first that matches counts, DATA first.
+ * Yahoo "[RCPT_TO]", m-FILTER's "SMTP command" section, qmail "does not like recipient" and "failed on DATA command",
+ * Gmail's "(state 14)" (its number for RCPT TO; 15 to 18 are DATA), IMail's "Additional RCPT TO generated following
+ * response", InterScan's transcript ("Sent <<< RCPT TO:<a@b>", arrows the other way round). The first that matches
+ * counts, DATA first.
  */
 const COMMAND_WORDS: ReadonlyArray<[SmtpCommand, RegExp]> = [
-  ['data', /\b(?:in reply to|after|following|did not like our(?: final)?) (?:the )?(?:end of )?data\b|\bsmtp:data\b|\[data\]|smtp command:? data\b/i],
-  ['rcpt', /\b(?:in reply to|after|following|did not like our) (?:the )?rcpt\b|\bsmtp:rcpt\b|\[rcpt_to\]|smtp command:? rcpt\b|\brcpt to response\b/i],
-  ['mail', /\b(?:in reply to|after|did not like our) (?:the )?mail(?: from)?\b/i],
-  ['helo', /\b(?:in reply to|after) (?:the )?(?:helo|ehlo)\b/i],
+  ['data', /\b(?:in reply to|after|following|did not like our(?: final)?) (?:the )?(?:end of )?data\b|\bsmtp:data\b|\[data\]|smtp command:? data\b|\bfailed on data command\b|\bfailed after i sent the message\b|\bdata command generated response\b|\(state 1[5-8]\)|\bsent <<< data\b/i],
+  ['rcpt', /\b(?:in reply to|after|following|did not like our) (?:the )?rcpt\b|\bsmtp:rcpt\b|\[rcpt_to\]|smtp command:? rcpt\b|\brcpt to response\b|\bdoes not like recipient\b|\brcpt to generated following response\b|\(state 14\)|\bsent <<< rcpt\b/i],
+  ['mail', /\b(?:in reply to|after|did not like our) (?:the )?mail(?: from)?\b|\bbut sender was rejected\b|\bserver response to mail from\b/i],
+  ['helo', /\b(?:in reply to|after) (?:the )?(?:helo|ehlo)\b|\bunexpected response to (?:ehlo|helo)\b|\bbut my name was rejected\b/i],
   ['connect', /\b(?:in reply to|after) (?:the )?(?:initial connection|connect|greeting|banner)\b/i],
 ];
 
@@ -205,8 +221,8 @@ export function statusCodesIn(text: string): string[] {
   return [...new Set(codes)];
 }
 
-/** The SMTP reply codes in a text (550, 452): a 4xx or 5xx starting a line or a reply, before a space, hyphen or status. */
+/** The SMTP reply codes in a text (550, 452): a 4xx or 5xx starting a line or a reply, before a space, hyphen or status ("550 - No such user" too). */
 export function replyCodesIn(text: string): number[] {
-  const codes = [...text.matchAll(/(?:^|[\s:;(\[>#"'])([45][0-5]\d)(?=[ -](?:[245]\.\d|[#<A-Za-z]|\d{3}\b)|$)/gm)].map((match) => Number(match[1]));
+  const codes = [...text.matchAll(/(?:^|[\s:;(\[>#"'])([45][0-5]\d)(?=[ -](?:[245]\.\d|[#<A-Za-z]|\d{3}\b|-\s)|$)/gm)].map((match) => Number(match[1]));
   return [...new Set(codes)];
 }

@@ -62,14 +62,36 @@ function isReadable(part: MimePart): boolean {
 
 /** The words of an HTML notice, tags and entities taken out: enough to read a reason in. */
 function htmlText(html: string): string {
-  return html
-    .replace(/<(?:style|script)[\s\S]*?<\/(?:style|script)>/gi, ' ')
+  return withoutStylesAndScripts(html)
     .replace(/<br\s*\/?>|<\/(?:p|div|tr|li|h\d)>/gi, '\n')
-    .replace(/<[^>]+>/g, ' ')
+    .replace(/<[^<>]*>/g, ' ')
     .replace(/&nbsp;/g, ' ')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&');
+}
+
+/**
+ * `html` without its style and script elements, read once from left to right (a pattern that looks for each
+ * element's end again from every opening tag takes quadratic time on tags that never close); an element left open
+ * runs to the end.
+ */
+function withoutStylesAndScripts(html: string): string {
+  const lower = html.toLowerCase();
+  const kept: string[] = [];
+  let from = 0;
+  for (;;) {
+    const open = /<(style|script)\b/g;
+    open.lastIndex = from;
+    const found = open.exec(lower);
+    if (!found) break;
+    kept.push(html.slice(from, found.index), ' ');
+    const close = lower.indexOf(`</${found[1]}>`, found.index);
+    if (close < 0) return kept.join('');
+    from = close + found[1]!.length + 3;
+  }
+  kept.push(html.slice(from));
+  return kept.join('');
 }

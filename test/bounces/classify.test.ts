@@ -3,13 +3,17 @@
 // and takes at most 3 % of the soft bounces for hard; and on small mails made here it reads the rules one by one
 // (a 5.7.1 is soft, a 5.1.1 is hard with its recipient and status, the SMTP command a refusal answered counts, a
 // bare "550 Unknown user" is soft, a notice is read in its own words and languages, an ARF report is a complaint,
-// an out-of-office and a success report are none, the VERP address and the returned Message-ID come out).
+// an out-of-office and a success report are none, the VERP address and the returned Message-ID come out); small
+// mails in the shapes of particular mail systems (test/fixtures/bounce-shapes) get the kind each expects; and
+// 100,000-character adversarial mails are read in linear time.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { classifyBounce, type BounceVerdict } from '../../src/bounces/classify.js';
 
 const CORPUS = new URL('../fixtures/bounces/', import.meta.url);
+/** Small mails written for these tests in the shapes of particular mail systems, each with the kind it must get. */
+const SHAPES = new URL('../fixtures/bounce-shapes/', import.meta.url);
 
 type Label = 'hard' | 'soft' | 'complaint' | 'none';
 
@@ -100,6 +104,69 @@ describe('the bounce corpus', () => {
     );
     assert.ok(agreement >= 0.95, `agreement ${(agreement * 100).toFixed(1)} %`);
     assert.ok(softAsHardRate <= 0.03, `soft taken for hard ${(softAsHardRate * 100).toFixed(1)} %`);
+  });
+});
+
+describe('the shapes of mail systems', () => {
+  it('reads each small mail in test/fixtures/bounce-shapes as its expected kind, naming its recipient', async () => {
+    const expected = JSON.parse(readFileSync(new URL('expected.json', SHAPES), 'utf8')) as Record<string, { kind: Label; recipient?: string }>;
+    const files = readdirSync(SHAPES).filter((file) => file.endsWith('.eml')).sort();
+    assert.deepEqual(files, Object.keys(expected).sort(), 'every mail has an expectation, every expectation a mail');
+    const wrong: string[] = [];
+    for (const file of files) {
+      const verdict = await classifyBounce(readFileSync(new URL(file, SHAPES)));
+      const want = expected[file]!;
+      if (verdict.kind !== want.kind || (want.recipient !== undefined && verdict.recipient !== want.recipient)) {
+        wrong.push(`${file}: expected ${want.kind} ${want.recipient ?? ''}, classified ${verdict.kind} ${verdict.recipient ?? ''} (${verdict.reason ?? 'no reason'})`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+});
+
+describe('classifyBounce: linear time', () => {
+  const size = 100_000;
+  /** A failure notice (or an HTML one) whose text is `body`: every rule reads it. */
+  const notice = (body: string, type = 'text/plain') =>
+    [
+      'From: Mail Delivery System <MAILER-DAEMON@mx.example.net>',
+      'To: news@example.com',
+      'Subject: Undelivered Mail Returned to Sender',
+      'X-Failed-Recipients: reader@example.org',
+      `Content-Type: ${type}; charset=utf-8`,
+      '',
+      body,
+      '',
+    ].join('\n');
+  // Shapes that make naive regexes go quadratic: long runs without the character a pattern waits for, words that
+  // start a rule again and again, the failed address on every line, tags that never close.
+  const adversarial: Array<[string, string]> = [
+    ['one long word', notice('a'.repeat(size))],
+    ['one long run of dashes', notice('-'.repeat(size))],
+    ['one long run of quotes', notice("'".repeat(size))],
+    ['a dotted name with no end', notice('a.'.repeat(size / 2))],
+    ['a local part with no domain', notice(`${'a'.repeat(size)}@`)],
+    ['an at sign before a long run', notice(`a@${'b-'.repeat(size / 2)}`)],
+    ['"exceed" again and again', notice('exceed'.repeat(size / 6))],
+    ['"user" and a name again and again', notice("user 'a".repeat(size / 7))],
+    ['the failed address on every line', notice('reader@example.org\n'.repeat(size / 19))],
+    ['an indented block under the address', notice(`reader@example.org\n${'    no words\n'.repeat(size / 13)}`)],
+    ['HTML tags that never close', notice('<'.repeat(size), 'text/html')],
+    ['HTML styles that never close', notice('<style>'.repeat(size / 7), 'text/html')],
+    ['a delivery report of one long line', deliveryReport({ recipients: [{ address: 'reader@example.org', status: '5.0.0', diagnostic: `550 ${'x'.repeat(size)}` }] })],
+  ];
+
+  it('reads 100,000-character adversarial mails in well under a few seconds of CPU', async () => {
+    // CPU time, not the wall clock, as in test/kit/email-address.test.ts: a quadratic rule takes minutes here.
+    const started = process.cpuUsage();
+    for (const [shape, mail] of adversarial) {
+      assert.ok(mail.length >= size - 20, `${shape} is long enough`);
+      const verdict = await classifyBounce(mail);
+      assert.ok(['hard', 'soft', 'none'].includes(verdict.kind), shape);
+    }
+    const used = process.cpuUsage(started);
+    const elapsed = (used.user + used.system) / 1000;
+    assert.ok(elapsed < 4000, `took ${elapsed.toFixed(1)} ms of CPU for ${adversarial.length} mails`);
   });
 });
 

@@ -1,5 +1,5 @@
 // A refusal at send time (src/bounces/smtp-refusal.ts, docs/bounces.md "Suppression"): a 5xx to RCPT TO is a report,
-// hard when the reply says the mailbox or domain does not exist, soft otherwise; anything else (a 4xx, a refused
+// hard when the reply says the mailbox or domain does not exist (by the bounce rules), soft otherwise; anything else (a 4xx, a refused
 // message or sender, a network error) is no report at all.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -23,6 +23,10 @@ describe('a refusal at RCPT TO', () => {
     ['550 5.1.2 Host unknown', 'hard', '5.1.2'],
     ['556 5.1.10 Recipient address has null MX', 'hard', '5.1.10'],
     ['550 No such user here', 'hard', undefined],
+    ["550 5.0.0 User 'gone' does not exist", 'hard', '5.0.0'],
+    ['550 5.7.1 <gone@example.org>: Recipient address rejected: User unknown', 'hard', '5.7.1'],
+    ['550 5.7.1 <gone@example.org>: Recipient address rejected: Access denied', 'soft', '5.7.1'],
+    ['550 5.2.2 <gone@example.org>: user over quota', 'soft', '5.2.2'],
     ['550 Requested action not taken: mailbox unavailable', 'soft', undefined],
     ['552 5.2.2 Mailbox full', 'soft', '5.2.2'],
     ['554 5.7.1 Message refused by policy', 'soft', '5.7.1'],

@@ -1,0 +1,62 @@
+// [blog.comments] on the blog listener (docs/comments.md): the comment routes over the backend's comment store and
+// the blog's current posts, with the spam checks of `[blog.comments.spam]` (their challenges keyed by the install's
+// secret, as the forms' are) and a per-address rate limit in this process.
+import { randomBytes } from 'node:crypto';
+import type { Backend } from '../adapters/backend.js';
+import type { BlogContent } from '../blog/blog-content.js';
+import { createCommentedPostFinder } from '../comments/commented-post.js';
+import { createCommentRoutes, COMMENT_MAX_BODY_BYTES, COMMENTS_CHALLENGE_PATH } from '../comments/http/comment-routes.js';
+import { createCommentRenderer } from '../comments/render-comment.js';
+import type { Config } from '../config/config.js';
+import { createRateLimiter } from '../forms/rules/rate-limiter.js';
+import { createRateLimitKey } from '../forms/rules/rate-limit-key.js';
+import { proofOfWorkSecrets } from '../forms/spam/proof-of-work.js';
+import { createSpamCheck } from '../forms/spam/spam-check.js';
+import type { Route } from '../http/route-table.js';
+import type { Clock } from '../ports.js';
+
+export interface CommentParts {
+  clock: Clock;
+  fetch?: typeof fetch;
+  captchaVerifyUrl?: string;
+}
+
+/** The comment routes and the body size they read, or undefined when comments are off. */
+export function composeCommentRoutes(
+  config: Config,
+  backend: Pick<Backend, 'comments' | 'spam' | 'newsletter'>,
+  content: Pick<BlogContent, 'current'>,
+  parts: CommentParts,
+): { routes: Route[]; maxBodyBytes: number } | undefined {
+  const settings = config.blog?.comments;
+  if (!settings?.enabled) return undefined;
+  // The configuration refuses comments on a backend without a comment store (src/config/schema.ts).
+  if (!backend.comments) throw new Error('[blog.comments] needs a backend that keeps comments');
+  let secrets: Promise<ReturnType<typeof proofOfWorkSecrets>> | undefined;
+  const spam = createSpamCheck(
+    { path: COMMENTS_CHALLENGE_PATH, spam: settings.spam },
+    {
+      ledger: backend.spam,
+      secrets: () => (secrets ??= backend.newsletter.secret().then(proofOfWorkSecrets)).catch((error: unknown) => {
+        secrets = undefined;
+        throw error;
+      }),
+      fetch: parts.fetch ?? globalThis.fetch,
+      captchaVerifyUrl: parts.captchaVerifyUrl,
+    },
+  );
+  const routes = createCommentRoutes(
+    { moderation: settings.moderation, closeAfterDays: settings.close_after_days, spamAction: settings.spam.action, allowedOrigins: settings.allowed_origins },
+    {
+      store: backend.comments,
+      spam,
+      render: createCommentRenderer(),
+      createId: () => randomBytes(10).toString('hex'),
+      clock: parts.clock,
+      findPost: createCommentedPostFinder(content.current),
+      limiter: settings.rate_limit_per_hour > 0 ? createRateLimiter(settings.rate_limit_per_hour) : undefined,
+      rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
+    },
+  );
+  return { routes, maxBodyBytes: COMMENT_MAX_BODY_BYTES };
+}

@@ -31,8 +31,8 @@ export interface Backend {
   suppressions: BounceStore;
   /** The spam quarantine and the used proof-of-work challenges (docs/spam.md "Quarantine"), pruned by spam_keep_days. */
   spam: SpamStore;
-  /** The blog's comments (docs/comments.md); only the files of data_dir keep them so far. */
-  comments?: CommentStore;
+  /** The blog's comments (docs/comments.md). */
+  comments: CommentStore;
   admin: AdminRecords;
   /** The users of /admin beyond the config's, their invitations and the audit log (docs/admin.md "Users and roles"). */
   accounts: AccountStore;

@@ -30,8 +30,6 @@ export function composeCommentRoutes(
 ): { routes: Route[]; maxBodyBytes: number } | undefined {
   const settings = config.blog?.comments;
   if (!settings?.enabled) return undefined;
-  // The configuration refuses comments on a backend without a comment store (src/config/schema.ts).
-  if (!backend.comments) throw new Error('[blog.comments] needs a backend that keeps comments');
   let secrets: Promise<ReturnType<typeof proofOfWorkSecrets>> | undefined;
   const spam = createSpamCheck(
     { path: COMMENTS_CHALLENGE_PATH, spam: settings.spam },

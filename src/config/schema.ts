@@ -285,9 +285,6 @@ export const configSchema = z
     if (forms.some((entry) => entry?.type === 'newsletter') && !value.server?.public_url) {
       context.addIssue({ code: 'custom', path: ['server', 'public_url'], message: 'is required when a newsletter form exists (confirmation links are built on it)' });
     }
-    if (value.blog?.comments?.enabled && value.state?.backend === 'postgres') {
-      context.addIssue({ code: 'custom', path: ['blog', 'comments', 'enabled'], message: 'needs [state] backend = "files": comments are kept in data_dir only for now (docs/comments.md)' });
-    }
     if (value.blog && !value.site) {
       context.addIssue({ code: 'custom', path: ['site'], message: 'is required when [blog] is configured' });
     }

@@ -55,10 +55,4 @@ describe('[blog.comments]', () => {
     assert.match(problemsOf(loadWithComments({ enabeld: true })), /blog\.comments/);
     assert.match(problemsOf(loadWithComments({ spam: { action: 'drop' } })), /blog\.comments\.spam\.action/);
   });
-
-  it('refuses comments with the PostgreSQL backend, which does not keep them yet', () => {
-    const problems = problemsOf(loadWithComments({ enabled: true }, { state: { backend: 'postgres', url: 'postgres://postbox@127.0.0.1/postbox' } }));
-    assert.match(problems, /blog\.comments\.enabled: needs \[state\] backend = "files"/);
-    assert.ok(loadWithComments({ enabled: false }, { state: { backend: 'postgres', url: 'postgres://postbox@127.0.0.1/postbox' } }).ok);
-  });
 });

@@ -8,28 +8,38 @@ import { createCommentedPostFinder } from '../comments/commented-post.js';
 import { createCommentRoutes, COMMENT_MAX_BODY_BYTES, COMMENTS_CHALLENGE_PATH } from '../comments/http/comment-routes.js';
 import { createCommentRenderer } from '../comments/render-comment.js';
 import type { Config } from '../config/config.js';
+import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createRateLimiter } from '../forms/rules/rate-limiter.js';
 import { createRateLimitKey } from '../forms/rules/rate-limit-key.js';
 import { proofOfWorkSecrets } from '../forms/spam/proof-of-work.js';
 import { createSpamCheck } from '../forms/spam/spam-check.js';
 import type { Route } from '../http/route-table.js';
-import type { Clock } from '../ports.js';
+import type { Clock, FormRateLimits } from '../ports.js';
+import type { Logger } from '../kit/log.js';
 
 export interface CommentParts {
   clock: Clock;
+  logger: Logger;
   fetch?: typeof fetch;
   captchaVerifyUrl?: string;
 }
 
-/** The comment routes and the body size they read, or undefined when comments are off. */
+/** The key the comment buckets are kept under in Redis, beside the forms' (their paths). */
+const RATE_LIMIT_NAME = '/api/blog/posts/*/comments';
+
+/** The comment routes, the body size they read and what to close after them, or undefined when comments are off. */
 export function composeCommentRoutes(
   config: Config,
   backend: Pick<Backend, 'comments' | 'spam' | 'newsletter'>,
   content: Pick<BlogContent, 'current'>,
   parts: CommentParts,
-): { routes: Route[]; maxBodyBytes: number } | undefined {
+): { routes: Route[]; maxBodyBytes: number; close(): Promise<void> } | undefined {
   const settings = config.blog?.comments;
   if (!settings?.enabled) return undefined;
+  const perHour = settings.rate_limit_per_hour;
+  // With [rate_limit] backend = "redis" every replica counts in the same buckets, as the forms do.
+  const shared: FormRateLimits | undefined =
+    perHour > 0 && config.rate_limit.backend === 'redis' ? createRedisRateLimits(config.rate_limit.url!, [{ path: RATE_LIMIT_NAME, rate_limit_per_hour: perHour }], parts.logger) : undefined;
   let secrets: Promise<ReturnType<typeof proofOfWorkSecrets>> | undefined;
   const spam = createSpamCheck(
     { path: COMMENTS_CHALLENGE_PATH, spam: settings.spam },
@@ -52,9 +62,9 @@ export function composeCommentRoutes(
       createId: () => randomBytes(10).toString('hex'),
       clock: parts.clock,
       findPost: createCommentedPostFinder(content.current),
-      limiter: settings.rate_limit_per_hour > 0 ? createRateLimiter(settings.rate_limit_per_hour) : undefined,
+      limiter: shared ? shared.limiterFor(RATE_LIMIT_NAME) : perHour > 0 ? createRateLimiter(perHour) : undefined,
       rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
     },
   );
-  return { routes, maxBodyBytes: COMMENT_MAX_BODY_BYTES };
+  return { routes, maxBodyBytes: COMMENT_MAX_BODY_BYTES, close: async () => shared?.close?.() };
 }

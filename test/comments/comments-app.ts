@@ -24,8 +24,8 @@ export interface CommentsApp {
   close(): Promise<void>;
 }
 
-/** Starts the app; `comments` overrides [blog.comments] (proof of work is off unless asked for). */
-export async function startCommentsApp(comments: Record<string, unknown> = {}): Promise<CommentsApp> {
+/** Starts the app; `comments` overrides [blog.comments] (proof of work is off unless asked for), `extra` adds top-level tables. */
+export async function startCommentsApp(comments: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<CommentsApp> {
   const { dir, remove } = await createTempDir('comments');
   const contentDir = path.join(dir, 'posts');
   await mkdir(contentDir, { recursive: true });
@@ -47,6 +47,7 @@ export async function startCommentsApp(comments: Record<string, unknown> = {}): 
       admin: {
         users: [{ name: 'jane', password_hash: hash }],
       },
+      ...extra,
     },
     dir,
   );

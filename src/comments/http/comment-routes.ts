@@ -8,15 +8,17 @@
 //   OPTIONS the same path, and the challenge's        the CORS preflight of allowed_origins
 //   GET     /api/blog/comments/challenge              a proof-of-work challenge (docs/spam.md "Proof of work")
 //
-// Every POST takes a token of its address's bucket before its body is read, in one synchronous step, so a burst of
-// concurrent POSTs from one address never gets more than rate_limit_per_hour through.
+// Every POST takes a token of its address's bucket before its body is read: in this process in one synchronous
+// step, in Redis in one script, so a burst of concurrent POSTs from one address never gets more than
+// rate_limit_per_hour through. A store or Redis that cannot be reached is answered 503, as the forms answer it.
 import { createHash } from 'node:crypto';
 import type { Answer } from '../../http/answer.js';
 import { errorAnswer, JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
 import { readFormBody } from '../../forms/request-body.js';
 import { isOriginAllowed } from '../../forms/rules/cors.js';
-import type { RateLimiter } from '../../forms/rules/rate-limiter.js';
+import { UnavailableError } from '../../kit/unavailable-error.js';
+import type { FormLimiter } from '../../ports.js';
 import type { CommentStore } from '../comment-store.js';
 import { publicThreadOf } from '../comment-thread.js';
 import type { FindCommentedPost } from '../commented-post.js';
@@ -37,8 +39,8 @@ export interface CommentRoutesOptions extends CommentSettings {
 export interface CommentRoutesDeps extends PostCommentDeps {
   store: CommentStore;
   findPost: FindCommentedPost;
-  /** Per-address buckets of rate_limit_per_hour; undefined when it is 0. */
-  limiter: RateLimiter | undefined;
+  /** Per-address buckets of rate_limit_per_hour, in this process or in Redis; undefined when it is 0. */
+  limiter: FormLimiter | undefined;
   /** The bucket an address counts in (an IPv6 network shares one, docs/configuration.md "rate_limit_ipv6_prefix"). */
   rateLimitKey(address: string): string;
 }
@@ -52,7 +54,9 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
     return deps.findPost(slug, langs[0]?.trim() || undefined);
   };
 
-  const read: Handler = async (request) => {
+  const read: Handler = (request) => answerUnlessUnavailable(readThread(request));
+
+  const readThread = async (request: RoutedRequest): Promise<Answer> => {
     const headers = { 'access-control-allow-origin': '*' };
     const post = postOf(request);
     if (post === 'invalid') return errorAnswer('invalid_query', headers, 'lang must be given at most once');
@@ -65,7 +69,9 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
     return { status: 200, headers: { ...common, 'content-type': JSON_CONTENT_TYPE }, body };
   };
 
-  const send: Handler = async (request): Promise<Answer> => {
+  const send: Handler = (request) => answerUnlessUnavailable(sendComment(request));
+
+  const sendComment = async (request: RoutedRequest): Promise<Answer> => {
     const origin = request.raw.headers.origin;
     if (!isOriginAllowed(origin, options.allowedOrigins)) return { ...errorAnswer('origin_not_allowed'), refusedOrigin: origin };
     const headers: Record<string, string> = origin === undefined ? {} : corsHeaders(origin);
@@ -73,7 +79,8 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
     if (post === 'invalid') return errorAnswer('invalid_query', headers, 'lang must be given at most once');
     if (!post) return errorAnswer('not_found', headers);
     // The token is taken before anything is awaited: concurrent requests are counted one after the other.
-    const token = deps.limiter?.take(deps.rateLimitKey(request.clientAddress), deps.clock());
+    const taking = deps.limiter?.take(deps.rateLimitKey(request.clientAddress), deps.clock());
+    const token = taking instanceof Promise ? await taking : taking;
     if (token && !token.allowed) return errorAnswer('rate_limited', { ...headers, 'retry-after': String(token.retryAfterSeconds) });
     const { raw } = request;
     const read = await readFormBody({ stream: raw, contentType: raw.headers['content-type'], contentLength: raw.headers['content-length'] }, COMMENT_MAX_BODY_BYTES);
@@ -116,6 +123,16 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
     { path: COMMENTS_PREFIX, prefix: true, suffix: COMMENTS_SUFFIX, methods: { GET: read, HEAD: read, POST: send, OPTIONS: preflight } },
     { path: COMMENTS_CHALLENGE_PATH, methods: { GET: challenge, OPTIONS: preflight } },
   ];
+}
+
+/** `answer`, or 503 when a part it needed could not be reached (docs/configuration.md "[state]"). */
+async function answerUnlessUnavailable(answer: Promise<Answer>): Promise<Answer> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof UnavailableError) return errorAnswer('unavailable', { 'retry-after': '5' });
+    throw error;
+  }
 }
 
 /** The CORS headers an allowed origin gets on the comment routes. */

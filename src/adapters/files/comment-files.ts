@@ -31,6 +31,13 @@ async function readJson<T>(file: string, empty: T): Promise<T> {
   }
 }
 
+/** Every comment and approved address of data_dir, for `postbox migrate --from-files`. */
+export async function readCommentFiles(dataDir: string): Promise<{ comments: StoredComment[]; addresses: string[] }> {
+  const store = createCommentFiles(dataDir);
+  const { addresses } = await readJson<{ addresses: string[] }>(path.join(commentsDirOf(dataDir), ADDRESSES_FILE), { addresses: [] });
+  return { comments: await store.listAll(), addresses };
+}
+
 export function createCommentFiles(dataDir: string): CommentStore {
   const folder = commentsDirOf(dataDir);
   const postsFolder = path.join(folder, POSTS_FOLDER);

@@ -3,6 +3,9 @@
 // A database that cannot be reached rejects with UnavailableError("postgres") (state.ts), as every store does.
 import type { CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
 import { comparableEmailAddress } from '../../kit/email-address.js';
+import type { Config } from '../../config/config.js';
+import { readCommentFiles } from '../files/comment-files.js';
+import type { ImportCount } from './import-count.js';
 import type { PostgresState } from './state.js';
 
 interface Row {
@@ -39,23 +42,51 @@ function commentOf(row: Row): StoredComment {
   };
 }
 
+const INSERT = `INSERT INTO blog_comments (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+
+/** The values of INSERT for `comment`. */
+function valuesOf(comment: StoredComment): unknown[] {
+  return [
+    comment.id,
+    comment.slug,
+    comment.lang,
+    comment.parent,
+    comment.author.name,
+    comment.author.url,
+    comment.email,
+    comment.text,
+    comment.html,
+    new Date(comment.createdAt),
+    comment.status,
+    comment.reasons ?? null,
+  ];
+}
+
+/**
+ * `postbox migrate --from-files`: the comments and approved addresses of data_dir into PostgreSQL in one
+ * transaction; a comment whose id is there already is skipped, so running it again copies nothing new.
+ */
+export async function importCommentsFromFiles(dataDir: string, config: Config, state: PostgresState): Promise<ImportCount> {
+  // Where the records are does not depend on the configuration beyond data_dir.
+  void config;
+  const { comments, addresses } = await readCommentFiles(dataDir);
+  return state.transaction(async (query) => {
+    let copied = 0;
+    for (const comment of comments) {
+      const { rowCount } = await query(`${INSERT} ON CONFLICT (id) DO NOTHING`, valuesOf(comment));
+      copied += rowCount ?? 0;
+    }
+    for (const address of addresses) {
+      await query('INSERT INTO blog_comment_approved_addresses (address) VALUES ($1) ON CONFLICT (address) DO NOTHING', [address]);
+    }
+    return { copied, skipped: comments.length - copied };
+  });
+}
+
 export function createPostgresCommentStore(state: PostgresState): CommentStore {
   return {
     async add(comment) {
-      await state.query(`INSERT INTO blog_comments (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
-        comment.id,
-        comment.slug,
-        comment.lang,
-        comment.parent,
-        comment.author.name,
-        comment.author.url,
-        comment.email,
-        comment.text,
-        comment.html,
-        new Date(comment.createdAt),
-        comment.status,
-        comment.reasons ?? null,
-      ]);
+      await state.query(INSERT, valuesOf(comment));
     },
     async listVersion({ slug, lang }) {
       const { rows } = await state.query<Row>(`SELECT ${COLUMNS} FROM blog_comments WHERE slug = $1 AND lang = $2 ORDER BY created_at, id`, [slug, lang]);

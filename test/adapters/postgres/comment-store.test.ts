@@ -1,13 +1,17 @@
 // The blog's comments in PostgreSQL (src/adapters/postgres/comment-store.ts) on a real server: the CommentStore
-// contract, with the store opened again as a second replica's pool, and migration 9 making its tables.
+// contract, with the store opened again as a second replica's pool, migration 9 making its tables, and
+// `postbox migrate --from-files` copying data_dir/comments once however often it runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createPostgresCommentStore } from '../../../src/adapters/postgres/comment-store.js';
+import { createCommentFiles } from '../../../src/adapters/files/comment-files.js';
+import { createPostgresCommentStore, importCommentsFromFiles } from '../../../src/adapters/postgres/comment-store.js';
+import type { Config } from '../../../src/config/config.js';
 import { MIGRATIONS } from '../../../src/adapters/postgres/migrations.js';
 import { createPostgresState, type PostgresState } from '../../../src/adapters/postgres/state.js';
-import { commentStoreContract } from '../../support/comment-store-contract.js';
+import { commentStoreContract, storedComment } from '../../support/comment-store-contract.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { startPostgresServer, type TestPostgres } from '../../support/postgres-server.js';
+import { createTempDir } from '../../support/temp-dir.js';
 
 describe('comments in PostgreSQL', () => {
   let postgres: TestPostgres;
@@ -41,5 +45,26 @@ describe('comments in PostgreSQL', () => {
     const state = await openState(await postgres.createDatabase(`comments_${databases}`));
     const { rows } = await state.query<{ name: string }>('SELECT name FROM schema_migrations WHERE version = 9');
     assert.deepEqual(rows, [{ name: 'blog comments' }]);
+  });
+
+  it('copies data_dir/comments with migrate --from-files, once however often it runs', async () => {
+    const temp = await createTempDir('comments-import');
+    try {
+      const files = createCommentFiles(temp.dir);
+      await files.add(storedComment('hello', 'a1', 1, { status: 'published' }));
+      await files.add(storedComment('hello', 'b2', 2, { parent: 'a1', email: null, reasons: ['links'], status: 'spam' }));
+      await files.add(storedComment('other', 'c3', 3, { lang: 'de' }));
+      await files.addApprovedAddress('Ada@example.org');
+      databases += 1;
+      const state = await openState(await postgres.createDatabase(`comments_${databases}`));
+      const config = { data_dir: temp.dir } as Config;
+      assert.deepEqual(await importCommentsFromFiles(temp.dir, config, state), { copied: 3, skipped: 0 });
+      assert.deepEqual(await importCommentsFromFiles(temp.dir, config, state), { copied: 0, skipped: 3 });
+      const store = createPostgresCommentStore(state);
+      assert.deepEqual(await store.listAll(), await files.listAll());
+      assert.equal(await store.isApprovedAddress('ada@example.org'), true);
+    } finally {
+      await temp.remove();
+    }
   });
 });

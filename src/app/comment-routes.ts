@@ -6,6 +6,8 @@ import type { Backend } from '../adapters/backend.js';
 import type { BlogContent } from '../blog/blog-content.js';
 import { createCommentedPostFinder } from '../comments/commented-post.js';
 import { createCommentRoutes, COMMENT_MAX_BODY_BYTES, COMMENTS_CHALLENGE_PATH } from '../comments/http/comment-routes.js';
+import { registerCommentPaths } from '../comments/http/openapi.js';
+import type { BlogDocumentPart } from '../blog/http/openapi.js';
 import { createCommentRenderer } from '../comments/render-comment.js';
 import type { Config } from '../config/config.js';
 import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
@@ -33,7 +35,7 @@ export function composeCommentRoutes(
   backend: Pick<Backend, 'comments' | 'spam' | 'newsletter'>,
   content: Pick<BlogContent, 'current'>,
   parts: CommentParts,
-): { routes: Route[]; maxBodyBytes: number; close(): Promise<void> } | undefined {
+): { routes: Route[]; documentPart: BlogDocumentPart; maxBodyBytes: number; close(): Promise<void> } | undefined {
   const settings = config.blog?.comments;
   if (!settings?.enabled) return undefined;
   const perHour = settings.rate_limit_per_hour;
@@ -66,5 +68,5 @@ export function composeCommentRoutes(
       rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
     },
   );
-  return { routes, maxBodyBytes: COMMENT_MAX_BODY_BYTES, close: async () => shared?.close?.() };
+  return { routes, documentPart: registerCommentPaths, maxBodyBytes: COMMENT_MAX_BODY_BYTES, close: async () => shared?.close?.() };
 }

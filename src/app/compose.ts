@@ -300,6 +300,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
           ...(mail && forms ? [] : [createMetricsRoute({ metricsToken: config.server.metrics_token, requestDurations })]),
         ],
         requestDurations,
+        documentParts: comments ? [comments.documentPart] : [],
       });
       const withComments = comments ? { ...blog, serverSettings: { ...blog.serverSettings, maxBodyBytes: comments.maxBodyBytes } } : blog;
       services.push(withAdmin ? withAdminBodies(withComments, admin!) : withComments);

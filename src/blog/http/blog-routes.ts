@@ -11,7 +11,7 @@ import { MEDIA_PREFIX } from '../media/media-path.js';
 import type { MediaReader } from '../media/media-files.js';
 import type { PickAnswer } from './encoded-answers.js';
 import { createMediaHandler } from './media-route.js';
-import { createBlogDocument } from './openapi.js';
+import { createBlogDocument, type BlogDocumentPart } from './openapi.js';
 import type { PreparedResponse, ResponseFactory } from './prepared-response.js';
 import { ALLOWED_METHODS, FIXED_ROUTES, POST_PREFIX, POSTS, type BlogResolver } from './resolve.js';
 import type { BlogSnapshot } from './snapshot.js';
@@ -25,6 +25,8 @@ export interface BlogRoutesOptions {
   respond: ResponseFactory;
   /** The form of a prepared answer a request gets: plain, compressed, or its 304. */
   pick: PickAnswer;
+  /** What the routes mounted beside these add to /openapi.json. */
+  documentParts?: readonly BlogDocumentPart[];
 }
 
 /** Distinct request URLs remembered per snapshot; the memo starts over when it is full. */
@@ -54,7 +56,7 @@ export function createBlogRoutes(options: BlogRoutesOptions): Route[] {
     // Preflight on any path under /api/blog; other methods on an unknown path are simply not found.
     { path: '/api/blog/', prefix: true, methods: { OPTIONS: preflight, '*': () => options.resolver.notFound.answer } },
     // GET /openapi.json (docs/openapi.md): the document of this table, built once here.
-    createDocumentRoute(createBlogDocument()),
+    createDocumentRoute(createBlogDocument(options.documentParts)),
   ];
 }
 

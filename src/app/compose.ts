@@ -291,9 +291,10 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
       const blog = createBlogService({ site: config.site, blog: config.blog }, content, {
         logger,
         requestLog,
-        // Without /admin the blog's address is only written to the request line, so no proxy header is trusted;
-        // with it, sign-in is throttled per address, so the proxies of [server] trust_proxy_headers are trusted.
-        clientAddressOf: createClientAddressResolver(withAdmin ? config.server.trust_proxy_headers : 0),
+        // Without /admin or comments the blog's address is only written to the request line, so no proxy header is
+        // trusted; with them, sign-in and comments are limited per address, so the proxies of [server]
+        // trust_proxy_headers are trusted.
+        clientAddressOf: createClientAddressResolver(withAdmin || comments ? config.server.trust_proxy_headers : 0),
         extraRoutes: [
           ...(withAdmin ? admin!.routes : []),
           ...(comments?.routes ?? []),

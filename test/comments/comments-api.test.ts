@@ -12,7 +12,7 @@ afterEach(async () => {
   app = undefined;
 });
 
-const start = async (comments: Record<string, unknown> = {}) => (app = await startCommentsApp(comments));
+const start = async (comments: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => (app = await startCommentsApp(comments, extra));
 const thread = async (slug = 'hello', headers: Record<string, string> = {}) => app!.service.inject({ method: 'GET', url: `/api/blog/posts/${slug}/comments`, headers });
 
 describe('comments API', () => {
@@ -149,5 +149,15 @@ describe('comments API', () => {
     const closed = await app!.post('hello', { name: 'Ada', text: 'too late' });
     assert.equal(closed.statusCode, 404);
     assert.equal(((await thread()).json() as { total: number }).total, 1, 'the thread is still shown');
+  });
+});
+
+describe('comments behind a proxy', () => {
+  it('counts each client of [server] trust_proxy_headers in its own bucket, not the proxy\'s', async () => {
+    await start({ moderation: 'none', rate_limit_per_hour: 1 }, { server: { trust_proxy_headers: true }, admin: null });
+    const from = (address: string, text: string) => app!.post('hello', { name: 'Ada', text }, { 'x-forwarded-for': address });
+    assert.equal((await from('203.0.113.1', 'one')).statusCode, 202);
+    assert.equal((await from('203.0.113.2', 'two')).statusCode, 202, 'another client behind the same proxy');
+    assert.equal((await from('203.0.113.1', 'three')).statusCode, 429);
   });
 });

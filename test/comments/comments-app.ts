@@ -24,7 +24,10 @@ export interface CommentsApp {
   close(): Promise<void>;
 }
 
-/** Starts the app; `comments` overrides [blog.comments] (proof of work is off unless asked for), `extra` adds top-level tables. */
+/**
+ * Starts the app; `comments` overrides [blog.comments] (proof of work is off unless asked for), `extra` sets
+ * top-level tables (`null` leaves one out: `{ admin: null }` for a blog listener without /admin).
+ */
 export async function startCommentsApp(comments: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<CommentsApp> {
   const { dir, remove } = await createTempDir('comments');
   const contentDir = path.join(dir, 'posts');
@@ -35,22 +38,23 @@ export async function startCommentsApp(comments: Record<string, unknown> = {}, e
   await writeFile(path.join(contentDir, 'draft.md'), '---\ntitle: Draft\ndate: 2024-04-03\ndraft: true\n---\nNot yet.\n');
   await writeFile(path.join(contentDir, 'other.md'), '---\ntitle: Other\ndate: 2024-04-04\nauthor: someone\n---\nAnother post.\n');
   const hash = await testHash();
-  const config = loadTestConfig(
-    {
-      data_dir: 'data',
-      site: { title: 'Blog', base_url: SITE_ORIGIN },
-      blog: {
-        listen: '127.0.0.1:0',
-        content_dir: 'posts',
-        comments: { enabled: true, allowed_origins: [SITE_ORIGIN], ...comments, spam: { proof_of_work: false, ...(comments.spam as object | undefined) } },
-      },
-      admin: {
-        users: [{ name: 'jane', password_hash: hash }],
-      },
-      ...extra,
+  const table: Record<string, unknown> = {
+    data_dir: 'data',
+    site: { title: 'Blog', base_url: SITE_ORIGIN },
+    blog: {
+      listen: '127.0.0.1:0',
+      content_dir: 'posts',
+      comments: { enabled: true, allowed_origins: [SITE_ORIGIN], ...comments, spam: { proof_of_work: false, ...(comments.spam as object | undefined) } },
     },
-    dir,
-  );
+    admin: {
+      users: [{ name: 'jane', password_hash: hash }],
+    },
+  };
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === null) delete table[key];
+    else table[key] = value;
+  }
+  const config = loadTestConfig(table, dir);
   const clock = createTestClock();
   const composed: ComposedServices = await composeServices(config, { ...captureLogs(), clock });
   const service = driveService(composed.services[0]!);

@@ -96,6 +96,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
       queue: config.mail?.queue ? backend.queue : undefined,
       campaigns: backend.campaigns,
       spam: backend.spam,
+      countWaitingComments: config.blog?.comments.enabled ? async () => (await backend.comments.listAll()).filter((comment) => comment.status === 'waiting').length : undefined,
     },
     { readSubscribers, logger },
   );

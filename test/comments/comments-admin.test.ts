@@ -28,6 +28,8 @@ describe('/admin/comments', () => {
     assert.equal(await total(), 0);
 
     const { cookie, csrf } = await app.signIn('jane');
+    const dashboard = await app.service.inject({ method: 'GET', url: '/admin', headers: { cookie } });
+    assert.match(dashboard.body, /<a href="\/admin\/comments"><span class="admin-tile-value">1<\/span> <span class="admin-tile-label">comment waiting<\/span>/);
     const page = await app.service.inject({ method: 'GET', url: '/admin/comments', headers: { cookie } });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /Waiting for approval \(1\)[\s\S]*My first comment/);

@@ -78,7 +78,7 @@ describe('comments API', () => {
     assert.deepEqual((reply.json() as { details: Array<{ field: string }> }).details.map((detail) => detail.field), ['parent']);
   });
 
-  it('refuses an origin not allowed (403), answers the preflight of an allowed one, and 413 for a large body', async () => {
+  it('refuses an origin not allowed (403), answers the preflight of an allowed one, 413 for a large body and 405 with its methods', async () => {
     await start();
     const refused = await app!.post('hello', { name: 'Ada', text: 'Hi' }, { origin: 'https://evil.example' });
     assert.equal(refused.statusCode, 403);
@@ -91,6 +91,9 @@ describe('comments API', () => {
     assert.equal(accepted.headers['access-control-allow-origin'], SITE_ORIGIN);
     const large = await app!.post('hello', { name: 'Ada', text: 'x'.repeat(70_000) });
     assert.equal(large.statusCode, 413);
+    const deleted = await app!.service.inject({ method: 'DELETE', url: '/api/blog/posts/hello/comments' });
+    assert.equal(deleted.statusCode, 405);
+    assert.equal(deleted.headers.allow, 'GET, HEAD, POST, OPTIONS');
   });
 
   it('answers a form sent without script with 303 back to the page', async () => {

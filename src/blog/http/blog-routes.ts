@@ -4,6 +4,7 @@
 // `Access-Control-Allow-Origin: *`.
 import { parse as parseQuery } from 'node:querystring';
 import type { Answer } from '../../http/answer.js';
+import { errorAnswer } from '../../http/error-catalogue.js';
 import type { DoorAnswers } from '../../http/front-door.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
 import { createDocumentRoute } from '../../http/openapi/document-route.js';
@@ -65,7 +66,8 @@ export function createBlogDoorAnswers(resolver: BlogResolver): DoorAnswers {
   return {
     notFound: () => resolver.notFound.answer,
     badPath: () => resolver.badPath.answer,
-    methodNotAllowed: () => resolver.methodNotAllowed.answer,
+    // The blog's own routes share one prepared 405; a route mounted beside them (the comments) names its own methods.
+    methodNotAllowed: (allow) => (allow === ALLOWED_METHODS ? resolver.methodNotAllowed.answer : errorAnswer('method_not_allowed', { 'access-control-allow-origin': '*', allow })),
     internalError: () => resolver.internalError.answer,
   };
 }

@@ -56,7 +56,7 @@ describe('/admin/comments in Chromium', () => {
       const base = `http://127.0.0.1:${server.port}`;
       await context.addCookies([{ name: 'postbox_admin', value: cookie, url: base }]);
       const page = await context.newPage();
-      for (const url of ['/admin/comments?notice=approved', '/admin/comments-off']) {
+      for (const url of ['/admin/comments?notice=approved', '/admin/comments?post=hello', '/admin/comments-off']) {
         const answer = await page.goto(`${base}${url}`);
         assert.equal(answer?.status(), 200, url);
         assert.deepEqual(await seriousViolations(page), [], url);

@@ -53,6 +53,11 @@ describe('/admin/comments', () => {
     const stranger = (await app.post('hello', { name: 'Bob', email: 'bob@example.org', text: 'New here' })).json() as { status: string };
     assert.equal(stranger.status, 'pending');
 
+    const onOther = await app.service.inject({ method: 'GET', url: '/admin/comments?post=other', headers: { cookie } });
+    assert.match(onOther.body, /<h1>Comments on other<\/h1>/);
+    assert.doesNotMatch(onOther.body, /Trusted now|New here/, 'only the comments of that post');
+    assert.match((await app.service.inject({ method: 'GET', url: '/admin/comments?post=hello', headers: { cookie } })).body, /New here/);
+
     assert.equal((await decide({ action: 'spam', id: second.id })).headers.location, '/admin/comments?notice=spam');
     assert.equal(await total(), 1);
 

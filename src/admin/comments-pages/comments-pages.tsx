@@ -2,7 +2,7 @@
 // taken for spam, with Approve, Mark spam and Delete. Owners and editors see every post's comments, an author those
 // of their own posts (the rule of the posts pages, admin/posts/post-access.ts). Each decision goes to the audit log.
 //
-//   GET  /admin/comments   the three lists
+//   GET  /admin/comments[?post=<slug>]   the three lists, of every post or of one
 //   POST /admin/comments   `action` approve | spam | delete of the comment `slug`, `lang`, `id` (behind the admin's
 //                          CSRF check); delete asks first (views/confirm-page.tsx); 303 back with a notice
 import type { CommentedVersion, CommentStore, StoredComment } from '../../comments/comment-store.js';
@@ -37,9 +37,10 @@ export function createCommentsPages(deps: CommentsPagesDeps): AdminRoute[] {
 
   const show: AdminPage = async (request, session) => {
     if (!store) return htmlAnswer(200, <CommentsOffPage session={session} />);
-    const all = (await store.listAll()).filter((comment) => mayModerate(session, comment));
-    const notice = commentsNoticeOf(new URLSearchParams(request.query).get('notice'));
-    return htmlAnswer(200, <CommentsPage session={session} comments={all} notice={notice} />);
+    const query = new URLSearchParams(request.query);
+    const post = query.get('post') || undefined;
+    const shown = (await store.listAll()).filter((comment) => (post === undefined || comment.slug === post) && mayModerate(session, comment));
+    return htmlAnswer(200, <CommentsPage session={session} comments={shown} post={post} notice={commentsNoticeOf(query.get('notice'))} />);
   };
 
   const decide: AdminPage = async (request, session) => {

@@ -28,10 +28,24 @@ const SECTIONS: ReadonlyArray<{ status: CommentStatus; heading: string; empty: s
   { status: 'spam', heading: 'Spam', empty: 'No comment was taken for spam.' },
 ];
 
-export function CommentsPage({ session, comments, notice }: { session: AdminSession; comments: readonly StoredComment[]; notice?: CommentsNotice }) {
+export interface CommentsPageProps {
+  session: AdminSession;
+  comments: readonly StoredComment[];
+  /** The post whose comments alone are listed, or undefined for every post. */
+  post?: string;
+  notice?: CommentsNotice;
+}
+
+export function CommentsPage({ session, comments, post, notice }: CommentsPageProps) {
+  const title = post === undefined ? 'Comments' : `Comments on ${post}`;
   return (
-    <Layout title="Comments" session={session} section="comments">
-      <h1>Comments</h1>
+    <Layout title={title} session={session} section="comments">
+      <h1>{title}</h1>
+      {post !== undefined && (
+        <p class="admin-actions">
+          <a href="/admin/comments">The comments of every post</a>
+        </p>
+      )}
       {notice && (
         <p role="status" class="admin-notice">
           {NOTICES[notice]}
@@ -64,7 +78,7 @@ function CommentRow({ session, comment }: { session: AdminSession; comment: Stor
   return (
     <tr>
       <td>
-        {comment.slug} ({comment.lang})
+        <a href={`/admin/comments?post=${encodeURIComponent(comment.slug)}`}>{comment.slug}</a> ({comment.lang})
       </td>
       <td>
         <Time at={comment.createdAt} zone={session.timeZone} />

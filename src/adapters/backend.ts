@@ -13,6 +13,7 @@ import type { ArchiveStore } from '../ports.js';
 import type { BounceStore } from '../bounces/bounce-store.js';
 import type { QueueStore } from '../queue/store.js';
 import type { SpamStore } from '../forms/spam/quarantine.js';
+import type { CommentStore } from '../comments/comment-store.js';
 
 /** Every store of one backend, and its connection. */
 export interface Backend {
@@ -30,6 +31,8 @@ export interface Backend {
   suppressions: BounceStore;
   /** The spam quarantine and the used proof-of-work challenges (docs/spam.md "Quarantine"), pruned by spam_keep_days. */
   spam: SpamStore;
+  /** The blog's comments (docs/comments.md). */
+  comments: CommentStore;
   admin: AdminRecords;
   /** The users of /admin beyond the config's, their invitations and the audit log (docs/admin.md "Users and roles"). */
   accounts: AccountStore;

@@ -12,6 +12,8 @@ import { createAccountPages as createOwnAccountPages } from '../admin/account-pa
 import type { AdminRequest, AdminRoute } from '../admin/admin-pages.js';
 import { createAuditPages } from '../admin/audit-pages/audit-pages.js';
 import { createBouncesPages } from '../admin/bounces-pages/bounces-pages.js';
+import { createCommentsPages } from '../admin/comments-pages/comments-pages.js';
+import { createPostAuthorFinder } from '../comments/commented-post.js';
 import { createCampaignPages } from '../admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from '../admin/campaign-pages/send-pages.js';
 import { createDashboardPages } from '../admin/dashboard-pages/dashboard-pages.js';
@@ -94,6 +96,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
       queue: config.mail?.queue ? backend.queue : undefined,
       campaigns: backend.campaigns,
       spam: backend.spam,
+      countWaitingComments: config.blog?.comments.enabled ? async () => (await backend.comments.listAll()).filter((comment) => comment.status === 'waiting').length : undefined,
     },
     { readSubscribers, logger },
   );
@@ -135,6 +138,11 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     ),
     ...createEditorPages({ posts, renderPreview, drafts: backend.drafts, maxUploadBytes: config.admin.max_upload_bytes, clock, logger }),
     ...(core.git ? createHistoryPages({ posts, history: core.git.history, logger }) : []),
+    ...createCommentsPages({
+      store: config.blog.comments.enabled ? backend.comments : undefined,
+      authorOf: createPostAuthorFinder(content.current),
+      audit: (request, event) => core.accounts.store.audit({ at: clock(), ...event, network: networkOf(core, request) }),
+    }),
   ];
   if (sending !== 'ready' || !core.sendTest) return [...dashboardPages, ...postPages, ...sharedPages];
   const site = config.site;
@@ -238,4 +246,9 @@ function siteNameOf(config: Config): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The network an audit event of `request` records (AdminPagesCore.networkOf). */
+function networkOf(core: AdminPagesCore, request: RoutedRequest): string {
+  return core.networkOf ? core.networkOf(request) : createRateLimitKey(64)(request.clientAddress);
 }

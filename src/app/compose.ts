@@ -35,6 +35,7 @@ import { systemTimers } from '../kit/timers.js';
 import { retryPolicyOf } from '../queue/retry-policy.js';
 import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createAdminPages } from './admin-pages.js';
+import { composeCommentRoutes } from './comment-routes.js';
 import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
 import { createMailCore, type MailCore, type MailCoreDeps, type QueueTuning } from './mail-core.js';
 import { composeGitContent } from './git-content.js';
@@ -285,19 +286,25 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     }
     if (content && config.blog && config.site) {
       const withAdmin = adminOn === 'blog' && admin !== undefined;
+      const comments = composeCommentRoutes(config, backend, content, { clock, logger, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl });
+      if (comments) closers.push(() => comments.close());
       const blog = createBlogService({ site: config.site, blog: config.blog }, content, {
         logger,
         requestLog,
-        // Without /admin the blog's address is only written to the request line, so no proxy header is trusted;
-        // with it, sign-in is throttled per address, so the proxies of [server] trust_proxy_headers are trusted.
-        clientAddressOf: createClientAddressResolver(withAdmin ? config.server.trust_proxy_headers : 0),
+        // Without /admin or comments the blog's address is only written to the request line, so no proxy header is
+        // trusted; with them, sign-in and comments are limited per address, so the proxies of [server]
+        // trust_proxy_headers are trusted.
+        clientAddressOf: createClientAddressResolver(withAdmin || comments ? config.server.trust_proxy_headers : 0),
         extraRoutes: [
           ...(withAdmin ? admin!.routes : []),
+          ...(comments?.routes ?? []),
           ...(mail && forms ? [] : [createMetricsRoute({ metricsToken: config.server.metrics_token, requestDurations })]),
         ],
         requestDurations,
+        documentParts: comments ? [comments.documentPart] : [],
       });
-      services.push(withAdmin ? withAdminBodies(blog, admin!) : blog);
+      const withComments = comments ? { ...blog, serverSettings: { ...blog.serverSettings, maxBodyBytes: comments.maxBodyBytes } } : blog;
+      services.push(withAdmin ? withAdminBodies(withComments, admin!) : withComments);
     }
     return { services, close };
   } catch (error) {

@@ -11,6 +11,7 @@ import type { Route } from '../http/route-table.js';
 import type { Logger } from '../kit/log.js';
 import type { BlogContent, BlogSettings } from './blog-content.js';
 import { createBlogDoorAnswers, createBlogRoutes } from './http/blog-routes.js';
+import type { BlogDocumentPart } from './http/openapi.js';
 import { createAnswerPicker } from './http/encoded-answers.js';
 import { BLOG_COMMON_HEADERS } from './http/prepared-response.js';
 import { createBlogResolver } from './http/resolve.js';
@@ -23,6 +24,8 @@ export interface BlogServiceDeps {
   clientAddressOf(request: IncomingMessage): string;
   /** Routes served beside the blog's own on its listener (/admin when the configuration puts it there). */
   extraRoutes?: readonly Route[];
+  /** What those routes add to the blog's /openapi.json (/admin adds nothing: it is no API). */
+  documentParts?: readonly BlogDocumentPart[];
   /** How cached answers are compressed (the blog's levels of http/compression.ts unless a test counts the calls). */
   compress?: Compress;
   /** Where its requests are counted for the forms service's /metrics (docs/forms-api.md "/metrics"). */
@@ -37,7 +40,7 @@ export function createBlogService(settings: BlogSettings, content: BlogContent, 
   const handle = createFrontDoor({
     routes: [
       ...(deps.extraRoutes ?? []),
-      ...createBlogRoutes({ current: content.current, resolver, readMedia: createMediaReader(blog.content_dir), respond, pick: createAnswerPicker(deps.compress) }),
+      ...createBlogRoutes({ current: content.current, resolver, readMedia: createMediaReader(blog.content_dir), respond, pick: createAnswerPicker(deps.compress), documentParts: deps.documentParts }),
     ],
     answers: createBlogDoorAnswers(resolver),
     clientAddressOf: deps.clientAddressOf,

@@ -29,6 +29,8 @@ export const RESERVED_DATA_NAMES: readonly string[] = [
   'bounces',
   // The spam quarantine (src/adapters/files/spam-files.ts).
   'spam',
+  // The blog's comments (src/adapters/files/comment-files.ts).
+  'comments',
 ];
 
 /** A plain file name inside data_dir, none of the reserved ones (compared without case, as macOS does). */

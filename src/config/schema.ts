@@ -1,6 +1,7 @@
 // The strict schema of config.toml (docs/configuration.md): every default is declared here, once.
 import { z } from 'zod';
 import { adminSchema } from './admin.js';
+import { blogCommentsSchema } from './blog-comments.js';
 import { blogGitSchema } from './blog-git.js';
 import { dataFileName, folderPath } from './data-files.js';
 import { bouncesSchema } from './bounces.js';
@@ -208,6 +209,8 @@ const blog = z.strictObject({
   allow_iframes_from: z.array(z.string().refine(isHost, 'must be a host name such as "www.youtube-nocookie.com"')).default([]),
   // docs/configuration.md "[blog.git]": content_dir as a git repository, /admin's changes committed and pushed.
   git: blogGitSchema.optional(),
+  // docs/comments.md: comments on the posts, answered on this listener.
+  comments: blogCommentsSchema.prefault({}),
 });
 
 /** The whole file. Cross-section rules live in the superRefine below. */

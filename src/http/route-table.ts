@@ -26,6 +26,8 @@ export interface Route {
   /** An exact path, or with `prefix` every path that starts with it. */
   path: string;
   prefix?: boolean;
+  /** With `prefix`: the path must also end with this, after at least one character (`/api/blog/posts/<slug>/comments`). */
+  suffix?: string;
   /** Handlers by method; `'*'` answers every method not listed, instead of 405. */
   methods: Readonly<Record<string, Handler>>;
 }
@@ -48,9 +50,9 @@ export function createRouteLookup(routes: readonly Route[]): (method: string, pa
     if (route.prefix) prefixes.push(compiled);
     else if (!exact.has(route.path)) exact.set(route.path, compiled);
   }
-  prefixes.sort((a, b) => b.path.length - a.path.length);
+  prefixes.sort((a, b) => b.path.length + b.suffix.length - (a.path.length + a.suffix.length));
   const byPrefix = (path: string): CompiledRoute | undefined => {
-    for (const candidate of prefixes) if (path.startsWith(candidate.path)) return candidate;
+    for (const candidate of prefixes) if (path.startsWith(candidate.path) && isSuffixOf(candidate, path)) return candidate;
     return undefined;
   };
   return (method, path) => {
@@ -63,18 +65,25 @@ export function createRouteLookup(routes: readonly Route[]): (method: string, pa
 /** A route with its matches made once, so that a lookup allocates nothing. */
 interface CompiledRoute {
   path: string;
+  suffix: string;
   handlers: Map<string, RouteMatch & { handler: Handler }>;
   any: (RouteMatch & { handler: Handler }) | undefined;
   notAllowed: { allow: string; route: string };
 }
 
 function compile(route: Route): CompiledRoute {
-  const pattern = route.prefix ? `${route.path}*` : route.path;
+  const suffix = route.suffix ?? '';
+  const pattern = route.prefix ? `${route.path}*${suffix}` : route.path;
   const handlers = new Map(
     Object.entries(route.methods)
       .filter(([method]) => method !== '*')
       .map(([method, handler]) => [method, { handler, route: pattern }] as const),
   );
   const any = route.methods['*'];
-  return { path: route.path, handlers, any: any && { handler: any, route: pattern }, notAllowed: { allow: [...handlers.keys()].join(', '), route: pattern } };
+  return { path: route.path, suffix, handlers, any: any && { handler: any, route: pattern }, notAllowed: { allow: [...handlers.keys()].join(', '), route: pattern } };
+}
+
+/** Whether `path` (which starts with the route's prefix) ends with its suffix, with something in between. */
+function isSuffixOf(route: CompiledRoute, path: string): boolean {
+  return route.suffix === '' || (path.length > route.path.length + route.suffix.length && path.endsWith(route.suffix));
 }

@@ -18,7 +18,7 @@ const anyValue = fc.oneof(
   fc.record({ src: fc.constantFrom('a.png', '', 3), alt: fc.constantFrom('An image', undefined, 4), other: fc.constant(1) }, { requiredKeys: [] }),
 );
 
-const KEYS = ['title', 'date', 'updated', 'draft', 'tags', 'lang', 'all_langs', 'author', 'fediverse_creator', 'cover', 'excerpt', 'slug', 'other'];
+const KEYS = ['title', 'date', 'updated', 'draft', 'tags', 'lang', 'all_langs', 'comments', 'author', 'fediverse_creator', 'cover', 'excerpt', 'slug', 'other'];
 const frontMatter = fc.dictionary(fc.constantFrom(...KEYS), anyValue, { maxKeys: KEYS.length });
 
 /** Ordinary front matter, as most posts have it: the plain check must take it, or it saves nothing. */

@@ -8,6 +8,7 @@ import { NEWSLETTER_SECRET_FILE } from '../../src/newsletter/newsletter-secret.j
 import { campaignsDirOf } from '../../src/adapters/files/campaign-files.js';
 import { bouncesDirOf } from '../../src/adapters/files/suppressions.js';
 import { spamDirOf } from '../../src/adapters/files/spam-files.js';
+import { commentsDirOf } from '../../src/adapters/files/comment-files.js';
 import { queueDirOf } from '../../src/adapters/files/queue-files.js';
 import { DRAFTS_FOLDER } from '../../src/adapters/files/drafts.js';
 import path from 'node:path';
@@ -355,6 +356,7 @@ describe('the bounds hold at run time', () => {
       path.basename(campaignsDirOf('/data')),
       path.basename(bouncesDirOf('/data')),
       path.basename(spamDirOf('/data')),
+      path.basename(commentsDirOf('/data')),
       ADMIN_SESSIONS_FILE,
       TRASH_FOLDER,
       LOAD_CACHE_FILE,

@@ -8,6 +8,7 @@ import { parse as parseQuery } from 'node:querystring';
 import { MAX_PAGE_SIZE } from '../../src/blog/catalog/query.js';
 import { parsePostsQuery } from '../../src/blog/catalog/query.js';
 import { createBlogDocument } from '../../src/blog/http/openapi.js';
+import { registerCommentPaths } from '../../src/comments/http/openapi.js';
 import type { FormConfig } from '../../src/config/config.js';
 import { createFormsDocument, type FormsDocumentSource } from '../../src/forms/http/openapi.js';
 import { checkSubmission } from '../../src/forms/rules/submission.js';
@@ -64,6 +65,11 @@ describe('the documents are OpenAPI 3.1', () => {
   it('the blog listener\'s', () => {
     const document = JSON.parse(JSON.stringify(createBlogDocument())) as OpenApiDocument;
     assert.match(document.openapi, /^3\.1\.\d+$/);
+    assert.deepEqual(documentProblems(document), []);
+  });
+
+  it('the blog listener\'s with [blog.comments]', () => {
+    const document = JSON.parse(JSON.stringify(createBlogDocument([registerCommentPaths]))) as OpenApiDocument;
     assert.deepEqual(documentProblems(document), []);
   });
 

@@ -13,6 +13,10 @@ import { createResponseFactory } from '../../src/blog/http/prepared-response.js'
 import { createBlogResolver } from '../../src/blog/http/resolve.js';
 import type { BlogSnapshot } from '../../src/blog/http/snapshot.js';
 import { createBounceRoutes } from '../../src/bounces/http/bounce-routes.js';
+import type { CommentStore } from '../../src/comments/comment-store.js';
+import { createCommentRoutes } from '../../src/comments/http/comment-routes.js';
+import { registerCommentPaths } from '../../src/comments/http/openapi.js';
+import type { SpamCheck } from '../../src/forms/spam/spam-check.js';
 import { createFormRoutes } from '../../src/forms/http/form-routes.js';
 import { createMetrics } from '../../src/forms/metrics.js';
 import type { ProofOfWork } from '../../src/forms/spam/proof-of-work.js';
@@ -42,12 +46,18 @@ async function servedDocument(routes: readonly Route[]): Promise<OpenApiDocument
 /** The literal start of a documented path: all of it, or what comes before its first `{`. */
 const literalOf = (path: string) => (path.includes('{') ? path.slice(0, path.indexOf('{')) : path);
 
+/** Whether the documented `path` is one `route` answers: any path under a prefix (ending with its suffix, if any). */
+function isRoutedBy(route: Route, path: string): boolean {
+  if (!route.prefix) return route.path === path;
+  return path.includes('{') && literalOf(path) === route.path && (route.suffix === undefined || path.endsWith(route.suffix));
+}
+
 /** `METHOD path` of every route and method of `routes` the document does not describe. */
 function undocumentedRoutes(routes: readonly Route[], document: OpenApiDocument): string[] {
   const missing: string[] = [];
   for (const route of routes) {
     // Any path under a prefix route is described by a templated path that starts with the prefix.
-    const paths = Object.keys(document.paths).filter((path) => (route.prefix ? path.includes('{') && literalOf(path) === route.path : path === route.path));
+    const paths = Object.keys(document.paths).filter((path) => isRoutedBy(route, path));
     for (const method of Object.keys(route.methods)) {
       // `*` answers the methods a route does not list, as an unknown path would: described in the document's text.
       if (method === '*') continue;
@@ -62,9 +72,7 @@ function unroutedOperations(routes: readonly Route[], document: OpenApiDocument)
   const missing: string[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS.filter((candidate) => item[candidate])) {
-      const routed = routes.some(
-        (route) => (route.prefix ? path.includes('{') && literalOf(path) === route.path : route.path === path) && route.methods[method.toUpperCase()] !== undefined,
-      );
+      const routed = routes.some((route) => isRoutedBy(route, path) && route.methods[method.toUpperCase()] !== undefined);
       if (!routed) missing.push(`${method.toUpperCase()} ${path}`);
     }
   }
@@ -108,16 +116,24 @@ function formsTable(): Route[] {
   return [...routes, ...DOOR_ROUTES];
 }
 
-function blogTable(): Route[] {
+/** The blog's table; `withComments` mounts the comment routes beside it, as app/comment-routes.ts does. */
+function blogTable(withComments = false): Route[] {
   const respond = createResponseFactory(60);
+  const comments = withComments
+    ? createCommentRoutes(
+        { moderation: 'first', closeAfterDays: undefined, spamAction: 'quarantine', allowedOrigins: [ORIGIN] },
+        { store: {} as CommentStore, spam: {} as SpamCheck, render: (text) => text, createId: () => 'id', clock: () => 0, findPost: () => undefined, limiter: undefined, rateLimitKey: (address) => address },
+      )
+    : [];
   const routes = createBlogRoutes({
     current: () => ({}) as BlogSnapshot,
     resolver: createBlogResolver(respond),
     readMedia: async () => null,
     respond,
     pick: createAnswerPicker(),
+    documentParts: withComments ? [registerCommentPaths] : [],
   });
-  return [...routes, ...DOOR_ROUTES];
+  return [...comments, ...routes, ...DOOR_ROUTES];
 }
 
 describe('the route tables and their documents', () => {
@@ -135,6 +151,15 @@ describe('the route tables and their documents', () => {
     const document = await servedDocument(routes);
     assert.deepEqual(undocumentedRoutes(routes, document), []);
     assert.deepEqual(unroutedOperations(routes, document), []);
+  });
+
+  it('the blog listener with [blog.comments]: the comment routes are documented too', async () => {
+    const routes = blogTable(true);
+    const document = await servedDocument(routes);
+    assert.deepEqual(undocumentedRoutes(routes, document), []);
+    assert.deepEqual(unroutedOperations(routes, document), []);
+    assert.ok(document.paths['/api/blog/posts/{slug}/comments']?.post, 'POST a comment');
+    assert.equal((await servedDocument(blogTable())).paths['/api/blog/posts/{slug}/comments'], undefined, 'without comments, no comment paths');
   });
 
   it('a route added to a table without a description is found, and so is a description without its route', async () => {

@@ -21,6 +21,7 @@ import type { Backend } from '../backend.js';
 import { createSessionFile } from './session-file.js';
 import { createSuppressionFiles } from './suppressions.js';
 import { createSpamFiles, spamDirOf } from './spam-files.js';
+import { createCommentFiles } from './comment-files.js';
 import { withSpamPruning } from '../spam-pruning.js';
 
 /** The records of `config.data_dir`; nothing is read until a store is used. */
@@ -35,6 +36,7 @@ export function openBackend(config: Config, logger: Logger): Backend {
     campaigns: createCampaignFiles(campaignsDirOf(dataDir)),
     newsletter: createFileNewsletterStore({ dataDir, forms: newsletterForms, appendLine: jsonl.append, randomBytes, logger }),
     suppressions: createSuppressionFiles(dataDir),
+    comments: createCommentFiles(dataDir),
     spam: withSpamPruning(createSpamFiles(spamDirOf(dataDir)), { forms: config.forms, logger }),
     admin: {
       openSessions: (options) => createSessionStore({ ...options, file: createSessionFile(dataDir) }),

@@ -18,6 +18,7 @@ import { createPostgresSignInThrottle } from './sign-in-failures.js';
 import { createPostgresState, migratedForCommand } from './state.js';
 import { createPostgresSuppressions } from './suppressions.js';
 import { createPostgresSpamStore } from './spam-store.js';
+import { createPostgresCommentStore } from './comment-store.js';
 import { withSpamPruning } from '../spam-pruning.js';
 import type { Backend } from '../backend.js';
 
@@ -32,6 +33,7 @@ export function openBackend(config: Config, logger: Logger, clock: Clock = Date.
     campaigns: createPostgresCampaignStore(state),
     newsletter: createPostgresNewsletterStore(state, randomBytes),
     suppressions: createPostgresSuppressions(state),
+    comments: createPostgresCommentStore(state),
     spam: withSpamPruning(createPostgresSpamStore(state), { forms: config.forms, logger, clock }),
     admin: {
       openSessions: async (options) => createPostgresSessionStore(state, options),

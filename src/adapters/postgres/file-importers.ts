@@ -9,6 +9,7 @@ import { importNewsletterFromFiles } from './newsletter-import.js';
 import { importQueueFromFiles } from './queue-import.js';
 import type { PostgresState } from './state.js';
 import { importSuppressionsFromFiles } from './suppressions-import.js';
+import { importCommentsFromFiles } from './comment-store.js';
 
 export interface FileImporter {
   /** What it copies, as the command prints it ("form archives"). */
@@ -23,4 +24,5 @@ export const FILE_IMPORTERS: readonly FileImporter[] = [
   { name: 'campaigns', run: importCampaignsFromFiles },
   { name: 'mail queue', run: (dataDir, config, state) => importQueueFromFiles(dataDir, config, state) },
   { name: 'suppression list', run: importSuppressionsFromFiles },
+  { name: 'blog comments', run: importCommentsFromFiles },
 ];

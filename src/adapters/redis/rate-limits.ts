@@ -46,7 +46,7 @@ const COMMAND_TIMEOUT_MS = 1_000;
 type TakingRedis = Redis & { postboxTake(key: string, perHour: number): Promise<[number, number]> };
 
 /** The limiters of `forms` over the Redis at `url`; the connection is made in the background and kept up. */
-export function createRedisRateLimits(url: string, forms: readonly FormConfig[], logger: Logger): FormRateLimits {
+export function createRedisRateLimits(url: string, forms: ReadonlyArray<Pick<FormConfig, 'path' | 'rate_limit_per_hour'>>, logger: Logger): FormRateLimits {
   // No form with a rate limit: nothing to ask Redis, so no connection (and no outage to report).
   if (!forms.some((form) => form.rate_limit_per_hour > 0)) return { limiterFor: () => undefined, save: async () => undefined };
   const redis = new (ioredis().Redis)(url, {

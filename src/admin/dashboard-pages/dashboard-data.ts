@@ -28,6 +28,8 @@ export interface Dashboard {
   posts?: { published: number; drafts: number; scheduled: number; broken: number };
   /** Undefined without `[mail] queue`. */
   queue?: { pending: number; failed: number };
+  /** Undefined without `[blog.comments]`. */
+  comments?: { waiting: number };
 }
 
 export async function gatherDashboard(sources: DashboardSources): Promise<Dashboard> {
@@ -58,6 +60,7 @@ export async function gatherDashboard(sources: DashboardSources): Promise<Dashbo
       broken: versions.filter((version) => version.state === 'broken').length,
     },
     queue: await queueSizesOf(sources),
+    comments: sources.countWaitingComments && { waiting: await sources.countWaitingComments() },
   };
 }
 

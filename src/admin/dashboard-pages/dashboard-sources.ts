@@ -35,6 +35,8 @@ export interface DashboardSources {
   campaigns: CampaignStore;
   /** The spam quarantine: the submissions taken for spam per day (docs/spam.md "Counting"); no chart of spam without. */
   spam?: Pick<SpamStore, 'countByDay'>;
+  /** How many comments wait for approval (docs/comments.md), with `[blog.comments]` on. */
+  countWaitingComments?(): Promise<number>;
 }
 
 /** Whether `form` is a message form with an archive. */

@@ -34,16 +34,17 @@ function Tile({ label, value, href, alarm }: { label: readonly [string, string];
 }
 
 export function DashboardPage({ session, dashboard }: { session: AdminSession; dashboard: Dashboard }) {
-  const { posts, queue, counters } = dashboard;
+  const { posts, queue, comments, counters } = dashboard;
   return (
     <Layout title="Dashboard" session={session} section="dashboard">
       <h1>Dashboard</h1>
-      {(posts || queue) && (
+      {(posts || queue || comments) && (
         <ul class="admin-tiles" aria-label="At a glance">
           {posts && <Tile label={['published post', 'published posts']} value={posts.published} href="/admin/posts" />}
           {posts && <Tile label={['draft', 'drafts']} value={posts.drafts} href="/admin/posts" />}
           {posts && <Tile label={['scheduled post', 'scheduled posts']} value={posts.scheduled} href="/admin/posts" />}
           {posts && <Tile label={['broken post', 'broken posts']} value={posts.broken} href="/admin/posts" alarm />}
+          {comments && <Tile label={['comment waiting', 'comments waiting']} value={comments.waiting} href="/admin/comments" />}
           {queue && <Tile label={['mail waiting', 'mails waiting']} value={queue.pending} />}
           {queue && <Tile label={['failed mail', 'failed mails']} value={queue.failed} href="/admin/failed" alarm />}
         </ul>

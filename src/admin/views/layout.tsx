@@ -15,6 +15,7 @@ export type AdminSection = (typeof NAVIGATION)[number]['section'];
 const NAVIGATION = [
   { section: 'dashboard', label: 'Dashboard', href: '/admin', roles: OWNERS },
   { section: 'posts', label: 'Posts', href: '/admin/posts', roles: EVERY_ROLE },
+  { section: 'comments', label: 'Comments', href: '/admin/comments', roles: EVERY_ROLE },
   { section: 'campaigns', label: 'Campaigns', href: '/admin/campaigns', roles: EDITORS },
   { section: 'inbox', label: 'Inbox', href: '/admin/inbox', roles: OWNERS },
   { section: 'subscribers', label: 'Subscribers', href: '/admin/subscribers', roles: OWNERS },

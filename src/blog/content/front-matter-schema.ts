@@ -15,6 +15,8 @@ export const frontMatterSchema = z.object({
   all_langs: z.boolean({ error: 'must be true or false' }).default(false),
   // docs/blog.md "Raw HTML": the post's HTML is written through as it is, scripts included.
   raw_html: z.boolean({ error: 'must be true or false' }).default(false),
+  // docs/comments.md: `comments = false` closes the post's comments.
+  comments: z.boolean({ error: 'must be true or false' }).default(true),
   author: text.optional(),
   fediverse_creator: text.optional(),
   cover: z
@@ -55,17 +57,17 @@ const OPTIONAL_TEXT = ['lang', 'author', 'fediverse_creator', 'excerpt', 'slug']
 
 /** The schema's output for `data` when it is plainly valid; undefined when zod should judge it. */
 export function plainFrontMatter(data: Record<string, unknown>): FrontMatter | undefined {
-  const { title, date, updated, draft = false, tags = [], all_langs: allLangs = false, raw_html: rawHtml = false, cover } = data;
+  const { title, date, updated, draft = false, tags = [], all_langs: allLangs = false, raw_html: rawHtml = false, comments = true, cover } = data;
   if (typeof title !== 'string') return undefined;
   const trimmedTitle = title.trim();
   if (trimmedTitle === '' || !isDateValue(date) || (updated !== undefined && !isDateValue(updated))) return undefined;
-  if (typeof draft !== 'boolean' || typeof allLangs !== 'boolean' || typeof rawHtml !== 'boolean' || !Array.isArray(tags)) return undefined;
+  if (typeof draft !== 'boolean' || typeof allLangs !== 'boolean' || typeof rawHtml !== 'boolean' || typeof comments !== 'boolean' || !Array.isArray(tags)) return undefined;
   const trimmedTags: string[] = [];
   for (const tag of tags as unknown[]) {
     if (typeof tag !== 'string' || tag.trim() === '') return undefined;
     trimmedTags.push(tag.trim());
   }
-  const result: FrontMatter = { title: trimmedTitle, date, draft, tags: trimmedTags, all_langs: allLangs, raw_html: rawHtml };
+  const result: FrontMatter = { title: trimmedTitle, date, draft, tags: trimmedTags, all_langs: allLangs, raw_html: rawHtml, comments };
   if (updated !== undefined) result.updated = updated;
   for (const key of OPTIONAL_TEXT) {
     const value = data[key];

@@ -207,7 +207,7 @@ export function checkRecord(value: unknown, stamp: string): CacheRecord | null {
 
 /** What the cache keeps of a post. */
 export function recordOf(post: LoadedPost): PostRecord {
-  const { file, slug, lang, hasLanguageSuffix, title, date, updated, draft, tags, allLangs, rawHtml, author, fediverseCreator, cover } = post;
+  const { file, slug, lang, hasLanguageSuffix, title, date, updated, draft, tags, allLangs, rawHtml, comments, author, fediverseCreator, cover } = post;
   return {
     file,
     slug,
@@ -220,6 +220,7 @@ export function recordOf(post: LoadedPost): PostRecord {
     tags,
     allLangs,
     rawHtml,
+    comments,
     author,
     fediverseCreator,
     cover,
@@ -244,6 +245,7 @@ function isPostRecord(value: unknown): value is PostRecord {
     isStringArray(value.tags) &&
     typeof value.allLangs === 'boolean' &&
     typeof value.rawHtml === 'boolean' &&
+    typeof value.comments === 'boolean' &&
     isNullableString(value.author) &&
     isNullableString(value.fediverseCreator) &&
     (cover === null || (isObject(cover) && typeof cover.url === 'string' && isNullableString(cover.alt) && Object.keys(cover).length === 2)) &&

@@ -57,6 +57,7 @@ export class LoadedPost implements PostVersion {
   readonly tags: string[];
   readonly allLangs: boolean;
   readonly rawHtml: boolean;
+  readonly comments: boolean;
   readonly author: string | null;
   readonly fediverseCreator: string | null;
   readonly cover: PostVersion['cover'];
@@ -76,6 +77,7 @@ export class LoadedPost implements PostVersion {
     this.tags = fields.tags;
     this.allLangs = fields.allLangs;
     this.rawHtml = fields.rawHtml;
+    this.comments = fields.comments;
     this.author = fields.author;
     this.fediverseCreator = fields.fediverseCreator;
     this.cover = fields.cover;

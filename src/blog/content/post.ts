@@ -22,6 +22,8 @@ export interface PostVersion {
   allLangs: boolean;
   /** Front matter `raw_html`: the HTML is not sanitised (docs/blog.md "Raw HTML"). */
   rawHtml: boolean;
+  /** Front matter `comments`: false closes the post's comments (docs/comments.md). */
+  comments: boolean;
   /** The post's own values; the site's defaults are applied by the catalog. */
   author: string | null;
   fediverseCreator: string | null;

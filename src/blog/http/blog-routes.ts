@@ -4,6 +4,7 @@
 // `Access-Control-Allow-Origin: *`.
 import { parse as parseQuery } from 'node:querystring';
 import type { Answer } from '../../http/answer.js';
+import { errorAnswer } from '../../http/error-catalogue.js';
 import type { DoorAnswers } from '../../http/front-door.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
 import { createDocumentRoute } from '../../http/openapi/document-route.js';
@@ -11,7 +12,7 @@ import { MEDIA_PREFIX } from '../media/media-path.js';
 import type { MediaReader } from '../media/media-files.js';
 import type { PickAnswer } from './encoded-answers.js';
 import { createMediaHandler } from './media-route.js';
-import { createBlogDocument } from './openapi.js';
+import { createBlogDocument, type BlogDocumentPart } from './openapi.js';
 import type { PreparedResponse, ResponseFactory } from './prepared-response.js';
 import { ALLOWED_METHODS, FIXED_ROUTES, POST_PREFIX, POSTS, type BlogResolver } from './resolve.js';
 import type { BlogSnapshot } from './snapshot.js';
@@ -25,6 +26,8 @@ export interface BlogRoutesOptions {
   respond: ResponseFactory;
   /** The form of a prepared answer a request gets: plain, compressed, or its 304. */
   pick: PickAnswer;
+  /** What the routes mounted beside these add to /openapi.json. */
+  documentParts?: readonly BlogDocumentPart[];
 }
 
 /** Distinct request URLs remembered per snapshot; the memo starts over when it is full. */
@@ -54,7 +57,7 @@ export function createBlogRoutes(options: BlogRoutesOptions): Route[] {
     // Preflight on any path under /api/blog; other methods on an unknown path are simply not found.
     { path: '/api/blog/', prefix: true, methods: { OPTIONS: preflight, '*': () => options.resolver.notFound.answer } },
     // GET /openapi.json (docs/openapi.md): the document of this table, built once here.
-    createDocumentRoute(createBlogDocument()),
+    createDocumentRoute(createBlogDocument(options.documentParts)),
   ];
 }
 
@@ -63,7 +66,8 @@ export function createBlogDoorAnswers(resolver: BlogResolver): DoorAnswers {
   return {
     notFound: () => resolver.notFound.answer,
     badPath: () => resolver.badPath.answer,
-    methodNotAllowed: () => resolver.methodNotAllowed.answer,
+    // The blog's own routes share one prepared 405; a route mounted beside them (the comments) names its own methods.
+    methodNotAllowed: (allow) => (allow === ALLOWED_METHODS ? resolver.methodNotAllowed.answer : errorAnswer('method_not_allowed', { 'access-control-allow-origin': '*', allow })),
     internalError: () => resolver.internalError.answer,
   };
 }

@@ -87,17 +87,22 @@ const POSTS_PARAMETERS = {
 
 const langQuery = z.object({ lang: z.string().optional().openapi({ description: 'The language version to give; given at most once.' }) });
 
-/** The document, made once a process: it depends on the code alone, not on the configuration. */
+/** Routes mounted beside the blog's own describe themselves into its document (the comments, docs/comments.md). */
+export type BlogDocumentPart = (api: ApiDocument) => void;
+
+/** The document without parts, made once a process: it depends on the code alone, not on the configuration. */
 let built: Record<string, unknown> | undefined;
 
-/** The document of the blog listener. */
-export function createBlogDocument(): Record<string, unknown> {
-  built ??= buildBlogDocument();
+/** The document of the blog listener, with the `parts` of the routes mounted beside the blog's. */
+export function createBlogDocument(parts: readonly BlogDocumentPart[] = []): Record<string, unknown> {
+  if (parts.length > 0) return buildBlogDocument(parts);
+  built ??= buildBlogDocument([]);
   return built;
 }
 
-function buildBlogDocument(): Record<string, unknown> {
+function buildBlogDocument(parts: readonly BlogDocumentPart[]): Record<string, unknown> {
   const api = createApiDocument();
+  for (const part of parts) part(api);
   for (const path of Object.keys(FIXED_ROUTES)) {
     // A route without a description here is found by the route-table test (test/openapi/).
     const fixed = FIXED_DOCS[path];
@@ -142,7 +147,7 @@ function buildBlogDocument(): Record<string, unknown> {
   });
   return api.generate({
     title: 'Postbox blog',
-    description: `The read-only blog API (docs/blog.md "What the API answers"). Every answer carries \`Access-Control-Allow-Origin: *\`. JSON answers, feeds and the sitemap are sent compressed (brotli or gzip) when the request takes it, each form with an entity tag of its own. A method other than ${ALLOWED_METHODS} on a path is answered \`405 method_not_allowed\` with \`Allow\`, an unknown path \`404 not_found\`.`,
+    description: `${parts.length > 0 ? 'The blog API, with its comments (docs/comments.md),' : 'The read-only blog API'} (docs/blog.md "What the API answers"). Every answer carries \`Access-Control-Allow-Origin: *\`. JSON answers, feeds and the sitemap are sent compressed (brotli or gzip) when the request takes it, each form with an entity tag of its own. A method other than ${ALLOWED_METHODS} on a path is answered \`405 method_not_allowed\` with \`Allow\`, an unknown path \`404 not_found\`.`,
   });
 }
 

@@ -29,7 +29,7 @@ export interface SpamCheck {
 
 const CLEAN: SpamVerdict = Object.freeze({ reasons: [], captchaUnreachable: false }) as SpamVerdict;
 
-export function createSpamCheck(form: FormConfig, deps: SpamCheckDeps): SpamCheck {
+export function createSpamCheck(form: Pick<FormConfig, 'path' | 'spam'>, deps: SpamCheckDeps): SpamCheck {
   const { spam } = form;
   const proofOfWork = spam.proof_of_work
     ? createProofOfWork({ form: form.path, minSeconds: spam.min_seconds, expiresSeconds: spam.challenge_expires_seconds, secrets: deps.secrets }, deps.ledger)

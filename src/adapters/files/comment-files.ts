@@ -1,0 +1,124 @@
+// The blog's comments in data_dir (docs/comments.md "Where comments are kept"), in data_dir/comments/:
+//   posts/<slug>@<lang>.json   one post version's comments, every status, oldest first (names percent-encoded)
+//   approved-addresses.json    the addresses (compared form) whose comment a person approved
+// Each file is replaced atomically on every change. Changes of this process run one after the other, and each
+// file is read once and then kept in memory: `serve` is the one process that writes them.
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CommentedVersion, CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
+import { comparableEmailAddress } from '../../kit/email-address.js';
+import { writeFileAtomically } from '../../kit/files/atomic-file.js';
+
+/** The folder of the comments under data_dir (reserved in src/config/data-files.ts). */
+export function commentsDirOf(dataDir: string): string {
+  return path.join(dataDir, 'comments');
+}
+
+const POSTS_FOLDER = 'posts';
+const ADDRESSES_FILE = 'approved-addresses.json';
+
+/** The file name of a version: both parts percent-encoded, so "@" and "/" in them cannot mislead. */
+function fileNameOf({ slug, lang }: CommentedVersion): string {
+  return `${encodeURIComponent(slug)}@${encodeURIComponent(lang)}.json`;
+}
+
+async function readJson<T>(file: string, empty: T): Promise<T> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as T;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty;
+    throw error;
+  }
+}
+
+/** Every comment and approved address of data_dir, for `postbox migrate --from-files`. */
+export async function readCommentFiles(dataDir: string): Promise<{ comments: StoredComment[]; addresses: string[] }> {
+  const store = createCommentFiles(dataDir);
+  const { addresses } = await readJson<{ addresses: string[] }>(path.join(commentsDirOf(dataDir), ADDRESSES_FILE), { addresses: [] });
+  return { comments: await store.listAll(), addresses };
+}
+
+export function createCommentFiles(dataDir: string): CommentStore {
+  const folder = commentsDirOf(dataDir);
+  const postsFolder = path.join(folder, POSTS_FOLDER);
+  const addressesFile = path.join(folder, ADDRESSES_FILE);
+  const versions = new Map<string, Promise<StoredComment[]>>();
+  let addresses: Promise<Set<string>> | undefined;
+  let changes: Promise<unknown> = Promise.resolve();
+
+  /** Runs `change` after every change before it; a failed change does not stop the next. */
+  function serialize<T>(change: () => Promise<T>): Promise<T> {
+    const done = changes.then(change, change);
+    changes = done.catch(() => undefined);
+    return done;
+  }
+
+  function load(name: string): Promise<StoredComment[]> {
+    let loaded = versions.get(name);
+    if (!loaded) {
+      loaded = readJson<{ comments: StoredComment[] }>(path.join(postsFolder, name), { comments: [] }).then((file) => file.comments);
+      versions.set(name, loaded);
+      loaded.catch(() => versions.delete(name));
+    }
+    return loaded;
+  }
+
+  async function save(name: string, comments: StoredComment[]): Promise<void> {
+    await mkdir(postsFolder, { recursive: true });
+    await writeFileAtomically(path.join(postsFolder, name), `${JSON.stringify({ comments }, null, 1)}\n`);
+    versions.set(name, Promise.resolve(comments));
+  }
+
+  function loadAddresses(): Promise<Set<string>> {
+    addresses ??= readJson<{ addresses: string[] }>(addressesFile, { addresses: [] }).then((file) => new Set(file.addresses));
+    return addresses;
+  }
+
+  /** Applies `change` to a copy of the version's comments and saves it when `change` says it changed something. */
+  function changeVersion<T>(version: CommentedVersion, change: (comments: StoredComment[]) => { changed: boolean; result: T }): Promise<T> {
+    const name = fileNameOf(version);
+    return serialize(async () => {
+      const comments = [...(await load(name))];
+      const { changed, result } = change(comments);
+      if (changed) await save(name, comments);
+      return result;
+    });
+  }
+
+  return {
+    add: (comment) => changeVersion(comment, (comments) => ({ changed: comments.push(comment) > 0, result: undefined })),
+    listVersion: async (version) => [...(await load(fileNameOf(version)))],
+    async listAll() {
+      const names = await readdir(postsFolder).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [] as string[];
+        throw error;
+      });
+      const all = (await Promise.all(names.filter((name) => name.endsWith('.json')).map(load))).flat();
+      return all.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    },
+    setStatus: (version, id, status: CommentStatus) =>
+      changeVersion(version, (comments) => {
+        const index = comments.findIndex((comment) => comment.id === id);
+        if (index === -1) return { changed: false, result: undefined };
+        comments[index] = { ...comments[index]!, status };
+        return { changed: true, result: comments[index] };
+      }),
+    remove: (version, id) =>
+      changeVersion(version, (comments) => {
+        const index = comments.findIndex((comment) => comment.id === id);
+        if (index !== -1) comments.splice(index, 1);
+        return { changed: index !== -1, result: index !== -1 };
+      }),
+    isApprovedAddress: async (address) => (await loadAddresses()).has(comparableEmailAddress(address)),
+    addApprovedAddress: (address) =>
+      serialize(async () => {
+        const known = await loadAddresses();
+        const key = comparableEmailAddress(address);
+        if (known.has(key)) return;
+        const next = new Set(known).add(key);
+        await mkdir(folder, { recursive: true });
+        await writeFileAtomically(addressesFile, `${JSON.stringify({ addresses: [...next] }, null, 1)}\n`);
+        addresses = Promise.resolve(next);
+      }),
+  };
+}

@@ -1,0 +1,28 @@
+// The blog's comments (docs/comments.md "Where comments are kept"): one row per comment, whatever its status, and
+// the addresses whose comment a person approved. Like the files of data_dir/comments/.
+// Migration version 9 (src/adapters/postgres/migrations.ts).
+export const COMMENT_TABLES = `
+-- One row per comment of a post version (slug and language). The address is kept for moderation and never shown.
+CREATE TABLE blog_comments (
+  id text PRIMARY KEY,
+  slug text NOT NULL,
+  lang text NOT NULL,
+  parent text,
+  author_name text NOT NULL,
+  author_url text,
+  email text,
+  body text NOT NULL,
+  html text NOT NULL,
+  created_at timestamptz NOT NULL,
+  status text NOT NULL CHECK (status IN ('waiting', 'published', 'spam')),
+  kind text NOT NULL DEFAULT 'comment',
+  reasons text[]
+);
+CREATE INDEX blog_comments_by_version ON blog_comments (slug, lang, created_at);
+CREATE INDEX blog_comments_by_time ON blog_comments (created_at);
+
+-- The addresses (compared form, kit/email-address.ts) that moderation = "first" trusts.
+CREATE TABLE blog_comment_approved_addresses (
+  address text PRIMARY KEY
+);
+`;

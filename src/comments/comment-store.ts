@@ -1,0 +1,49 @@
+// What a comment is and where comments are kept (docs/comments.md): each post version's comments by slug and
+// language, and the addresses whose comment a person approved, which `moderation = "first"` trusts.
+// src/adapters/files/comment-files.ts keeps them in data_dir.
+
+/** Waiting for a person, shown to everybody, or taken for spam (never shown). */
+export type CommentStatus = 'waiting' | 'published' | 'spam';
+
+/** One post version: a post's slug and the language of the version. */
+export interface CommentedVersion {
+  slug: string;
+  lang: string;
+}
+
+/** A comment as it is kept; the address is kept for moderation and never leaves in an answer. */
+export interface StoredComment extends CommentedVersion {
+  /** Random, unique; what `#comment-<id>` and a reply's `parent` name. */
+  id: string;
+  /** The comment it answers, null at the top of the thread. */
+  parent: string | null;
+  author: { name: string; url: string | null };
+  email: string | null;
+  /** The Markdown as it was sent. */
+  text: string;
+  /** `text` rendered, without raw HTML (render-comment.ts). */
+  html: string;
+  /** RFC 3339. */
+  createdAt: string;
+  status: CommentStatus;
+  kind: 'comment';
+  /** For a spam comment: why it was taken for spam. */
+  reasons?: string[];
+}
+
+export interface CommentStore {
+  /** Keeps a new comment; resolves once it is durable. */
+  add(comment: StoredComment): Promise<void>;
+  /** Every comment of one post version, whatever its status, oldest first. */
+  listVersion(version: CommentedVersion): Promise<StoredComment[]>;
+  /** Every comment of every post, oldest first, for /admin. */
+  listAll(): Promise<StoredComment[]>;
+  /** Changes a comment's status; the comment as it is now, or undefined when there is no such comment. */
+  setStatus(version: CommentedVersion, id: string, status: CommentStatus): Promise<StoredComment | undefined>;
+  /** Forgets a comment for good; false when there was none. */
+  remove(version: CommentedVersion, id: string): Promise<boolean>;
+  /** Whether a comment from `address` was approved once (compared as kit/email-address.ts compares). */
+  isApprovedAddress(address: string): Promise<boolean>;
+  /** Remembers that a comment from `address` was approved. */
+  addApprovedAddress(address: string): Promise<void>;
+}

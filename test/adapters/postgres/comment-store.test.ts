@@ -1,0 +1,70 @@
+// The blog's comments in PostgreSQL (src/adapters/postgres/comment-store.ts) on a real server: the CommentStore
+// contract, with the store opened again as a second replica's pool, migration 9 making its tables, and
+// `postbox migrate --from-files` copying data_dir/comments once however often it runs.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createCommentFiles } from '../../../src/adapters/files/comment-files.js';
+import { createPostgresCommentStore, importCommentsFromFiles } from '../../../src/adapters/postgres/comment-store.js';
+import type { Config } from '../../../src/config/config.js';
+import { MIGRATIONS } from '../../../src/adapters/postgres/migrations.js';
+import { createPostgresState, type PostgresState } from '../../../src/adapters/postgres/state.js';
+import { commentStoreContract, storedComment } from '../../support/comment-store-contract.js';
+import { captureLogs } from '../../support/log-capture.js';
+import { startPostgresServer, type TestPostgres } from '../../support/postgres-server.js';
+import { createTempDir } from '../../support/temp-dir.js';
+
+describe('comments in PostgreSQL', () => {
+  let postgres: TestPostgres;
+  const states: PostgresState[] = [];
+  let databases = 0;
+  before(async () => {
+    postgres = await startPostgresServer();
+  });
+  after(async () => {
+    await Promise.all(states.map((state) => state.close()));
+    await postgres?.close();
+  });
+
+  async function openState(url: string): Promise<PostgresState> {
+    const state = createPostgresState(url, captureLogs().logger);
+    states.push(state);
+    await state.migrated();
+    return state;
+  }
+
+  commentStoreContract(async () => {
+    databases += 1;
+    const url = await postgres.createDatabase(`comments_${databases}`);
+    const store = createPostgresCommentStore(await openState(url));
+    return { store, reopen: async () => createPostgresCommentStore(await openState(url)) };
+  });
+
+  it('is migration 9, "blog comments"', async () => {
+    assert.equal(MIGRATIONS.find((candidate) => candidate.version === 9)?.name, 'blog comments');
+    databases += 1;
+    const state = await openState(await postgres.createDatabase(`comments_${databases}`));
+    const { rows } = await state.query<{ name: string }>('SELECT name FROM schema_migrations WHERE version = 9');
+    assert.deepEqual(rows, [{ name: 'blog comments' }]);
+  });
+
+  it('copies data_dir/comments with migrate --from-files, once however often it runs', async () => {
+    const temp = await createTempDir('comments-import');
+    try {
+      const files = createCommentFiles(temp.dir);
+      await files.add(storedComment('hello', 'a1', 1, { status: 'published' }));
+      await files.add(storedComment('hello', 'b2', 2, { parent: 'a1', email: null, reasons: ['links'], status: 'spam' }));
+      await files.add(storedComment('other', 'c3', 3, { lang: 'de' }));
+      await files.addApprovedAddress('Ada@example.org');
+      databases += 1;
+      const state = await openState(await postgres.createDatabase(`comments_${databases}`));
+      const config = { data_dir: temp.dir } as Config;
+      assert.deepEqual(await importCommentsFromFiles(temp.dir, config, state), { copied: 3, skipped: 0 });
+      assert.deepEqual(await importCommentsFromFiles(temp.dir, config, state), { copied: 0, skipped: 3 });
+      const store = createPostgresCommentStore(state);
+      assert.deepEqual(await store.listAll(), await files.listAll());
+      assert.equal(await store.isApprovedAddress('ada@example.org'), true);
+    } finally {
+      await temp.remove();
+    }
+  });
+});

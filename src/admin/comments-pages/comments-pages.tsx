@@ -27,6 +27,8 @@ export interface CommentsPagesDeps {
   authorOf(version: CommentedVersion): string | null;
   /** Appends an event to the audit log, with the network of `request`. */
   audit(request: RoutedRequest, event: Omit<AuditEvent, 'at' | 'network'>): Promise<void>;
+  /** After a comment is approved: the reply notification of its parent's author (comments/comment-mail.ts). */
+  afterPublish?(comment: StoredComment): Promise<void>;
 }
 
 const AUDIT_EVENTS = { approve: 'comment_approved', spam: 'comment_marked_spam', delete: 'comment_deleted' } as const;
@@ -57,9 +59,10 @@ export function createCommentsPages(deps: CommentsPagesDeps): AdminRoute[] {
     if (action === 'delete' && !isConfirmed(fields)) return confirmDelete(session, comment);
     if (action === 'delete') await store.remove(version, id);
     else {
-      await store.setStatus(version, id, action === 'approve' ? 'published' : 'spam');
+      const changed = await store.setStatus(version, id, action === 'approve' ? 'published' : 'spam');
       // moderation = "first": the address of an approved comment is trusted from now on.
       if (action === 'approve' && comment.email !== null) await store.addApprovedAddress(comment.email);
+      if (action === 'approve' && changed && comment.status !== 'published') await deps.afterPublish?.(changed);
     }
     await deps.audit(request, { user: session.user, event: AUDIT_EVENTS[action], subject: `${comment.slug} (${comment.lang}) comment ${comment.id}` });
     return back(action === 'approve' ? 'approved' : action === 'spam' ? 'spam' : 'deleted');

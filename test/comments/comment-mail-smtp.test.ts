@@ -4,7 +4,9 @@
 // List-Unsubscribe stops the mails, the owner's Approve link decides once under a burst, and no page shows the
 // commenter's address.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { readJsonLines } from '../support/json-lines.js';
 import { rawHeaderValues, startSmtpServer, type ReceivedMessage, type TestSmtpServer } from '../support/smtp-server.js';
 import { startCommentsApp, type CommentsApp } from './comments-app.js';
 
@@ -128,6 +130,50 @@ describe('comment mails over SMTP', () => {
     await post({ name: 'Carol', email: 'carol@example.com', text: 'Marker comment' });
     await smtp.waitForMessage('the owner mail of the marker', (message) => to(message) === OWNER && (message.parsed.text ?? '').includes('Marker comment'));
     assert.ok(!smtp.received.some((message) => (message.parsed.text ?? '').includes('Third reply')), 'no mail after the unsubscribe');
+  });
+
+  it("replies from /admin as the site, published at once and mailed to the opted-in author; edits re-render; both audited", async () => {
+    // Ada is confirmed (she stopped one thread only) and trusted: a new comment is published, with no new confirmation.
+    const confirmations = smtp.received.filter((message) => /Confirm/.test(message.parsed.subject ?? '')).length;
+    const comment = await post({ name: 'Ada', email: ADA, text: 'A question for the author', notify: true });
+    assert.equal(comment.status, 'published');
+    const { cookie, csrf } = await app.signIn('jane');
+    const act = (fields: Record<string, string>) =>
+      app.service.inject({
+        method: 'POST',
+        url: '/admin/comments',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ csrf_token: csrf, slug: 'hello', lang: 'en', ...fields }).toString(),
+      });
+    const form = await act({ action: 'reply', id: comment.id });
+    assert.equal(form.statusCode, 200);
+    assert.match(form.body, /<textarea[^>]*name="text"/);
+    pages.push(form.body);
+    const replied = await act({ action: 'reply', id: comment.id, text: 'The *answer*' });
+    assert.equal(replied.statusCode, 303);
+    assert.equal(replied.headers.location, '/admin/comments?notice=replied');
+    const thread = (await app.service.inject({ method: 'GET', url: '/api/blog/posts/hello/comments' })).json() as { comments: Array<{ id: string; parent: string; author: { name: string; url: string }; html: string }> };
+    const reply = thread.comments.find((one) => one.parent === comment.id)!;
+    assert.deepEqual(reply.author, { name: 'Blog', url: 'https://blog.example.com' });
+    assert.equal(reply.html, '<p>The <em>answer</em></p>\n');
+    const mail = await smtp.waitForMessage("the site's reply mail", (message) => to(message) === ADA && (message.parsed.text ?? '').includes('The *answer*'));
+    assert.match(mail.parsed.subject ?? '', /^Blog replied/);
+    assert.equal(smtp.received.filter((message) => /Confirm/.test(message.parsed.subject ?? '')).length, confirmations);
+
+    assert.equal((await act({ action: 'edit', id: reply.id, text: '' })).statusCode, 400, 'an empty text is refused');
+    const edited = await act({ action: 'edit', id: reply.id, text: 'The **better** answer' });
+    assert.equal(edited.headers.location, '/admin/comments?notice=edited');
+    const after = (await app.service.inject({ method: 'GET', url: '/api/blog/posts/hello/comments' })).json() as { comments: Array<{ id: string; html: string }> };
+    assert.equal(after.comments.find((one) => one.id === reply.id)!.html, '<p>The <strong>better</strong> answer</p>\n');
+    const listed = await app.service.inject({ method: 'GET', url: '/admin/comments', headers: { cookie } });
+    assert.match(listed.body, /Blog \(the site&#39;s, by jane\)|Blog \(the site's, by jane\)/);
+
+    const audit = (await readJsonLines(path.join(app.dir, 'data', 'admin-audit.jsonl'))) as Array<{ event: string; user?: string; subject?: string }>;
+    const events = audit.filter((line) => line.event === 'comment_replied' || line.event === 'comment_edited').map((line) => [line.event, line.user, line.subject]);
+    assert.deepEqual(events, [
+      ['comment_replied', 'jane', `hello (en) comment ${comment.id}`],
+      ['comment_edited', 'jane', `hello (en) comment ${reply.id}`],
+    ]);
   });
 
   it('shows the address on no page', async () => {

@@ -35,5 +35,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 7, name: 'admin remembered devices', sql: ADMIN_DEVICE_COLUMNS },
   { version: 8, name: 'admin config password tags', sql: ADMIN_CONFIG_HASH_TAGS },
   { version: 9, name: 'blog comments', sql: COMMENT_TABLES },
-  { version: 10, name: 'blog comment mail', sql: COMMENT_MAIL_TABLES },
+  { version: 10, name: 'blog comment mail and replies of the site', sql: COMMENT_MAIL_TABLES },
 ]);

@@ -1,4 +1,5 @@
-// Reply subscribers and comment mail tokens (docs/comments.md "Reply notifications"): like data_dir/comments/mail.json.
+// Reply subscribers and comment mail tokens (docs/comments.md "Reply notifications"): like data_dir/comments/mail.json;
+// and the column that names the /admin user who wrote a reply of the site (docs/comments.md "Moderating in /admin").
 // Migration version 10 (src/adapters/postgres/migrations.ts).
 export const COMMENT_MAIL_TABLES = `
 -- One row per address that asked for mail about replies; address_key is its compared form (kit/email-address.ts).
@@ -23,4 +24,7 @@ CREATE TABLE blog_comment_mail_tokens (
   expires_at timestamptz NOT NULL
 );
 CREATE INDEX blog_comment_mail_tokens_by_expiry ON blog_comment_mail_tokens (expires_at);
+
+-- A reply of the site written in /admin names the user who wrote it.
+ALTER TABLE blog_comments ADD COLUMN by_user text;
 `;

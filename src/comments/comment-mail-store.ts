@@ -46,7 +46,8 @@ export interface CommentMailStore {
   confirm(id: string): Promise<boolean>;
   /** Stops the mails for one watched comment, or for all (`commentId` null: the address must confirm again). */
   unsubscribe(id: string, commentId: string | null): Promise<boolean>;
-  addToken(token: CommentMailToken): Promise<void>;
+  /** Keeps a new token; the tokens expired at `now` may go. */
+  addToken(token: CommentMailToken, now: number): Promise<void>;
   /** The token of `hash` while it is valid at `now`, left in place (a page that shows a button). */
   findToken(hash: string, now: number): Promise<CommentMailToken | undefined>;
   /** Takes the token of `hash` valid at `now` and forgets it, in one step: of concurrent takes, one gets it. */

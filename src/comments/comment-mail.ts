@@ -88,15 +88,16 @@ export function createCommentMail(settings: CommentMailSettings, deps: CommentMa
     if (!sendConfirmation) return;
     const token = createToken(deps.randomBytes);
     const expiresAt = now + CONFIRM_TTL_MS;
-    await store.addToken({ hash: hashToken(token), action: 'confirm', subscriberId: subscriber.id, expiresAt });
+    await store.addToken({ hash: hashToken(token), action: 'confirm', subscriberId: subscriber.id, expiresAt }, now);
     await deps.send('comment_confirmation', confirmationMail(settings.from, address, settings.siteName, settings.links.confirm(token), expiresAt));
   };
 
   const mailOwner = async (comment: StoredComment) => {
     if (settings.ownerAddress === undefined) return;
     const token = createToken(deps.randomBytes);
-    const expiresAt = deps.clock() + MODERATION_TTL_MS;
-    await store.addToken({ hash: hashToken(token), action: 'moderate', comment: { slug: comment.slug, lang: comment.lang, id: comment.id }, expiresAt });
+    const now = deps.clock();
+    const expiresAt = now + MODERATION_TTL_MS;
+    await store.addToken({ hash: hashToken(token), action: 'moderate', comment: { slug: comment.slug, lang: comment.lang, id: comment.id }, expiresAt }, now);
     const { links } = settings;
     await deps.send(
       'comment_owner',

@@ -84,7 +84,7 @@ export function createCommentMailFiles(dataDir: string): CommentMailStore {
         } else subscriber.watched = subscriber.watched.filter((watched) => watched !== commentId);
         return { changed: true, result: true };
       }),
-    addToken: (token) => change((state) => ({ changed: state.tokens.push(token) > 0, result: undefined })),
+    addToken: (token, now) => change((state) => ({ changed: state.tokens.push(token) > 0, result: undefined }), now),
     findToken: async (hash, now) => (await load()).tokens.find((token) => token.hash === hash && token.expiresAt > now),
     takeToken: (hash, now) =>
       change((state) => {

@@ -74,8 +74,8 @@ export function createPostgresCommentMailStore(state: PostgresState, newClaim: (
           : await state.query('UPDATE blog_comment_subscribers SET watched = array_remove(watched, $2) WHERE id = $1', [id, commentId]);
       return rowCount === 1;
     },
-    async addToken(token) {
-      await state.query('DELETE FROM blog_comment_mail_tokens WHERE expires_at <= now()');
+    async addToken(token, now) {
+      await state.query('DELETE FROM blog_comment_mail_tokens WHERE expires_at <= $1', [new Date(now)]);
       const comment = token.action === 'moderate' ? token.comment : undefined;
       await state.query('INSERT INTO blog_comment_mail_tokens (hash, action, subscriber_id, slug, lang, comment_id, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
         token.hash,

@@ -88,7 +88,7 @@ export function composeCommentRoutes(
  */
 export function composeCommentMail(
   config: Config,
-  backend: Pick<Backend, 'comments' | 'commentMail'>,
+  backend: Pick<Backend, 'comments' | 'commentMail' | 'accounts'>,
   queue: Pick<DeliveryQueue, 'enqueue'> | undefined,
   content: Pick<BlogContent, 'current'>,
   parts: Pick<CommentParts, 'clock' | 'logger'>,
@@ -116,6 +116,11 @@ export function composeCommentMail(
       randomBytes,
       clock: parts.clock,
       logger: parts.logger,
+      // As /admin's decisions, without a user: the link is the owner's capability (docs/comments.md "The owner's mail").
+      audit: (event, subject, clientAddress) => backend.accounts.audit({ at: parts.clock(), event, subject, network: networkOf(clientAddress) }),
     },
   );
 }
+
+/** The network an audit event records, as /admin records it: an IPv6 address as its /64. */
+const networkOf = createRateLimitKey(64);

@@ -44,6 +44,8 @@ export interface CommentMailDeps {
   randomBytes: RandomBytes;
   clock: Clock;
   logger: Logger;
+  /** Writes a decision taken through the owner's link to the audit log, with the client address it came from. */
+  audit?(event: 'comment_approved' | 'comment_marked_spam', subject: string, clientAddress: string): Promise<void>;
 }
 
 export type ModerationAction = 'approve' | 'spam';
@@ -60,8 +62,8 @@ export interface CommentMail {
   unsubscribe(token: string): Promise<'unsubscribed' | 'unknown'>;
   /** The waiting comment a moderation token names, while it is valid. */
   isModerationValid(token: string): Promise<boolean>;
-  /** Takes the moderation token once and applies `action`; 'gone' for a used, expired or unknown token. */
-  moderate(token: string, action: ModerationAction): Promise<'approved' | 'spam' | 'gone'>;
+  /** Takes the moderation token once and applies `action` (audited with `clientAddress`); 'gone' for a used, expired or unknown token. */
+  moderate(token: string, action: ModerationAction, clientAddress: string): Promise<'approved' | 'spam' | 'gone'>;
 }
 
 export function createCommentMail(settings: CommentMailSettings, deps: CommentMailDeps): CommentMail {
@@ -157,12 +159,13 @@ export function createCommentMail(settings: CommentMailSettings, deps: CommentMa
       return (await store.unsubscribe(match[1]!, match[2] ?? null)) ? 'unsubscribed' : 'unknown';
     },
     isModerationValid: async (token) => (await validToken(token, 'moderate')) !== undefined,
-    async moderate(token, action) {
+    async moderate(token, action, clientAddress) {
       if (!(await validToken(token, 'moderate'))) return 'gone';
       const taken = await store.takeToken(hashToken(token), deps.clock());
       if (taken?.action !== 'moderate') return 'gone';
       const changed = await comments.setStatus(taken.comment, taken.comment.id, action === 'approve' ? 'published' : 'spam');
       if (!changed) return 'gone';
+      await deps.audit?.(action === 'approve' ? 'comment_approved' : 'comment_marked_spam', `${changed.slug} (${changed.lang}) comment ${changed.id}`, clientAddress);
       if (action === 'spam') return 'spam';
       if (changed.email !== null) await comments.addApprovedAddress(changed.email);
       await guarded('comment_reply_mail_failed', () => notifyParent(changed));

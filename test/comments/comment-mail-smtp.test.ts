@@ -81,6 +81,12 @@ describe('comment mails over SMTP', () => {
     assert.deepEqual(burst.map((answer) => answer.statusCode).sort(), [200, 410, 410, 410, 410, 410, 410, 410]);
     assert.equal(await total(), 1);
     assert.equal((await page('GET', approveLink)).statusCode, 410);
+    const audit = (await readJsonLines(path.join(app.dir, 'data', 'admin-audit.jsonl'))) as Array<{ event: string; user?: string; subject?: string }>;
+    assert.deepEqual(
+      audit.filter((line) => line.event === 'comment_approved').map((line) => [line.user, line.subject]),
+      [[undefined, `hello (en) comment ${adaComment}`]],
+      'the decision is audited once, without a user',
+    );
   });
 
   it('mails a reply only once it is approved, never for a reply of the same address, and stops after the one-click unsubscribe', async () => {

@@ -61,7 +61,7 @@ export function createCommentMailRoutes(mail: CommentMail, site: string): Route[
     const token = valueOf(request, 'token');
     const action = actionOf(request);
     if (!token || !action) return answer(pages.goneModeratePage(site));
-    const outcome = await mail.moderate(token, action);
+    const outcome = await mail.moderate(token, action, request.clientAddress);
     return answer(outcome === 'gone' ? pages.goneModeratePage(site) : pages.moderatedPage(site, outcome));
   };
   return [

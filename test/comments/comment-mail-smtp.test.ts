@@ -190,3 +190,17 @@ describe('comment mails over SMTP', () => {
     for (const body of pages) assert.doesNotMatch(body, /ada@example|bob@example|carol@example/i);
   });
 });
+
+describe('comment mails without [mail]', () => {
+  it('takes notify and does nothing with it: no link pages are served', async () => {
+    const quiet = await startCommentsApp({ moderation: 'none' });
+    try {
+      const answer = await quiet.post('hello', { name: 'Ada', email: ADA, text: 'Hi', notify: true });
+      assert.equal(answer.statusCode, 202);
+      assert.equal((answer.json() as { status: string }).status, 'published');
+      assert.equal((await quiet.service.inject({ method: 'GET', url: '/api/blog/comments/confirm?token=x' })).statusCode, 404);
+    } finally {
+      await quiet.close();
+    }
+  });
+});

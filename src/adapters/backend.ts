@@ -14,6 +14,7 @@ import type { BounceStore } from '../bounces/bounce-store.js';
 import type { QueueStore } from '../queue/store.js';
 import type { SpamStore } from '../forms/spam/quarantine.js';
 import type { CommentStore } from '../comments/comment-store.js';
+import type { CommentMailStore } from '../comments/comment-mail-store.js';
 
 /** Every store of one backend, and its connection. */
 export interface Backend {
@@ -33,6 +34,8 @@ export interface Backend {
   spam: SpamStore;
   /** The blog's comments (docs/comments.md). */
   comments: CommentStore;
+  /** Reply subscribers and the single-use tokens of comment mails (docs/comments.md "Reply notifications"). */
+  commentMail: CommentMailStore;
   admin: AdminRecords;
   /** The users of /admin beyond the config's, their invitations and the audit log (docs/admin.md "Users and roles"). */
   accounts: AccountStore;

@@ -14,6 +14,8 @@ import { createAuditPages } from '../admin/audit-pages/audit-pages.js';
 import { createBouncesPages } from '../admin/bounces-pages/bounces-pages.js';
 import { createCommentsPages } from '../admin/comments-pages/comments-pages.js';
 import { createPostAuthorFinder } from '../comments/commented-post.js';
+import type { CommentMail } from '../comments/comment-mail.js';
+import { createCommentRenderer } from '../comments/render-comment.js';
 import { createCampaignPages } from '../admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from '../admin/campaign-pages/send-pages.js';
 import { createDashboardPages } from '../admin/dashboard-pages/dashboard-pages.js';
@@ -71,6 +73,8 @@ export interface AdminPagesCore {
   networkOf?(request: RoutedRequest): string;
   /** [blog.git] (app/git-content.ts): each post change recorded as a commit, and the posts' history. */
   git?: { changes: PostChangeLog; history: PostHistory };
+  /** Reply notifications (docs/comments.md), with [blog.comments], [mail] and its queue. */
+  commentMail?: CommentMail;
 }
 
 /** Whether posts can be sent from /admin: a newsletter form, and campaigns go through the mail queue. */
@@ -142,6 +146,8 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
       store: config.blog.comments.enabled ? backend.comments : undefined,
       authorOf: createPostAuthorFinder(content.current),
       audit: (request, event) => core.accounts.store.audit({ at: clock(), ...event, network: networkOf(core, request) }),
+      afterPublish: core.commentMail && ((comment) => core.commentMail!.afterPublish(comment)),
+      writing: { render: createCommentRenderer(), createId: () => randomBytes(10).toString('hex'), clock, siteAuthor: { name: config.site.title, url: config.site.base_url } },
     }),
   ];
   if (sending !== 'ready' || !core.sendTest) return [...dashboardPages, ...postPages, ...sharedPages];

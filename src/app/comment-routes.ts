@@ -1,10 +1,17 @@
 // [blog.comments] on the blog listener (docs/comments.md): the comment routes over the backend's comment store and
 // the blog's current posts, with the spam checks of `[blog.comments.spam]` (their challenges keyed by the install's
-// secret, as the forms' are) and a per-address rate limit in this process.
+// secret, as the forms' are) and a per-address rate limit in this process; with [mail], the pages of the links in
+// comment mails.
 import { randomBytes } from 'node:crypto';
 import type { Backend } from '../adapters/backend.js';
 import type { BlogContent } from '../blog/blog-content.js';
 import { createCommentedPostFinder } from '../comments/commented-post.js';
+import { createCommentMail, type CommentMail } from '../comments/comment-mail.js';
+import { commentLinksOf } from '../comments/comment-mails.js';
+import { createCommentMailRoutes } from '../comments/http/comment-mail-routes.js';
+import { languageKey } from '../blog/content/language.js';
+import { publicPostUrl } from '../blog/feeds/public-url.js';
+import type { DeliveryQueue } from '../queue/worker.js';
 import { createCommentRoutes, COMMENT_MAX_BODY_BYTES, COMMENTS_CHALLENGE_PATH } from '../comments/http/comment-routes.js';
 import { registerCommentPaths } from '../comments/http/openapi.js';
 import type { BlogDocumentPart } from '../blog/http/openapi.js';
@@ -24,6 +31,8 @@ export interface CommentParts {
   logger: Logger;
   fetch?: typeof fetch;
   captchaVerifyUrl?: string;
+  /** Reply notifications and the owner's mail (composeCommentMail), with [mail] and its queue. */
+  mail?: CommentMail;
 }
 
 /** The key the comment buckets are kept under in Redis, beside the forms' (their paths). */
@@ -66,7 +75,52 @@ export function composeCommentRoutes(
       findPost: createCommentedPostFinder(content.current),
       limiter: shared ? shared.limiterFor(RATE_LIMIT_NAME) : perHour > 0 ? createRateLimiter(perHour) : undefined,
       rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
+      afterPost: parts.mail && ((comment, notify) => parts.mail!.afterPost(comment, notify)),
     },
   );
-  return { routes, documentPart: registerCommentPaths, maxBodyBytes: COMMENT_MAX_BODY_BYTES, close: async () => shared?.close?.() };
+  const mailRoutes = parts.mail ? createCommentMailRoutes(parts.mail, config.site?.title ?? 'the site') : [];
+  return { routes: [...routes, ...mailRoutes], documentPart: registerCommentPaths, maxBodyBytes: COMMENT_MAX_BODY_BYTES, close: async () => shared?.close?.() };
 }
+
+/**
+ * Reply notifications and the owner's mail (docs/comments.md "Reply notifications"), when comments are on and
+ * `[mail]` sends through its queue: every mail is queued (kind `comment_*`, form ''), as an invitation is.
+ */
+export function composeCommentMail(
+  config: Config,
+  backend: Pick<Backend, 'comments' | 'commentMail' | 'accounts'>,
+  queue: Pick<DeliveryQueue, 'enqueue'> | undefined,
+  content: Pick<BlogContent, 'current'>,
+  parts: Pick<CommentParts, 'clock' | 'logger'>,
+): CommentMail | undefined {
+  const settings = config.blog?.comments;
+  if (!settings?.enabled || !config.mail || !queue || !config.blog || !config.site) return undefined;
+  const publicUrl = config.blog.public_url;
+  return createCommentMail(
+    {
+      from: config.mail.from,
+      siteName: config.site.title,
+      ownerAddress: settings.notify_owner ?? config.mail.to,
+      links: commentLinksOf(publicUrl),
+      listId: `comment-replies.${new URL(publicUrl).hostname}`,
+      postUrlOf: ({ slug, lang }) => {
+        const { catalog } = content.current();
+        const entry = catalog.groups.get(slug)?.versions.get(languageKey(lang));
+        return entry ? publicPostUrl(catalog, entry) : '';
+      },
+    },
+    {
+      comments: backend.comments,
+      store: backend.commentMail,
+      send: (kind, mail) => queue.enqueue([{ channel: 'mail', form: '', kind, mail }]),
+      randomBytes,
+      clock: parts.clock,
+      logger: parts.logger,
+      // As /admin's decisions, without a user: the link is the owner's capability (docs/comments.md "The owner's mail").
+      audit: (event, subject, clientAddress) => backend.accounts.audit({ at: parts.clock(), event, subject, network: networkOf(clientAddress) }),
+    },
+  );
+}
+
+/** The network an audit event records, as /admin records it: an IPv6 address as its /64. */
+const networkOf = createRateLimitKey(64);

@@ -35,7 +35,7 @@ import { systemTimers } from '../kit/timers.js';
 import { retryPolicyOf } from '../queue/retry-policy.js';
 import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createAdminPages } from './admin-pages.js';
-import { composeCommentRoutes } from './comment-routes.js';
+import { composeCommentMail, composeCommentRoutes } from './comment-routes.js';
 import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
 import { createMailCore, type MailCore, type MailCoreDeps, type QueueTuning } from './mail-core.js';
 import { composeGitContent } from './git-content.js';
@@ -242,7 +242,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     if (content) closers.push(() => content.close());
     const mail = config.mail;
     let mailer: Mailer | undefined;
-    if (mail && config.forms.length > 0) {
+    // The mail core runs for the forms, and for the mails of comments (docs/comments.md "Reply notifications").
+    const formsOn = config.forms.length > 0;
+    if (mail && (formsOn || config.blog?.comments.enabled)) {
       mailer = createMailer(mail, config.data_dir, clock);
       const opened = mailer;
       closers.push(() => opened.close());
@@ -253,6 +255,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     // The bounce mailbox reads into the core's suppression policy, so it stops before the core (docs/bounces.md).
     const bounceMailbox = mail && forms ? startBounceMailboxOf(mail.bounces, forms.bounces?.sink, { logger, clock, timers: systemTimers }) : undefined;
     if (bounceMailbox) closers.push(() => bounceMailbox.close());
+    const commentMail = content && composeCommentMail(config, backend, forms?.queue, content, { clock, logger });
     // Then /admin on the core.
     let admin: Admin | undefined;
     if (config.admin) {
@@ -262,7 +265,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
       admin = await createAdmin(
         { admin: config.admin },
         { logger, clock, randomBytes, records: backend.admin, accounts, ipv6Prefix: config.server.rate_limit_ipv6_prefix },
-        (tools) => deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, accounts, logger, clock, git, ...tools }),
+        (tools) => deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, accounts, logger, clock, git, commentMail, ...tools }),
       );
       const opened = admin;
       closers.push(() => opened.close());
@@ -271,7 +274,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     // "/metrics"): the forms service's, or without that service the blog's.
     const adminOn = adminServiceOf(config);
     const requestDurations = createRequestDurations();
-    if (mail && forms) {
+    if (mail && forms && formsOn) {
       const withAdmin = adminOn === 'forms' && admin;
       const service = await composeFormsService(config, mail, backend, forms, {
         logger,
@@ -286,7 +289,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     }
     if (content && config.blog && config.site) {
       const withAdmin = adminOn === 'blog' && admin !== undefined;
-      const comments = composeCommentRoutes(config, backend, content, { clock, logger, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl });
+      const comments = composeCommentRoutes(config, backend, content, { clock, logger, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl, mail: commentMail });
       if (comments) closers.push(() => comments.close());
       const blog = createBlogService({ site: config.site, blog: config.blog }, content, {
         logger,
@@ -298,7 +301,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         extraRoutes: [
           ...(withAdmin ? admin!.routes : []),
           ...(comments?.routes ?? []),
-          ...(mail && forms ? [] : [createMetricsRoute({ metricsToken: config.server.metrics_token, requestDurations })]),
+          ...(mail && forms && formsOn ? [] : [createMetricsRoute({ metricsToken: config.server.metrics_token, requestDurations })]),
         ],
         requestDurations,
         documentParts: comments ? [comments.documentPart] : [],

@@ -29,6 +29,8 @@ export interface StoredComment extends CommentedVersion {
   kind: 'comment';
   /** For a spam comment: why it was taken for spam. */
   reasons?: string[];
+  /** For a reply of the site written in /admin: the user who wrote it (shown in /admin only). */
+  byUser?: string;
 }
 
 export interface CommentStore {
@@ -40,6 +42,8 @@ export interface CommentStore {
   listAll(): Promise<StoredComment[]>;
   /** Changes a comment's status; the comment as it is now, or undefined when there is no such comment. */
   setStatus(version: CommentedVersion, id: string, status: CommentStatus): Promise<StoredComment | undefined>;
+  /** Replaces a comment's text and its HTML; the comment as it is now, or undefined when there is no such comment. */
+  edit(version: CommentedVersion, id: string, text: string, html: string): Promise<StoredComment | undefined>;
   /** Forgets a comment for good; false when there was none. */
   remove(version: CommentedVersion, id: string): Promise<boolean>;
   /** Whether a comment from `address` was approved once (compared as kit/email-address.ts compares). */

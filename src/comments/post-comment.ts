@@ -25,7 +25,7 @@ export interface PostCommentDeps {
 }
 
 export type PostCommentOutcome =
-  | { kind: 'accepted'; id: string; status: 'pending' | 'published' }
+  | { kind: 'accepted'; id: string; status: 'pending' | 'published'; comment: StoredComment; notify: boolean }
   | { kind: 'invalid'; details: FieldError[] }
   | { kind: 'closed' }
   | { kind: 'spam_rejected' };
@@ -70,5 +70,11 @@ export async function postComment(
   };
   await deps.store.add(comment);
   // Spam is answered as a comment that waits: a bot learns nothing of the verdict.
-  return { kind: 'accepted', id: comment.id, status: status === 'published' ? 'published' : 'pending' };
+  return { kind: 'accepted', id: comment.id, status: status === 'published' ? 'published' : 'pending', comment, notify: isTicked(body.notify) };
+}
+
+/** Whether `notify` asks for reply notifications: JSON `true`, or a ticked checkbox's "on" ("true", "1"). */
+function isTicked(value: unknown): boolean {
+  if (value === true) return true;
+  return typeof value === 'string' && ['on', 'true', '1', 'yes'].includes(value.trim().toLowerCase());
 }

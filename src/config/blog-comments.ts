@@ -2,6 +2,7 @@
 // may send them, how they are moderated, and the spam rules of `[forms.spam]` with proof of work on by default.
 import { z } from 'zod';
 import { MAX_RATE_LIMIT_PER_HOUR } from './limits.js';
+import { mailboxList } from './mail-addresses.js';
 import { spamSchema } from './spam.js';
 import { origin } from './urls.js';
 
@@ -25,6 +26,8 @@ export const blogCommentsSchema = z.strictObject({
     .max(MAX_RATE_LIMIT_PER_HOUR, `must be at most ${MAX_RATE_LIMIT_PER_HOUR} (higher rates are not counted exactly; 0 turns the limit off)`)
     .default(10),
   spam: commentsSpamSchema,
+  // Where the mail about each comment that waits goes (docs/comments.md "The owner's mail"); [mail] to without it.
+  notify_owner: mailboxList.optional(),
 });
 
 export type BlogCommentsConfig = z.output<typeof blogCommentsSchema>;

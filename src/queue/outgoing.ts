@@ -3,8 +3,11 @@
 // it: the channel is looked up by the form's path when the message is sent.
 import type { MailMessage, WebhookEvent } from '../ports.js';
 
-/** Why a mail is sent; the counters of /metrics follow it. `invitation`: an /admin invitation's link (form ''). */
-export type MailKind = 'owner' | 'receipt' | 'confirmation' | 'subscriber_notice' | 'newsletter' | 'test' | 'invitation';
+/**
+ * Why a mail is sent; the counters of /metrics follow it. `invitation`: an /admin invitation's link (form ''); the
+ * `comment_` kinds: the mails of docs/comments.md (form '').
+ */
+export type MailKind = 'owner' | 'receipt' | 'confirmation' | 'subscriber_notice' | 'newsletter' | 'test' | 'invitation' | 'comment_confirmation' | 'comment_reply' | 'comment_owner';
 
 /** The recipient of a campaign a mail is for (docs/newsletter.md "Sending a post"): its journal records the outcome. */
 export interface CampaignRecipient {

@@ -66,4 +66,14 @@ export function commentStoreContract(open: () => Promise<{ store: CommentStore; 
     assert.deepEqual(comments.find((comment) => comment.id === 'c5'), storedComment('hello', 'c5', 5));
     assert.equal(await again.isApprovedAddress('ADA@example.org'), true);
   });
+
+  it('edits a text and its HTML, and keeps who wrote a reply of the site', async () => {
+    const { store, reopen } = await open();
+    await store.add(storedComment('hello', 'e1', 0, { email: null, byUser: 'jane', status: 'published' }));
+    assert.equal(await store.edit({ slug: 'hello', lang: 'en' }, 'none', 'x', '<p>x</p>'), undefined);
+    const edited = await store.edit({ slug: 'hello', lang: 'en' }, 'e1', 'new *text*', '<p>new <em>text</em></p>\n');
+    assert.deepEqual([edited?.text, edited?.html, edited?.byUser], ['new *text*', '<p>new <em>text</em></p>\n', 'jane']);
+    const again = (await (await reopen()).listVersion({ slug: 'hello', lang: 'en' }))[0]!;
+    assert.deepEqual([again.text, again.byUser], ['new *text*', 'jane']);
+  });
 }

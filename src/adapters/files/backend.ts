@@ -22,6 +22,7 @@ import { createSessionFile } from './session-file.js';
 import { createSuppressionFiles } from './suppressions.js';
 import { createSpamFiles, spamDirOf } from './spam-files.js';
 import { createCommentFiles } from './comment-files.js';
+import { createCommentMailFiles } from './comment-mail-files.js';
 import { withSpamPruning } from '../spam-pruning.js';
 
 /** The records of `config.data_dir`; nothing is read until a store is used. */
@@ -37,6 +38,7 @@ export function openBackend(config: Config, logger: Logger): Backend {
     newsletter: createFileNewsletterStore({ dataDir, forms: newsletterForms, appendLine: jsonl.append, randomBytes, logger }),
     suppressions: createSuppressionFiles(dataDir),
     comments: createCommentFiles(dataDir),
+    commentMail: createCommentMailFiles(dataDir),
     spam: withSpamPruning(createSpamFiles(spamDirOf(dataDir)), { forms: config.forms, logger }),
     admin: {
       openSessions: (options) => createSessionStore({ ...options, file: createSessionFile(dataDir) }),

@@ -103,6 +103,13 @@ export function createCommentFiles(dataDir: string): CommentStore {
         comments[index] = { ...comments[index]!, status };
         return { changed: true, result: comments[index] };
       }),
+    edit: (version, id, text, html) =>
+      changeVersion(version, (comments) => {
+        const index = comments.findIndex((comment) => comment.id === id);
+        if (index === -1) return { changed: false, result: undefined };
+        comments[index] = { ...comments[index]!, text, html };
+        return { changed: true, result: comments[index] };
+      }),
     remove: (version, id) =>
       changeVersion(version, (comments) => {
         const index = comments.findIndex((comment) => comment.id === id);

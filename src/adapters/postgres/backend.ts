@@ -19,6 +19,7 @@ import { createPostgresState, migratedForCommand } from './state.js';
 import { createPostgresSuppressions } from './suppressions.js';
 import { createPostgresSpamStore } from './spam-store.js';
 import { createPostgresCommentStore } from './comment-store.js';
+import { createPostgresCommentMailStore } from './comment-mail-store.js';
 import { withSpamPruning } from '../spam-pruning.js';
 import type { Backend } from '../backend.js';
 
@@ -34,6 +35,7 @@ export function openBackend(config: Config, logger: Logger, clock: Clock = Date.
     newsletter: createPostgresNewsletterStore(state, randomBytes),
     suppressions: createPostgresSuppressions(state),
     comments: createPostgresCommentStore(state),
+    commentMail: createPostgresCommentMailStore(state, () => randomBytes(16).toString('hex')),
     spam: withSpamPruning(createPostgresSpamStore(state), { forms: config.forms, logger, clock }),
     admin: {
       openSessions: async (options) => createPostgresSessionStore(state, options),

@@ -21,9 +21,10 @@ interface Row {
   created_at: Date;
   status: CommentStatus;
   reasons: string[] | null;
+  by_user: string | null;
 }
 
-const COLUMNS = 'id, slug, lang, parent, author_name, author_url, email, body, html, created_at, status, reasons';
+const COLUMNS = 'id, slug, lang, parent, author_name, author_url, email, body, html, created_at, status, reasons, by_user';
 
 function commentOf(row: Row): StoredComment {
   return {
@@ -39,10 +40,11 @@ function commentOf(row: Row): StoredComment {
     status: row.status,
     kind: 'comment',
     ...(row.reasons === null ? {} : { reasons: row.reasons }),
+    ...(row.by_user === null ? {} : { byUser: row.by_user }),
   };
 }
 
-const INSERT = `INSERT INTO blog_comments (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+const INSERT = `INSERT INTO blog_comments (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
 
 /** The values of INSERT for `comment`. */
 function valuesOf(comment: StoredComment): unknown[] {
@@ -59,6 +61,7 @@ function valuesOf(comment: StoredComment): unknown[] {
     new Date(comment.createdAt),
     comment.status,
     comment.reasons ?? null,
+    comment.byUser ?? null,
   ];
 }
 
@@ -98,6 +101,10 @@ export function createPostgresCommentStore(state: PostgresState): CommentStore {
     },
     async setStatus({ slug, lang }, id, status) {
       const { rows } = await state.query<Row>(`UPDATE blog_comments SET status = $4 WHERE slug = $1 AND lang = $2 AND id = $3 RETURNING ${COLUMNS}`, [slug, lang, id, status]);
+      return rows[0] && commentOf(rows[0]);
+    },
+    async edit({ slug, lang }, id, text, html) {
+      const { rows } = await state.query<Row>(`UPDATE blog_comments SET body = $4, html = $5 WHERE slug = $1 AND lang = $2 AND id = $3 RETURNING ${COLUMNS}`, [slug, lang, id, text, html]);
       return rows[0] && commentOf(rows[0]);
     },
     async remove({ slug, lang }, id) {

@@ -2,6 +2,7 @@
 // post, when it came, who wrote it and what, as text (preact escapes it; the Markdown source is shown, not its
 // HTML). The commenter's address is never shown: it is kept for moderation only.
 import type { CommentStatus, StoredComment } from '../../comments/comment-store.js';
+import { TEXT_MAX } from '../../comments/comment-fields.js';
 import type { AdminSession } from '../sessions.js';
 import { AdminTable } from '../views/admin-table.js';
 import { CsrfField } from '../views/csrf-field.js';
@@ -12,6 +13,8 @@ const NOTICES = {
   approved: 'Approved: the comment is published.',
   spam: 'Marked as spam: the comment is hidden.',
   deleted: 'Deleted.',
+  replied: 'Replied: the reply is published.',
+  edited: 'Saved: the comment shows the new text.',
   gone: 'That comment is no longer there.',
 } as const;
 
@@ -34,9 +37,11 @@ export interface CommentsPageProps {
   /** The post whose comments alone are listed, or undefined for every post. */
   post?: string;
   notice?: CommentsNotice;
+  /** Whether Reply and Edit are offered. */
+  writing?: boolean;
 }
 
-export function CommentsPage({ session, comments, post, notice }: CommentsPageProps) {
+export function CommentsPage({ session, comments, post, notice, writing = false }: CommentsPageProps) {
   const title = post === undefined ? 'Comments' : `Comments on ${post}`;
   return (
     <Layout title={title} session={session} section="comments">
@@ -63,7 +68,7 @@ export function CommentsPage({ session, comments, post, notice }: CommentsPagePr
             ) : (
               <AdminTable caption={`${heading}, oldest first`} headings={['Post', 'Received', 'Name', 'Comment', <span class="admin-visually-hidden">Actions</span>]}>
                 {shown.map((comment) => (
-                  <CommentRow key={comment.id} session={session} comment={comment} />
+                  <CommentRow key={comment.id} session={session} comment={comment} writing={writing} />
                 ))}
               </AdminTable>
             )}
@@ -74,7 +79,7 @@ export function CommentsPage({ session, comments, post, notice }: CommentsPagePr
   );
 }
 
-function CommentRow({ session, comment }: { session: AdminSession; comment: StoredComment }) {
+function CommentRow({ session, comment, writing }: { session: AdminSession; comment: StoredComment; writing: boolean }) {
   return (
     <tr>
       <td>
@@ -85,6 +90,7 @@ function CommentRow({ session, comment }: { session: AdminSession; comment: Stor
       </td>
       <td>
         {comment.author.name}
+        {comment.byUser !== undefined && ` (the site's, by ${comment.byUser})`}
         {comment.author.url !== null && (
           <>
             <br />
@@ -102,6 +108,16 @@ function CommentRow({ session, comment }: { session: AdminSession; comment: Stor
           {comment.status !== 'published' && (
             <button type="submit" name="action" value="approve">
               Approve<span class="admin-visually-hidden"> the comment of {comment.author.name}</span>
+            </button>
+          )}
+          {writing && comment.status === 'published' && (
+            <button type="submit" name="action" value="reply">
+              Reply<span class="admin-visually-hidden"> to the comment of {comment.author.name}</span>
+            </button>
+          )}
+          {writing && (
+            <button type="submit" name="action" value="edit">
+              Edit<span class="admin-visually-hidden"> the comment of {comment.author.name}</span>
             </button>
           )}
           {comment.status !== 'spam' && (
@@ -125,6 +141,52 @@ export function CommentsOffPage({ session }: { session: AdminSession }) {
       <p>
         Comments are off. <code>[blog.comments] enabled = true</code> in the configuration turns them on (docs/comments.md).
       </p>
+    </Layout>
+  );
+}
+
+export interface CommentTextPageProps {
+  session: AdminSession;
+  comment: StoredComment;
+  action: 'reply' | 'edit';
+  /** What the field holds: the comment's text to edit, or what was typed. */
+  text: string;
+  /** The text sent was empty or too long. */
+  invalid: boolean;
+}
+
+/** The text field of Reply (a reply of the site, published at once) and of Edit. */
+export function CommentTextPage({ session, comment, action, text, invalid }: CommentTextPageProps) {
+  const title = action === 'reply' ? `Reply to the comment of ${comment.author.name}` : `Edit the comment of ${comment.author.name}`;
+  return (
+    <Layout title={title} session={session} section="comments">
+      <h1>{title}</h1>
+      {action === 'reply' && (
+        <blockquote class="admin-message">{comment.text}</blockquote>
+      )}
+      {invalid && (
+        <p role="alert" class="admin-problem">
+          {`The text must hold 1 to ${TEXT_MAX} characters.`}
+        </p>
+      )}
+      <form method="post" action="/admin/comments">
+        <CsrfField session={session} />
+        <input type="hidden" name="action" value={action} />
+        <input type="hidden" name="slug" value={comment.slug} />
+        <input type="hidden" name="lang" value={comment.lang} />
+        <input type="hidden" name="id" value={comment.id} />
+        <p>
+          <label for="comment-text">{action === 'reply' ? 'Your reply (Markdown), shown as the site\'s' : 'The text (Markdown)'}</label>
+          <br />
+          <textarea id="comment-text" name="text" rows={8} cols={60} required maxLength={TEXT_MAX}>
+            {text}
+          </textarea>
+        </p>
+        <p class="admin-actions">
+          <button type="submit">{action === 'reply' ? 'Publish the reply' : 'Save'}</button>
+          <a href="/admin/comments">Cancel</a>
+        </p>
+      </form>
     </Layout>
   );
 }

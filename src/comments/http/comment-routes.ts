@@ -19,7 +19,7 @@ import { readFormBody } from '../../forms/request-body.js';
 import { isOriginAllowed } from '../../forms/rules/cors.js';
 import { UnavailableError } from '../../kit/unavailable-error.js';
 import type { FormLimiter } from '../../ports.js';
-import type { CommentStore } from '../comment-store.js';
+import type { CommentStore, StoredComment } from '../comment-store.js';
 import { publicThreadOf } from '../comment-thread.js';
 import type { FindCommentedPost } from '../commented-post.js';
 import { postComment, type CommentSettings, type PostCommentDeps } from '../post-comment.js';
@@ -43,6 +43,8 @@ export interface CommentRoutesDeps extends PostCommentDeps {
   limiter: FormLimiter | undefined;
   /** The bucket an address counts in (an IPv6 network shares one, docs/configuration.md "rate_limit_ipv6_prefix"). */
   rateLimitKey(address: string): string;
+  /** Reply notifications and the owner's mail (comment-mail.ts), after the comment is kept. */
+  afterPost?(comment: StoredComment, notify: boolean): Promise<void>;
 }
 
 /** The routes of [blog.comments], mounted beside the blog's own. */
@@ -94,6 +96,7 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
       case 'spam_rejected':
         return errorAnswer('spam', headers);
       case 'accepted': {
+        await deps.afterPost?.(outcome.comment, outcome.notify);
         const referer = raw.headers.referer;
         if (isNoScriptPost(raw.headers, options.allowedOrigins)) {
           return { status: 303, headers: { location: noScriptLocation(referer!, outcome.status === 'published' ? outcome.id : undefined) } };

@@ -33,6 +33,10 @@ const commentFields = z.object({
   url: z.string().max(URL_MAX).optional().openapi({ description: 'An http or https address.' }),
   text: z.string().min(1).max(TEXT_MAX).openapi({ description: `Markdown, at most ${TEXT_MAX} characters; raw HTML is shown as text.` }),
   parent: z.string().optional().openapi({ description: 'The id of a published comment of the same post version.' }),
+  notify: z
+    .union([z.boolean(), z.enum(['on', 'true', '1', 'yes'])])
+    .optional()
+    .openapi({ description: 'With an email: a mail for each published reply, once the address confirmed (docs/comments.md "Reply notifications").' }),
   altcha: z.string().optional().openapi({ description: 'The solution to a challenge of GET /api/blog/comments/challenge, when proof of work is on.' }),
   [COMMENT_HONEYPOT_FIELD]: z.string().optional().openapi({ description: 'The honeypot: left empty by people.' }),
 });

@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createCommentFiles } from '../../../src/adapters/files/comment-files.js';
 import { createPostgresCommentStore, importCommentsFromFiles } from '../../../src/adapters/postgres/comment-store.js';
+import { createPostgresCommentMailStore } from '../../../src/adapters/postgres/comment-mail-store.js';
+import { randomBytes } from 'node:crypto';
+import { commentMailStoreContract } from '../../support/comment-mail-store-contract.js';
 import type { Config } from '../../../src/config/config.js';
 import { MIGRATIONS } from '../../../src/adapters/postgres/migrations.js';
 import { createPostgresState, type PostgresState } from '../../../src/adapters/postgres/state.js';
@@ -37,6 +40,15 @@ describe('comments in PostgreSQL', () => {
     const url = await postgres.createDatabase(`comments_${databases}`);
     const store = createPostgresCommentStore(await openState(url));
     return { store, reopen: async () => createPostgresCommentStore(await openState(url)) };
+  });
+
+  describe('reply subscribers and mail tokens (migration 10)', () => {
+    commentMailStoreContract(async () => {
+      databases += 1;
+      const url = await postgres.createDatabase(`comments_${databases}`);
+      const claim = () => randomBytes(8).toString('hex');
+      return { store: createPostgresCommentMailStore(await openState(url), claim), reopen: async () => createPostgresCommentMailStore(await openState(url), claim) };
+    });
   });
 
   it('is migration 9, "blog comments"', async () => {

@@ -210,6 +210,8 @@ function composeBlogContent(config: Config, logger: Logger, clock: Clock): Promi
     { site: config.site, blog: config.blog },
     {
       logger,
+      // docs/comments.md "Webmentions": each post's answer names the endpoint that takes its webmentions.
+      detailHeaders: config.blog.comments.enabled ? { link: `<${config.blog.public_url}/webmention>; rel="webmention"` } : undefined,
       clock: () => new Date(clock()),
       loadCacheFile: path.join(config.data_dir, LOAD_CACHE_FILE),
       searchWordsFile: path.join(config.data_dir, SEARCH_WORDS_FILE),

@@ -34,6 +34,8 @@ export interface BlogSettings {
 /** What the blog's content works through. */
 export interface BlogContentDeps {
   logger: Logger;
+  /** Headers every post detail answer carries besides its own (the webmention endpoint's Link, docs/comments.md). */
+  detailHeaders?: Readonly<Record<string, string>>;
   /**
    * The moment that decides which posts are published (a future `date` is scheduled) and dates the RSS
    * lastBuildDate of a feed without posts; the system clock by default.
@@ -114,6 +116,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
     respond,
     render: markdown.render,
     memo: createSnapshotMemo(),
+    detailHeaders: deps.detailHeaders,
     searchIndexOf: searchIndexer.indexFor,
     latestSearchIndex: searchIndexer.latest,
     matcherFor: searchIndexer.matcherFor,

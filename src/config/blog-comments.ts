@@ -25,6 +25,8 @@ export const blogCommentsSchema = z.strictObject({
     .max(MAX_RATE_LIMIT_PER_HOUR, `must be at most ${MAX_RATE_LIMIT_PER_HOUR} (higher rates are not counted exactly; 0 turns the limit off)`)
     .default(10),
   spam: commentsSpamSchema,
+  // docs/comments.md "Webmentions": whether a webmention's source may be on a private or loopback address.
+  webmention_private_sources: z.boolean().default(false),
 });
 
 export type BlogCommentsConfig = z.output<typeof blogCommentsSchema>;

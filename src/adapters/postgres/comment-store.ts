@@ -1,7 +1,7 @@
 // The blog's comments in PostgreSQL (docs/comments.md "Where comments are kept"), shared by every replica: the
 // tables of schema/comments.ts. Every change is one statement, so replicas need no lock.
 // A database that cannot be reached rejects with UnavailableError("postgres") (state.ts), as every store does.
-import type { CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
+import type { CommentKind, CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
 import { comparableEmailAddress } from '../../kit/email-address.js';
 import type { Config } from '../../config/config.js';
 import { readCommentFiles } from '../files/comment-files.js';
@@ -21,9 +21,11 @@ interface Row {
   created_at: Date;
   status: CommentStatus;
   reasons: string[] | null;
+  kind: CommentKind;
+  source: string | null;
 }
 
-const COLUMNS = 'id, slug, lang, parent, author_name, author_url, email, body, html, created_at, status, reasons';
+const COLUMNS = 'id, slug, lang, parent, author_name, author_url, email, body, html, created_at, status, reasons, kind, source';
 
 function commentOf(row: Row): StoredComment {
   return {
@@ -37,12 +39,13 @@ function commentOf(row: Row): StoredComment {
     html: row.html,
     createdAt: row.created_at.toISOString(),
     status: row.status,
-    kind: 'comment',
+    kind: row.kind,
+    ...(row.source === null ? {} : { source: row.source }),
     ...(row.reasons === null ? {} : { reasons: row.reasons }),
   };
 }
 
-const INSERT = `INSERT INTO blog_comments (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+const INSERT = `INSERT INTO blog_comments (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`;
 
 /** The values of INSERT for `comment`. */
 function valuesOf(comment: StoredComment): unknown[] {
@@ -59,6 +62,8 @@ function valuesOf(comment: StoredComment): unknown[] {
     new Date(comment.createdAt),
     comment.status,
     comment.reasons ?? null,
+    comment.kind,
+    comment.source ?? null,
   ];
 }
 

@@ -12,7 +12,7 @@ import { BOUNCE_TABLES } from './schema/bounces.js';
 import { SPAM_TABLES } from './schema/spam.js';
 import { ADMIN_DEVICE_COLUMNS } from './schema/admin-devices.js';
 import { ADMIN_CONFIG_HASH_TAGS } from './schema/admin-config-hash-tags.js';
-import { COMMENT_TABLES } from './schema/comments.js';
+import { COMMENT_TABLES, WEBMENTION_SOURCE_COLUMN } from './schema/comments.js';
 
 export interface Migration {
   version: number;
@@ -34,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 7, name: 'admin remembered devices', sql: ADMIN_DEVICE_COLUMNS },
   { version: 8, name: 'admin config password tags', sql: ADMIN_CONFIG_HASH_TAGS },
   { version: 9, name: 'blog comments', sql: COMMENT_TABLES },
+  { version: 10, name: 'webmention sources', sql: WEBMENTION_SOURCE_COLUMN },
 ]);

@@ -88,7 +88,7 @@ export function composeCommentRoutes(
   const queue = createTaskQueue(WEBMENTION_CONCURRENCY, (error) => parts.logger.error({ err: error }, 'webmention task failed'));
   const contentRules = createContentRules(settings.spam);
   const webmentionRoutes = createWebmentionRoutes(
-    { publicUrl: config.blog!.public_url, privateSources: settings.webmention_private_sources },
+    { publicUrl: config.blog!.public_url, privateSources: settings.webmention_private_sources, closeAfterDays: settings.close_after_days },
     {
       findTarget: createTargetFinder(content.current),
       limiter: createRateLimiter(WEBMENTIONS_PER_HOUR),

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { afterEach, describe, it } from 'node:test';
+import { HOUR_MS } from '../support/clock.js';
 import { listenOnLoopback } from '../support/loopback-server.js';
 import { SITE_ORIGIN, startCommentsApp, type CommentsApp } from './comments-app.js';
 
@@ -144,6 +145,15 @@ describe('webmentions received', () => {
       assert.equal((await send(source, target)).statusCode, 400, `${source} -> ${target}`);
     }
     assert.equal((await app.service.inject({ method: 'GET', url: '/webmention/unknown' })).statusCode, 404);
+  });
+
+  it('answers 400 once the thread is closed by close_after_days', async () => {
+    const origin = await startSite();
+    app = await startCommentsApp({ moderation: 'none', close_after_days: 60, webmention_private_sources: true });
+    pages.set('/reply', { status: 200, html: reply(TARGET) });
+    assert.equal((await received(`${origin}/reply`)).status, 'accepted');
+    app.clock.advance(60 * 24 * HOUR_MS);
+    assert.equal((await send(`${origin}/reply`)).statusCode, 400);
   });
 
   it('takes at most 60 webmentions an hour from one source host, under a burst', async () => {

@@ -10,6 +10,7 @@ import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
 import { readFormBody } from '../../forms/request-body.js';
 import { isPlainlyPrivateHost } from '../../kit/public-address.js';
 import type { Clock, TakeResult } from '../../ports.js';
+import { isThreadClosed } from '../moderation.js';
 import type { ReceivedWebmention, VerifyOutcome } from '../webmention/verify-webmention.js';
 import type { FindTargetPost } from '../webmention/webmention-target.js';
 import { createStatusBook, type TaskQueue } from '../webmention/webmention-queue.js';
@@ -26,6 +27,8 @@ export interface WebmentionRoutesOptions {
   publicUrl: string;
   /** `[blog.comments] webmention_private_sources`: whether a source on a private address is fetched. */
   privateSources: boolean;
+  /** `close_after_days`: a closed thread takes no webmentions either. */
+  closeAfterDays: number | undefined;
 }
 
 export interface WebmentionRoutesDeps {
@@ -54,7 +57,7 @@ export function createWebmentionRoutes(options: WebmentionRoutesOptions, deps: W
     if (!target) return errorAnswer('bad_request', headers(), 'target must be an http or https URL.');
     if (source === target) return errorAnswer('bad_request', headers(), 'source and target must differ.');
     const post = deps.findTarget(target);
-    if (!post) return errorAnswer('bad_request', headers(), 'target is not a post of this site that takes webmentions.');
+    if (!post || isThreadClosed(post.dateMs, options.closeAfterDays, deps.clock())) return errorAnswer('bad_request', headers(), 'target is not a post of this site that takes webmentions.');
     const host = new URL(source).hostname;
     if (!options.privateSources && isPlainlyPrivateHost(host)) return errorAnswer('bad_request', headers(), 'source is on a private address.');
     const token = deps.limiter.take(host.toLowerCase(), deps.clock());

@@ -15,7 +15,13 @@ import type { DeliveryQueue } from '../queue/worker.js';
 import { createCommentRoutes, COMMENT_MAX_BODY_BYTES, COMMENTS_CHALLENGE_PATH } from '../comments/http/comment-routes.js';
 import { registerCommentPaths } from '../comments/http/openapi.js';
 import type { BlogDocumentPart } from '../blog/http/openapi.js';
-import { createCommentRenderer } from '../comments/render-comment.js';
+import { createCommentRenderer, sanitizeCommentHtml } from '../comments/render-comment.js';
+import { createWebmentionRoutes } from '../comments/http/webmention-routes.js';
+import { verifyWebmention } from '../comments/webmention/verify-webmention.js';
+import { createTaskQueue } from '../comments/webmention/webmention-queue.js';
+import { createTargetFinder } from '../comments/webmention/webmention-target.js';
+import { createGuardedFetch } from '../adapters/web/guarded-fetch.js';
+import { createContentRules } from '../forms/spam/content-rules.js';
 import type { Config } from '../config/config.js';
 import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createRateLimiter } from '../forms/rules/rate-limiter.js';
@@ -25,6 +31,7 @@ import { createSpamCheck } from '../forms/spam/spam-check.js';
 import type { Route } from '../http/route-table.js';
 import type { Clock, FormRateLimits } from '../ports.js';
 import type { Logger } from '../kit/log.js';
+import type { FetchPage } from '../comments/webmention/fetch-page.js';
 
 export interface CommentParts {
   clock: Clock;
@@ -33,7 +40,14 @@ export interface CommentParts {
   captchaVerifyUrl?: string;
   /** Reply notifications and the owner's mail (composeCommentMail), with [mail] and its queue. */
   mail?: CommentMail;
+  /** How webmention sources are fetched; the guarded fetch of src/adapters/web/ by default. */
+  fetchPage?: FetchPage;
 }
+
+/** Webmentions one source host may send per hour (docs/comments.md "Webmentions"). */
+const WEBMENTIONS_PER_HOUR = 60;
+/** Sources checked at once. */
+const WEBMENTION_CONCURRENCY = 4;
 
 /** The key the comment buckets are kept under in Redis, beside the forms' (their paths). */
 const RATE_LIMIT_NAME = '/api/blog/posts/*/comments';
@@ -64,13 +78,15 @@ export function composeCommentRoutes(
       captchaVerifyUrl: parts.captchaVerifyUrl,
     },
   );
+  const render = createCommentRenderer();
+  const createId = () => randomBytes(10).toString('hex');
   const routes = createCommentRoutes(
     { moderation: settings.moderation, closeAfterDays: settings.close_after_days, spamAction: settings.spam.action, allowedOrigins: settings.allowed_origins },
     {
       store: backend.comments,
       spam,
-      render: createCommentRenderer(),
-      createId: () => randomBytes(10).toString('hex'),
+      render,
+      createId,
       clock: parts.clock,
       findPost: createCommentedPostFinder(content.current),
       limiter: shared ? shared.limiterFor(RATE_LIMIT_NAME) : perHour > 0 ? createRateLimiter(perHour) : undefined,
@@ -79,7 +95,35 @@ export function composeCommentRoutes(
     },
   );
   const mailRoutes = parts.mail ? createCommentMailRoutes(parts.mail, config.site?.title ?? 'the site') : [];
-  return { routes: [...routes, ...mailRoutes], documentPart: registerCommentPaths, maxBodyBytes: COMMENT_MAX_BODY_BYTES, close: async () => shared?.close?.() };
+  // Webmentions are checked in the background, a few at a time; shutting down waits for those taken.
+  const queue = createTaskQueue(WEBMENTION_CONCURRENCY, (error) => parts.logger.error({ err: error }, 'webmention task failed'));
+  const contentRules = createContentRules(settings.spam);
+  const webmentionRoutes = createWebmentionRoutes(
+    { publicUrl: config.blog!.public_url, privateSources: settings.webmention_private_sources, closeAfterDays: settings.close_after_days },
+    {
+      findTarget: createTargetFinder(content.current),
+      limiter: createRateLimiter(WEBMENTIONS_PER_HOUR),
+      queue,
+      verify: (mention) =>
+        verifyWebmention(
+          { moderation: settings.moderation, spamAction: settings.spam.action },
+          { store: backend.comments, fetchPage: parts.fetchPage ?? createGuardedFetch(settings.webmention_private_sources), contentRules, sanitize: sanitizeCommentHtml, render, createId, clock: parts.clock },
+          mention,
+        ),
+      createId,
+      clock: parts.clock,
+      onError: (error, mention) => parts.logger.error({ err: error, event: 'webmention_failed', target: mention.target }, 'a webmention could not be checked'),
+    },
+  );
+  return {
+    routes: [...routes, ...mailRoutes, ...webmentionRoutes],
+    documentPart: registerCommentPaths,
+    maxBodyBytes: COMMENT_MAX_BODY_BYTES,
+    close: async () => {
+      await queue.settled();
+      await shared?.close?.();
+    },
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import { createAccounts } from '../admin/accounts/accounts.js';
 import { createAdmin, type Admin } from '../admin/admin.js';
 import type { AdminRoute } from '../admin/admin-pages.js';
 import { createBlogContent, type BlogContent } from '../blog/blog-content.js';
+import type { BlogSnapshot } from '../blog/http/snapshot.js';
 import { createBlogService } from '../blog/blog-service.js';
 import { SEARCH_WORDS_FILE } from '../blog/catalog/search-words-file.js';
 import { LOAD_CACHE_FILE } from '../blog/content/load-cache.js';
@@ -36,6 +37,7 @@ import { retryPolicyOf } from '../queue/retry-policy.js';
 import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createAdminPages } from './admin-pages.js';
 import { composeCommentMail, composeCommentRoutes } from './comment-routes.js';
+import { composeWebmentionSender } from './webmention-sender.js';
 import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
 import { createMailCore, type MailCore, type MailCoreDeps, type QueueTuning } from './mail-core.js';
 import { composeGitContent } from './git-content.js';
@@ -204,12 +206,15 @@ export function plannedServicesOf(config: Config): PlannedService[] {
 }
 
 /** The blog's content over content_dir, with its caches in data_dir. */
-function composeBlogContent(config: Config, logger: Logger, clock: Clock): Promise<BlogContent> | undefined {
+function composeBlogContent(config: Config, logger: Logger, clock: Clock, onSnapshot?: (snapshot: BlogSnapshot) => void): Promise<BlogContent> | undefined {
   if (!config.blog || !config.site) return undefined;
   return createBlogContent(
     { site: config.site, blog: config.blog },
     {
       logger,
+      // docs/comments.md "Webmentions": each post's answer names the endpoint that takes its webmentions.
+      onSnapshot,
+      detailHeaders: config.blog.comments.enabled ? { link: `<${config.blog.public_url}/webmention>; rel="webmention"` } : undefined,
       clock: () => new Date(clock()),
       loadCacheFile: path.join(config.data_dir, LOAD_CACHE_FILE),
       searchWordsFile: path.join(config.data_dir, SEARCH_WORDS_FILE),
@@ -238,7 +243,10 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     // The core, in dependency order: the posts' repository first (a new replica's checkout), then the blog on it.
     const git = await composeGitContent(config, { backend, logger, clock });
     if (git) closers.push(() => git.close());
-    const content = await composeBlogContent(config, logger, clock);
+    // docs/comments.md "Sending": the links of each post published or changed get their webmentions.
+    const sender = composeWebmentionSender(config, logger);
+    if (sender) closers.push(() => sender.close());
+    const content = await composeBlogContent(config, logger, clock, sender?.notice);
     if (content) closers.push(() => content.close());
     const mail = config.mail;
     let mailer: Mailer | undefined;

@@ -34,6 +34,10 @@ export interface BlogSettings {
 /** What the blog's content works through. */
 export interface BlogContentDeps {
   logger: Logger;
+  /** Headers every post detail answer carries besides its own (the webmention endpoint's Link, docs/comments.md). */
+  detailHeaders?: Readonly<Record<string, string>>;
+  /** Hears each new snapshot once it is served (the webmentions sent for new and changed posts, docs/comments.md). */
+  onSnapshot?: (snapshot: BlogSnapshot) => void;
   /**
    * The moment that decides which posts are published (a future `date` is scheduled) and dates the RSS
    * lastBuildDate of a feed without posts; the system clock by default.
@@ -114,6 +118,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
     respond,
     render: markdown.render,
     memo: createSnapshotMemo(),
+    detailHeaders: deps.detailHeaders,
     searchIndexOf: searchIndexer.indexFor,
     latestSearchIndex: searchIndexer.latest,
     matcherFor: searchIndexer.matcherFor,
@@ -143,6 +148,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
     const next = buildSnapshot(buildCatalog(result.versions, site, blog, now.getTime(), snapshot?.catalog, changedSlugs), tools, now);
     snapshot = next;
     caughtUp = true;
+    deps.onSnapshot?.(next);
     releases.arm(next.catalog.nextRelease);
     const duration = Math.round(performance.now() - started);
     logger.info(

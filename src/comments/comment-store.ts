@@ -5,6 +5,9 @@
 /** Waiting for a person, shown to everybody, or taken for spam (never shown). */
 export type CommentStatus = 'waiting' | 'published' | 'spam';
 
+/** A comment sent through the post's form, or a webmention by what its source is (docs/comments.md "Webmentions"). */
+export type CommentKind = 'comment' | 'reply' | 'like' | 'repost' | 'bookmark' | 'mention';
+
 /** One post version: a post's slug and the language of the version. */
 export interface CommentedVersion {
   slug: string;
@@ -26,7 +29,9 @@ export interface StoredComment extends CommentedVersion {
   /** RFC 3339. */
   createdAt: string;
   status: CommentStatus;
-  kind: 'comment';
+  kind: CommentKind;
+  /** For a webmention: the page that mentions the post; a second webmention of the same page updates this one. */
+  source?: string;
   /** For a spam comment: why it was taken for spam. */
   reasons?: string[];
   /** For a reply of the site written in /admin: the user who wrote it (shown in /admin only). */

@@ -1,7 +1,7 @@
 // The public thread of a post version (docs/comments.md "Reading the comments"): its published comments, oldest
 // first, each with only what may be shown. The address, the Markdown source, the status and spam reasons stay in
 // the store.
-import type { StoredComment } from './comment-store.js';
+import type { CommentKind, StoredComment } from './comment-store.js';
 
 /** A comment as GET /api/blog/posts/<slug>/comments gives it. */
 export interface PublicComment {
@@ -10,7 +10,7 @@ export interface PublicComment {
   author: { name: string; url: string | null };
   html: string;
   created_at: string;
-  kind: 'comment';
+  kind: CommentKind;
 }
 
 /** The answer's body: the published comments of `comments`, oldest first, and how many they are. */

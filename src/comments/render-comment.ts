@@ -21,3 +21,8 @@ export function createCommentRenderer(): (text: string) => string {
   const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true }).disable(['heading', 'lheading', 'image', 'table']);
   return (text) => sanitizeHtml(markdown.render(text), policy);
 }
+
+/** HTML from elsewhere (a webmention's content) cut down to what a comment may hold, its links marked as the visitor's. */
+export function sanitizeCommentHtml(html: string): string {
+  return sanitizeHtml(html, policy);
+}

@@ -28,6 +28,8 @@ export const blogCommentsSchema = z.strictObject({
   spam: commentsSpamSchema,
   // Where the mail about each comment that waits goes (docs/comments.md "The owner's mail"); [mail] to without it.
   notify_owner: mailboxList.optional(),
+  // docs/comments.md "Webmentions": whether a webmention's source may be on a private or loopback address.
+  webmention_private_sources: z.boolean().default(false),
 });
 
 export type BlogCommentsConfig = z.output<typeof blogCommentsSchema>;

@@ -14,6 +14,7 @@ import { createBlogResolver } from '../../src/blog/http/resolve.js';
 import type { BlogSnapshot } from '../../src/blog/http/snapshot.js';
 import { createBounceRoutes } from '../../src/bounces/http/bounce-routes.js';
 import type { CommentStore } from '../../src/comments/comment-store.js';
+import { createWebmentionRoutes } from '../../src/comments/http/webmention-routes.js';
 import { createCommentRoutes } from '../../src/comments/http/comment-routes.js';
 import { registerCommentPaths } from '../../src/comments/http/openapi.js';
 import type { SpamCheck } from '../../src/forms/spam/spam-check.js';
@@ -123,6 +124,11 @@ function blogTable(withComments = false): Route[] {
     ? createCommentRoutes(
         { moderation: 'first', closeAfterDays: undefined, spamAction: 'quarantine', allowedOrigins: [ORIGIN] },
         { store: {} as CommentStore, spam: {} as SpamCheck, render: (text) => text, createId: () => 'id', clock: () => 0, findPost: () => undefined, limiter: undefined, rateLimitKey: (address) => address },
+      ).concat(
+        createWebmentionRoutes(
+          { publicUrl: ORIGIN, privateSources: false, closeAfterDays: undefined },
+          { findTarget: () => undefined, limiter: { take: () => ({ allowed: true }) }, queue: { push: () => undefined, settled: async () => undefined }, verify: async () => ({ status: 'accepted', commentId: 'id' }), createId: () => 'id', clock: () => 0, onError: () => undefined },
+        ),
       )
     : [];
   const routes = createBlogRoutes({
@@ -159,6 +165,7 @@ describe('the route tables and their documents', () => {
     assert.deepEqual(undocumentedRoutes(routes, document), []);
     assert.deepEqual(unroutedOperations(routes, document), []);
     assert.ok(document.paths['/api/blog/posts/{slug}/comments']?.post, 'POST a comment');
+    assert.ok(document.paths['/webmention']?.post, 'POST a webmention');
     assert.equal((await servedDocument(blogTable())).paths['/api/blog/posts/{slug}/comments'], undefined, 'without comments, no comment paths');
   });
 

@@ -1,5 +1,5 @@
 // The CommentStore contract (src/comments/comment-store.ts), for every store that implements it: a comment kept is
-// listed by its version only, oldest first; a status changes and a comment goes; approved addresses are compared
+// listed by its version only, oldest first; a webmention keeps its kind and source; a status changes and a comment goes; approved addresses are compared
 // without case; comments added at once are all kept; and everything is there again in a store opened anew.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
@@ -44,6 +44,15 @@ export function commentStoreContract(open: () => Promise<{ store: CommentStore; 
     assert.equal(await store.remove({ slug: 'hello', lang: 'en' }, 'a1'), true);
     assert.equal(await store.remove({ slug: 'hello', lang: 'en' }, 'a1'), false);
     assert.deepEqual(await store.listVersion({ slug: 'hello', lang: 'en' }), []);
+  });
+
+  it('keeps a webmention\'s kind and source', async () => {
+    const { store, reopen } = await open();
+    await store.add(storedComment('hello', 'w1', 0, { kind: 'reply', source: 'https://site.example/note', email: null }));
+    const [kept] = await (await reopen()).listVersion({ slug: 'hello', lang: 'en' });
+    assert.equal(kept!.kind, 'reply');
+    assert.equal(kept!.source, 'https://site.example/note');
+    assert.equal((await store.listAll())[0]!.source, 'https://site.example/note');
   });
 
   it('remembers approved addresses, compared without case', async () => {

@@ -1,7 +1,7 @@
 // The blog's comments in PostgreSQL (docs/comments.md "Where comments are kept"), shared by every replica: the
 // tables of schema/comments.ts. Every change is one statement, so replicas need no lock.
 // A database that cannot be reached rejects with UnavailableError("postgres") (state.ts), as every store does.
-import type { CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
+import type { CommentKind, CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
 import { comparableEmailAddress } from '../../kit/email-address.js';
 import type { Config } from '../../config/config.js';
 import { readCommentFiles } from '../files/comment-files.js';
@@ -22,9 +22,11 @@ interface Row {
   status: CommentStatus;
   reasons: string[] | null;
   by_user: string | null;
+  kind: CommentKind;
+  source: string | null;
 }
 
-const COLUMNS = 'id, slug, lang, parent, author_name, author_url, email, body, html, created_at, status, reasons, by_user';
+const COLUMNS = 'id, slug, lang, parent, author_name, author_url, email, body, html, created_at, status, reasons, by_user, kind, source';
 
 function commentOf(row: Row): StoredComment {
   return {
@@ -38,13 +40,14 @@ function commentOf(row: Row): StoredComment {
     html: row.html,
     createdAt: row.created_at.toISOString(),
     status: row.status,
-    kind: 'comment',
+    kind: row.kind,
+    ...(row.source === null ? {} : { source: row.source }),
     ...(row.reasons === null ? {} : { reasons: row.reasons }),
     ...(row.by_user === null ? {} : { byUser: row.by_user }),
   };
 }
 
-const INSERT = `INSERT INTO blog_comments (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
+const INSERT = `INSERT INTO blog_comments (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
 
 /** The values of INSERT for `comment`. */
 function valuesOf(comment: StoredComment): unknown[] {
@@ -62,6 +65,8 @@ function valuesOf(comment: StoredComment): unknown[] {
     comment.status,
     comment.reasons ?? null,
     comment.byUser ?? null,
+    comment.kind,
+    comment.source ?? null,
   ];
 }
 

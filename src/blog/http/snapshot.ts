@@ -64,6 +64,8 @@ export interface SnapshotTools {
   /** Markdown body -> HTML; relative links to files beside the post are made absolute on `mediaBase`. */
   render(body: string, mediaBase: string | null, rawHtml: boolean): string;
   memo: SnapshotMemo;
+  /** Headers every post detail answer carries besides its own (the webmention endpoint's Link, docs/comments.md). */
+  detailHeaders?: Readonly<Record<string, string>>;
   /** The `q` index of a catalog once it is built (catalog/search-indexer.ts); null meanwhile, or always when absent. */
   searchIndexOf?: (catalog: Catalog) => SearchIndex | null;
   /** The index built last, of an earlier catalog while this one's is built (catalog/search-indexer.ts). */
@@ -199,7 +201,7 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
       if (!response) {
         // A post's body is read from its file (content/body-reader.ts): once for both fields.
         const body = entry.post.body;
-        response = respond.content(JSON.stringify(createDetail(entry, htmlOf(entry, body), body)), contentTypes.json);
+        response = respond.content(JSON.stringify(createDetail(entry, htmlOf(entry, body), body)), contentTypes.json, tools.detailHeaders);
         memo.details.set(entry, response);
       }
       return response;

@@ -6,6 +6,7 @@ import { challengeBody } from '../../forms/http/openapi-answers.js';
 import { ACCEPTED_CONTENT_TYPES } from '../../forms/request-body.js';
 import { COMMENT_HONEYPOT_FIELD, NAME_MAX, TEXT_MAX, URL_MAX } from '../comment-fields.js';
 import { COMMENTS_CHALLENGE_PATH, COMMENTS_PREFIX, COMMENTS_SUFFIX } from './comment-routes.js';
+import { WEBMENTION_PATH } from './webmention-routes.js';
 
 const THREAD_PATH = `${COMMENTS_PREFIX}{slug}${COMMENTS_SUFFIX}`;
 const CORS: ResponseHeaders = { 'Access-Control-Allow-Origin': 'optional', Vary: 'optional' };
@@ -22,7 +23,7 @@ const publicComment = z.strictObject({
   author: z.strictObject({ name: z.string(), url: z.string().nullable() }),
   html: z.string().openapi({ description: 'The comment\'s Markdown rendered without raw HTML, links `rel="nofollow ugc"`.' }),
   created_at: z.string().openapi({ description: 'RFC 3339.' }),
-  kind: z.enum(['comment']),
+  kind: z.enum(['comment', 'reply', 'like', 'repost', 'bookmark', 'mention']).openapi({ description: '"comment", or what a webmention is (docs/comments.md "Webmentions").' }),
 });
 
 const threadBody = z.strictObject({ comments: z.array(publicComment), total: z.number().int() });
@@ -40,6 +41,13 @@ const commentFields = z.object({
   altcha: z.string().optional().openapi({ description: 'The solution to a challenge of GET /api/blog/comments/challenge, when proof of work is on.' }),
   [COMMENT_HONEYPOT_FIELD]: z.string().optional().openapi({ description: 'The honeypot: left empty by people.' }),
 });
+
+const webmentionFields = z.object({
+  source: z.string().openapi({ description: 'The page that links to the post: an http or https URL.' }),
+  target: z.string().openapi({ description: 'The post\'s public page on site.base_url.' }),
+});
+const webmentionAccepted = z.strictObject({ status: z.enum(['pending']), id: z.string(), location: z.string() });
+const webmentionStatus = z.strictObject({ status: z.enum(['pending', 'accepted', 'refused']), reason: z.string().optional() });
 
 const acceptedBody = z.strictObject({ status: z.enum(['pending', 'published']), id: z.string() });
 const validationBody = z.strictObject({
@@ -117,6 +125,41 @@ export function registerCommentPaths(api: ApiDocument): void {
           headers: api.headers({ 'Access-Control-Allow-Origin': 'optional', 'Access-Control-Allow-Methods': 'optional', 'Access-Control-Allow-Headers': 'optional', 'Access-Control-Max-Age': 'required', Vary: 'optional' }),
         },
         ...api.errors(['origin_not_allowed']),
+      },
+    });
+  }
+  registerWebmentionPaths(api);
+}
+
+/** POST /webmention and its status pages (docs/comments.md "Webmentions"). */
+function registerWebmentionPaths(api: ApiDocument): void {
+  api.registry.registerPath({
+    method: 'post',
+    path: WEBMENTION_PATH,
+    operationId: 'postWebmention',
+    tags: ['comments'],
+    summary: 'Receive a webmention',
+    description: 'docs/comments.md "Webmentions". The source is checked in the background; its status is read at `Location`.',
+    request: { body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: webmentionFields } } } },
+    responses: {
+      202: { description: api.describe(202, 'taken; checked in the background.'), headers: api.headers({ Location: 'required', 'Cache-Control': 'required', 'Access-Control-Allow-Origin': 'required' }), content: { 'application/json': { schema: webmentionAccepted } } },
+      ...api.errors(['bad_request', 'invalid_body', 'body_too_large', 'rate_limited'], {
+        headers: { 429: { 'Retry-After': 'required' } },
+        notes: { 400: 'the target is not a post taking webmentions, or the source cannot be one', 429: 'more than 60 webmentions an hour from one source host' },
+      }),
+    },
+  });
+  for (const method of ['get', 'head'] as const) {
+    api.registry.registerPath({
+      method,
+      path: `${WEBMENTION_PATH}/{id}`,
+      operationId: `${method}WebmentionStatus`,
+      tags: ['comments'],
+      summary: 'The status of a webmention',
+      request: { params: z.object({ id: z.string() }) },
+      responses: {
+        200: { description: api.describe(200, 'pending, accepted, or refused with the reason.'), headers: api.headers({ 'Cache-Control': 'required', 'Access-Control-Allow-Origin': 'required' }), ...(method === 'get' ? { content: { 'application/json': { schema: webmentionStatus } } } : {}) },
+        ...api.errors(['not_found'], { notes: { 404: 'no webmention of that id in this process' } }),
       },
     });
   }

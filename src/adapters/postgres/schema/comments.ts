@@ -26,3 +26,9 @@ CREATE TABLE blog_comment_approved_addresses (
   address text PRIMARY KEY
 );
 `;
+
+// Migration version 11: the page a webmention came from (docs/comments.md "Webmentions"); null for a comment.
+export const WEBMENTION_SOURCE_COLUMN = `
+ALTER TABLE blog_comments ADD COLUMN source text;
+CREATE INDEX blog_comments_by_source ON blog_comments (source) WHERE source IS NOT NULL;
+`;

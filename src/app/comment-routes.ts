@@ -7,6 +7,8 @@ import type { BlogContent } from '../blog/blog-content.js';
 import { createCommentedPostFinder } from '../comments/commented-post.js';
 import { createCommentRoutes, COMMENT_MAX_BODY_BYTES, COMMENTS_CHALLENGE_PATH } from '../comments/http/comment-routes.js';
 import { registerCommentPaths } from '../comments/http/openapi.js';
+import { createCommentWidgetRoutes } from '../comments/http/widget-routes.js';
+import { commentWidget } from '../comments/comment-widget.js';
 import type { BlogDocumentPart } from '../blog/http/openapi.js';
 import { createCommentRenderer } from '../comments/render-comment.js';
 import type { Config } from '../config/config.js';
@@ -68,5 +70,6 @@ export function composeCommentRoutes(
       rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
     },
   );
+  routes.push(...createCommentWidgetRoutes(commentWidget()).routes);
   return { routes, documentPart: registerCommentPaths, maxBodyBytes: COMMENT_MAX_BODY_BYTES, close: async () => shared?.close?.() };
 }

@@ -6,7 +6,7 @@ import type { Backend } from '../adapters/backend.js';
 import type { BlogContent } from '../blog/blog-content.js';
 import { createCommentedPostFinder } from '../comments/commented-post.js';
 import { createCommentRoutes, COMMENT_MAX_BODY_BYTES, COMMENTS_CHALLENGE_PATH } from '../comments/http/comment-routes.js';
-import { registerCommentPaths } from '../comments/http/openapi.js';
+import { registerCommentPaths, registerCommentWidgetPaths } from '../comments/http/openapi.js';
 import { createCommentWidgetRoutes } from '../comments/http/widget-routes.js';
 import { commentWidget } from '../comments/comment-widget.js';
 import type { BlogDocumentPart } from '../blog/http/openapi.js';
@@ -70,6 +70,11 @@ export function composeCommentRoutes(
       rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
     },
   );
-  routes.push(...createCommentWidgetRoutes(commentWidget()).routes);
-  return { routes, documentPart: registerCommentPaths, maxBodyBytes: COMMENT_MAX_BODY_BYTES, close: async () => shared?.close?.() };
+  const widget = createCommentWidgetRoutes(commentWidget());
+  routes.push(...widget.routes);
+  const documentPart: BlogDocumentPart = (api) => {
+    registerCommentPaths(api);
+    registerCommentWidgetPaths(api, widget.versionedPath);
+  };
+  return { routes, documentPart, maxBodyBytes: COMMENT_MAX_BODY_BYTES, close: async () => shared?.close?.() };
 }

@@ -53,7 +53,10 @@ function hexOf(bytes: Uint8Array): string {
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
     channel.port2.postMessage(0);
   });
 }

@@ -1,5 +1,5 @@
-// `GET /comments.js` and `/comments.<hash>.js` on the blog listener: the comment widget (docs/comments.md "The
-// widget") for any site to load, as the forms serve the ALTCHA widget (src/forms/http/spam-routes.ts): compressed
+// `GET /comments.js` and `/comments.<hash>.js` on the blog listener: the comment widget for any site to load
+// (docs/comments.md "The widget"), as the forms serve the ALTCHA widget (src/forms/http/spam-routes.ts): compressed
 // once per coding, an ETag per form; the versioned address cached for a year, the plain one an hour and revalidated.
 import { contentHash, createFixedFile, IMMUTABLE } from '../../http/fixed-file.js';
 import type { Handler, Route } from '../../http/route-table.js';

@@ -21,3 +21,8 @@ export function createCommentRenderer(): (text: string) => string {
   const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true }).disable(['heading', 'lheading', 'image', 'table']);
   return (text) => sanitizeHtml(markdown.render(text), policy);
 }
+
+/** HTML written elsewhere (an imported comment) reduced to what a comment may hold, with the same allow-list. */
+export function sanitizeCommentHtml(html: string): string {
+  return sanitizeHtml(html, policy);
+}

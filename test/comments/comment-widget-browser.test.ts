@@ -139,4 +139,27 @@ describe('the comment widget in Chromium', () => {
       await context.close();
     }
   });
+
+  it('shows the kind of a webmention beside its author, without a Reply button', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      // The thread as the API gives it once webmentions are published beside comments.
+      const thread = {
+        comments: [
+          { id: 'w1', parent: null, author: { name: 'Elsewhere', url: 'https://elsewhere.example/post' }, html: '<p>Liked this.</p>', created_at: '2026-01-02T10:00:00.000Z', kind: 'like' },
+          { id: 'c1', parent: null, author: { name: 'Ada', url: null }, html: '<p>A comment.</p>', created_at: '2026-01-03T10:00:00.000Z', kind: 'comment' },
+        ],
+        total: 2,
+      };
+      await page.route(`${api.address}/api/blog/posts/hello/comments?lang=en`, (route) => route.fulfill({ status: 200, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: JSON.stringify(thread) }));
+      await page.goto(`${siteOrigin}/blog/hello/`);
+      await page.getByRole('heading', { name: '2 comments' }).waitFor();
+      assert.equal(await page.locator('postbox-comments #comment-w1 .kind').textContent(), 'like');
+      assert.equal(await page.getByRole('button', { name: 'Reply to Elsewhere' }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: 'Reply to Ada' }).count(), 1);
+    } finally {
+      await context.close();
+    }
+  });
 });

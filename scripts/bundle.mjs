@@ -4,12 +4,14 @@
 // (docs/performance.md "Blog start-up by corpus size"). Packages loaded on first use (src/kit/lazy-module.ts) stay in
 // node_modules and load from there. The admin's page scripts and stylesheet are built beside it, in
 // dist/admin-assets/, each file named by a hash of its content, with manifest.json naming each entry's file
-// (docs/architecture.md "Browser code"); the server reads them at start.
+// (docs/architecture.md "Browser code"); the server reads them at start. So is the comment widget, in
+// dist/comment-widget/comments.js.
 import { build } from 'esbuild';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminAssetBuildOptions, manifestOf } from '../src/admin/admin-asset-build.mjs';
+import { COMMENT_WIDGET_FILE, commentWidgetBuildOptions } from '../src/comments/comment-widget-build.mjs';
 
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -38,6 +40,9 @@ await build({
 const assets = fileURLToPath(new URL('../dist/admin-assets', import.meta.url));
 const { metafile } = await build({ ...adminAssetBuildOptions(assets), logLevel: 'warning' });
 writeFileSync(path.join(assets, 'manifest.json'), `${JSON.stringify(manifestOf(metafile), null, 2)}\n`);
+
+// The comment widget (docs/comments.md "The widget"), one ES module in dist/comment-widget/.
+await build({ ...commentWidgetBuildOptions(fileURLToPath(new URL(`../dist/comment-widget/${COMMENT_WIDGET_FILE}`, import.meta.url))), logLevel: 'warning' });
 
 // It stays the `postbox` command (package.json "bin"), run directly as well as through node.
 chmodSync(cli, 0o755);

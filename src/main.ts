@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --no-memory-reducer
-// `postbox serve`, `check [--send-test-mail]`, `queue`, `subscribers`, `newsletter`, `bounces`, `users`, `hash-password` and `--version`
+// `postbox serve`, `check [--send-test-mail]`, `queue`, `subscribers`, `newsletter`, `bounces`, `users`, `comments`, `hash-password` and `--version`
 // (README.md "Running it for your site"): the only code that reads argv and the environment.
 import { parseArgs } from 'node:util';
 import type { Config } from './config/config.js';
@@ -18,6 +18,7 @@ import { parseSubscribersCommand, runSubscribersCommand, SUBSCRIBERS_USAGE } fro
 import { NEWSLETTER_USAGE, parseNewsletterCommand, runNewsletterCommand } from './cli/newsletter.js';
 import { readNewPassword, runHashPassword } from './cli/hash-password.js';
 import { parseUsersCommand, runUsersCommand, USERS_USAGE } from './cli/users.js';
+import { COMMENTS_USAGE, parseCommentsCommand, runCommentsCommand } from './cli/comments.js';
 import { MIGRATE_USAGE, parseMigrateCommand, runMigrateCommand } from './cli/migrate.js';
 import { BOUNCES_LIST_USAGE, parseBouncesListCommand, runBouncesListCommand } from './cli/bounces-list.js';
 import { BOUNCES_USAGE, parseBouncesCommand, processBouncesIo, runBouncesCommand } from './cli/bounces.js';
@@ -29,7 +30,7 @@ const USAGE = `Usage:
   postbox check [--config FILE]   validate the configuration and print a summary
   postbox check --send-test-mail [--to ADDRESS] [--config FILE]
                                   also send one test mail now, to ADDRESS or to mail.to
-${QUEUE_USAGE}${SUBSCRIBERS_USAGE}${NEWSLETTER_USAGE}${BOUNCES_LIST_USAGE}${BOUNCES_USAGE}${MIGRATE_USAGE}${USERS_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
+${QUEUE_USAGE}${SUBSCRIBERS_USAGE}${NEWSLETTER_USAGE}${BOUNCES_LIST_USAGE}${BOUNCES_USAGE}${MIGRATE_USAGE}${USERS_USAGE}${COMMENTS_USAGE}  postbox hash-password           read a password (12 characters or more) and print its
                                   password_hash for [admin] users
   postbox version                 print the version
 
@@ -49,6 +50,7 @@ Options:
       --from-files    (migrate) copy the records of data_dir into PostgreSQL
       --role ROLE     (users add) owner, editor or author
       --email ADDRESS (users add) the user's mail address
+      --from FORMAT   (comments import) disqus, wordpress or remark42
   -h, --help          show this help
       --version       print the version
 `;
@@ -70,6 +72,7 @@ const OPTIONS = {
   'from-files': { type: 'boolean', default: false },
   role: { type: 'string' },
   email: { type: 'string' },
+  from: { type: 'string' },
 } as const;
 
 /** The options as parseArgs gives them. */
@@ -95,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'hash-password' && rest.length === 0) {
     return runHashPassword({ input: process.stdin, out: (text) => process.stdout.write(text), error: (text) => process.stderr.write(text) });
   }
-  const takesArguments = command === 'queue' || command === 'subscribers' || command === 'newsletter' || command === 'migrate' || command === 'users' || command === 'bounces';
+  const takesArguments = command === 'queue' || command === 'subscribers' || command === 'newsletter' || command === 'migrate' || command === 'users' || command === 'bounces' || command === 'comments';
   if ((command !== 'serve' && command !== 'check' && !takesArguments) || (!takesArguments && rest.length > 0)) {
     process.stderr.write(`${command ? `postbox: unknown command "${[command, ...rest].join(' ')}"\n\n` : ''}${USAGE}`);
     return 2;
@@ -149,12 +152,13 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   'from-files': ['migrate'],
   role: ['users'],
   email: ['users'],
+  from: ['comments'],
 };
 
 /** A command line of a command that takes arguments: how it runs on the configuration, or what is wrong with it. */
 type CommandLine = { problem: string; usage: string } | { run(config: Config): Promise<number> };
 
-function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migrate' | 'users' | 'bounces', args: readonly string[], values: OptionValues): CommandLine {
+function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migrate' | 'users' | 'bounces' | 'comments', args: readonly string[], values: OptionValues): CommandLine {
   const out = (text: string) => void process.stdout.write(text);
   const error = (text: string) => void process.stderr.write(text);
   switch (command) {
@@ -193,6 +197,10 @@ function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migr
       if ('problem' in read) return { ...read, usage: USERS_USAGE };
       const io = { out, error, readPassword: () => readNewPassword({ input: process.stdin, error }), now: Date.now };
       return { run: (config) => onBackend(config, (backend) => runUsersCommand(read, config, backend, io)) };
+    }
+    case 'comments': {
+      const read = parseCommentsCommand(args, { from: values.from });
+      return 'problem' in read ? { ...read, usage: COMMENTS_USAGE } : { run: (config) => onBackend(config, (backend) => runCommentsCommand(read, config, backend, { out, error })) };
     }
   }
 }

@@ -13,7 +13,9 @@ import { languageKey } from '../blog/content/language.js';
 import { publicPostUrl } from '../blog/feeds/public-url.js';
 import type { DeliveryQueue } from '../queue/worker.js';
 import { createCommentRoutes, COMMENT_MAX_BODY_BYTES, COMMENTS_CHALLENGE_PATH } from '../comments/http/comment-routes.js';
-import { registerCommentPaths } from '../comments/http/openapi.js';
+import { registerCommentPaths, registerCommentWidgetPaths } from '../comments/http/openapi.js';
+import { createCommentWidgetRoutes } from '../comments/http/widget-routes.js';
+import { commentWidget } from '../comments/comment-widget.js';
 import type { BlogDocumentPart } from '../blog/http/openapi.js';
 import { createCommentRenderer, sanitizeCommentHtml } from '../comments/render-comment.js';
 import { createWebmentionRoutes } from '../comments/http/webmention-routes.js';
@@ -94,6 +96,7 @@ export function composeCommentRoutes(
       afterPost: parts.mail && ((comment, notify) => parts.mail!.afterPost(comment, notify)),
     },
   );
+  const widget = createCommentWidgetRoutes(commentWidget());
   const mailRoutes = parts.mail ? createCommentMailRoutes(parts.mail, config.site?.title ?? 'the site') : [];
   // Webmentions are checked in the background, a few at a time; shutting down waits for those taken.
   const queue = createTaskQueue(WEBMENTION_CONCURRENCY, (error) => parts.logger.error({ err: error }, 'webmention task failed'));
@@ -116,8 +119,11 @@ export function composeCommentRoutes(
     },
   );
   return {
-    routes: [...routes, ...mailRoutes, ...webmentionRoutes],
-    documentPart: registerCommentPaths,
+    routes: [...routes, ...widget.routes, ...mailRoutes, ...webmentionRoutes],
+    documentPart: (api: Parameters<BlogDocumentPart>[0]) => {
+      registerCommentPaths(api);
+      registerCommentWidgetPaths(api, widget.versionedPath);
+    },
     maxBodyBytes: COMMENT_MAX_BODY_BYTES,
     close: async () => {
       await queue.settled();

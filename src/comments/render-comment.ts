@@ -22,7 +22,7 @@ export function createCommentRenderer(): (text: string) => string {
   return (text) => sanitizeHtml(markdown.render(text), policy);
 }
 
-/** HTML from elsewhere (a webmention's content) cut down to what a comment may hold, its links marked as the visitor's. */
+/** HTML written elsewhere (a webmention's content, an imported comment) cut down to what a comment may hold, with the same allow-list. */
 export function sanitizeCommentHtml(html: string): string {
   return sanitizeHtml(html, policy);
 }

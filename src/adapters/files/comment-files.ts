@@ -2,8 +2,9 @@
 //   posts/<slug>@<lang>.json   one post version's comments, every status, oldest first (names percent-encoded)
 //   approved-addresses.json    the addresses (compared form) whose comment a person approved
 // Each file is replaced atomically on every change. Changes of this process run one after the other, and each
-// file is read once and then kept in memory: `serve` is the one process that writes them.
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+// file is kept in memory while its stamp (inode, size, time) stays: `postbox comments import` writes beside a
+// running `serve`, which reads a file again once it was replaced.
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommentedVersion, CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
 import { comparableEmailAddress } from '../../kit/email-address.js';
@@ -38,11 +39,22 @@ export async function readCommentFiles(dataDir: string): Promise<{ comments: Sto
   return { comments: await store.listAll(), addresses };
 }
 
+/** What changes when a file is replaced: a new inode, and its size and time; "none" when there is no file. */
+async function stampOf(file: string): Promise<string> {
+  try {
+    const { ino, size, mtimeMs } = await stat(file);
+    return `${ino}:${size}:${mtimeMs}`;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
+    throw error;
+  }
+}
+
 export function createCommentFiles(dataDir: string): CommentStore {
   const folder = commentsDirOf(dataDir);
   const postsFolder = path.join(folder, POSTS_FOLDER);
   const addressesFile = path.join(folder, ADDRESSES_FILE);
-  const versions = new Map<string, Promise<StoredComment[]>>();
+  const versions = new Map<string, { stamp: string; comments: Promise<StoredComment[]> }>();
   let addresses: Promise<Set<string>> | undefined;
   let changes: Promise<unknown> = Promise.resolve();
 
@@ -53,20 +65,22 @@ export function createCommentFiles(dataDir: string): CommentStore {
     return done;
   }
 
-  function load(name: string): Promise<StoredComment[]> {
-    let loaded = versions.get(name);
-    if (!loaded) {
-      loaded = readJson<{ comments: StoredComment[] }>(path.join(postsFolder, name), { comments: [] }).then((file) => file.comments);
-      versions.set(name, loaded);
-      loaded.catch(() => versions.delete(name));
-    }
-    return loaded;
+  async function load(name: string): Promise<StoredComment[]> {
+    const file = path.join(postsFolder, name);
+    const stamp = await stampOf(file);
+    const cached = versions.get(name);
+    if (cached && cached.stamp === stamp) return cached.comments;
+    const comments = readJson<{ comments: StoredComment[] }>(file, { comments: [] }).then((read) => read.comments);
+    versions.set(name, { stamp, comments });
+    comments.catch(() => versions.delete(name));
+    return comments;
   }
 
   async function save(name: string, comments: StoredComment[]): Promise<void> {
     await mkdir(postsFolder, { recursive: true });
-    await writeFileAtomically(path.join(postsFolder, name), `${JSON.stringify({ comments }, null, 1)}\n`);
-    versions.set(name, Promise.resolve(comments));
+    const file = path.join(postsFolder, name);
+    await writeFileAtomically(file, `${JSON.stringify({ comments }, null, 1)}\n`);
+    versions.set(name, { stamp: await stampOf(file), comments: Promise.resolve(comments) });
   }
 
   function loadAddresses(): Promise<Set<string>> {

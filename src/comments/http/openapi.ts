@@ -7,6 +7,7 @@ import { ACCEPTED_CONTENT_TYPES } from '../../forms/request-body.js';
 import { COMMENT_HONEYPOT_FIELD, NAME_MAX, TEXT_MAX, URL_MAX } from '../comment-fields.js';
 import { COMMENTS_CHALLENGE_PATH, COMMENTS_PREFIX, COMMENTS_SUFFIX } from './comment-routes.js';
 import { WEBMENTION_PATH } from './webmention-routes.js';
+import { COMMENT_WIDGET_PATH } from './widget-routes.js';
 
 const THREAD_PATH = `${COMMENTS_PREFIX}{slug}${COMMENTS_SUFFIX}`;
 const CORS: ResponseHeaders = { 'Access-Control-Allow-Origin': 'optional', Vary: 'optional' };
@@ -162,5 +163,35 @@ function registerWebmentionPaths(api: ApiDocument): void {
         ...api.errors(['not_found'], { notes: { 404: 'no webmention of that id in this process' } }),
       },
     });
+  }
+}
+
+/** The comment widget's two addresses (docs/comments.md "The widget"): `/comments.js` and its versioned one. */
+export function registerCommentWidgetPaths(api: ApiDocument, versionedPath: string): void {
+  const addresses = [
+    { path: COMMENT_WIDGET_PATH, operation: 'CommentWidget', cached: 'kept an hour' },
+    { path: versionedPath, operation: 'VersionedCommentWidget', cached: 'at an address that carries a hash of its content, kept a year (immutable)' },
+  ];
+  for (const { path, operation, cached } of addresses) {
+    const script = {
+      description: api.describe(200, `the <postbox-comments> widget, an ES module, ${cached}, compressed when the request takes brotli or gzip (an ETag per encoding).`),
+      headers: api.headers({ ETag: 'required', 'Cache-Control': 'required', 'Access-Control-Allow-Origin': 'required', Vary: 'required' }),
+      content: { 'text/javascript': { schema: z.string() } },
+    };
+    for (const method of ['get', 'head'] as const) {
+      api.registry.registerPath({
+        method,
+        path,
+        operationId: `${method}${operation}`,
+        tags: ['comments'],
+        summary: 'The comment widget, for any page',
+        request: { headers: z.object({ 'If-None-Match': z.string().optional() }) },
+        responses: {
+          200: script,
+          304: { description: api.describe(304, 'the widget the client holds is current.'), headers: api.headers({ ETag: 'required', 'Cache-Control': 'required' }) },
+          ...api.errors([]),
+        },
+      });
+    }
   }
 }

@@ -24,6 +24,7 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'blog-1k', group: 'blog', run: benchBlog1k },
   { name: 'blog-10k', group: 'blog', run: benchBlog10k },
   { name: 'search-10k', group: 'blog', run: benchSearch10k },
+  { name: 'comments-1k', group: 'blog', run: async (context) => (await import('./comments-1k.js')).benchComments1k(context) },
   { name: 'startup-scale', group: 'scale', run: benchStartupScale },
   { name: 'search-at-start', group: 'scale', run: async (context) => (await import('./search-at-start.js')).benchSearchAtStart(context) },
   { name: 'search-build', group: 'scale', run: async (context) => (await import('./search-build.js')).benchSearchBuild(context) },

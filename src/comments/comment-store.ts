@@ -42,7 +42,7 @@ export interface CommentStore {
   /** Keeps a new comment; resolves once it is durable. */
   add(comment: StoredComment): Promise<void>;
   /** Every comment of one post version, whatever its status, oldest first. */
-  listVersion(version: CommentedVersion): Promise<StoredComment[]>;
+  listVersion(version: CommentedVersion): Promise<readonly StoredComment[]>;
   /** Every comment of every post, oldest first, for /admin. */
   listAll(): Promise<StoredComment[]>;
   /** Changes a comment's status; the comment as it is now, or undefined when there is no such comment. */

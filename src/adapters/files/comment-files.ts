@@ -54,7 +54,8 @@ export function createCommentFiles(dataDir: string): CommentStore {
   const folder = commentsDirOf(dataDir);
   const postsFolder = path.join(folder, POSTS_FOLDER);
   const addressesFile = path.join(folder, ADDRESSES_FILE);
-  const versions = new Map<string, { stamp: string; comments: Promise<StoredComment[]> }>();
+  // Each version's comments as last read or written (frozen: every change works on a copy), and its file's stamp.
+  const versions = new Map<string, { stamp: string; comments: Promise<readonly StoredComment[]> }>();
   let addresses: Promise<Set<string>> | undefined;
   let changes: Promise<unknown> = Promise.resolve();
 
@@ -65,12 +66,12 @@ export function createCommentFiles(dataDir: string): CommentStore {
     return done;
   }
 
-  async function load(name: string): Promise<StoredComment[]> {
+  async function load(name: string): Promise<readonly StoredComment[]> {
     const file = path.join(postsFolder, name);
     const stamp = await stampOf(file);
     const cached = versions.get(name);
     if (cached && cached.stamp === stamp) return cached.comments;
-    const comments = readJson<{ comments: StoredComment[] }>(file, { comments: [] }).then((read) => read.comments);
+    const comments = readJson<{ comments: StoredComment[] }>(file, { comments: [] }).then((read) => Object.freeze(read.comments));
     versions.set(name, { stamp, comments });
     comments.catch(() => versions.delete(name));
     return comments;
@@ -80,7 +81,7 @@ export function createCommentFiles(dataDir: string): CommentStore {
     await mkdir(postsFolder, { recursive: true });
     const file = path.join(postsFolder, name);
     await writeFileAtomically(file, `${JSON.stringify({ comments }, null, 1)}\n`);
-    versions.set(name, { stamp: await stampOf(file), comments: Promise.resolve(comments) });
+    versions.set(name, { stamp: await stampOf(file), comments: Promise.resolve(Object.freeze(comments)) });
   }
 
   function loadAddresses(): Promise<Set<string>> {
@@ -101,7 +102,8 @@ export function createCommentFiles(dataDir: string): CommentStore {
 
   return {
     add: (comment) => changeVersion(comment, (comments) => ({ changed: comments.push(comment) > 0, result: undefined })),
-    listVersion: async (version) => [...(await load(fileNameOf(version)))],
+    // The same frozen array while the version is unchanged: the thread's answer is made once for it (comment-routes.ts).
+    listVersion: (version) => load(fileNameOf(version)),
     async listAll() {
       const names = await readdir(postsFolder).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return [] as string[];

@@ -58,13 +58,25 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
 
   const read: Handler = (request) => answerUnlessUnavailable(readThread(request));
 
+  // A store that hands out the same array while a version is unchanged (the files store) has its thread's body and
+  // ETag made once; a new array (a change, or a store that reads afresh) makes them again.
+  const threadAnswers = new WeakMap<readonly StoredComment[], { body: string; etag: string }>();
+  const threadAnswerOf = (comments: readonly StoredComment[]): { body: string; etag: string } => {
+    let answer = threadAnswers.get(comments);
+    if (answer === undefined) {
+      const body = JSON.stringify(publicThreadOf(comments));
+      answer = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+      threadAnswers.set(comments, answer);
+    }
+    return answer;
+  };
+
   const readThread = async (request: RoutedRequest): Promise<Answer> => {
     const headers = { 'access-control-allow-origin': '*' };
     const post = postOf(request);
     if (post === 'invalid') return errorAnswer('invalid_query', headers, 'lang must be given at most once');
     if (!post) return errorAnswer('not_found', headers);
-    const body = JSON.stringify(publicThreadOf(await deps.store.listVersion(post)));
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    const { body, etag } = threadAnswerOf(await deps.store.listVersion(post));
     // Always asked again (a new comment shows at once), and answered 304 while the thread is unchanged.
     const common = { ...headers, etag, 'cache-control': 'no-cache' };
     if (matchesEtag(request.raw.headers['if-none-match'], etag)) return { status: 304, headers: common };

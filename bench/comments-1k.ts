@@ -1,0 +1,69 @@
+// Comments: the thread of a post with 1,000 published comments (`GET /api/blog/posts/<slug>/comments`, its body
+// and ETag made once per version of the thread) against that post's detail on the same server, in the same
+// alternating rounds. Target: the thread at least 1 / 1.5 of the detail's throughput (docs/performance.md
+// "Comments"). The comments are posted through the API first, as visitors would post them.
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import { sideBySideOptions, type BenchContext } from './lib/context.js';
+import { generateCorpus } from './lib/corpus.js';
+import { writeBlogConfig } from './lib/config-files.js';
+import { startPostbox, type RunningPostbox } from './lib/processes.js';
+import { runSideBySide } from './lib/side-by-side.js';
+import { addThroughputFigure, runProblems } from './lib/throughput-figure.js';
+
+const SECTION = 'comments 1k';
+const COMMENTS = 1000;
+const ORIGIN = 'https://bench.example';
+
+export async function benchComments1k(context: BenchContext): Promise<void> {
+  const { report } = context;
+  report.section('Comments: the thread of a post with 1,000 comments against the post detail, same server');
+  const dir = path.join(context.tmpRoot, 'comments-1k');
+  const corpus = generateCorpus(path.join(dir, 'posts'), { posts: 100, seed: 45 });
+  const configFile = writeBlogConfig(dir, corpus.dir);
+  // Published at once and unlimited, so that the bench can post its thread; proof of work is a visitor's cost.
+  appendFileSync(
+    configFile,
+    `\n[blog.comments]\nenabled = true\nmoderation = "none"\nrate_limit_per_hour = 0\nallowed_origins = ["${ORIGIN}"]\n\n[blog.comments.spam]\nproof_of_work = false\n`,
+  );
+  const slug = corpus.slugs[0] as string;
+  let postbox: RunningPostbox | undefined;
+  try {
+    postbox = await startPostbox({ configFile, logFile: path.join(dir, 'postbox.log'), services: ['blog'], placement: context.cores.server, cpuProfileDir: context.cpuProfileDir });
+    const base = postbox.addresses.blog as string;
+    const thread = `${base}/api/blog/posts/${slug}/comments`;
+    let parent: string | null = null;
+    for (let index = 0; index < COMMENTS; index += 1) {
+      const response = await fetch(thread, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: ORIGIN, accept: 'application/json' },
+        // Every tenth a reply to the one before, the others at the top: a thread as readers make one.
+        body: JSON.stringify({ name: `Reader ${index}`, email: `reader${index}@example.org`, text: `Comment ${index}: a thought of a few words about the post, with a [link](https://example.org/${index}).`, parent: index % 10 === 9 ? parent : null }),
+      });
+      const answer = (await response.json()) as { id?: string; status?: string };
+      if (response.status !== 202 || answer.status !== 'published') throw new Error(`comment ${index}: ${response.status} ${JSON.stringify(answer)}`);
+      parent = answer.id ?? null;
+    }
+    const listed = (await (await fetch(thread)).json()) as { total: number };
+    if (listed.total !== COMMENTS) throw new Error(`the thread lists ${listed.total} comments, not ${COMMENTS}`);
+    const results = await runSideBySide(
+      [
+        { name: 'comments', base: thread, pid: postbox.pid },
+        { name: 'detail', base: `${base}/api/blog/posts/${slug}`, pid: postbox.pid },
+      ],
+      { path: '', method: 'GET' },
+      sideBySideOptions(context),
+    );
+    addThroughputFigure(report, results, {
+      section: SECTION,
+      name: `GET /api/blog/posts/<slug>/comments, ${COMMENTS} comments, of the post detail`,
+      subject: 'comments',
+      reference: 'detail',
+      minimumRatio: 1 / 1.5,
+      cpuBound: true,
+      problems: [...runProblems(results, 'comments', true), ...runProblems(results, 'detail', true)],
+    });
+  } finally {
+    await postbox?.stop();
+  }
+}

@@ -1,7 +1,7 @@
 // Comments: the thread of a post with 1,000 published comments (`GET /api/blog/posts/<slug>/comments`, its body
 // and ETag made once per version of the thread) against that post's detail on the same server, in the same
 // alternating rounds. Target: the thread at least 1 / 1.5 of the detail's throughput (docs/performance.md
-// "Comments"). The comments are posted through the API first, as visitors would post them.
+// "Figures"). The comments are posted through the API first, as visitors would post them.
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { sideBySideOptions, type BenchContext } from './lib/context.js';

@@ -60,11 +60,12 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
 
   // A store that hands out the same array while a version is unchanged (the files store) has its thread's body and
   // ETag made once; a new array (a change, or a store that reads afresh) makes them again.
-  const threadAnswers = new WeakMap<readonly StoredComment[], { body: string; etag: string }>();
-  const threadAnswerOf = (comments: readonly StoredComment[]): { body: string; etag: string } => {
+  const threadAnswers = new WeakMap<readonly StoredComment[], { body: Buffer; etag: string }>();
+  const threadAnswerOf = (comments: readonly StoredComment[]): { body: Buffer; etag: string } => {
     let answer = threadAnswers.get(comments);
     if (answer === undefined) {
-      const body = JSON.stringify(publicThreadOf(comments));
+      // Bytes, not a string: a long thread is not encoded again for every answer.
+      const body = Buffer.from(JSON.stringify(publicThreadOf(comments)));
       answer = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
       threadAnswers.set(comments, answer);
     }

@@ -71,6 +71,8 @@ export async function runCommentsCommand(command: CommentsCommand, config: Confi
   const plan = planImport(command.from, source, targets, existing, cleanImportedHtml);
   await addAll(backend.comments, plan.added);
   io.out(`${describeImport(plan)}\n`);
+  // Kept all the same, for the day they are turned on; said, so nobody looks for them on the site meanwhile.
+  if (!config.blog.comments.enabled) io.error('postbox: [blog.comments] is not enabled in this configuration: the imported comments are kept, and shown once it is\n');
   return 0;
 }
 

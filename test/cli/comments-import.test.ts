@@ -110,6 +110,19 @@ describe('postbox comments import and export', () => {
     return { code, out, error };
   }
 
+  it('says so when comments are off in the configuration, and keeps what it imported', { timeout: 60_000 }, async () => {
+    const { app, backend } = await start();
+    const off = loadTestConfig({ data_dir: 'data', site: { title: 'Blog', base_url: SITE_ORIGIN }, blog: { listen: '127.0.0.1:0', content_dir: 'posts' } }, app.dir);
+    const file = path.join(app.dir, 'export-off');
+    await writeFile(file, disqusExport());
+    const command = parseCommentsCommand(['import', file], { from: 'disqus' });
+    assert.ok(!('problem' in command));
+    const { code, out, error } = await run(command, off, backend);
+    assert.equal(code, 0);
+    assert.match(out, /^imported [1-9]/);
+    assert.match(error, /\[blog\.comments\] is not enabled/);
+  });
+
   const thread = async (app: CommentsApp, slug: string) => (await app.service.inject({ method: 'GET', url: `/api/blog/posts/${slug}/comments` })).json() as Thread;
 
   for (const [format, make, skipped] of [

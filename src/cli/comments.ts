@@ -3,16 +3,19 @@
 // under an id derived from the source's, so a second run adds nothing; it may run beside `serve`, which notices the
 // changed files (src/adapters/files/comment-files.ts) or shares the PostgreSQL tables.
 import { readFile } from 'node:fs/promises';
-import { convert } from 'html-to-text';
+import type * as HtmlToText from 'html-to-text';
 import type { Backend } from '../adapters/backend.js';
 import { createBlogContent } from '../blog/blog-content.js';
 import { publicPostUrl } from '../blog/feeds/public-url.js';
 import type { CommentStore, StoredComment } from '../comments/comment-store.js';
 import { describeImport, planImport, type ImportTarget } from '../comments/import/comment-import.js';
 import { IMPORT_FORMATS, readSourceComments, type ImportFormat } from '../comments/import/import-formats.js';
+import { lazyModule } from '../kit/lazy-module.js';
 import { sanitizeCommentHtml } from '../comments/render-comment.js';
 import type { Config } from '../config/config.js';
 import { createSilentLogger } from '../kit/log.js';
+
+const htmlToText = lazyModule<typeof HtmlToText>('html-to-text');
 
 export const COMMENTS_USAGE = `  postbox comments import --from disqus|wordpress|remark42 FILE [--config FILE]
                                   add the published comments of an export to the posts they
@@ -95,7 +98,7 @@ function cleanImportedHtml(html: string): { html: string; text: string } {
         .split(/\n\s*\n/)
         .map((paragraph) => `<p>${paragraph.trim().replace(/\n/g, '<br>\n')}</p>`)
         .join('\n');
-  return { html: sanitizeCommentHtml(marked), text: convert(marked, { wordwrap: false }) };
+  return { html: sanitizeCommentHtml(marked), text: htmlToText().convert(marked, { wordwrap: false }) };
 }
 
 async function addAll(store: CommentStore, comments: readonly StoredComment[]): Promise<void> {

@@ -4,11 +4,17 @@
 // automatic reply) or `Unrecognised` (no bounce at all, or a message the classifier could not read). Nothing is ever deleted: a message that was not
 // moved is read again at the next poll, so the sink sees a repeat after a crash or a failure. A mailbox out of
 // reach is a warning and a try at the next poll; polls never overlap.
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
+import type * as Imap from 'imapflow';
 import type { BounceKind, BounceReport, BounceSink } from '../../bounces/bounce-report.js';
 import type { Logger } from '../../kit/log.js';
 import { safeReason } from '../../kit/safe-reason.js';
 import type { Clock, Timers } from '../../ports.js';
+import { lazyModule } from '../../kit/lazy-module.js';
+
+// Loaded on the first poll: imapflow and its charsets are a fifth of the bundle, which a start without a bounce
+// mailbox would parse for nothing (docs/performance.md "Blog start-up").
+const imap = lazyModule<typeof Imap>('imapflow');
 
 /** `[mail.bounces.imap]`. */
 export interface BounceMailboxSettings {
@@ -110,7 +116,7 @@ async function pollOnce(settings: BounceMailboxSettings, deps: BounceMailboxDeps
   const { logger } = deps;
   const summary: PollSummary = { reached: false, processed: 0, unrecognised: 0, left: 0 };
   const timeoutMs = deps.timeoutMs ?? 30_000;
-  const client = new ImapFlow({
+  const client = new (imap().ImapFlow)({
     host: settings.host,
     port: settings.port,
     secure: settings.secure,

@@ -2,7 +2,11 @@
 // markup Markdown makes and the usual article HTML, through sanitize-html. No script, style, form or object, no
 // event-handler attribute, no URL but http(s), mailto, tel and relative ones (and data: images); an iframe only with an https `src`
 // on one of `[blog] allow_iframes_from`.
-import sanitizeHtml from 'sanitize-html';
+import type SanitizeHtml from 'sanitize-html';
+import { lazyModule } from '../../kit/lazy-module.js';
+
+// Loaded on the first post that needs it (with htmlparser2 and postcss, a tenth of a start otherwise).
+const sanitizeHtml = lazyModule<typeof SanitizeHtml>('sanitize-html');
 
 export interface HtmlPolicyOptions {
   /** Host names (`www.youtube-nocookie.com`) whose pages a post may embed in an iframe. */
@@ -14,9 +18,14 @@ const MEDIA_ATTRIBUTES = ['src', 'srcset', 'sizes', 'type', 'media', 'alt', 'tit
 
 /** A function that makes untrusted post HTML safe to show on the site's and /admin's origin. */
 export function createHtmlPolicy(options: HtmlPolicyOptions = {}): (html: string) => string {
+  let settings: SanitizeHtml.IOptions | undefined;
+  return (html) => sanitizeHtml()(html, (settings ??= policySettings(options)));
+}
+
+function policySettings(options: HtmlPolicyOptions): SanitizeHtml.IOptions {
   const iframeHosts = [...(options.iframeHosts ?? [])];
-  const allowedTags = [...sanitizeHtml.defaults.allowedTags, ...EXTRA_TAGS, ...(iframeHosts.length > 0 ? ['iframe'] : [])];
-  const settings: sanitizeHtml.IOptions = {
+  const allowedTags = [...sanitizeHtml().defaults.allowedTags, ...EXTRA_TAGS, ...(iframeHosts.length > 0 ? ['iframe'] : [])];
+  return {
     allowedTags,
     allowedAttributes: {
       '*': ['id', 'class', 'title', 'lang', 'dir'],
@@ -44,5 +53,4 @@ export function createHtmlPolicy(options: HtmlPolicyOptions = {}): (html: string
       iframe: (tagName, attribs) => ({ tagName, attribs: attribs.src?.startsWith('https://') ? attribs : {} }),
     },
   };
-  return (html) => sanitizeHtml(html, settings);
 }

@@ -1,6 +1,9 @@
 // The comment exports `postbox comments import` reads (docs/comments.md "Import and export"), each turned into the
 // same flat list: Disqus's XML export, a WordPress export (WXR) and a remark42 backup (JSON lines).
 import type * as Cheerio from 'cheerio';
+import { lazyModule } from '../../kit/lazy-module.js';
+
+const cheerio = lazyModule<typeof Cheerio>('cheerio');
 
 export const IMPORT_FORMATS = ['disqus', 'wordpress', 'remark42'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -26,8 +29,7 @@ export interface SourceComment {
 /** The comments of `content` in `format`. */
 export async function readSourceComments(format: ImportFormat, content: string): Promise<SourceComment[]> {
   if (format === 'remark42') return readRemark42(content);
-  const cheerio = await import('cheerio');
-  const $ = cheerio.load(content, { xml: true });
+  const $ = cheerio().load(content, { xml: true });
   return format === 'disqus' ? readDisqus($) : readWordPress($);
 }
 

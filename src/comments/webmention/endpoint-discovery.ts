@@ -1,8 +1,12 @@
 // Where a page takes webmentions (the Webmention Recommendation section 3.1.2, docs/comments.md "Sending"): the
 // first Link header with rel="webmention", else the first <link> or <a> element with it, resolved on the page's
 // address. Pure: the page comes in fetched.
-import * as cheerio from 'cheerio';
+import type * as Cheerio from 'cheerio';
+import { lazyModule } from '../../kit/lazy-module.js';
 import type { FetchedPage } from './fetch-page.js';
+
+// Loaded on first use: a start without webmentions does not parse cheerio (docs/performance.md "Blog start-up").
+const cheerio = lazyModule<typeof Cheerio>('cheerio');
 
 /** Whether a rel value (space-separated link types, compared without case) holds "webmention". */
 function namesWebmention(rel: string): boolean {
@@ -34,7 +38,7 @@ export function discoverEndpoint(page: FetchedPage): string | undefined {
   const fromHeader = linkHeaderTargets(page.links)[0];
   if (fromHeader !== undefined) return resolve(fromHeader);
   if (page.contentType !== undefined && !/html/i.test(page.contentType)) return undefined;
-  const document = cheerio.load(page.body);
+  const document = cheerio().load(page.body);
   const element = document('link[href], a[href]')
     .toArray()
     .find((candidate) => namesWebmention(document(candidate).attr('rel') ?? ''));

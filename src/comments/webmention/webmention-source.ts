@@ -1,10 +1,16 @@
 // What a webmention's source says (docs/comments.md "Webmentions"): whether it links to the target, and its
 // h-entry (microformats2, read by microformats-parser): author, content, date, and what kind of response it is.
 // Pure: the page comes in as text.
-import * as cheerio from 'cheerio';
-import { mf2 } from 'microformats-parser';
+import type * as Cheerio from 'cheerio';
+import type * as Microformats from 'microformats-parser';
+import { lazyModule } from '../../kit/lazy-module.js';
 import type { CommentKind } from '../comment-store.js';
 import { TEXT_MAX } from '../comment-fields.js';
+
+// Loaded on first use, as in endpoint-discovery.ts.
+const cheerio = lazyModule<typeof Cheerio>('cheerio');
+const microformats = lazyModule<typeof Microformats>('microformats-parser');
+type Parsed = ReturnType<typeof Microformats.mf2>;
 
 /** What a source tells about itself. */
 export interface SourceEntry {
@@ -41,7 +47,7 @@ const LINKING = [
 
 /** Every http(s) URL `html` links to, resolved on its <base> or `pageUrl`, without fragments. */
 export function linksOf(html: string, pageUrl: string): string[] {
-  const page = cheerio.load(html);
+  const page = cheerio().load(html);
   const base = normaliseUrl(page('base[href]').first().attr('href') ?? '', pageUrl) ?? pageUrl;
   const found: string[] = [];
   for (const [selector, attribute] of LINKING) {
@@ -53,8 +59,8 @@ export function linksOf(html: string, pageUrl: string): string[] {
   return found;
 }
 
-type Property = ReturnType<typeof mf2>['items'][number]['properties'][string][number];
-type Item = ReturnType<typeof mf2>['items'][number];
+type Property = Parsed['items'][number]['properties'][string][number];
+type Item = Parsed['items'][number];
 
 function isItem(value: Property | undefined): value is Item {
   return typeof value === 'object' && value !== null && 'properties' in value;
@@ -100,9 +106,9 @@ function cut(text: string, max: number): string {
  */
 export function readSourceEntry(html: string, sourceUrl: string, target: string): SourceEntry {
   const host = new URL(sourceUrl).host;
-  const entry = firstEntry(mf2(html, { baseUrl: sourceUrl }).items);
+  const entry = firstEntry(microformats().mf2(html, { baseUrl: sourceUrl }).items);
   if (!entry) {
-    const title = cheerio.load(html)('title').first().text().trim();
+    const title = cheerio().load(html)('title').first().text().trim();
     return { kind: 'mention', author: { name: host, url: sourceUrl }, text: cut(title, TEXT_MAX), html: null, published: null };
   }
   const { properties } = entry;

@@ -190,11 +190,13 @@ describe('the mail queue shared by replicas in PostgreSQL', () => {
         assert.equal(response.statusCode, 503);
         assert.equal(response.json().error, 'unavailable');
       }
-      accepting = true;
       assert.ok(replica.logs.lines().some((line) => line.event === 'queue_unavailable'));
     } finally {
       await postgres.start();
     }
+    // The SMTP server takes mail only once the database is back: a mail sent while its row could not be marked
+    // sent would be sent again (the queue is at least once, docs/forms-api.md), which this test does not measure.
+    accepting = true;
     await waitFor('the replica to reconnect', async () => ((await health(replica.service)) === 200 ? true : undefined), 20_000);
     assert.equal((await submit(replica.service, 'After Outage')).statusCode, 200);
     await waitFor('every row sent', async () => ((await rowCount(url)) === 0 ? true : undefined), 30_000);

@@ -494,6 +494,8 @@ export interface components {
              * @description The publication day, `YYYY-MM-DD` as written.
              */
             date: string;
+            /** @description A digest of this version's front matter and Markdown: another digest, another content (docs/blog.md "What the API answers"). */
+            digest: string;
             /** @description Plain text of at most 280 characters. */
             excerpt: string;
             /** @description The post's fediverse handle, else the site's, else null. */
@@ -506,6 +508,10 @@ export interface components {
             slug: string;
             tags: string[];
             title: string;
+            /** @description The digest of every other published language, by language. */
+            translation_digests: {
+                [key: string]: string;
+            };
             /** @description The API URL of every other published language, by language. */
             translations: {
                 [key: string]: string;
@@ -536,6 +542,8 @@ export interface components {
              * @description The publication day, `YYYY-MM-DD` as written.
              */
             date: string;
+            /** @description A digest of this version's front matter and Markdown: another digest, another content (docs/blog.md "What the API answers"). */
+            digest: string;
             /** @description Plain text of at most 280 characters. */
             excerpt: string;
             /** @description The post's fediverse handle, else the site's, else null. */
@@ -546,6 +554,10 @@ export interface components {
             slug: string;
             tags: string[];
             title: string;
+            /** @description The digest of every other published language, by language. */
+            translation_digests: {
+                [key: string]: string;
+            };
             /** @description The API URL of every other published language, by language. */
             translations: {
                 [key: string]: string;

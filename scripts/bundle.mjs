@@ -30,7 +30,7 @@ const builtinsByRequire = {
 const require = createRequire(import.meta.url);
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 /** The modules a site imports, by their path under src/ and dist/ (package.json "exports"). */
-const PACKAGE_ENTRIES = ['client/client', 'sites/astro'];
+const PACKAGE_ENTRIES = ['client/client', 'sites/astro', 'sites/eleventy'];
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 // Nothing of an earlier build stays beside the new one.

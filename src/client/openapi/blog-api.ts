@@ -211,24 +211,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/comments.EEarJv52BMVCi35S.js": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The comment widget, for any page */
-        get: operations["getVersionedCommentWidget"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        /** The comment widget, for any page */
-        head: operations["headVersionedCommentWidget"];
-        patch?: never;
-        trace?: never;
-    };
     "/comments.js": {
         parameters: {
             query?: never;
@@ -2265,94 +2247,6 @@ export interface operations {
             500: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_internal_error"];
-                };
-            };
-        };
-    };
-    getVersionedCommentWidget: {
-        parameters: {
-            query?: never;
-            header?: {
-                "If-None-Match"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the <postbox-comments> widget, an ES module, at an address that carries a hash of its content, kept a year (immutable), compressed when the request takes brotli or gzip (an ETag per encoding). */
-            200: {
-                headers: {
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    Vary: components["headers"]["Vary"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/javascript": string;
-                };
-            };
-            /** @description Not Modified: the widget the client holds is current. */
-            304: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Internal Server Error: `internal_error`. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_internal_error"];
-                };
-            };
-        };
-    };
-    headVersionedCommentWidget: {
-        parameters: {
-            query?: never;
-            header?: {
-                "If-None-Match"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the <postbox-comments> widget, an ES module, at an address that carries a hash of its content, kept a year (immutable), compressed when the request takes brotli or gzip (an ETag per encoding). */
-            200: {
-                headers: {
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    Vary: components["headers"]["Vary"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/javascript": string;
-                };
-            };
-            /** @description Not Modified: the widget the client holds is current. */
-            304: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Internal Server Error: `internal_error`. */
-            500: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,24 +1,6 @@
 // Made by `npm run build` (scripts/client-types.mjs) with openapi-typescript from the forms listener's /openapi.json,
 // served with reference-config.toml beside this file. Not edited by hand.
 export interface paths {
-    "/altcha.HQdoDu5mw7WRxmOG.js": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The proof-of-work widget, for any page */
-        get: operations["getVersionedAltchaWidget"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        /** The proof-of-work widget, for any page */
-        head: operations["headVersionedAltchaWidget"];
-        patch?: never;
-        trace?: never;
-    };
     "/altcha.js": {
         parameters: {
             query?: never;
@@ -506,94 +488,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getVersionedAltchaWidget: {
-        parameters: {
-            query?: never;
-            header?: {
-                "If-None-Match"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the ALTCHA widget, at an address that carries a hash of its content, kept a year (immutable), compressed when the request takes brotli or gzip (an ETag per encoding). */
-            200: {
-                headers: {
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    Vary: components["headers"]["Vary"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/javascript": string;
-                };
-            };
-            /** @description Not Modified: the widget the client holds is current. */
-            304: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Internal Server Error: `internal_error`. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_internal_error"];
-                };
-            };
-        };
-    };
-    headVersionedAltchaWidget: {
-        parameters: {
-            query?: never;
-            header?: {
-                "If-None-Match"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the ALTCHA widget, at an address that carries a hash of its content, kept a year (immutable), compressed when the request takes brotli or gzip (an ETag per encoding). */
-            200: {
-                headers: {
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    Vary: components["headers"]["Vary"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/javascript": string;
-                };
-            };
-            /** @description Not Modified: the widget the client holds is current. */
-            304: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Internal Server Error: `internal_error`. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_internal_error"];
-                };
-            };
-        };
-    };
     getAltchaWidget: {
         parameters: {
             query?: never;

@@ -2,8 +2,12 @@
 // resolves to the answer's body, and a refusal rejects with the catalogue's code. Imported as a site imports it,
 // from the package's `exports` (dist/, made by `npm run build`).
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { PostboxClient } from '../../src/client/client.js';
+import { launchChromium } from '../e2e/support/browser.js';
+import { startStaticSite } from '../e2e/support/static-site.js';
+import { REPO_ROOT } from '../support/postbox-process.js';
 import { startPostboxForSites, SITE_ORIGIN, type PostboxForSites } from '../site-generators/support/postbox-for-sites.js';
 
 // Through the package's exports, at run time: a specifier in a variable, so the type check reads the source's types.
@@ -66,5 +70,26 @@ describe('postbox/client', () => {
 
   it('says which address it lacks', async () => {
     await assert.rejects(() => createClient({ blog: 'http://127.0.0.1:1' }).submit('/contact', { name: 'A', email: 'a@example.com', message: 'x' }), /createClient\(\{ forms \}\)/);
+  });
+
+  it('runs in a browser page of another origin, as the built module', { timeout: 60_000 }, async () => {
+    const module = await readFile(`${REPO_ROOT}dist/client/client.js`, 'utf8');
+    const site = await startStaticSite();
+    const browser = await launchChromium();
+    try {
+      const script = `${module}
+        const postbox = createClient({ blog: ${JSON.stringify(postbox.blogUrl)} });
+        const page = await postbox.listPosts({ limit: 1 });
+        const missing = await postbox.getPost('no-such-post').catch((error) => [error instanceof PostboxError, error.error]);
+        document.title = JSON.stringify([page.posts[0].slug, (await postbox.getPost('post-001')).title, missing]);`;
+      site.put('/client.html', `<!doctype html><title>waiting</title><script type="module">${script}</script>`);
+      const page = await browser.newPage();
+      await page.goto(`${site.origin}/client.html`);
+      await page.waitForFunction(() => document.title !== 'waiting', undefined, { timeout: 15_000 });
+      assert.deepEqual(JSON.parse(await page.title()), ['post-003', 'Post number 1', [true, 'not_found']]);
+    } finally {
+      await browser.close();
+      await site.close();
+    }
   });
 });

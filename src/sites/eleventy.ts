@@ -44,9 +44,9 @@ interface CacheFile {
 /** The plugin: `eleventyConfig.addPlugin(postbox, { url })`. */
 export default function postbox(eleventyConfig: EleventyConfig, options: PostboxPluginOptions): void {
   if (typeof options?.url !== 'string') throw new TypeError('postbox/eleventy needs { url }: the blog\'s public_url');
-  let loading: Promise<PostboxData> | undefined;
-  // Once per build, however many templates read it; a watching Eleventy builds again with a new config.
-  eleventyConfig.addGlobalData('postbox', () => (loading ??= loadPosts(options)));
+  // Eleventy computes its global data once per build, however many templates read it: each build of a watching
+  // Eleventy reads the listings again.
+  eleventyConfig.addGlobalData('postbox', () => loadPosts(options));
 }
 
 /** The posts of the blog at `options.url`, through the cache file. */

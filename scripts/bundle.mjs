@@ -7,8 +7,9 @@
 // (docs/architecture.md "Browser code"); the server reads them at start. So is the comment widget, in
 // dist/comment-widget/comments.js.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminAssetBuildOptions, manifestOf } from '../src/admin/admin-asset-build.mjs';
@@ -26,7 +27,10 @@ const builtinsByRequire = {
   },
 };
 
+const require = createRequire(import.meta.url);
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+/** The modules a site imports, by their path under src/ and dist/ (package.json "exports"). */
+const PACKAGE_ENTRIES = ['client/client', 'sites/astro', 'sites/eleventy'];
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 // Nothing of an earlier build stays beside the new one.
@@ -60,3 +64,33 @@ await build({ ...commentWidgetBuildOptions(fileURLToPath(new URL(`../dist/commen
 
 // It stays the `postbox` command (package.json "bin"), run directly as well as through node.
 chmodSync(cli, 0o755);
+
+// The entry points a site imports (package.json "exports", docs/site-generators.md), each one ES module in dist/ that
+// imports no package. With the development tools (not in a production install), the client's types are made again
+// from the documents the server just built serves, and tsc writes the entries' declarations beside them.
+await build({
+  entryPoints: PACKAGE_ENTRIES.map((entry) => ({ in: fileURLToPath(new URL(`../src/${entry}.ts`, import.meta.url)), out: entry })),
+  outdir: fileURLToPath(new URL('../dist', import.meta.url)),
+  bundle: true,
+  platform: 'node',
+  packages: 'external',
+  target: 'es2022',
+  format: 'esm',
+  logLevel: 'warning',
+});
+if (hasDevelopmentTools()) {
+  const { writeClientTypes } = await import('./client-types.mjs');
+  await writeClientTypes(cli);
+  const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', fileURLToPath(new URL('../tsconfig.packages.json', import.meta.url))], { stdio: 'inherit' });
+  if (tsc.status !== 0) throw new Error('tsc -p tsconfig.packages.json failed');
+}
+
+function hasDevelopmentTools() {
+  try {
+    require.resolve('typescript/bin/tsc');
+    require.resolve('openapi-typescript');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -30,7 +30,7 @@ afterEach(async () => {
 const key = (): LoadCacheKey => ({ version: '1.0.0', contentDir, defaultLanguage: 'en', baseUrl: 'https://example.com', unicode: '15.1' });
 
 /** Everything the API reads of a post, the body and search text included. */
-const shown = (post: PostVersion) => ({ ...post, source: undefined, excerpt: post.excerpt, readingTime: post.readingTime, body: post.body, searchText: post.searchText });
+const shown = (post: PostVersion) => ({ ...post, source: undefined, excerpt: post.excerpt, readingTime: post.readingTime, digest: post.digest, body: post.body, searchText: post.searchText });
 
 async function load(cacheKey = key()) {
   const logs = captureLogs();

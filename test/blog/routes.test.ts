@@ -38,7 +38,7 @@ describe('endpoints', () => {
     assert.deepEqual(Object.keys(json), ['page', 'page_size', 'total', 'has_next', 'has_prev', 'posts']);
     assert.deepEqual([json.page, json.page_size, json.total, json.has_next, json.has_prev], [1, 2, 10, true, false]);
     assert.deepEqual(listed(json.posts), ['gamma', 'alpha']);
-    assert.deepEqual(Object.keys(json.posts[1]), ['slug', 'title', 'excerpt', 'date', 'lang', 'tags', 'author', 'fediverse_creator', 'cover', 'reading_time', 'translations', 'url']);
+    assert.deepEqual(Object.keys(json.posts[1]), ['slug', 'title', 'excerpt', 'date', 'lang', 'tags', 'author', 'fediverse_creator', 'cover', 'reading_time', 'translations', 'digest', 'translation_digests', 'url']);
   });
 
   it('GET /posts with lang, tag and q', async () => {

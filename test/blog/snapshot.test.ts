@@ -52,7 +52,7 @@ describe('snapshots', () => {
     // beta.md "edited": a new PostVersion object for it, the same objects for every other file.
     const edited = posts.map((post) =>
       post.file === 'beta/index.md'
-        ? { ...post, title: 'Beta, edited', body: post.body, excerpt: post.excerpt, readingTime: post.readingTime, searchText: post.searchText }
+        ? { ...post, title: 'Beta, edited', body: post.body, excerpt: post.excerpt, readingTime: post.readingTime, digest: post.digest, searchText: post.searchText }
         : post,
     );
     const nextCatalog = buildCatalog(groupBySlug(edited), config.site!, config.blog!, Date.now(), catalog);

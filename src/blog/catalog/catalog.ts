@@ -19,6 +19,8 @@ export interface CatalogEntry {
   fediverseCreator: string | null;
   /** The slug's other published languages -> their API URLs. */
   translations: Record<string, string>;
+  /** The slug's published versions, this one included (one array for the slug): the translations' digests. */
+  siblings: readonly PostVersion[];
   /** API URL: `/api/blog/posts/<slug>`, with `?lang=` for a version that is not the primary one. */
   url: string;
 }
@@ -235,6 +237,7 @@ function buildGroup(slug: string, versions: readonly PostVersion[], site: SiteCo
       author: post.author ?? (site.author || null),
       fediverseCreator: post.fediverseCreator ?? site.fediverse_creator ?? null,
       translations: others,
+      siblings: live,
       url: urlOf(post),
     };
     group.versions.set(languageKey(post.lang), entry);

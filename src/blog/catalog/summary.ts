@@ -14,6 +14,8 @@ export interface PostSummary {
   cover: PostCover | null;
   reading_time: number;
   translations: Record<string, string>;
+  digest: string;
+  translation_digests: Record<string, string>;
   url: string;
 }
 
@@ -37,8 +39,17 @@ export function createSummary(entry: CatalogEntry): PostSummary {
     cover: post.cover,
     reading_time: post.readingTime,
     translations: entry.translations,
+    digest: post.digest,
+    translation_digests: translationDigests(entry),
     url: entry.url,
   };
+}
+
+/** The digest of each other published language, by language (the keys of `translations`). */
+function translationDigests(entry: CatalogEntry): Record<string, string> {
+  const digests: Record<string, string> = {};
+  for (const sibling of entry.siblings) if (sibling !== entry.post) digests[sibling.lang] = sibling.digest;
+  return digests;
 }
 
 /** The detail: the summary plus the raw Markdown (`body`, when the caller has read it already) and the rendered HTML. */

@@ -17,7 +17,7 @@ import type { DerivedFields, LoadedPost, PostFields } from './loaded-post.js';
 export const LOAD_CACHE_FILE = 'blog-cache.json';
 
 /** Bumped whenever what a record holds, or how a post file is parsed, changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** What the records were parsed under: a cache written under anything else is not used. */
 export type LoadCacheKey = {
@@ -30,7 +30,7 @@ export type LoadCacheKey = {
   unicode: string;
 };
 
-/** A post as the cache keeps it: its fields, where its body starts, and its excerpt and reading time if derived. */
+/** A post as the cache keeps it: its fields, where its body starts, and its excerpt, reading time and digest if derived. */
 export interface PostRecord extends PostFields {
   bodyStart: number;
   frontMatterExcerpt: string | null;
@@ -252,7 +252,7 @@ function isPostRecord(value: unknown): value is PostRecord {
     Number.isSafeInteger(value.bodyStart) &&
     (value.bodyStart as number) >= 0 &&
     isNullableString(value.frontMatterExcerpt) &&
-    (derived === null || (isObject(derived) && typeof derived.excerpt === 'string' && Number.isSafeInteger(derived.readingTime)))
+    (derived === null || (isObject(derived) && typeof derived.excerpt === 'string' && Number.isSafeInteger(derived.readingTime) && typeof derived.digest === 'string'))
   );
 }
 

@@ -2,6 +2,7 @@
 // when an answer needs it), its excerpt and reading time derived on first use, and its search text folded from
 // the file each time it is asked for (the q index reads it once). One class, so that 100,000 posts share one
 // shape and their accessors live once, on the prototype, instead of as closures on each object.
+import { createHash } from 'node:crypto';
 import { detach } from '../text/detach.js';
 import { foldCase } from '../text/fold-case.js';
 import { readBodyAgain } from './body-reader.js';
@@ -10,12 +11,13 @@ import type { MarkdownTools } from './markdown.js';
 import type { PostVersion } from './post.js';
 
 /** The fields of a post version that are not derived from its body. */
-export type PostFields = Omit<PostVersion, 'excerpt' | 'readingTime' | 'body' | 'searchText'>;
+export type PostFields = Omit<PostVersion, 'excerpt' | 'readingTime' | 'digest' | 'body' | 'searchText'>;
 
-/** What the excerpt and reading time are derived into. */
+/** What is derived from the body: the excerpt, the reading time and the content's digest. */
 export interface DerivedFields {
   excerpt: string;
   readingTime: number;
+  digest: string;
 }
 
 /** The file a post was read from, as it was then: its body is read from it again each time it is needed. */
@@ -112,6 +114,10 @@ export class LoadedPost implements PostVersion {
     return this.derived().readingTime;
   }
 
+  get digest(): string {
+    return this.derived().digest;
+  }
+
   /** The excerpt and reading time if they were derived already (the load cache keeps them), without deriving. */
   get knownDerived(): DerivedFields | undefined {
     return this.#derived;
@@ -124,7 +130,21 @@ export class LoadedPost implements PostVersion {
     const body = this.body;
     const outline = markdown.outline(body);
     // A copy: the excerpt may be a view into the body, which is not to stay in memory (text/detach.ts).
-    this.#derived = { excerpt: detach(resolveExcerpt(markdown, frontMatterExcerpt, body, outline.firstParagraph)), readingTime: readingTime(outline.words) };
+    this.#derived = {
+      excerpt: detach(resolveExcerpt(markdown, frontMatterExcerpt, body, outline.firstParagraph)),
+      readingTime: readingTime(outline.words),
+      digest: contentDigest(this, frontMatterExcerpt, body),
+    };
     return this.#derived;
   }
+}
+
+/**
+ * The digest of a version's front matter as read (every field, the excerpt it gives included) and its Markdown:
+ * 22 characters of base64url SHA-256. The file's name and folder are not content: moving the file keeps it.
+ */
+export function contentDigest(fields: PostFields, frontMatterExcerpt: string | undefined, body: string): string {
+  const { slug, lang, title, date, updated, draft, tags, allLangs, rawHtml, comments, author, fediverseCreator, cover } = fields;
+  const frontMatter = [slug, lang, title, date.text, updated?.text ?? null, draft, tags, allLangs, rawHtml, comments, author, fediverseCreator, cover, frontMatterExcerpt ?? null];
+  return createHash('sha256').update(JSON.stringify(frontMatter)).update('\n').update(body).digest('base64url').slice(0, 22);
 }

@@ -32,6 +32,11 @@ export interface PostVersion {
   readonly excerpt: string;
   readonly readingTime: number;
   /**
+   * A digest of the version's content, its front matter as read and its Markdown (docs/blog.md "What the API
+   * answers"): another digest means another post, so a site's build sees an edit from the listings alone.
+   */
+  readonly digest: string;
+  /**
    * Raw Markdown after the front matter; rendered to HTML when first needed (see http/snapshot.ts). Posts loaded
    * from content_dir read it from their file each time (content/body-reader.ts), so read it once per answer.
    */

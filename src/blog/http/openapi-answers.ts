@@ -32,6 +32,8 @@ const summaryShape = {
   cover: z.strictObject({ url: z.string().openapi({ description: 'An absolute URL.' }), alt: z.string().nullable() }).nullable(),
   reading_time: z.number().int().min(1).openapi({ description: 'Minutes.' }),
   translations: z.record(z.string(), z.string()).openapi({ description: 'The API URL of every other published language, by language.' }),
+  digest: z.string().openapi({ description: 'A digest of this version\'s front matter and Markdown: another digest, another content (docs/blog.md "What the API answers").' }),
+  translation_digests: z.record(z.string(), z.string()).openapi({ description: 'The digest of every other published language, by language.' }),
   url: z.string().openapi({ description: 'The API URL of this version.' }),
 };
 

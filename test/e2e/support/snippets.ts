@@ -23,9 +23,9 @@ export const SNIPPET_NAMES = [
 ] as const;
 export type SnippetName = (typeof SNIPPET_NAMES)[number];
 
-const MARKER = /^<!--\s*snippet:\s*([\w.-]+)\s*-->\s*$/;
+const MARKER = /^<!--\s*snippet:\s*([\w./[\]-]+)\s*-->\s*$/;
 
-/** Every fenced block preceded by `<!-- snippet: NAME -->`, by NAME, exactly as written in the doc. */
+/** Every fenced block preceded by `<!-- snippet: NAME -->`, by NAME (a file name, or a path under examples/), exactly as written in the doc. */
 export function extractSnippets(markdown: string): Map<string, string> {
   const tokens = new MarkdownIt({ html: true }).parse(markdown, {});
   const snippets = new Map<string, string>();

@@ -1,15 +1,15 @@
 // The blog followed from another ActivityPub server (docs/activitypub.md): a second server written with Fedify on
 // loopback finds the blog's actor through WebFinger, follows it (and is accepted), receives the Create(Article) of
-// a post published after the follow, replies with a Note that becomes a comment once approved, and undoes the
-// follow. An unsigned POST to the inbox is refused.
+// a post published after the follow, then its Update and Delete, replies with a Note that becomes a comment once
+// approved, and undoes the follow. An unsigned POST to the inbox is refused.
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createFederation, generateCryptoKeyPair, MemoryKvStore } from '@fedify/fedify';
-import { Accept, Article, Create, Endpoints, Follow, Note, Person, PUBLIC_COLLECTION, Undo } from '@fedify/fedify/vocab';
+import { Accept, Article, Create, Delete, Endpoints, Follow, Note, Person, PUBLIC_COLLECTION, Undo, Update } from '@fedify/fedify/vocab';
 import { createCommentFiles } from '../../src/adapters/files/comment-files.js';
 import { composeServices } from '../../src/app/compose.js';
 import { loadTestConfig } from '../support/config.js';
@@ -58,7 +58,7 @@ function bridge(origin: string, handle: (request: Request) => Promise<Response>)
 
 /** Alice's server: one Person whose inbox keeps what it receives. */
 async function startRemoteServer() {
-  const received: Array<Accept | Create> = [];
+  const received: Array<Accept | Create | Update | Delete> = [];
   const keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
   const federation = createFederation<void>({ kv: new MemoryKvStore(), allowPrivateAddress: true });
   federation
@@ -79,7 +79,9 @@ async function startRemoteServer() {
   federation
     .setInboxListeners('/users/{identifier}/inbox', '/inbox')
     .on(Accept, (_context, accept) => void received.push(accept))
-    .on(Create, (_context, create) => void received.push(create));
+    .on(Create, (_context, create) => void received.push(create))
+    .on(Update, (_context, update) => void received.push(update))
+    .on(Delete, (_context, deletion) => void received.push(deletion));
   let origin = '';
   const server = await listenOnLoopback(createServer((request, response) => bridge(origin, (fetched) => federation.fetch(fetched, { contextData: undefined }))(request, response)));
   cleanups.push(() => server.close());
@@ -176,6 +178,16 @@ describe('the blog on the fediverse', () => {
     assert.equal(shown?.kind, 'reply');
     assert.equal(shown?.author.name, 'Alice');
     assert.match(shown?.html ?? '', /Welcome to the fediverse!/);
+
+    // An edit is sent as Update, a post taken away as Delete of its id.
+    await writeFile(path.join(dir, 'posts', 'hello.md'), '---\ntitle: Hello again\ndate: 2024-05-01\n---\nAn edited post.\n');
+    await until(() => remote.received.some((activity) => activity instanceof Update));
+    const updated = await remote.received.find((activity): activity is Update => activity instanceof Update)!.getObject();
+    assert.equal(updated?.name?.toString(), 'Hello again');
+    await unlink(path.join(dir, 'posts', 'hello.md'));
+    await until(() => remote.received.some((activity) => activity instanceof Delete));
+    const deletion = remote.received.find((activity): activity is Delete => activity instanceof Delete)!;
+    assert.equal(deletion.objectId?.href, article.id?.href);
 
     await context.sendActivity({ identifier: 'alice' }, blogActor as Person, new Undo({ id: new URL(`${remote.origin}/follows/1/undo`), actor: alice, object: follow }));
     await until(async () => (await followersOf()) === 0);

@@ -32,7 +32,7 @@ export function createSignedDelivery(
     if (!settings.allowPrivateAddress) {
       // A private inbox can never become public by retrying: permanent.
       await validatePublicUrl(inbox).catch(() => {
-        throw new DeliveryError('private_address', 'EUNSAFEHEADER');
+        throw new DeliveryError('private_address', 'EPRIVATEADDRESS');
       });
     }
     const unsigned = new Request(inbox, {

@@ -1,0 +1,55 @@
+// [blog.activitypub] as composed (docs/activitypub.md): Fedify is not loaded at start, even with ActivityPub on,
+// only at the first request for it; the actor is a Service whose key pair is made once and kept; and ActivityPub
+// needs the queue of [mail].
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { composeServices } from '../../src/app/compose.js';
+import { loadTestConfig } from '../support/config.js';
+import { driveService } from '../support/http.js';
+import { captureLogs } from '../support/log-capture.js';
+import { withTempDir } from '../support/temp-dir.js';
+
+const BLOG = {
+  data_dir: 'data',
+  mail: { from: 'blog@example.com', to: 'owner@example.com' },
+  site: { title: 'The Blog', base_url: 'https://blog.example.com' },
+  blog: { listen: '127.0.0.1:0', content_dir: 'posts', activitypub: { enabled: true } },
+};
+
+const fedifyLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes(`${path.sep}@fedify${path.sep}`));
+
+describe('[blog.activitypub]', () => {
+  it('loads Fedify at the first request, serves a Service and keeps its key pair across starts', async () => {
+    await withTempDir('activitypub-config', async (dir) => {
+      await mkdir(path.join(dir, 'posts'));
+      const actorOf = async (loadedAtStart: boolean) => {
+        const composed = await composeServices(loadTestConfig(BLOG, dir), captureLogs());
+        try {
+          assert.equal(fedifyLoaded(), loadedAtStart);
+          const blog = driveService(composed.services[0]!);
+          const answer = await blog.inject({ method: 'GET', url: '/activitypub/users/blog', headers: { accept: 'application/activity+json' } });
+          assert.equal(answer.statusCode, 200);
+          return answer.json() as { type: string; preferredUsername: string; publicKey: { publicKeyPem: string } };
+        } finally {
+          await composed.close();
+        }
+      };
+      const first = await actorOf(false);
+      assert.equal(fedifyLoaded(), true);
+      assert.equal(first.type, 'Service');
+      assert.equal(first.preferredUsername, 'blog');
+      assert.equal((await actorOf(true)).publicKey.publicKeyPem, first.publicKey.publicKeyPem);
+      assert.ok(JSON.parse(await readFile(path.join(dir, 'data', 'activitypub', 'keys.json'), 'utf8')).privateKey);
+    });
+  });
+
+  it('needs [mail] with its queue', async () => {
+    await withTempDir('activitypub-config', async (dir) => {
+      assert.throws(() => loadTestConfig({ ...BLOG, mail: undefined }, dir), /blog\.activitypub\.enabled.*needs \[mail\] with queue = true/s);
+      assert.throws(() => loadTestConfig({ ...BLOG, mail: { ...BLOG.mail, queue: false } }, dir), /needs \[mail\] with queue = true/);
+    });
+  });
+});

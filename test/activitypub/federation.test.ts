@@ -1,7 +1,7 @@
 // The blog followed from another ActivityPub server (docs/activitypub.md): a second server written with Fedify on
 // loopback finds the blog's actor through WebFinger, follows it (and is accepted), receives the Create(Article) of
 // a post published after the follow, then its Update and Delete, replies with a Note that becomes a comment once
-// approved, and undoes the follow. An unsigned POST to the inbox is refused.
+// approved, undoes the follow, follows again and deletes its account. An unsigned POST to the inbox is refused.
 import assert from 'node:assert/strict';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -190,6 +190,12 @@ describe('the blog on the fediverse', () => {
     assert.equal(deletion.objectId?.href, article.id?.href);
 
     await context.sendActivity({ identifier: 'alice' }, blogActor as Person, new Undo({ id: new URL(`${remote.origin}/follows/1/undo`), actor: alice, object: follow }));
+    await until(async () => (await followersOf()) === 0);
+
+    // Following again, then deleting the account, removes the follow too.
+    await context.sendActivity({ identifier: 'alice' }, blogActor as Person, new Follow({ id: new URL(`${remote.origin}/follows/2`), actor: alice, object: new URL(actorUrl) }));
+    await until(async () => (await followersOf()) === 1);
+    await context.sendActivity({ identifier: 'alice' }, blogActor as Person, new Delete({ id: new URL(`${remote.origin}/users/alice#delete`), actor: alice, object: alice, to: PUBLIC_COLLECTION }));
     await until(async () => (await followersOf()) === 0);
   });
 });

@@ -76,6 +76,7 @@ export function createBlogFederation(settings: FederationSettings, deps: Federat
         discoverable: true,
       });
     })
+    .mapHandle((_context, handle) => (handle === username ? username : null))
     .setKeyPairsDispatcher(async (_context, identifier) => (identifier === username ? [await deps.keyPair()] : []));
 
   federation.setNodeInfoDispatcher(NODEINFO_PATH, () => ({
@@ -158,7 +159,17 @@ export function createBlogFederation(settings: FederationSettings, deps: Federat
       const actor = await authorOf(await announce.getActor(context));
       if (actor && announce.id && announce.objectId) await deps.inbox.react({ kind: 'repost', objectId: announce.id.href, actor, html: '', published: announce.published?.toString() }, announce.objectId.href);
     })
-    .onError((_context, error) => deps.onInboxError(error));
+    .onError((_context, error) => deps.onInboxError(error))
+    // A deleted actor's key is gone (410), so its own Delete cannot be verified; the key's answer proves the
+    // deletion, and it only removes that actor's follow.
+    .onUnverifiedActivity(async (_context, activity, reason) => {
+      const actorId = activity.actorId?.href;
+      if (!(activity instanceof Delete) || actorId === undefined || activity.objectId?.href !== actorId) return;
+      if (reason.type !== 'keyFetchError' || !('status' in reason.result) || reason.result.status !== 410) return;
+      if (reason.keyId.href.split('#')[0] !== actorId) return;
+      await deps.inbox.actorGone(actorId);
+      return new Response(null, { status: 202 });
+    });
 
   return federation;
 }

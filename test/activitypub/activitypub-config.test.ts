@@ -1,8 +1,10 @@
 // [blog.activitypub] as composed (docs/activitypub.md): Fedify is not loaded at start, even with ActivityPub on,
-// only at the first request for it; the actor is a Service whose key pair is made once and kept; and ActivityPub
-// needs the queue of [mail].
+// only at the first request for it; the actor is a Service whose key pair is made once and kept; a badly signed
+// activity is refused without reaching a private address; and ActivityPub needs the queue of [mail].
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -10,6 +12,7 @@ import { composeServices } from '../../src/app/compose.js';
 import { loadTestConfig } from '../support/config.js';
 import { driveService } from '../support/http.js';
 import { captureLogs } from '../support/log-capture.js';
+import { listenOnLoopback } from '../support/loopback-server.js';
 import { withTempDir } from '../support/temp-dir.js';
 
 const BLOG = {
@@ -44,6 +47,39 @@ describe('[blog.activitypub]', () => {
       assert.equal((await actorOf(true)).publicKey.publicKeyPem, first.publicKey.publicKeyPem);
       assert.ok(JSON.parse(await readFile(path.join(dir, 'data', 'activitypub', 'keys.json'), 'utf8')).privateKey);
     });
+  });
+
+  it('answers 401 to a badly signed activity, without fetching a key from a private address', async () => {
+    let fetched = 0;
+    const keyServer = await listenOnLoopback(createServer((_request, response) => void ((fetched += 1), response.writeHead(404).end())));
+    try {
+      await withTempDir('activitypub-config', async (dir) => {
+        await mkdir(path.join(dir, 'posts'));
+        const composed = await composeServices(loadTestConfig(BLOG, dir), captureLogs());
+        try {
+          const keyId = `http://127.0.0.1:${keyServer.port}/users/mallory#main-key`;
+          const payload = JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', id: `http://127.0.0.1:${keyServer.port}/f/1`, type: 'Follow', actor: `http://127.0.0.1:${keyServer.port}/users/mallory`, object: 'https://blog.example.com/activitypub/users/blog' });
+          const answer = await driveService(composed.services[0]!).inject({
+            method: 'POST',
+            url: '/activitypub/inbox',
+            headers: {
+              host: 'blog.example.com',
+              'content-type': 'application/activity+json',
+              date: new Date().toUTCString(),
+              digest: `SHA-256=${createHash('sha256').update(payload).digest('base64')}`,
+              signature: `keyId="${keyId}",algorithm="rsa-sha256",headers="(request-target) host date digest",signature="AAAA"`,
+            },
+            payload,
+          });
+          assert.equal(answer.statusCode, 401);
+          assert.equal(fetched, 0);
+        } finally {
+          await composed.close();
+        }
+      });
+    } finally {
+      await keyServer.close();
+    }
   });
 
   it('needs [mail] with its queue', async () => {

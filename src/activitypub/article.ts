@@ -51,7 +51,18 @@ export function articleOf(catalog: Catalog, entry: CatalogEntry, html: string, o
   return { ...fields, change: createHash('sha256').update(JSON.stringify(fields)).digest('base64url') };
 }
 
-/** The published versions of `catalog` as Articles, newest first. */
-export function articlesOf(catalog: Catalog, html: (entry: CatalogEntry) => string, origin: string): ArticleFields[] {
-  return catalog.published.map((entry) => articleOf(catalog, entry, html(entry), origin));
+/**
+ * The published versions of a catalog as Articles, newest first. A version unchanged between catalogs is the same
+ * object, so its Article is made once: a post's HTML is read and rendered again only when it changed.
+ */
+export function createArticleList(origin: string): (catalog: Catalog, html: (entry: CatalogEntry) => string) => ArticleFields[] {
+  const made = new WeakMap<CatalogEntry['post'], { primary: boolean; article: ArticleFields }>();
+  return (catalog, html) =>
+    catalog.published.map((entry) => {
+      const known = made.get(entry.post);
+      if (known?.primary === entry.primary) return known.article;
+      const article = articleOf(catalog, entry, html(entry), origin);
+      made.set(entry.post, { primary: entry.primary, article });
+      return article;
+    });
 }

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type * as HtmlToText from 'html-to-text';
 import type { Backend } from '../adapters/backend.js';
-import { articlesOf, type ArticleFields } from '../activitypub/article.js';
+import { createArticleList } from '../activitypub/article.js';
 import { createFediverseInbox } from '../activitypub/fediverse-inbox.js';
 import { createBlogFederation, createActorKeys, cryptoKeysOf, type QueuedActivity } from '../activitypub/federation/blog-federation.js';
 import { actorIdOf, keyIdOf } from '../activitypub/federation/paths.js';
@@ -72,11 +72,10 @@ export function composeActivityPubSending(config: Config, backend: Pick<Backend,
         const article = currentArticles().find((candidate) => candidate.id === url || candidate.url === url);
         return article && findCommented(article.key.slice(0, article.key.lastIndexOf('@')), article.lang);
       };
-      let articles: { snapshot: BlogSnapshot; list: ArticleFields[] } | undefined;
+      const articlesOf = createArticleList(origin);
       const currentArticles = () => {
         const snapshot = content.current();
-        if (articles?.snapshot !== snapshot) articles = { snapshot, list: articlesOf(snapshot.catalog, (entry) => snapshot.html(entry), origin) };
-        return articles.list;
+        return articlesOf(snapshot.catalog, (entry) => snapshot.html(entry));
       };
       const inbox = createFediverseInbox(
         { moderation: comments.moderation, spamAction: comments.spam.action },
@@ -106,8 +105,13 @@ export function composeActivityPubSending(config: Config, backend: Pick<Backend,
           { store, inbox, articles: currentArticles, keyPair: keys, enqueue, createId, onInboxError: (error) => parts.logger.warn({ err: error, event: 'activity_not_taken' }, 'an incoming activity could not be taken') },
         ));
       const actorId = actorIdOf(origin, settings.username);
+      /** A browser that opens an Article or the actor is sent to the post's page or the site. */
+      const pageOf = (asked: Request, actor: string) => {
+        const page = asked.url === actor ? config.site!.base_url : currentArticles().find((article) => article.id === asked.url)?.url;
+        return page === undefined ? new Response('Not Acceptable', { status: 406 }) : Response.redirect(page, 303);
+      };
       const publisher = createPostPublisher({
-        origin,
+        articlesOf,
         audience: { actorId, followersId: `${actorId}/followers` },
         store,
         enqueue,
@@ -117,7 +121,7 @@ export function composeActivityPubSending(config: Config, backend: Pick<Backend,
       hear = publisher.notice;
       publisher.notice(latest ?? content.current());
       return {
-        routes: createActivityPubRoutes((request) => federationNow().fetch(request, { contextData: undefined }), origin),
+        routes: createActivityPubRoutes((request) => federationNow().fetch(request, { contextData: undefined, onNotAcceptable: (asked) => pageOf(asked, actorId) }), origin),
         close: async () => {
           hear = undefined;
           await publisher.settled();

@@ -3,7 +3,7 @@
 // activity is refused without reaching a private address; and ActivityPub needs the queue of [mail].
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -35,11 +35,15 @@ describe('[blog.activitypub]', () => {
           const blog = driveService(composed.services[0]!);
           const answer = await blog.inject({ method: 'GET', url: '/activitypub/users/blog', headers: { accept: 'application/activity+json' } });
           assert.equal(answer.statusCode, 200);
+          // A browser opening an Article is sent to the post's page.
+          const page = await blog.inject({ method: 'GET', url: '/activitypub/posts/en/hello', headers: { accept: 'text/html' } });
+          assert.deepEqual([page.statusCode, page.headers.location], [303, 'https://blog.example.com/blog/hello']);
           return answer.json() as { type: string; preferredUsername: string; publicKey: { publicKeyPem: string } };
         } finally {
           await composed.close();
         }
       };
+      await writeFile(path.join(dir, 'posts', 'hello.md'), '---\ntitle: Hello\ndate: 2024-05-01\n---\nText.\n');
       const first = await actorOf(false);
       assert.equal(fedifyLoaded(), true);
       assert.equal(first.type, 'Service');

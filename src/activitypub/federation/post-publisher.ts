@@ -4,13 +4,15 @@
 // nothing sends nothing.
 import type { BlogSnapshot } from '../../blog/http/snapshot.js';
 import type { ActivityPubStore } from '../activitypub-store.js';
-import { articlesOf } from '../article.js';
+import type { ArticleFields } from '../article.js';
+import type { Catalog, CatalogEntry } from '../../blog/catalog/catalog.js';
 import { inboxesOf, planChanges } from '../delivery-plan.js';
 import { activityOf, type Audience } from './activity-objects.js';
 import type { QueuedActivity } from './blog-federation.js';
 
 export interface PublisherDeps {
-  origin: string;
+  /** The catalog's published versions as Articles (article.ts createArticleList). */
+  articlesOf(catalog: Catalog, html: (entry: CatalogEntry) => string): ArticleFields[];
   audience: Audience;
   store: ActivityPubStore;
   enqueue(activities: readonly QueuedActivity[]): Promise<void>;
@@ -22,7 +24,7 @@ export interface PublisherDeps {
 export function createPostPublisher(deps: PublisherDeps): { notice(snapshot: BlogSnapshot): void; settled(): Promise<void> } {
   let chain: Promise<void> = Promise.resolve();
   const publish = async (snapshot: BlogSnapshot) => {
-    const current = articlesOf(snapshot.catalog, (entry) => snapshot.html(entry), deps.origin);
+    const current = deps.articlesOf(snapshot.catalog, (entry) => snapshot.html(entry));
     const { changes, delivered } = planChanges(await deps.store.readDelivered(), current);
     if (changes.length === 0) return;
     const inboxes = inboxesOf(await deps.store.followers());

@@ -4,9 +4,9 @@
 // (`reply`, `like`, `repost`) through the content rules and the moderation comments go through, and its Undo or
 // Delete takes the comment away. Plain data in, the stores' changes out: the library stays in federation/.
 import type { Clock } from '../ports.js';
-import type { CommentKind, CommentStore, StoredComment } from '../comments/comment-store.js';
+import type { CommentedVersion, CommentKind, CommentStore, StoredComment } from '../comments/comment-store.js';
 import type { CommentedPost } from '../comments/commented-post.js';
-import { statusOfNewComment, type Moderation } from '../comments/moderation.js';
+import { isThreadClosed, statusOfNewComment, type Moderation } from '../comments/moderation.js';
 import type { ActivityPubStore, Follower } from './activitypub-store.js';
 
 /** A reply, like or boost of one of the blog's posts. */
@@ -23,6 +23,8 @@ export interface Reaction {
 
 export interface InboxSettings {
   moderation: Moderation;
+  /** `[blog.comments] close_after_days`: an older post takes no more reactions. */
+  closeAfterDays: number | undefined;
   spamAction: 'quarantine' | 'reject';
 }
 
@@ -30,8 +32,10 @@ export interface InboxDeps {
   store: ActivityPubStore;
   /** The blog's comments; undefined when [blog.comments] is off (reactions are then not kept). */
   comments?: CommentStore;
-  /** The post a reaction names (an Article id or a post's public page), when it takes comments. */
+  /** The post a reaction names (an Article id or a post's public page), when it takes comments; a reaction may also name a comment that came from the fediverse. */
   findPost(url: string): CommentedPost | undefined;
+  /** The post version of a comment, when it still takes comments. */
+  postOf(version: CommentedVersion): CommentedPost | undefined;
   contentRules(submission: { name: string; email: string; message: string }): string[];
   /** Remote HTML cut down to what a comment may hold. */
   sanitize(html: string): string;
@@ -41,7 +45,7 @@ export interface InboxDeps {
   clock: Clock;
 }
 
-export type ReactionOutcome = 'kept' | 'no_post' | 'comments_off' | 'rejected';
+export type ReactionOutcome = 'kept' | 'no_post' | 'closed' | 'comments_off' | 'rejected';
 
 export interface FediverseInbox {
   follow(follower: Follower): Promise<void>;
@@ -73,8 +77,13 @@ export function createFediverseInbox(settings: InboxSettings, deps: InboxDeps): 
 
     async react(reaction, target) {
       if (!deps.comments) return 'comments_off';
-      const post = deps.findPost(target);
+      // A post, or a published comment that came from the fediverse: the reaction answers it, in its post's thread.
+      const direct = deps.findPost(target);
+      const named = direct ? undefined : await commentOf(target);
+      const answered = named?.status === 'published' ? named : undefined;
+      const post = direct ?? (answered && deps.postOf(answered));
       if (!post) return 'no_post';
+      if (isThreadClosed(post.dateMs, settings.closeAfterDays, deps.clock())) return 'closed';
       const html = reaction.html === '' ? '' : deps.sanitize(reaction.html);
       const text = html === '' ? '' : deps.textOf(html);
       const reasons = deps.contentRules({ name: reaction.actor.name, email: '', message: text });
@@ -85,7 +94,7 @@ export function createFediverseInbox(settings: InboxSettings, deps: InboxDeps): 
         id: earlier?.id ?? deps.createId(),
         slug: post.slug,
         lang: post.lang,
-        parent: null,
+        parent: answered?.id ?? null,
         author: { name: reaction.actor.name, url: reaction.actor.url },
         email: null,
         text,

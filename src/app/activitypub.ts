@@ -78,11 +78,12 @@ export function composeActivityPubSending(config: Config, backend: Pick<Backend,
         return articlesOf(snapshot.catalog, (entry) => snapshot.html(entry));
       };
       const inbox = createFediverseInbox(
-        { moderation: comments.moderation, spamAction: comments.spam.action },
+        { moderation: comments.moderation, closeAfterDays: comments.close_after_days, spamAction: comments.spam.action },
         {
           store,
           comments: comments.enabled ? backend.comments : undefined,
           findPost,
+          postOf: ({ slug, lang }) => findCommented(slug, lang),
           contentRules: createContentRules(comments.spam),
           sanitize: sanitizeCommentHtml,
           textOf: (html) => htmlToText().convert(html, { wordwrap: false }),

@@ -165,12 +165,15 @@ describe('the blog on the fediverse', () => {
     assert.equal(outbox.totalItems, 2);
 
     // Alice's reply waits for moderation, then shows as a comment of kind "reply".
+    // A direct message to the blog is not a public comment.
+    const direct = new Note({ id: new URL(`${remote.origin}/notes/0`), attribution: alice, replyTarget: article.id, content: '<p>Just between us</p>', to: new URL(actorUrl) });
+    await context.sendActivity({ identifier: 'alice' }, blogActor as Person, new Create({ id: new URL(`${remote.origin}/notes/0/create`), actor: alice, object: direct, to: new URL(actorUrl) }));
     const note = new Note({ id: new URL(`${remote.origin}/notes/1`), attribution: alice, replyTarget: article.id, content: '<p>Welcome to the fediverse!</p>', to: PUBLIC_COLLECTION });
     await context.sendActivity({ identifier: 'alice' }, blogActor as Person, new Create({ id: new URL(`${remote.origin}/notes/1/create`), actor: alice, object: note, to: PUBLIC_COLLECTION }));
     const store = createCommentFiles(config.data_dir);
     await until(async () => (await store.listAll()).length === 1);
     const [waiting] = await store.listAll();
-    assert.equal(waiting!.status, 'waiting');
+    assert.deepEqual([waiting!.status, waiting!.source], ['waiting', `${remote.origin}/notes/1`]);
     const thread = async () => (await (await fetch(`${blogOrigin}/api/blog/posts/hello/comments`)).json()) as { comments: Array<{ kind: string; html: string; author: { name: string } }> };
     assert.deepEqual((await thread()).comments, []);
     await store.setStatus(waiting!, waiting!.id, 'published');

@@ -10,17 +10,20 @@ import { TEST_EPOCH_MS } from '../support/clock.js';
 import { withTempDir } from '../support/temp-dir.js';
 
 const POST = 'https://blog.example/activitypub/posts/en/hello';
+/** The post, dated a day before the test clock's now. */
+const HELLO = { slug: 'hello', lang: 'en', dateMs: TEST_EPOCH_MS - 86_400_000, author: null };
 
-function inboxIn(dir: string, spamWords: string[] = []) {
+function inboxIn(dir: string, spamWords: string[] = [], closeAfterDays?: number) {
   const store = createActivityPubFiles(dir);
   const comments = createCommentFiles(dir);
   let ids = 0;
   const inbox = createFediverseInbox(
-    { moderation: 'first', spamAction: 'quarantine' },
+    { moderation: 'first', closeAfterDays, spamAction: 'quarantine' },
     {
       store,
       comments,
-      findPost: (url) => (url === POST ? { slug: 'hello', lang: 'en', dateMs: 0, author: null } : undefined),
+      findPost: (url) => (url === POST ? HELLO : undefined),
+      postOf: ({ slug }) => (slug === 'hello' ? HELLO : undefined),
       contentRules: ({ message }) => (spamWords.some((word) => message.includes(word)) ? ['blocked_word'] : []),
       sanitize: (html) => html.replace(/<script>.*<\/script>/g, ''),
       textOf: (html) => html.replace(/<[^>]+>/g, ''),
@@ -58,8 +61,12 @@ describe('the fediverse inbox', () => {
       await inbox.react(reply('https://social.example/notes/2'), POST);
       await inbox.react({ ...reply('https://social.example/notes/3'), html: '<p>casino</p>' }, POST);
       await inbox.react(reply('https://elsewhere.example/notes/1', { ...alice, id: 'https://elsewhere.example/users/bob', name: 'Bob' }), POST);
+      // A reply to the approved reply is threaded under it.
+      await inbox.react(reply('https://social.example/notes/4'), 'https://social.example/notes/1');
+      assert.equal(await inbox.react(reply('https://social.example/notes/5'), 'https://elsewhere.example/notes/1'), 'no_post', 'not under a waiting comment');
+      assert.equal((await comments.listAll()).find((comment) => comment.source === 'https://social.example/notes/4')?.parent, first!.id);
       assert.deepEqual(
-        (await comments.listAll()).map((comment) => [comment.source, comment.status]),
+        (await comments.listAll()).filter((comment) => comment.source !== 'https://social.example/notes/4').map((comment) => [comment.source, comment.status]),
         [
           ['https://social.example/notes/1', 'published'],
           ['https://social.example/notes/2', 'published'],
@@ -67,6 +74,19 @@ describe('the fediverse inbox', () => {
           ['https://elsewhere.example/notes/1', 'waiting'],
         ],
       );
+    });
+  });
+
+  it('takes nothing for a post whose thread closed', async () => {
+    await withTempDir('ap-inbox', async (dir) => {
+      const { comments, inbox } = inboxIn(dir, [], 1);
+      assert.equal(await inbox.react(reply('https://social.example/notes/1'), POST), 'kept');
+      await withTempDir('ap-inbox-closed', async (closedDir) => {
+        const closed = inboxIn(closedDir, [], 0.5);
+        assert.equal(await closed.inbox.react(reply('https://social.example/notes/1'), POST), 'closed');
+        assert.deepEqual(await closed.comments.listAll(), []);
+      });
+      assert.equal((await comments.listAll()).length, 1);
     });
   });
 

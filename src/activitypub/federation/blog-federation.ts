@@ -46,7 +46,7 @@ const OUTBOX_PAGE = 20;
 
 export function createBlogFederation(settings: FederationSettings, deps: FederationDeps): Fedify.Federation<void> {
   const { createFederation, MemoryKvStore } = fedify();
-  const { Service, Endpoints, Follow, Accept, Undo, Delete, Create, Update, Note, Like, Announce, Article, Link } = vocab();
+  const { Service, Endpoints, Follow, Accept, Undo, Delete, Create, Update, Note, Like, Announce, Article, Link, PUBLIC_COLLECTION } = vocab();
   const { username, origin } = settings;
   const federation = createFederation<void>({
     // Fetched actors and keys are cached here for the process; what must last is in the store.
@@ -121,6 +121,8 @@ export function createBlogFederation(settings: FederationSettings, deps: Federat
   const onNote = async (context: Fedify.InboxContext<void>, activity: Vocab.Create | Vocab.Update) => {
     const note = await activity.getObject(context);
     if (!(note instanceof Note) || !note.id || !note.replyTargetId) return;
+    // Only a public reply may become a public comment: a direct or followers-only one stays private.
+    if (![...note.toIds, ...note.ccIds].some((id) => id.href === PUBLIC_COLLECTION.href)) return;
     const actor = await authorOf(await activity.getActor(context));
     if (!actor || note.attributionId?.href !== actor.id) return;
     const reaction: Reaction = { kind: 'reply', objectId: note.id.href, actor, html: note.content?.toString() ?? '', published: note.published?.toString() };

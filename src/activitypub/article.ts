@@ -8,6 +8,7 @@ import { publicPostUrl } from '../blog/feeds/public-url.js';
 export interface ArticleFields {
   /** `<slug>@<lang>`: the version's key in the delivered record. */
   key: string;
+  slug: string;
   id: string;
   url: string;
   name: string;
@@ -37,6 +38,7 @@ export function articleOf(catalog: Catalog, entry: CatalogEntry, html: string, o
   const { post } = entry;
   const fields = {
     key: `${post.slug}@${post.lang}`,
+    slug: post.slug,
     id: articleIdOf(origin, post.slug, post.lang),
     url: publicPostUrl(catalog, entry),
     name: post.title,

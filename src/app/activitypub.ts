@@ -8,7 +8,7 @@ import type { Backend } from '../adapters/backend.js';
 import { createArticleList } from '../activitypub/article.js';
 import { createFediverseInbox } from '../activitypub/fediverse-inbox.js';
 import { createBlogFederation, createActorKeys, cryptoKeysOf, type QueuedActivity } from '../activitypub/federation/blog-federation.js';
-import { actorIdOf, keyIdOf } from '../activitypub/federation/paths.js';
+import { actorIdOf, followersIdOf, keyIdOf } from '../activitypub/federation/paths.js';
 import { createPostPublisher } from '../activitypub/federation/post-publisher.js';
 import { createSignedDelivery } from '../activitypub/federation/signed-delivery.js';
 import { createActivityPubRoutes } from '../activitypub/http/activitypub-routes.js';
@@ -70,7 +70,7 @@ export function composeActivityPubSending(config: Config, backend: Pick<Backend,
       /** An Article id or a post's public page, as the post version it names. */
       const findPost = (url: string) => {
         const article = currentArticles().find((candidate) => candidate.id === url || candidate.url === url);
-        return article && findCommented(article.key.slice(0, article.key.lastIndexOf('@')), article.lang);
+        return article && findCommented(article.slug, article.lang);
       };
       const articlesOf = createArticleList(origin);
       const currentArticles = () => {
@@ -113,7 +113,7 @@ export function composeActivityPubSending(config: Config, backend: Pick<Backend,
       };
       const publisher = createPostPublisher({
         articlesOf,
-        audience: { actorId, followersId: `${actorId}/followers` },
+        audience: { actorId, followersId: followersIdOf(origin, settings.username) },
         store,
         enqueue,
         now: () => new Date(parts.clock()).toISOString(),

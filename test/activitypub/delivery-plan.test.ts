@@ -5,7 +5,7 @@ import type { ArticleFields } from '../../src/activitypub/article.js';
 import { inboxesOf, planChanges } from '../../src/activitypub/delivery-plan.js';
 
 function article(key: string, change: string): ArticleFields {
-  return { key, id: `https://blog.example/activitypub/posts/en/${key}`, url: '', name: key, summary: '', content: '', lang: 'en', published: '2024-05-01T00:00:00Z', updated: null, tags: [], images: [], change };
+  return { key, slug: key.split('@')[0]!, id: `https://blog.example/activitypub/posts/en/${key}`, url: '', name: key, summary: '', content: '', lang: 'en', published: '2024-05-01T00:00:00Z', updated: null, tags: [], images: [], change };
 }
 
 describe('planChanges', () => {

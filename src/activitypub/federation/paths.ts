@@ -15,3 +15,8 @@ export function actorIdOf(origin: string, username: string): string {
 export function keyIdOf(origin: string, username: string): string {
   return `${actorIdOf(origin, username)}#main-key`;
 }
+
+/** The followers collection's id on `origin`. */
+export function followersIdOf(origin: string, username: string): string {
+  return `${origin}${FOLLOWERS_PATH.replace('{identifier}', username)}`;
+}

@@ -1,6 +1,6 @@
 // What the blog keeps as an actor of the fediverse (docs/activitypub.md "What is kept"): its key pair, made once,
-// its followers, the posts delivered to them (so a restart sends nothing twice) and which actor sent each reply,
-// like or boost that became a comment. src/adapters/files/activitypub-files.ts keeps them in data_dir.
+// its followers, the posts delivered to them (so a restart sends nothing twice) and, for each reply, like or boost
+// that became a comment, which actor sent it. src/adapters/files/activitypub-files.ts keeps them in data_dir.
 
 /** A remote actor that follows the blog, with where its activities go. */
 export interface Follower {
@@ -31,8 +31,21 @@ export interface ActivityPubStore {
   followers(): Promise<Follower[]>;
   readDelivered(): Promise<DeliveredRecord>;
   writeDelivered(record: DeliveredRecord): Promise<void>;
-  /** Remembers that the remote object `objectId` (a reply, like or boost) was sent by `actorId`. */
-  addRemoteObject(objectId: string, actorId: string): Promise<void>;
+  /** Remembers a remote object that became a comment (replacing what was kept of the same object). */
+  addRemoteObject(object: RemoteObject): Promise<void>;
+  /** What is kept of one remote object, or undefined. */
+  remoteObject(objectId: string): Promise<RemoteObject | undefined>;
   /** The remote objects `actorId` sent. */
-  objectsOf(actorId: string): Promise<string[]>;
+  objectsOf(actorId: string): Promise<RemoteObject[]>;
+  removeRemoteObject(objectId: string): Promise<void>;
+}
+
+/**
+ * A reply, like or boost that became a comment: who sent it and which comment it is. The comment itself names no
+ * source, so that the trust webmentions give a host that had one approved is never earned by a fediverse server.
+ */
+export interface RemoteObject {
+  objectId: string;
+  actorId: string;
+  comment: { slug: string; lang: string; id: string };
 }

@@ -60,14 +60,18 @@ export interface FediverseInbox {
 export function createFediverseInbox(settings: InboxSettings, deps: InboxDeps): FediverseInbox {
   const { store } = deps;
 
-  /** The comment that came from `objectId`, with its post version. */
-  const commentOf = async (objectId: string): Promise<StoredComment | undefined> => (await deps.comments?.listAll())?.find((comment) => comment.source === objectId);
+  /** The comment that came from `objectId`. */
+  const commentOf = async (objectId: string): Promise<StoredComment | undefined> => {
+    const kept = await store.remoteObject(objectId);
+    if (!kept || !deps.comments) return undefined;
+    return (await deps.comments.listVersion(kept.comment)).find((comment) => comment.id === kept.comment.id);
+  };
 
   /** Under moderation "first": whether a reaction of this actor was approved before. */
   const isTrusted = async (actorId: string): Promise<boolean> => {
-    const objects = new Set(await store.objectsOf(actorId));
-    if (objects.size === 0 || !deps.comments) return false;
-    return (await deps.comments.listAll()).some((comment) => comment.status === 'published' && comment.source !== undefined && objects.has(comment.source));
+    const ids = new Set((await store.objectsOf(actorId)).map((object) => object.comment.id));
+    if (ids.size === 0 || !deps.comments) return false;
+    return (await deps.comments.listAll()).some((comment) => comment.status === 'published' && ids.has(comment.id));
   };
 
   return {
@@ -102,21 +106,20 @@ export function createFediverseInbox(settings: InboxSettings, deps: InboxDeps): 
         createdAt: earlier?.createdAt ?? reaction.published ?? new Date(deps.clock()).toISOString(),
         status: statusOfNewComment(settings.moderation, reasons.length > 0, trusted),
         kind: reaction.kind,
-        source: reaction.objectId,
         ...(reasons.length > 0 ? { reasons } : {}),
       };
-      await store.addRemoteObject(reaction.objectId, reaction.actor.id);
+      await store.addRemoteObject({ objectId: reaction.objectId, actorId: reaction.actor.id, comment: { slug: comment.slug, lang: comment.lang, id: comment.id } });
       if (earlier) await deps.comments.remove(earlier, earlier.id);
       await deps.comments.add(comment);
       return 'kept';
     },
 
     async retract(objectId, actorId) {
-      const comment = await commentOf(objectId);
-      if (!comment || !deps.comments) return;
       // Only the actor that sent it may take it back.
-      if (!(await store.objectsOf(actorId)).includes(objectId)) return;
-      await deps.comments.remove(comment, comment.id);
+      const kept = await store.remoteObject(objectId);
+      if (!kept || kept.actorId !== actorId) return;
+      await deps.comments?.remove(kept.comment, kept.comment.id);
+      await store.removeRemoteObject(objectId);
     },
   };
 }

@@ -173,7 +173,7 @@ describe('the blog on the fediverse', () => {
     const store = createCommentFiles(config.data_dir);
     await until(async () => (await store.listAll()).length === 1);
     const [waiting] = await store.listAll();
-    assert.deepEqual([waiting!.status, waiting!.source], ['waiting', `${remote.origin}/notes/1`]);
+    assert.deepEqual([waiting!.status, waiting!.text.trim()], ['waiting', 'Welcome to the fediverse!']);
     const thread = async () => (await (await fetch(`${blogOrigin}/api/blog/posts/hello/comments`)).json()) as { comments: Array<{ kind: string; html: string; author: { name: string } }> };
     assert.deepEqual((await thread()).comments, []);
     await store.setStatus(waiting!, waiting!.id, 'published');

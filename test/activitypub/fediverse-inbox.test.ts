@@ -35,7 +35,9 @@ function inboxIn(dir: string, spamWords: string[] = [], closeAfterDays?: number)
 }
 
 const alice = { id: 'https://social.example/users/alice', name: 'Alice', url: 'https://social.example/@alice' };
-const reply = (objectId: string, actor = alice): Reaction => ({ kind: 'reply', objectId, actor, html: '<p>Nice<script>x</script></p>' });
+const reply = (objectId: string, actor = alice): Reaction => ({ kind: 'reply', objectId, actor, html: `<p>Nice<script>x</script> ${objectId}</p>` });
+/** What a kept comment says of the remote object it came from (the test puts the object's id in its text). */
+const objectOf = (comment: { text: string }) => comment.text.split(' ').at(-1);
 
 describe('the fediverse inbox', () => {
   it('keeps a follower until its Undo, and forgets a deleted actor', async () => {
@@ -56,17 +58,17 @@ describe('the fediverse inbox', () => {
       assert.equal(await inbox.react(reply('https://social.example/notes/1'), POST), 'kept');
       assert.equal(await inbox.react(reply('https://social.example/notes/x'), 'https://blog.example/nowhere'), 'no_post');
       const [first] = await comments.listAll();
-      assert.deepEqual([first!.status, first!.kind, first!.html, first!.text, first!.author], ['waiting', 'reply', '<p>Nice</p>', 'Nice', { name: 'Alice', url: alice.url }]);
+      assert.deepEqual([first!.status, first!.kind, first!.html, first!.author, first!.source], ['waiting', 'reply', '<p>Nice https://social.example/notes/1</p>', { name: 'Alice', url: alice.url }, undefined]);
       await comments.setStatus(first!, first!.id, 'published');
       await inbox.react(reply('https://social.example/notes/2'), POST);
-      await inbox.react({ ...reply('https://social.example/notes/3'), html: '<p>casino</p>' }, POST);
+      await inbox.react({ ...reply('https://social.example/notes/3'), html: '<p>casino https://social.example/notes/3</p>' }, POST);
       await inbox.react(reply('https://elsewhere.example/notes/1', { ...alice, id: 'https://elsewhere.example/users/bob', name: 'Bob' }), POST);
       // A reply to the approved reply is threaded under it.
       await inbox.react(reply('https://social.example/notes/4'), 'https://social.example/notes/1');
       assert.equal(await inbox.react(reply('https://social.example/notes/5'), 'https://elsewhere.example/notes/1'), 'no_post', 'not under a waiting comment');
-      assert.equal((await comments.listAll()).find((comment) => comment.source === 'https://social.example/notes/4')?.parent, first!.id);
+      assert.equal((await comments.listAll()).find((comment) => objectOf(comment) === 'https://social.example/notes/4')?.parent, first!.id);
       assert.deepEqual(
-        (await comments.listAll()).filter((comment) => comment.source !== 'https://social.example/notes/4').map((comment) => [comment.source, comment.status]),
+        (await comments.listAll()).filter((comment) => objectOf(comment) !== 'https://social.example/notes/4').map((comment) => [objectOf(comment), comment.status]),
         [
           ['https://social.example/notes/1', 'published'],
           ['https://social.example/notes/2', 'published'],

@@ -44,12 +44,18 @@ export function activityPubStoreContract(open: () => Promise<{ store: ActivityPu
     assert.deepEqual(await (await reopen()).readDelivered(), { 'a@en': { id: 'https://blog.example/a', change: '2' } });
   });
 
-  it('knows which actor sent each remote object', async () => {
+  it('knows which actor sent each remote object and which comment it became, until it is removed', async () => {
     const { store, reopen } = await open();
-    await store.addRemoteObject('https://a.example/notes/1', 'https://a.example/u/1');
-    await store.addRemoteObject('https://a.example/likes/1', 'https://a.example/u/1');
-    await store.addRemoteObject('https://b.example/notes/1', 'https://b.example/u/2');
-    assert.deepEqual((await (await reopen()).objectsOf('https://a.example/u/1')).sort(), ['https://a.example/likes/1', 'https://a.example/notes/1']);
+    const object = (objectId: string, actorId: string, id: string) => ({ objectId, actorId, comment: { slug: 'hello', lang: 'en', id } });
+    await store.addRemoteObject(object('https://a.example/notes/1', 'https://a.example/u/1', 'c1'));
+    await store.addRemoteObject(object('https://a.example/likes/1', 'https://a.example/u/1', 'c2'));
+    await store.addRemoteObject(object('https://b.example/notes/1', 'https://b.example/u/2', 'c3'));
+    await store.addRemoteObject(object('https://a.example/notes/1', 'https://a.example/u/1', 'c4'));
+    const again = await reopen();
+    assert.deepEqual((await again.objectsOf('https://a.example/u/1')).map((kept) => kept.comment.id).sort(), ['c2', 'c4']);
+    assert.deepEqual(await again.remoteObject('https://b.example/notes/1'), object('https://b.example/notes/1', 'https://b.example/u/2', 'c3'));
+    await again.removeRemoteObject('https://b.example/notes/1');
+    assert.equal(await store.remoteObject('https://b.example/notes/1'), undefined);
     assert.deepEqual(await store.objectsOf('https://c.example/u'), []);
   });
 }

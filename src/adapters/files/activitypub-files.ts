@@ -2,7 +2,7 @@
 // mode 0600), followers.json, delivered.json and remote-objects.json, each replaced atomically, one write at a time.
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ActivityPubStore, ActorKeys, DeliveredRecord, Follower } from '../../activitypub/activitypub-store.js';
+import type { ActivityPubStore, ActorKeys, DeliveredRecord, Follower, RemoteObject } from '../../activitypub/activitypub-store.js';
 import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 
 export function createActivityPubFiles(dataDir: string): ActivityPubStore {
@@ -27,7 +27,7 @@ export function createActivityPubFiles(dataDir: string): ActivityPubStore {
     await writeFileAtomically(path.join(folder, name), `${JSON.stringify(value, null, 1)}\n`);
   };
   const followers = () => read<Follower[]>('followers.json', []);
-  const objects = () => read<Record<string, string>>('remote-objects.json', {});
+  const objects = () => read<Record<string, Omit<RemoteObject, 'objectId'>>>('remote-objects.json', {});
   let keys: Promise<ActorKeys> | undefined;
 
   return {
@@ -56,10 +56,19 @@ export function createActivityPubFiles(dataDir: string): ActivityPubStore {
     followers: () => serially(followers),
     readDelivered: () => serially(() => read<DeliveredRecord>('delivered.json', {})),
     writeDelivered: (record) => serially(() => write('delivered.json', record)),
-    addRemoteObject: (objectId, actorId) => serially(async () => write('remote-objects.json', { ...(await objects()), [objectId]: actorId })),
+    addRemoteObject: ({ objectId, ...kept }) => serially(async () => write('remote-objects.json', { ...(await objects()), [objectId]: kept })),
+    remoteObject: async (objectId) => {
+      const kept = (await serially(objects))[objectId];
+      return kept && { objectId, ...kept };
+    },
     objectsOf: async (actorId) =>
       Object.entries(await serially(objects))
-        .filter(([, actor]) => actor === actorId)
-        .map(([objectId]) => objectId),
+        .filter(([, kept]) => kept.actorId === actorId)
+        .map(([objectId, kept]) => ({ objectId, ...kept })),
+    removeRemoteObject: (objectId) =>
+      serially(async () => {
+        const { [objectId]: _gone, ...kept } = await objects();
+        await write('remote-objects.json', kept);
+      }),
   };
 }

@@ -1,8 +1,22 @@
 // The blog's ActivityPub records in PostgreSQL (docs/activitypub.md "What is kept"), shared by every replica: the
 // tables of schema/activitypub.ts. The key pair is inserted only when there is none, so of replicas starting at
 // once one pair wins and every replica reads it.
-import type { ActivityPubStore, ActorKeys, DeliveredRecord, Follower } from '../../activitypub/activitypub-store.js';
+import type { ActivityPubStore, ActorKeys, DeliveredRecord, Follower, RemoteObject } from '../../activitypub/activitypub-store.js';
 import type { PostgresState } from './state.js';
+
+interface RemoteObjectRow {
+  object_id: string;
+  actor_id: string;
+  slug: string;
+  lang: string;
+  comment_id: string;
+}
+
+const REMOTE_COLUMNS = 'object_id, actor_id, slug, lang, comment_id';
+
+function remoteObjectOf(row: RemoteObjectRow): RemoteObject {
+  return { objectId: row.object_id, actorId: row.actor_id, comment: { slug: row.slug, lang: row.lang, id: row.comment_id } };
+}
 
 export function createPostgresActivityPubStore(state: PostgresState): ActivityPubStore {
   return {
@@ -43,11 +57,22 @@ export function createPostgresActivityPubStore(state: PostgresState): ActivityPu
         [entries.map(([key]) => key), entries.map(([, value]) => value.id), entries.map(([, value]) => value.change)],
       );
     },
-    async addRemoteObject(objectId, actorId) {
-      await state.query('INSERT INTO activitypub_remote_objects (object_id, actor_id) VALUES ($1, $2) ON CONFLICT (object_id) DO NOTHING', [objectId, actorId]);
+    async addRemoteObject({ objectId, actorId, comment }) {
+      await state.query(
+        `INSERT INTO activitypub_remote_objects (object_id, actor_id, slug, lang, comment_id) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (object_id) DO UPDATE SET actor_id = EXCLUDED.actor_id, slug = EXCLUDED.slug, lang = EXCLUDED.lang, comment_id = EXCLUDED.comment_id`,
+        [objectId, actorId, comment.slug, comment.lang, comment.id],
+      );
+    },
+    async remoteObject(objectId) {
+      const { rows } = await state.query<RemoteObjectRow>(`SELECT ${REMOTE_COLUMNS} FROM activitypub_remote_objects WHERE object_id = $1`, [objectId]);
+      return rows[0] && remoteObjectOf(rows[0]);
     },
     async objectsOf(actorId) {
-      return (await state.query<{ object_id: string }>('SELECT object_id FROM activitypub_remote_objects WHERE actor_id = $1', [actorId])).rows.map((row) => row.object_id);
+      return (await state.query<RemoteObjectRow>(`SELECT ${REMOTE_COLUMNS} FROM activitypub_remote_objects WHERE actor_id = $1`, [actorId])).rows.map(remoteObjectOf);
+    },
+    async removeRemoteObject(objectId) {
+      await state.query('DELETE FROM activitypub_remote_objects WHERE object_id = $1', [objectId]);
     },
   };
 }

@@ -22,10 +22,13 @@ CREATE TABLE activitypub_delivered (
   change text NOT NULL
 );
 
--- Which actor sent each reply, like or boost that became a comment.
+-- Each reply, like or boost that became a comment: the actor that sent it and the comment.
 CREATE TABLE activitypub_remote_objects (
   object_id text PRIMARY KEY,
-  actor_id text NOT NULL
+  actor_id text NOT NULL,
+  slug text NOT NULL,
+  lang text NOT NULL,
+  comment_id text NOT NULL
 );
 CREATE INDEX activitypub_remote_objects_by_actor ON activitypub_remote_objects (actor_id);
 `;

@@ -38,7 +38,7 @@ function importTargets(resolved: string): string[] {
 const edges = files.flatMap((file) => importsOf(file).map((target) => ({ from: file, to: target })));
 
 /** The folders that hold what Postbox does; they know nothing of how it is wired or which adapters carry it out. */
-const DOMAIN = ['forms', 'newsletter', 'bounces', 'queue', 'blog', 'comments', 'admin', 'http', 'config', 'kit', 'ports.ts'];
+const DOMAIN = ['forms', 'newsletter', 'bounces', 'queue', 'blog', 'comments', 'activitypub', 'admin', 'http', 'config', 'kit', 'ports.ts'];
 
 describe('the layout of src/', () => {
   it('keeps at most three files at its root', () => {

@@ -38,6 +38,8 @@ import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createAdminPages } from './admin-pages.js';
 import { composeCommentMail, composeCommentRoutes } from './comment-routes.js';
 import { composeWebmentionSender } from './webmention-sender.js';
+import { composeActivityPubSending } from './activitypub.js';
+import { ACTIVITY_MAX_BODY_BYTES } from '../activitypub/http/activitypub-routes.js';
 import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
 import { createMailCore, type MailCore, type MailCoreDeps, type QueueTuning } from './mail-core.js';
 import { composeGitContent } from './git-content.js';
@@ -102,6 +104,8 @@ export interface MailCoreParts extends NotifierFactories {
   /** Replaces parts of the queue's tuning (tests: short retries). */
   queue?: Partial<QueueTuning>;
   createNewsletter?: MailCoreDeps['createNewsletter'];
+  /** Sends the blog's queued activities, with [blog.activitypub] (docs/activitypub.md). */
+  deliverActivity?: MailCoreDeps['deliverActivity'];
 }
 
 /**
@@ -125,6 +129,7 @@ export function composeMailCore(
     randomBytes,
     queue: mail.queue ? { policy: retryPolicyOf(mail.queue_max_hours), ...parts.queue } : undefined,
     createNewsletter: parts.createNewsletter,
+    deliverActivity: parts.deliverActivity,
     bounces: { settings: mail.bounces, isOwnerAddress: createOwnerCheck(configOwnerAddresses(config), backend.accounts) },
   });
 }
@@ -246,23 +251,28 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     // docs/comments.md "Sending": the links of each post published or changed get their webmentions.
     const sender = composeWebmentionSender(config, logger);
     if (sender) closers.push(() => sender.close());
-    const content = await composeBlogContent(config, logger, clock, sender?.notice);
+    // docs/activitypub.md: how a queued activity is sent; the posts' changes are published once the queue runs.
+    const activitypub = composeActivityPubSending(config, backend, { logger, clock, fetch: deps.fetch });
+    const notice = sender && activitypub ? (snapshot: BlogSnapshot) => (sender.notice(snapshot), activitypub.notice(snapshot)) : (sender?.notice ?? activitypub?.notice);
+    const content = await composeBlogContent(config, logger, clock, notice);
     if (content) closers.push(() => content.close());
     const mail = config.mail;
     let mailer: Mailer | undefined;
     // The mail core runs for the forms, and for the mails of comments (docs/comments.md "Reply notifications").
     const formsOn = config.forms.length > 0;
-    if (mail && (formsOn || config.blog?.comments.enabled)) {
+    if (mail && (formsOn || config.blog?.comments.enabled || activitypub)) {
       mailer = createMailer(mail, config.data_dir, clock);
       const opened = mailer;
       closers.push(() => opened.close());
       if (mail.transport === 'file') logger.warn({ event: 'mail_not_sent', outbox: outboxDirOf(config.data_dir) }, `mail is ${fileTransportNotice(config.data_dir)}`);
     }
-    const forms = mail && mailer ? await composeMailCore(config, mail, backend, { ...deps, logger, clock, timers: systemTimers, mailer }) : undefined;
+    const forms = mail && mailer ? await composeMailCore(config, mail, backend, { ...deps, logger, clock, timers: systemTimers, mailer, deliverActivity: activitypub?.deliverActivity }) : undefined;
     if (forms) closers.push(() => forms.close());
     // The bounce mailbox reads into the core's suppression policy, so it stops before the core (docs/bounces.md).
     const bounceMailbox = mail && forms ? startBounceMailboxOf(mail.bounces, forms.bounces?.sink, { logger, clock, timers: systemTimers }) : undefined;
     if (bounceMailbox) closers.push(() => bounceMailbox.close());
+    const federated = activitypub && content && forms?.queue ? activitypub.start(forms.queue, content) : undefined;
+    if (federated) closers.push(() => federated.close());
     const commentMail = content && composeCommentMail(config, backend, forms?.queue, content, { clock, logger });
     // Then /admin on the core.
     let admin: Admin | undefined;
@@ -309,12 +319,14 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         extraRoutes: [
           ...(withAdmin ? admin!.routes : []),
           ...(comments?.routes ?? []),
+          ...(federated?.routes ?? []),
           ...(mail && forms && formsOn ? [] : [createMetricsRoute({ metricsToken: config.server.metrics_token, requestDurations })]),
         ],
         requestDurations,
         documentParts: comments ? [comments.documentPart] : [],
       });
-      const withComments = comments ? { ...blog, serverSettings: { ...blog.serverSettings, maxBodyBytes: comments.maxBodyBytes } } : blog;
+      const bodyBytes = Math.max(comments?.maxBodyBytes ?? 0, federated ? ACTIVITY_MAX_BODY_BYTES : 0);
+      const withComments = bodyBytes > blog.serverSettings.maxBodyBytes ? { ...blog, serverSettings: { ...blog.serverSettings, maxBodyBytes: bodyBytes } } : blog;
       services.push(withAdmin ? withAdminBodies(withComments, admin!) : withComments);
     }
     return { services, close };

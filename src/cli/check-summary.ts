@@ -38,6 +38,8 @@ export function describeConfig(config: Config): string {
   if (config.blog) {
     const { host, port } = config.blog.listen;
     lines.push(`blog service on ${host}:${port}, posts from ${config.blog.content_dir}${describeGit(config.blog.git)}`);
+    const activitypub = config.blog.activitypub;
+    if (activitypub.enabled) lines.push(`followed from the fediverse as @${activitypub.username}@${new URL(config.blog.public_url).host} (docs/activitypub.md)`);
   }
   if (config.admin) {
     const { host, port } = adminListenOf(config);

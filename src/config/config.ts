@@ -64,6 +64,7 @@ export type FormType = FormConfig['type'];
 /** What every transport has; `dkim` holds the key itself, read from `private_key_file` when it was given so. */
 type MailCommon = Omit<ParsedMail, 'transport' | 'smtp' | 'dkim'> & { dkim?: DkimConfig };
 export type { BlogCommentsConfig } from './blog-comments.js';
+export type { BlogActivityPubConfig } from './blog-activitypub.js';
 export type { BlogGitConfig, BouncesConfig, DkimConfig, SpamConfig, WebhookConfig };
 export type SmtpConfig = NonNullable<ParsedMail['smtp']>;
 export type MailConfig = (MailCommon & { transport: 'smtp'; smtp: SmtpConfig }) | (MailCommon & { transport: 'file' });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { adminSchema } from './admin.js';
 import { blogCommentsSchema } from './blog-comments.js';
+import { blogActivityPubSchema } from './blog-activitypub.js';
 import { blogGitSchema } from './blog-git.js';
 import { dataFileName, folderPath } from './data-files.js';
 import { bouncesSchema } from './bounces.js';
@@ -211,6 +212,8 @@ const blog = z.strictObject({
   git: blogGitSchema.optional(),
   // docs/comments.md: comments on the posts, answered on this listener.
   comments: blogCommentsSchema.prefault({}),
+  // docs/activitypub.md: the blog followed from the fediverse, on this listener.
+  activitypub: blogActivityPubSchema.prefault({}),
 });
 
 /** The whole file. Cross-section rules live in the superRefine below. */
@@ -287,6 +290,10 @@ export const configSchema = z
     }
     if (value.blog && !value.site) {
       context.addIssue({ code: 'custom', path: ['site'], message: 'is required when [blog] is configured' });
+    }
+    // docs/activitypub.md "Delivery": every activity leaves through the queue of [mail].
+    if (value.blog?.activitypub?.enabled === true && (!value.mail || value.mail.queue === false)) {
+      context.addIssue({ code: 'custom', path: ['blog', 'activitypub', 'enabled'], message: 'needs [mail] with queue = true: activities are delivered through its queue' });
     }
     const formsListen = value.server?.listen;
     const blogListen = value.blog?.listen;

@@ -38,7 +38,7 @@ const RECEIPT: Channel = { sent: 'receipt_sent', failed: 'receipt_failed', count
 function channelOf(message: OutgoingMessage): Channel {
   if (message.channel === 'telegram') return TELEGRAM;
   if (message.channel === 'webhook') return WEBHOOK;
-  return message.kind === 'receipt' ? RECEIPT : OWNER_MAIL;
+  return message.channel === 'mail' && message.kind === 'receipt' ? RECEIPT : OWNER_MAIL;
 }
 
 export function createSendNowSink(deps: SendNowSinkDeps): SubmissionSink {

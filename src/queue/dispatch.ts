@@ -8,6 +8,8 @@ export interface DispatchChannels {
   mailer: Mailer;
   chatNotifiers: ReadonlyMap<string, ChatNotifier>;
   webhookNotifiers: ReadonlyMap<string, WebhookNotifier>;
+  /** Posts a signed activity to an inbox (docs/activitypub.md "Delivery"), with `[blog.activitypub]`. */
+  deliverActivity?: (inbox: string, activity: Record<string, unknown>) => Promise<void>;
 }
 
 /** A channel that is not configured (any more): retrying cannot help. */
@@ -35,6 +37,9 @@ export function createDispatch(channels: DispatchChannels): Dispatch {
         // The queued message's id: the same on every retry, so that receivers can drop duplicates.
         return notifier.send({ id, ...message.fields });
       }
+      case 'activitypub':
+        if (!channels.deliverActivity) throw new NoChannelError('activitypub');
+        return channels.deliverActivity(message.inbox, message.activity);
     }
   };
 }

@@ -13,7 +13,7 @@ export interface DeliveryFailure {
 }
 
 /** Errors that can never succeed on a retry, whatever the server says next time. */
-const PERMANENT_CODES = new Set(['EUNSAFEHEADER', 'ENOCHANNEL', 'EENVELOPE', 'EMESSAGE']);
+const PERMANENT_CODES = new Set(['EUNSAFEHEADER', 'ENOCHANNEL', 'EENVELOPE', 'EMESSAGE', 'EPRIVATEADDRESS']);
 
 /** How a failed send should be treated. Anything not known to be permanent is retried. */
 export function classifyFailure(error: unknown): DeliveryFailure {

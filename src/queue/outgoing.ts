@@ -22,7 +22,9 @@ export type WebhookFields = Omit<WebhookEvent, 'id'>;
 export type OutgoingMessage =
   | { channel: 'mail'; form: string; kind: MailKind; mail: MailMessage; recipient?: CampaignRecipient }
   | { channel: 'telegram'; form: string; text: string }
-  | { channel: 'webhook'; form: string; fields: WebhookFields };
+  | { channel: 'webhook'; form: string; fields: WebhookFields }
+  // docs/activitypub.md "Delivery": one activity (JSON-LD) to one inbox, signed by the blog's actor when it is sent.
+  | { channel: 'activitypub'; form: ''; inbox: string; activity: Record<string, unknown> };
 
 /** A message as the queue keeps it: `id` stays the same across retries (webhook receivers drop duplicates by it). */
 export interface QueuedMessage {

@@ -35,6 +35,14 @@ describe('describeConfig', () => {
     assert.equal(describeConfig(config), 'data_dir: /srv/data\nblog service on 127.0.0.1:9000, posts from /srv/posts\n');
   });
 
+  it('names the handle the blog is followed by', () => {
+    const config = loadTestConfig(
+      { mail: { from: 'blog@example.com' }, site: { title: 'Blog', base_url: 'https://example.com' }, blog: { content_dir: 'posts', activitypub: { enabled: true, username: 'news' } } },
+      '/srv',
+    );
+    assert.match(describeConfig(config), /^followed from the fediverse as @news@example\.com \(docs\/activitypub\.md\)$/m);
+  });
+
   it('says where /admin changes are committed and pushed, never the remote\'s token', () => {
     const blog = (git: Record<string, unknown>) =>
       describeConfig(loadTestConfig({ site: { title: 'Blog', base_url: 'https://example.com' }, blog: { content_dir: 'posts', git } }, '/srv'));

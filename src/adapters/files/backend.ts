@@ -1,6 +1,7 @@
 // The files backend, the default (docs/configuration.md "[state]"): every record in data_dir, written by this
 // process alone. One line appender for the process: the archive's appends and the inbox's rewrites of an archive
 // take turns (files/jsonl.ts).
+import { createActivityPubFiles } from './activitypub-files.js';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { createSessionStore } from '../../admin/sessions.js';
@@ -38,6 +39,7 @@ export function openBackend(config: Config, logger: Logger): Backend {
     newsletter: createFileNewsletterStore({ dataDir, forms: newsletterForms, appendLine: jsonl.append, randomBytes, logger }),
     suppressions: createSuppressionFiles(dataDir),
     comments: createCommentFiles(dataDir),
+    activitypub: createActivityPubFiles(dataDir),
     commentMail: createCommentMailFiles(dataDir),
     spam: withSpamPruning(createSpamFiles(spamDirOf(dataDir)), { forms: config.forms, logger }),
     admin: {

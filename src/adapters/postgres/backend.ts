@@ -1,6 +1,7 @@
 // The PostgreSQL backend (docs/configuration.md "[state]"): every record in tables that every replica shares, over
 // one pool for the process. The pool connects and migrates in the background: `serve` starts while the database is
 // down and answers 503 meanwhile; a command waits for it (`ready`).
+import { createPostgresActivityPubStore } from './activitypub-store.js';
 import { randomBytes } from 'node:crypto';
 import { postgresUrlOf, type Config } from '../../config/config.js';
 import type { Logger } from '../../kit/log.js';
@@ -35,6 +36,7 @@ export function openBackend(config: Config, logger: Logger, clock: Clock = Date.
     newsletter: createPostgresNewsletterStore(state, randomBytes),
     suppressions: createPostgresSuppressions(state),
     comments: createPostgresCommentStore(state),
+    activitypub: createPostgresActivityPubStore(state),
     commentMail: createPostgresCommentMailStore(state, () => randomBytes(16).toString('hex')),
     spam: withSpamPruning(createPostgresSpamStore(state), { forms: config.forms, logger, clock }),
     admin: {

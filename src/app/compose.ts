@@ -67,6 +67,7 @@ export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings
     dataDir: config.data_dir,
     server: config.server,
     forms: config.forms,
+    newsletterLists: config.newsletter.lists,
     from: mail.from,
     siteTitle: config.site?.title,
     siteUrl: config.site?.base_url,

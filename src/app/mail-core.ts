@@ -144,6 +144,7 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
   // 4. The newsletter, its mails through the queue, or sent at once without it.
   const newsletter = await (deps.createNewsletter ?? createNewsletter)({
     forms: newsletterForms,
+    lists: settings.newsletterLists,
     from: settings.from,
     siteNameFor,
     sendMail: queue

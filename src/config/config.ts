@@ -9,10 +9,12 @@ import type { BouncesConfig } from './bounces.js';
 import type { DkimConfig } from './dkim.js';
 import type { SpamConfig } from './spam.js';
 import { challengePathOf, confirmPathOf, unsubscribePathOf } from './form-clashes.js';
+import { resolveNewsletterLists, type NewsletterList } from './newsletter-lists.js';
 import type { ParsedConfig } from './schema.js';
 import type { WebhookConfig } from './webhook.js';
 
 export { challengePathOf, confirmPathOf, unsubscribePathOf };
+export type { NewsletterList, SubscriberLogRef } from './newsletter-lists.js';
 
 type ParsedForm = ParsedConfig['forms'][number];
 type ParsedMail = NonNullable<ParsedConfig['mail']>;
@@ -56,6 +58,10 @@ export interface NewsletterForm extends FormCommon {
   confirm: 'link' | 'button';
   /** `<server.public_url><path>/unsubscribe`: the unsubscribe link without its token. */
   unsubscribe_url: string;
+  /** The id of the form's own list (docs/newsletter.md "Lists"). */
+  list: string;
+  /** The ids of the lists a visitor may tick; none when the form offers only its own. */
+  lists: readonly string[];
 }
 
 export type FormConfig = MessageForm | NewsletterForm;
@@ -68,8 +74,10 @@ export type { BlogGitConfig, BouncesConfig, DkimConfig, SpamConfig, WebhookConfi
 export type SmtpConfig = NonNullable<ParsedMail['smtp']>;
 export type MailConfig = (MailCommon & { transport: 'smtp'; smtp: SmtpConfig }) | (MailCommon & { transport: 'file' });
 
-export interface Config extends Omit<ParsedConfig, 'forms' | 'mail' | 'admin' | 'blog'> {
+export interface Config extends Omit<ParsedConfig, 'forms' | 'mail' | 'admin' | 'blog' | 'newsletter'> {
   forms: readonly FormConfig[];
+  /** Every newsletter list: the forms' own lists first, then those declared without a form (docs/newsletter.md "Lists"). */
+  newsletter: { lists: readonly NewsletterList[] };
   mail: MailConfig | undefined;
   admin: AdminConfig | undefined;
   blog: BlogConfig | undefined;
@@ -93,6 +101,8 @@ export type ListenAddress = ServerConfig['listen'];
 export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: DkimConfig): Config {
   const { mail } = parsed;
   const publicUrl = parsed.server.public_url ?? '';
+  const forms = parsed.forms.map((form) => resolveForm(form, mail?.to ?? '', publicUrl));
+  const newsletterForms = forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
   return {
     ...parsed,
     data_dir: path.resolve(baseDir, parsed.data_dir),
@@ -104,7 +114,8 @@ export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: Dkim
       git: parsed.blog.git && { ...parsed.blog.git, remote: parsed.blog.git.remote && resolveRemote(parsed.blog.git.remote, baseDir) },
     },
     mail: mail && resolveMail(mail, dkim),
-    forms: parsed.forms.map((form) => resolveForm(form, mail?.to ?? '', publicUrl)),
+    forms,
+    newsletter: { lists: resolveNewsletterLists(parsed.newsletter, newsletterForms) },
     admin: parsed.admin && {
       ...parsed.admin,
       public_url: adminPublicUrlOf(parsed),
@@ -120,7 +131,7 @@ function resolveMail(mail: ParsedMail, dkim: DkimConfig | undefined): MailConfig
 }
 
 function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string): FormConfig {
-  const { type, archive, telegram, webhook, subscribers, confirm_ttl_hours: ttlHours, confirm, to, ...common } = form;
+  const { type, archive, telegram, webhook, subscribers, confirm_ttl_hours: ttlHours, confirm, to, list, lists, ...common } = form;
   const owner = to ?? defaultOwner;
   if (type === 'newsletter') {
     return {
@@ -132,6 +143,8 @@ function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string):
       confirm_url: `${publicUrl}${confirmPathOf(form.path)}`,
       confirm: confirm ?? 'link',
       unsubscribe_url: `${publicUrl}${unsubscribePathOf(form.path)}`,
+      list: list as string,
+      lists: lists ?? [],
     };
   }
   return { ...common, type, to: owner, archive, telegram, webhook };

@@ -12,6 +12,7 @@ import type { NewsletterForm } from '../config/config.js';
 import { canonicalEmailAddress } from '../kit/email-address.js';
 import { safeReason } from '../kit/safe-reason.js';
 import { UnavailableError } from '../kit/unavailable-error.js';
+import { chosenLogsOf, formListsOf } from './lists.js';
 import { confirmationLink, confirmationMail, ownerNotice } from './mails.js';
 import { addressKey, expiryOf, type PendingRecord } from './pending.js';
 import type { Redemption } from './newsletter-store.js';
@@ -33,6 +34,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
   const { forms, from, sendMail, metrics, logger, clock, randomBytes, timers } = deps;
   const purgeIntervalMs = deps.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
   const { store } = deps;
+  const lists = deps.lists ?? formListsOf(forms);
   /** Addresses whose pending record is being written: a signup of one meanwhile is its twin, a duplicate. */
   const signingUp = new Set<string>();
   const redeeming = new Map<string, Promise<unknown>>();
@@ -59,20 +61,25 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     }
   }
 
-  async function signup(form: NewsletterForm, typed: string): Promise<SignupOutcome> {
+  async function signup(form: NewsletterForm, typed: string, ticked?: readonly string[]): Promise<SignupOutcome> {
     // One spelling per mailbox, as the form's rules give it (docs/newsletter.md "Duplicates").
     const email = canonicalEmailAddress(typed) ?? typed;
     const now = clock();
     const key = addressKey(form.path, email);
-    // Both look-ups, always: the second is not skipped when the first already tells.
-    const [subscribed, pending] = await Promise.all([store.isSubscribed(form, email), store.hasLivePending(form, email, now)]);
+    const chosen = chosenLogsOf(form, ticked, lists);
+    // Every look-up, always: none is skipped when an earlier one already tells. Already on every list chosen is a duplicate.
+    const [subscribed, pending] = await Promise.all([
+      Promise.all(chosen.map((log) => store.isSubscribed(log, email))).then((answers) => answers.every(Boolean)),
+      store.hasLivePending(form, email, now),
+    ]);
     const isNew = !subscribed && !pending && !signingUp.has(key);
+    const listKeys = chosen.length === 1 && chosen[0]!.path === form.path ? undefined : chosen.map((log) => log.path);
     if (isNew) signingUp.add(key);
     try {
       const token = createToken(randomBytes);
       const hash = hashToken(token);
       const record: PendingRecord = isNew
-        ? { hash, email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours) }
+        ? { hash, email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours), ...(listKeys ? { lists: listKeys } : {}) }
         : { hash, email: '', form: form.path, createdAt: now, expiresAt: now };
       try {
         await store.addPending(record);

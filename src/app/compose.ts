@@ -68,6 +68,7 @@ export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings
     server: config.server,
     forms: config.forms,
     newsletterLists: config.newsletter.lists,
+    preferencesUrl: config.newsletter.preferences_url,
     from: mail.from,
     siteTitle: config.site?.title,
     siteUrl: config.site?.base_url,

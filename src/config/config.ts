@@ -9,12 +9,13 @@ import type { BouncesConfig } from './bounces.js';
 import type { DkimConfig } from './dkim.js';
 import type { SpamConfig } from './spam.js';
 import { challengePathOf, confirmPathOf, unsubscribePathOf } from './form-clashes.js';
-import { resolveNewsletterLists, type NewsletterList } from './newsletter-lists.js';
+import { PREFERENCES_PATH, resolveNewsletterLists, type NewsletterList } from './newsletter-lists.js';
 import type { ParsedConfig } from './schema.js';
 import type { WebhookConfig } from './webhook.js';
 
 export { challengePathOf, confirmPathOf, unsubscribePathOf };
 export type { NewsletterList, SubscriberLogRef } from './newsletter-lists.js';
+export { PREFERENCES_PATH };
 
 type ParsedForm = ParsedConfig['forms'][number];
 type ParsedMail = NonNullable<ParsedConfig['mail']>;
@@ -77,7 +78,11 @@ export type MailConfig = (MailCommon & { transport: 'smtp'; smtp: SmtpConfig }) 
 export interface Config extends Omit<ParsedConfig, 'forms' | 'mail' | 'admin' | 'blog' | 'newsletter'> {
   forms: readonly FormConfig[];
   /** Every newsletter list: the forms' own lists first, then those declared without a form (docs/newsletter.md "Lists"). */
-  newsletter: { lists: readonly NewsletterList[] };
+  newsletter: {
+    lists: readonly NewsletterList[];
+    /** `<server.public_url>/newsletter/preferences`: the preference page without its token (docs/newsletter.md "Preferences"). */
+    preferences_url: string;
+  };
   mail: MailConfig | undefined;
   admin: AdminConfig | undefined;
   blog: BlogConfig | undefined;
@@ -115,7 +120,7 @@ export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: Dkim
     },
     mail: mail && resolveMail(mail, dkim),
     forms,
-    newsletter: { lists: resolveNewsletterLists(parsed.newsletter, newsletterForms) },
+    newsletter: { lists: resolveNewsletterLists(parsed.newsletter, newsletterForms), preferences_url: `${publicUrl}${PREFERENCES_PATH}` },
     admin: parsed.admin && {
       ...parsed.admin,
       public_url: adminPublicUrlOf(parsed),

@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { oneLineText } from './text-values.js';
 
+/** The path of the preference page on the forms service (docs/newsletter.md "Preferences"); no form may take it. */
+export const PREFERENCES_PATH = '/newsletter/preferences';
+
 /** A list id: letters, digits and `._/-`, not starting with "/" (a form's default id is its path without it). */
 export const listId = z
   .string()

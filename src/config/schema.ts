@@ -21,7 +21,7 @@ import {
   MAX_TRUSTED_PROXY_HOPS,
 } from './limits.js';
 import { mailbox, mailboxList } from './mail-addresses.js';
-import { defaultListIdOf, findListProblems, listId, newsletterSchema } from './newsletter-lists.js';
+import { defaultListIdOf, findListProblems, listId, newsletterSchema, PREFERENCES_PATH } from './newsletter-lists.js';
 import { headerToken, honeypotField, oneLineText, serviceName, urlPathToken } from './text-values.js';
 import { appendableUrl, baseUrl, httpUrl, origin } from './urls.js';
 import { spamKeepDays, spamSchema } from './spam.js';
@@ -53,7 +53,7 @@ const form = z
       .regex(/^\/[A-Za-z0-9._~!$&'()+,;=@/-]*$/, 'must start with "/" and be a plain URL path (no ":", "*" or "%")')
       // Clients resolve "." and ".." segments before they send a path (RFC 3986 section 5.2.4).
       .refine((value) => !/\/\.\.?(?:\/|$)/.test(value), 'must not contain "." or ".." segments (clients remove them)')
-      .refine((value) => !['/health', '/metrics', '/altcha.js', '/openapi.json', '/favicon.ico'].includes(value) && !value.startsWith('/bounces/'), 'is reserved for the service itself'),
+      .refine((value) => !['/health', '/metrics', '/altcha.js', '/openapi.json', '/favicon.ico', PREFERENCES_PATH].includes(value) && !value.startsWith('/bounces/'), 'is reserved for the service itself'),
     type: z.enum(formTypes),
     to: mailboxList.optional(),
     allowed_origins: z.array(origin).default([]),

@@ -31,6 +31,8 @@ export interface FormsSettings {
   forms: readonly FormConfig[];
   /** Every newsletter list (docs/newsletter.md "Lists"); the forms' own lists alone when left out. */
   newsletterLists?: readonly NewsletterList[];
+  /** `config.newsletter.preferences_url` (docs/newsletter.md "Preferences"). */
+  preferencesUrl?: string;
   /** `mail.from`. */
   from: string;
   /** `[site] title`, when there is one: the name receipts and confirmation mails give the site. */

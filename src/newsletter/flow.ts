@@ -8,7 +8,7 @@
 // that has expired when written). The mail, which only a new address gets, is handed over after the answer; only
 // without the queue (`mailBeforeAnswer`) is it sent first, so that a failure is told, and then the time of the
 // answer does tell a new address from a known one (docs/newsletter.md "Duplicates").
-import type { NewsletterForm } from '../config/config.js';
+import { PREFERENCES_PATH, type NewsletterForm } from '../config/config.js';
 import { canonicalEmailAddress } from '../kit/email-address.js';
 import { safeReason } from '../kit/safe-reason.js';
 import { UnavailableError } from '../kit/unavailable-error.js';
@@ -17,6 +17,7 @@ import { confirmationLink, confirmationMail, ownerNotice } from './mails.js';
 import { addressKey, expiryOf, type PendingRecord } from './pending.js';
 import type { Redemption } from './newsletter-store.js';
 import { createToken, hashToken } from './token.js';
+import { createPreferences } from './preferences.js';
 import { createUnsubscribing } from './unsubscribe.js';
 import type { ConfirmOutcome, ConfirmState, Newsletter, NewsletterDeps, SignupOutcome } from './types.js';
 
@@ -198,6 +199,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
   }
 
   const unsubscribing = createUnsubscribing(store, clock, logger);
+  const preferencesUrl = deps.preferencesUrl ?? `${new URL(forms[0]?.confirm_url ?? 'http://localhost/').origin}${PREFERENCES_PATH}`;
+  const preferences = createPreferences({ store, lists, url: preferencesUrl, clock, logger });
   return {
     signup,
     confirm,
@@ -209,6 +212,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     listHeadersFor: unsubscribing.listHeadersFor,
     isSubscribed: (form, email) => store.isSubscribed(form, email),
     listSubscribers: (form) => store.listSubscribers(form),
+    preferences,
     settled,
     close,
   };

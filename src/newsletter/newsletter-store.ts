@@ -42,6 +42,11 @@ export interface NewsletterStore {
    * concurrent callers and processes: one caller gets `confirmed`, the others `gone`.
    */
   redeem(form: NewsletterForm, hash: string, now: number): Promise<Redemption>;
+  /**
+   * Puts `email` on the list `log` at `at` (RFC 3339) without a confirmation: a change on the preference page of an
+   * address that proved it reads its mail (docs/newsletter.md "Preferences"); false when it was on it already.
+   */
+  join(log: SubscriberLogRef, email: string, at: string): Promise<boolean>;
   /** Records that `email` left the list `log` at `at` (RFC 3339); false when it was not on it. */
   unsubscribe(log: SubscriberLogRef, email: string, at: string): Promise<boolean>;
   /**

@@ -3,6 +3,7 @@
 import type { NewsletterForm, NewsletterList, SubscriberLogRef } from '../config/config.js';
 import type { Logger } from '../kit/log.js';
 import type { NewsletterStore } from './newsletter-store.js';
+import type { Preferences } from './preferences.js';
 import type { Subscriber } from './subscriber-events.js';
 import type { MailKind } from '../queue/outgoing.js';
 import type { Clock, MailList, MailMessage, RandomBytes, Timers } from '../ports.js';
@@ -51,6 +52,8 @@ export interface Newsletter {
   isSubscribed(form: SubscriberLogRef, email: string): Promise<boolean>;
   /** The current subscribers of `form`, in the order of their last subscription (the list a campaign goes to). */
   listSubscribers(form: SubscriberLogRef): Promise<Subscriber[]>;
+  /** The preference page's views and changes, and its link for every mail to a subscriber (docs/newsletter.md "Preferences"). */
+  preferences: Preferences;
   /** Releases timers and files. */
   close(): Promise<void>;
 }
@@ -68,6 +71,8 @@ export interface NewsletterDeps {
   forms: readonly NewsletterForm[];
   /** Every list (`config.newsletter.lists`); the forms' own lists alone when left out. */
   lists?: readonly NewsletterList[];
+  /** `config.newsletter.preferences_url`; made from the first form's confirmation link when left out. */
+  preferencesUrl?: string;
   /** `mail.from`. */
   from: string;
   /** The name the confirmation mail gives the site. */

@@ -79,6 +79,11 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       }
       return { kind: 'confirmed', record, subscribedAt: now };
     },
+    async join(log, email, at) {
+      if (subscribers.has(log, email)) return false;
+      await subscribers.subscribe(log, { email, subscribed_at: at, signed_up_at: at });
+      return true;
+    },
     async unsubscribe(form, email, at) {
       if (!subscribers.has(form, email)) return false;
       await subscribers.unsubscribe(form, email, at);

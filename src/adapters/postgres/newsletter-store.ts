@@ -40,6 +40,12 @@ INSERT INTO subscriber_events (log, form, event, email, at)
 SELECT $1, $2, 'unsubscribed', $3, $4
 WHERE (SELECT event FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) ORDER BY id DESC LIMIT 1) = 'subscribed'`;
 
+/** A `subscribed` event when the address is not on the list: $1 log, $2 list key, $3 address, $4 time. */
+const JOIN = `
+INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at)
+SELECT $1, $2, 'subscribed', $3, $4, $4
+WHERE coalesce((SELECT event FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) ORDER BY id DESC LIMIT 1), '') <> 'subscribed'`;
+
 /**
  * An `unsubscribed` event on every list whose last event for the address is `subscribed`, in its own log: $1 the
  * address, $2 the time. Returns the forms it left.
@@ -112,6 +118,7 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
       const expired = await exists('SELECT 1 FROM pending_signups WHERE hash = $1 AND form = $2', [hash, form.path]);
       return { kind: 'gone', reason: expired ? 'expired' : 'unknown' };
     },
+    join: (log, email, at) => exists(JOIN, [log.subscribers, log.path, email, at]),
     unsubscribe: (form, email, at) => exists(UNSUBSCRIBE, [form.subscribers, form.path, email, at]),
     async removeEverywhere(email, at) {
       const { rows } = await state.query<{ form: string }>(REMOVE_EVERYWHERE, [email, at]);

@@ -115,7 +115,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     let handedOver: Awaited<ReturnType<typeof sendMail>>;
     try {
       const link = confirmationLink(form.confirm_url, token);
-      handedOver = await sendMail(form.path, 'confirmation', confirmationMail(from, deps.siteNameFor(form), record.email, link, record.expiresAt));
+      const listNames = (record.lists ?? []).flatMap((key) => lists.find((list) => list.log.path === key)?.name ?? []);
+      handedOver = await sendMail(form.path, 'confirmation', confirmationMail(from, deps.siteNameFor(form), record.email, link, record.expiresAt, listNames));
     } catch (error) {
       metrics.count(form.path, 'send_failed');
       logger.error({ event: 'confirmation_send_failed', form: form.path, reason: safeReason(error) }, 'confirmation mail failed');

@@ -117,6 +117,7 @@ function listsContract(open: () => Promise<Opened>): void {
     const form = newsletterFormsOf(config)[0]!;
     assert.equal(await newsletter.signup(form, 'ada@example.org', ['product', 'weekly', 'unknown']), 'ok');
     await newsletter.settled();
+    assert.match(mailer.sent[0]?.text ?? '', /\nThe lists chosen: The weekly, Product news\.\n/, 'the confirmation names the lists, in the order of the form');
     assert.equal(await newsletter.confirm(form, tokenOf(mailer.sent[0])), 'confirmed');
     assert.deepEqual(await subscribersOf('weekly'), ['ada@example.org']);
     assert.deepEqual(await subscribersOf('product'), ['ada@example.org']);
@@ -136,6 +137,22 @@ function listsContract(open: () => Promise<Opened>): void {
     assert.equal(await newsletter.confirm(form, tokenOf(mailer.sent.at(-1))), 'confirmed');
     assert.deepEqual(await subscribersOf('newsletter'), ['bob@example.org', 'ADA@example.org']);
     assert.deepEqual(await subscribersOf('weekly'), ['ada@example.org']);
+
+    // The preference page's changes: a join without a confirmation, a leave, each once.
+    const mails = mailer.sent.length;
+    const link = await newsletter.preferences.linkFor('ada@example.org');
+    const token = decodeURIComponent(new URL(link).searchParams.get('token')!);
+    const saved = await newsletter.preferences.save(token, ['weekly']);
+    assert.equal(saved.kind, 'saved');
+    assert.deepEqual(saved.kind === 'saved' && [saved.joined, saved.left], [[], ['newsletter', 'product']], 'the lists not ticked are left');
+    assert.deepEqual(await subscribersOf('product'), []);
+    const again = await newsletter.preferences.save(token, ['weekly', 'product', 'newsletter']);
+    assert.deepEqual(again.kind === 'saved' && [again.joined, again.left], [['newsletter'], []], 'a list that is not public is never joined here');
+    assert.deepEqual(await subscribersOf('newsletter'), ['bob@example.org', 'ada@example.org']);
+    const gone = await newsletter.preferences.leaveAll(token);
+    assert.deepEqual(gone.kind === 'saved' && gone.left, ['newsletter', 'weekly']);
+    assert.equal((await newsletter.preferences.save(`${token.slice(0, -2)}AA`, ['weekly'])).kind, 'bad_token');
+    assert.equal(mailer.sent.length, mails, 'no mail for any of it');
     await newsletter.close();
   });
 }

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { createFileNewsletterStore } from '../../src/adapters/files/newsletter-store.js';
 import { createPostgresNewsletterStore } from '../../src/adapters/postgres/newsletter-store.js';
+import { importNewsletterFromFiles } from '../../src/adapters/postgres/newsletter-import.js';
 import { createPostgresState, type PostgresState } from '../../src/adapters/postgres/state.js';
 import type { Config } from '../../src/config/config.js';
 import { parseConfigText } from '../../src/config/load.js';
@@ -245,5 +246,26 @@ describe('lists in PostgreSQL', () => {
       return (await store.listSubscribers(list.log)).map((subscriber) => subscriber.email);
     };
     return { newsletter, mailer, config, subscribersOf };
+  });
+
+  it('takes the logs of lists without a form and the lists of pending signups from a data_dir (migrate --from-files)', async () => {
+    const imported = createPostgresState(await postgres.createDatabase('newsletter_lists_import'), captureLogs().logger);
+    after(() => imported.close());
+    await imported.migrated();
+    const temp = await createTempDir('lists-import');
+    after(temp.remove);
+    const config = loadNewsletterConfig(temp.dir, FORMS, EXTRA);
+    const line = { event: 'subscribed', email: 'old@example.org', form: 'weekly', subscribed_at: '2024-04-01T10:00:00.000Z', signed_up_at: '2024-04-01T09:00:00.000Z' };
+    await writeFile(path.join(temp.dir, 'newsletter-list-weekly-subscribers.jsonl'), `${JSON.stringify(line)}\n`);
+    const pending = { op: 'pending', hash: hashToken('from-the-mail'), email: 'new@example.org', form: '/newsletter', created_at: new Date(TEST_EPOCH_MS).toISOString(), expires_at: new Date(TEST_EPOCH_MS + 3_600_000).toISOString(), lists: ['product'] };
+    await writeFile(path.join(temp.dir, PENDING_JOURNAL_FILE), `${JSON.stringify(pending)}\n`);
+    assert.deepEqual(await importNewsletterFromFiles(temp.dir, config, imported, TEST_EPOCH_MS), { copied: 2, skipped: 0 });
+    const store = createPostgresNewsletterStore(imported, createCountingRandomBytes(), config.newsletter.lists.map((list) => list.log));
+    const weekly = config.newsletter.lists.find((list) => list.id === 'weekly')!;
+    const product = config.newsletter.lists.find((list) => list.id === 'product')!;
+    assert.deepEqual((await store.listSubscribers(weekly.log)).map((subscriber) => subscriber.email), ['old@example.org']);
+    const redeemed = await store.redeem(newsletterFormsOf(config)[0]!, hashToken('from-the-mail'), TEST_EPOCH_MS + 1);
+    assert.equal(redeemed.kind, 'confirmed');
+    assert.deepEqual((await store.listSubscribers(product.log)).map((subscriber) => subscriber.email), ['new@example.org']);
   });
 });

@@ -41,6 +41,7 @@ Options:
       --to ADDRESS    (check --send-test-mail) where the test mail goes (default mail.to)
       --all-failed    (queue retry) every failed message
       --form PATH     (subscribers export, newsletter send) the newsletter form
+      --list ID       (subscribers export) a newsletter list, instead of a form
       --format F      (subscribers export) csv (default) or json; (bounces list) text (default) or json
       --post SLUG     (newsletter send) the published post to send
       --lang LANG     (newsletter send) its language version (default: the primary one)
@@ -63,6 +64,7 @@ const OPTIONS = {
   to: { type: 'string' },
   'all-failed': { type: 'boolean', default: false },
   form: { type: 'string' },
+  list: { type: 'string' },
   format: { type: 'string' },
   post: { type: 'string' },
   lang: { type: 'string' },
@@ -143,6 +145,7 @@ async function main(argv: string[]): Promise<number> {
 const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   'all-failed': ['queue'],
   form: ['subscribers', 'newsletter'],
+  list: ['subscribers'],
   format: ['subscribers', 'bounces'],
   post: ['newsletter'],
   lang: ['newsletter'],
@@ -167,7 +170,7 @@ function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migr
       return 'problem' in read ? { ...read, usage: QUEUE_USAGE } : { run: (config) => onBackend(config, (backend) => runQueueCommand(read, backend, { out, error, now: Date.now })) };
     }
     case 'subscribers': {
-      const read = parseSubscribersCommand(args, { form: values.form, format: values.format });
+      const read = parseSubscribersCommand(args, { form: values.form, list: values.list, format: values.format });
       return 'problem' in read ? { ...read, usage: SUBSCRIBERS_USAGE } : { run: (config) => onBackend(config, (backend) => runSubscribersCommand(read, config, backend, { out, error })) };
     }
     case 'newsletter': {

@@ -6,7 +6,7 @@ import { createRecipientMail } from '../newsletter/campaigns/recipient-mail.js';
 import type { Config, MailConfig, NewsletterForm } from '../config/config.js';
 import { sendOneMail } from '../adapters/mail/test-mail.js';
 import { listHeaders } from '../newsletter/list-headers.js';
-import { createUnsubscribeToken } from '../newsletter/unsubscribe-token.js';
+import { createPreferencesToken, createUnsubscribeToken } from '../newsletter/unsubscribe-token.js';
 import { resolveSiteName } from '../forms/notifications.js';
 import type { NewsletterStore } from '../newsletter/newsletter-store.js';
 import type { Clock, MailMessage, SendOutcome } from '../ports.js';
@@ -20,6 +20,8 @@ export interface TestSendDeps {
   /** `server.public_url`, for the site name when there is no site title. */
   publicUrl: string | undefined;
   siteTitle: string | undefined;
+  /** `config.newsletter.preferences_url`: the preference page linked in every mail (docs/newsletter.md "Preferences"). */
+  preferencesUrl?: string;
   /** The newsletter secret of data_dir or PostgreSQL (created at first use), which signs unsubscribe tokens. */
   loadSecret(): Promise<Buffer>;
   /** Sends one mail now and reports how it went. */
@@ -40,6 +42,7 @@ function createTestMessage(deps: TestSendDeps, form: NewsletterForm, plan: Pick<
     siteTitle: resolveSiteName(deps.siteTitle, form, deps.publicUrl),
     postUrl: plan.post.url,
     list: listHeaders(form, createUnsubscribeToken(secret, form.path, address)),
+    preferencesUrl: deps.preferencesUrl && `${deps.preferencesUrl}?token=${encodeURIComponent(createPreferencesToken(secret, address))}`,
   });
 }
 
@@ -54,6 +57,7 @@ export function createCampaignTestSender(
     from: mail.from,
     publicUrl: config.server.public_url,
     siteTitle: config.site?.title,
+    preferencesUrl: config.newsletter.preferences_url,
     loadSecret: () => records.secret(),
     sendNow: (message) => sendOneMail(mail, config.data_dir, message, clock, 'test of the campaign'),
   };

@@ -69,6 +69,8 @@ export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings
     dataDir: config.data_dir,
     server: config.server,
     forms: config.forms,
+    newsletterLists: config.newsletter.lists,
+    preferencesUrl: config.newsletter.preferences_url,
     from: mail.from,
     siteTitle: config.site?.title,
     siteUrl: config.site?.base_url,

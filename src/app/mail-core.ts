@@ -146,6 +146,8 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
   // 4. The newsletter, its mails through the queue, or sent at once without it.
   const newsletter = await (deps.createNewsletter ?? createNewsletter)({
     forms: newsletterForms,
+    lists: settings.newsletterLists,
+    preferencesUrl: settings.preferencesUrl,
     from: settings.from,
     siteNameFor,
     sendMail: queue
@@ -178,7 +180,15 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
       formOf: (path) => newsletterFormsByPath.get(path),
       bounceTally: bounces && backend.suppressions ? (campaign) => backend.suppressions!.campaignTally(campaign) : undefined,
       mailFor: async (form, email, body, request) =>
-        createRecipientMail({ from: settings.from, to: email, body, siteTitle: siteNameFor(form), postUrl: request.post_url, list: await newsletter.listHeadersFor(form, email) }),
+        createRecipientMail({
+          from: settings.from,
+          to: email,
+          body,
+          siteTitle: siteNameFor(form),
+          postUrl: request.post_url,
+          list: await newsletter.listHeadersFor(form, email),
+          preferencesUrl: await newsletter.preferences.linkFor(email),
+        }),
       sendPerMinute: settings.sendPerMinute ?? 60,
       clock,
       timers,

@@ -1,13 +1,13 @@
-// `postbox subscribers export --form PATH [--format csv|json]` (docs/newsletter.md "Exporting the addresses"): the
-// confirmed subscribers of one newsletter form, the subscriber log folded (unsubscribed addresses left out), on
-// stdout for another tool.
-import type { Config } from '../config/config.js';
+// `postbox subscribers export --form PATH|--list ID [--format csv|json]` (docs/newsletter.md "Exporting the
+// addresses"): the confirmed subscribers of one newsletter form or list, the subscriber log folded (unsubscribed
+// addresses left out), on stdout for another tool.
+import type { Config, SubscriberLogRef } from '../config/config.js';
 import { csvRow } from '../kit/csv.js';
 import type { Subscriber } from '../newsletter/subscriber-events.js';
 import type { Backend } from '../adapters/backend.js';
 
-export const SUBSCRIBERS_USAGE = `  postbox subscribers export --form PATH [--format csv|json] [--config FILE]
-                                  the confirmed subscribers of a newsletter form
+export const SUBSCRIBERS_USAGE = `  postbox subscribers export --form PATH|--list ID [--format csv|json] [--config FILE]
+                                  the confirmed subscribers of a newsletter form or list
 `;
 
 export interface SubscribersCommandIo {
@@ -15,38 +15,49 @@ export interface SubscribersCommandIo {
   error(text: string): void;
 }
 
-/** A subscribers command line, read: `export` of one form in one format. */
+/** A subscribers command line, read: `export` of one form (or one list) in one format. */
 export interface SubscribersCommand {
-  form: string;
+  form?: string;
+  list?: string;
   format: 'csv' | 'json';
 }
 
 /** `args` and the options as a SubscribersCommand, or what is wrong with them; nothing is read yet. */
-export function parseSubscribersCommand(args: readonly string[], options: { form: string | undefined; format: string | undefined }): SubscribersCommand | { problem: string } {
-  const { form, format = 'csv' } = options;
+export function parseSubscribersCommand(args: readonly string[], options: { form: string | undefined; list?: string | undefined; format: string | undefined }): SubscribersCommand | { problem: string } {
+  const { form, list, format = 'csv' } = options;
   if (args.length !== 1 || args[0] !== 'export') return { problem: 'subscribers takes one command: export' };
-  if (form === undefined) return { problem: 'subscribers export needs --form PATH' };
+  if ((form === undefined) === (list === undefined)) return { problem: 'subscribers export needs --form PATH or --list ID' };
   if (format !== 'csv' && format !== 'json') return { problem: `--format is csv or json, not "${format}"` };
-  return { form, format };
+  return list === undefined ? { form, format } : { list, format };
 }
 
-/** Runs `subscribers export` on the backend the command opened; the exit code: 0 done, 1 no such newsletter form. */
+/** Runs `subscribers export` on the backend the command opened; the exit code: 0 done, 1 no such newsletter form or list. */
 export async function runSubscribersCommand(command: SubscribersCommand, config: Config, backend: Backend, io: SubscribersCommandIo): Promise<number> {
   const { format } = command;
-  const form = config.forms.find((entry) => entry.path === command.form);
-  if (!form || form.type !== 'newsletter') {
-    const newsletters = config.forms.filter((entry) => entry.type === 'newsletter').map((entry) => entry.path);
-    io.error(`postbox: no newsletter form at ${command.form} (newsletter forms: ${newsletters.join(', ') || 'none'})\n`);
-    return 1;
-  }
+  const log = logOf(command, config, io);
+  if (!log) return 1;
   const ready = await backend.ready().catch((error: Error) => error);
   if (ready instanceof Error) {
     io.error(`postbox: ${ready.message}\n`);
     return 1;
   }
-  const subscribers: Subscriber[] = await backend.newsletter.listSubscribers(form);
+  const subscribers: Subscriber[] = await backend.newsletter.listSubscribers(log);
   io.out(format === 'json' ? `${JSON.stringify(subscribers, null, 2)}\n` : toCsv(subscribers));
   return 0;
+}
+
+/** The log of the form or list asked for, or undefined once the problem is told. */
+function logOf(command: SubscribersCommand, config: Config, io: SubscribersCommandIo): SubscriberLogRef | undefined {
+  if (command.list !== undefined) {
+    const list = config.newsletter.lists.find((entry) => entry.id === command.list);
+    if (!list) io.error(`postbox: no newsletter list "${command.list}" (lists: ${config.newsletter.lists.map((entry) => entry.id).join(', ') || 'none'})\n`);
+    return list?.log;
+  }
+  const form = config.forms.find((entry) => entry.path === command.form);
+  if (form?.type === 'newsletter') return form;
+  const newsletters = config.forms.filter((entry) => entry.type === 'newsletter').map((entry) => entry.path);
+  io.error(`postbox: no newsletter form at ${command.form} (newsletter forms: ${newsletters.join(', ') || 'none'})\n`);
+  return undefined;
 }
 
 /** RFC 4180: CRLF line ends, a header row, fields quoted when they hold a comma, quote or line break. */

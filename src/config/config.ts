@@ -9,10 +9,13 @@ import type { BouncesConfig } from './bounces.js';
 import type { DkimConfig } from './dkim.js';
 import type { SpamConfig } from './spam.js';
 import { challengePathOf, confirmPathOf, unsubscribePathOf } from './form-clashes.js';
+import { PREFERENCES_PATH, resolveNewsletterLists, type NewsletterList } from './newsletter-lists.js';
 import type { ParsedConfig } from './schema.js';
 import type { WebhookConfig } from './webhook.js';
 
 export { challengePathOf, confirmPathOf, unsubscribePathOf };
+export type { NewsletterList, SubscriberLogRef } from './newsletter-lists.js';
+export { PREFERENCES_PATH };
 
 type ParsedForm = ParsedConfig['forms'][number];
 type ParsedMail = NonNullable<ParsedConfig['mail']>;
@@ -56,6 +59,10 @@ export interface NewsletterForm extends FormCommon {
   confirm: 'link' | 'button';
   /** `<server.public_url><path>/unsubscribe`: the unsubscribe link without its token. */
   unsubscribe_url: string;
+  /** The id of the form's own list (docs/newsletter.md "Lists"). */
+  list: string;
+  /** The ids of the lists a visitor may tick; none when the form offers only its own. */
+  lists: readonly string[];
 }
 
 export type FormConfig = MessageForm | NewsletterForm;
@@ -69,8 +76,14 @@ export type { BlogGitConfig, BouncesConfig, DkimConfig, SpamConfig, WebhookConfi
 export type SmtpConfig = NonNullable<ParsedMail['smtp']>;
 export type MailConfig = (MailCommon & { transport: 'smtp'; smtp: SmtpConfig }) | (MailCommon & { transport: 'file' });
 
-export interface Config extends Omit<ParsedConfig, 'forms' | 'mail' | 'admin' | 'blog'> {
+export interface Config extends Omit<ParsedConfig, 'forms' | 'mail' | 'admin' | 'blog' | 'newsletter'> {
   forms: readonly FormConfig[];
+  /** Every newsletter list: the forms' own lists first, then those declared without a form (docs/newsletter.md "Lists"). */
+  newsletter: {
+    lists: readonly NewsletterList[];
+    /** `<server.public_url>/newsletter/preferences`: the preference page without its token (docs/newsletter.md "Preferences"). */
+    preferences_url: string;
+  };
   mail: MailConfig | undefined;
   admin: AdminConfig | undefined;
   blog: BlogConfig | undefined;
@@ -94,6 +107,8 @@ export type ListenAddress = ServerConfig['listen'];
 export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: DkimConfig): Config {
   const { mail } = parsed;
   const publicUrl = parsed.server.public_url ?? '';
+  const forms = parsed.forms.map((form) => resolveForm(form, mail?.to ?? '', publicUrl));
+  const newsletterForms = forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
   return {
     ...parsed,
     data_dir: path.resolve(baseDir, parsed.data_dir),
@@ -105,7 +120,8 @@ export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: Dkim
       git: parsed.blog.git && { ...parsed.blog.git, remote: parsed.blog.git.remote && resolveRemote(parsed.blog.git.remote, baseDir) },
     },
     mail: mail && resolveMail(mail, dkim),
-    forms: parsed.forms.map((form) => resolveForm(form, mail?.to ?? '', publicUrl)),
+    forms,
+    newsletter: { lists: resolveNewsletterLists(parsed.newsletter, newsletterForms), preferences_url: `${publicUrl}${PREFERENCES_PATH}` },
     admin: parsed.admin && {
       ...parsed.admin,
       public_url: adminPublicUrlOf(parsed),
@@ -121,7 +137,7 @@ function resolveMail(mail: ParsedMail, dkim: DkimConfig | undefined): MailConfig
 }
 
 function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string): FormConfig {
-  const { type, archive, telegram, webhook, subscribers, confirm_ttl_hours: ttlHours, confirm, to, ...common } = form;
+  const { type, archive, telegram, webhook, subscribers, confirm_ttl_hours: ttlHours, confirm, to, list, lists, ...common } = form;
   const owner = to ?? defaultOwner;
   if (type === 'newsletter') {
     return {
@@ -133,6 +149,8 @@ function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string):
       confirm_url: `${publicUrl}${confirmPathOf(form.path)}`,
       confirm: confirm ?? 'link',
       unsubscribe_url: `${publicUrl}${unsubscribePathOf(form.path)}`,
+      list: list as string,
+      lists: lists ?? [],
     };
   }
   return { ...common, type, to: owner, archive, telegram, webhook };

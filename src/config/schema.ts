@@ -22,6 +22,7 @@ import {
   MAX_TRUSTED_PROXY_HOPS,
 } from './limits.js';
 import { mailbox, mailboxList } from './mail-addresses.js';
+import { defaultListIdOf, findListProblems, listId, newsletterSchema, PREFERENCES_PATH } from './newsletter-lists.js';
 import { headerToken, honeypotField, oneLineText, serviceName, urlPathToken } from './text-values.js';
 import { appendableUrl, baseUrl, httpUrl, origin } from './urls.js';
 import { spamKeepDays, spamSchema } from './spam.js';
@@ -53,7 +54,7 @@ const form = z
       .regex(/^\/[A-Za-z0-9._~!$&'()+,;=@/-]*$/, 'must start with "/" and be a plain URL path (no ":", "*" or "%")')
       // Clients resolve "." and ".." segments before they send a path (RFC 3986 section 5.2.4).
       .refine((value) => !/\/\.\.?(?:\/|$)/.test(value), 'must not contain "." or ".." segments (clients remove them)')
-      .refine((value) => !['/health', '/metrics', '/altcha.js', '/openapi.json', '/favicon.ico'].includes(value) && !value.startsWith('/bounces/'), 'is reserved for the service itself'),
+      .refine((value) => !['/health', '/metrics', '/altcha.js', '/openapi.json', '/favicon.ico', PREFERENCES_PATH].includes(value) && !value.startsWith('/bounces/'), 'is reserved for the service itself'),
     type: z.enum(formTypes),
     to: mailboxList.optional(),
     allowed_origins: z.array(origin).default([]),
@@ -76,6 +77,9 @@ const form = z
       .max(CONFIRM_TTL_HOURS.max, atMost(CONFIRM_TTL_HOURS.max, 'one year'))
       .optional(),
     confirm: z.enum(['link', 'button'], { error: 'must be "link" or "button"' }).optional(),
+    // docs/newsletter.md "Lists": the form's own list, and the lists a visitor may tick.
+    list: listId.optional(),
+    lists: z.array(listId).optional(),
     telegram: telegram.optional(),
     webhook: webhookSchema.optional(),
     spam: spamSchema,
@@ -90,6 +94,8 @@ const form = z
       if (value.subscribers !== undefined) issue('subscribers', 'is only for newsletter forms');
       if (value.confirm_ttl_hours !== undefined) issue('confirm_ttl_hours', 'is only for newsletter forms');
       if (value.confirm !== undefined) issue('confirm', 'is only for newsletter forms');
+      if (value.list !== undefined) issue('list', 'is only for newsletter forms');
+      if (value.lists !== undefined) issue('lists', 'is only for newsletter forms');
     } else {
       if (value.archive !== undefined) issue('archive', 'is not used by newsletter forms (they keep a subscriber log, see "subscribers")');
       if (value.telegram !== undefined) issue('telegram', 'is not used by newsletter forms (the owner is told of new subscribers by mail)');
@@ -104,6 +110,8 @@ const form = z
         : undefined,
     confirm_ttl_hours: value.type === 'newsletter' ? (value.confirm_ttl_hours ?? 48) : undefined,
     confirm: value.type === 'newsletter' ? (value.confirm ?? 'link') : undefined,
+    list: value.type === 'newsletter' ? (value.list ?? defaultListIdOf(value.path)) : undefined,
+    lists: value.type === 'newsletter' ? [...new Set(value.lists ?? [])] : undefined,
   }));
 
 const TRUSTED_HOPS_MESSAGE = `must be false, true (one proxy) or the number of proxies in front of the service, 1 to ${MAX_TRUSTED_PROXY_HOPS}`;
@@ -260,6 +268,8 @@ export const configSchema = z
     admin: adminSchema.optional(),
     rate_limit: rateLimit.default({ backend: 'memory' }),
     state: state.default({ backend: 'files' }),
+    // docs/newsletter.md "Lists".
+    newsletter: newsletterSchema.optional(),
   })
   .superRefine((value, context) => {
     // Runs even when other keys are invalid (see reportAlongsideOtherProblems), so nothing here may assume
@@ -268,6 +278,7 @@ export const configSchema = z
     for (const clash of findFormClashes(forms)) {
       context.addIssue({ code: 'custom', path: ['forms', clash.index, clash.key], message: clash.message });
     }
+    for (const problem of findListProblems(forms, value.newsletter)) context.addIssue({ code: 'custom', ...problem });
     forms.forEach((entry, index) => {
       if (entry === null || typeof entry !== 'object') return;
       if (value.mail && !entry.to && !value.mail.to) {

@@ -1,7 +1,8 @@
 // Reads a form POST body (docs/forms-api.md "POST <path>"): size first, then syntax.
 // The bytes come through the one bounded reader (http/body-reader.ts). JSON is collected (at most max_body_bytes)
 // and parsed; urlencoded and multipart stream through busboy,
-// file parts drained without being kept, a repeated field keeping its first value. Nothing here answers
+// file parts drained without being kept, a repeated field keeping its first value (but for `lists`, whose values
+// are all kept: the boxes ticked on a newsletter form, docs/newsletter.md "Lists"). Nothing here answers
 // HTTP: the outcome names the error code and a message that never echoes the input.
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
@@ -101,6 +102,7 @@ async function readFormEncoded(stream: Readable, contentType: string, maxBytes: 
   const fields: FormFields = Object.create(null) as FormFields;
   parser.on('field', (name, value) => {
     if (!Object.hasOwn(fields, name)) fields[name] = value;
+    else if (name === 'lists') fields[name] = `${String(fields[name])},${value}`;
   });
   parser.on('file', (_name, file) => file.resume());
   const parsed = new Promise<boolean>((resolve) => {

@@ -8,14 +8,16 @@
 // that has expired when written). The mail, which only a new address gets, is handed over after the answer; only
 // without the queue (`mailBeforeAnswer`) is it sent first, so that a failure is told, and then the time of the
 // answer does tell a new address from a known one (docs/newsletter.md "Duplicates").
-import type { NewsletterForm } from '../config/config.js';
+import { PREFERENCES_PATH, type NewsletterForm } from '../config/config.js';
 import { canonicalEmailAddress } from '../kit/email-address.js';
 import { safeReason } from '../kit/safe-reason.js';
 import { UnavailableError } from '../kit/unavailable-error.js';
+import { chosenLogsOf, formListsOf } from './lists.js';
 import { confirmationLink, confirmationMail, ownerNotice } from './mails.js';
 import { addressKey, expiryOf, type PendingRecord } from './pending.js';
 import type { Redemption } from './newsletter-store.js';
 import { createToken, hashToken } from './token.js';
+import { createPreferences } from './preferences.js';
 import { createUnsubscribing } from './unsubscribe.js';
 import type { ConfirmOutcome, ConfirmState, Newsletter, NewsletterDeps, SignupOutcome } from './types.js';
 
@@ -33,6 +35,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
   const { forms, from, sendMail, metrics, logger, clock, randomBytes, timers } = deps;
   const purgeIntervalMs = deps.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
   const { store } = deps;
+  const lists = deps.lists ?? formListsOf(forms);
   /** Addresses whose pending record is being written: a signup of one meanwhile is its twin, a duplicate. */
   const signingUp = new Set<string>();
   const redeeming = new Map<string, Promise<unknown>>();
@@ -59,20 +62,25 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     }
   }
 
-  async function signup(form: NewsletterForm, typed: string): Promise<SignupOutcome> {
+  async function signup(form: NewsletterForm, typed: string, ticked?: readonly string[]): Promise<SignupOutcome> {
     // One spelling per mailbox, as the form's rules give it (docs/newsletter.md "Duplicates").
     const email = canonicalEmailAddress(typed) ?? typed;
     const now = clock();
     const key = addressKey(form.path, email);
-    // Both look-ups, always: the second is not skipped when the first already tells.
-    const [subscribed, pending] = await Promise.all([store.isSubscribed(form, email), store.hasLivePending(form, email, now)]);
+    const chosen = chosenLogsOf(form, ticked, lists);
+    // Every look-up, always: none is skipped when an earlier one already tells. Already on every list chosen is a duplicate.
+    const [subscribed, pending] = await Promise.all([
+      Promise.all(chosen.map((log) => store.isSubscribed(log, email))).then((answers) => answers.every(Boolean)),
+      store.hasLivePending(form, email, now),
+    ]);
     const isNew = !subscribed && !pending && !signingUp.has(key);
+    const listKeys = chosen.length === 1 && chosen[0]!.path === form.path ? undefined : chosen.map((log) => log.path);
     if (isNew) signingUp.add(key);
     try {
       const token = createToken(randomBytes);
       const hash = hashToken(token);
       const record: PendingRecord = isNew
-        ? { hash, email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours) }
+        ? { hash, email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours), ...(listKeys ? { lists: listKeys } : {}) }
         : { hash, email: '', form: form.path, createdAt: now, expiresAt: now };
       try {
         await store.addPending(record);
@@ -107,7 +115,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     let handedOver: Awaited<ReturnType<typeof sendMail>>;
     try {
       const link = confirmationLink(form.confirm_url, token);
-      handedOver = await sendMail(form.path, 'confirmation', confirmationMail(from, deps.siteNameFor(form), record.email, link, record.expiresAt));
+      const listNames = (record.lists ?? []).flatMap((key) => lists.find((list) => list.log.path === key)?.name ?? []);
+      handedOver = await sendMail(form.path, 'confirmation', confirmationMail(from, deps.siteNameFor(form), record.email, link, record.expiresAt, listNames));
     } catch (error) {
       metrics.count(form.path, 'send_failed');
       logger.error({ event: 'confirmation_send_failed', form: form.path, reason: safeReason(error) }, 'confirmation mail failed');
@@ -191,6 +200,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
   }
 
   const unsubscribing = createUnsubscribing(store, clock, logger);
+  const preferencesUrl = deps.preferencesUrl ?? `${new URL(forms[0]?.confirm_url ?? 'http://localhost/').origin}${PREFERENCES_PATH}`;
+  const preferences = createPreferences({ store, lists, url: preferencesUrl, clock, logger });
   return {
     signup,
     confirm,
@@ -202,6 +213,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     listHeadersFor: unsubscribing.listHeadersFor,
     isSubscribed: (form, email) => store.isSubscribed(form, email),
     listSubscribers: (form) => store.listSubscribers(form),
+    preferences,
     settled,
     close,
   };

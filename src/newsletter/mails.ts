@@ -14,14 +14,18 @@ export function formatUtc(time: number): string {
   return `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** The mail that carries the link to the address that signed up; `siteName` comes from the configuration. */
-export function confirmationMail(from: string, siteName: string, email: string, link: string, expiresAt: number): MailMessage {
+/**
+ * The mail that carries the link to the address that signed up; `siteName` and the names of the lists chosen (none
+ * for the form's own list alone, docs/newsletter.md "Lists") come from the configuration.
+ */
+export function confirmationMail(from: string, siteName: string, email: string, link: string, expiresAt: number, listNames: readonly string[] = []): MailMessage {
   return {
     from,
     to: email,
     subject: 'Please confirm your newsletter subscription',
     text: [
       `Someone, probably you, asked to subscribe this address to the newsletter of ${siteName}.`,
+      ...(listNames.length > 0 ? ['', `The lists chosen: ${listNames.join(', ')}.`] : []),
       '',
       'To confirm, open this link:',
       '',

@@ -2,7 +2,7 @@
 // log and the unsubscribe secret, in data_dir (newsletter-file-store.ts) or in PostgreSQL
 // (src/adapters/postgres/newsletter-store.ts). A store that cannot reach a shared database rejects with
 // UnavailableError; the routes answer 503 and nothing is half done.
-import type { NewsletterForm } from '../config/config.js';
+import type { NewsletterForm, SubscriberLogRef } from '../config/config.js';
 import type { PendingRecord } from './pending.js';
 import type { Subscriber } from './subscriber-events.js';
 
@@ -24,10 +24,10 @@ export interface NewsletterStore {
   open(now: number): Promise<void>;
   /** The unsubscribe secret, created on first use and the same for every process sharing the store. */
   secret(): Promise<Buffer>;
-  /** Whether `email` is on the list of `form` now, compared case-insensitively. */
-  isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
-  /** The current subscribers of `form`, in the order of their last subscription. */
-  listSubscribers(form: NewsletterForm): Promise<Subscriber[]>;
+  /** Whether `email` is on the list `log` (a form's own or one of `[[newsletter.lists]]`) now, compared case-insensitively. */
+  isSubscribed(log: SubscriberLogRef, email: string): Promise<boolean>;
+  /** The current subscribers of the list `log`, in the order of their last subscription. */
+  listSubscribers(log: SubscriberLogRef): Promise<Subscriber[]>;
   /** Whether `email` has an unexpired pending signup on `form` (case-insensitive). */
   hasLivePending(form: NewsletterForm, email: string, now: number): Promise<boolean>;
   /** Whether `hash` is an unexpired pending signup of `form`. */
@@ -37,15 +37,21 @@ export interface NewsletterStore {
   /** Ends the pending signup `hash` (its link was not sent). */
   removePending(hash: string): Promise<void>;
   /**
-   * Ends the pending signup `hash` of `form` and puts its address on the list, at most once for a hash whatever
-   * the number of concurrent callers and processes: one caller gets `confirmed`, the others `gone`.
+   * Ends the pending signup `hash` of `form` and puts its address on the lists of the record (the form's own when
+   * it names none; a list no longer configured is passed over), at most once for a hash whatever the number of
+   * concurrent callers and processes: one caller gets `confirmed`, the others `gone`.
    */
   redeem(form: NewsletterForm, hash: string, now: number): Promise<Redemption>;
-  /** Records that `email` left the list of `form` at `at` (RFC 3339); false when it was not on it. */
-  unsubscribe(form: NewsletterForm, email: string, at: string): Promise<boolean>;
+  /**
+   * Puts `email` on the list `log` at `at` (RFC 3339) without a confirmation: a change on the preference page of an
+   * address that proved it reads its mail (docs/newsletter.md "Preferences"); false when it was on it already.
+   */
+  join(log: SubscriberLogRef, email: string, at: string): Promise<boolean>;
+  /** Records that `email` left the list `log` at `at` (RFC 3339); false when it was not on it. */
+  unsubscribe(log: SubscriberLogRef, email: string, at: string): Promise<boolean>;
   /**
    * Records that `email` left every list it is on, at `at` (RFC 3339): after a complaint (docs/bounces.md
-   * "Suppression"). Returns the paths of the forms it left, none when it was on no list.
+   * "Suppression"). Returns the keys of the lists it left (a form's path, or a list id), none when it was on no list.
    */
   removeEverywhere(email: string, at: string): Promise<string[]>;
   /** Drops expired pending signups; returns how many went. */

@@ -8,11 +8,16 @@ export interface PendingRecord {
   form: string;
   createdAt: number;
   expiresAt: number;
+  /**
+   * The keys of the lists the confirmation puts the address on (docs/newsletter.md "Lists"); absent for the form's
+   * own list alone (every record written before lists existed).
+   */
+  lists?: readonly string[];
 }
 
 /** One line of the pending journal. Times are RFC 3339 UTC strings so the file reads well. */
 export type JournalEvent =
-  | { op: 'pending'; hash: string; email: string; form: string; created_at: string; expires_at: string }
+  | { op: 'pending'; hash: string; email: string; form: string; created_at: string; expires_at: string; lists?: readonly string[] }
   | { op: 'redeemed'; hash: string }
   | { op: 'removed'; hash: string };
 
@@ -42,6 +47,7 @@ export function pendingEvent(record: PendingRecord): JournalEvent {
     form: record.form,
     created_at: new Date(record.createdAt).toISOString(),
     expires_at: new Date(record.expiresAt).toISOString(),
+    ...(record.lists ? { lists: record.lists } : {}),
   };
 }
 
@@ -81,7 +87,9 @@ function toEvent(line: unknown): ParsedEvent | undefined {
   const createdAt = parseTime(value.created_at);
   const expiresAt = parseTime(value.expires_at);
   if (createdAt === undefined || expiresAt === undefined) return undefined;
-  return { op: 'pending', hash: value.hash, record: { hash: value.hash, email: value.email, form: value.form, createdAt, expiresAt } };
+  const record: PendingRecord = { hash: value.hash, email: value.email, form: value.form, createdAt, expiresAt };
+  if (Array.isArray(value.lists) && value.lists.every((key) => typeof key === 'string')) record.lists = value.lists as string[];
+  return { op: 'pending', hash: value.hash, record };
 }
 
 function parseTime(value: unknown): number | undefined {

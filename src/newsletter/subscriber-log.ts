@@ -1,8 +1,8 @@
-// The subscriber logs (docs/newsletter.md "The subscriber log"): one JSONL file per newsletter form under data_dir,
+// The subscriber logs (docs/newsletter.md "The subscriber log"): one JSONL file per list under data_dir,
 // a log of `subscribed` and `unsubscribed` events folded into the current list at start and kept in memory after.
 // Each line is fsynced before it counts.
 import path from 'node:path';
-import type { NewsletterForm } from '../config/config.js';
+import type { SubscriberLogRef } from '../config/config.js';
 import { repairTornTail } from '../kit/files/jsonl.js';
 import type { AppendLine } from '../ports.js';
 import { readStateLines } from './durable-file.js';
@@ -17,18 +17,18 @@ export interface SubscriberLogReport {
   repairedTail: boolean;
 }
 
-/** The log file of `form` inside `dataDir` (the configuration names one for every newsletter form). */
-function subscriberLogFileOf(dataDir: string, form: NewsletterForm): string {
+/** The log file of a list inside `dataDir` (the configuration names one for every list). */
+function subscriberLogFileOf(dataDir: string, form: SubscriberLogRef): string {
   return path.join(dataDir, form.subscribers);
 }
 
-/** Reads the current subscribers of `form` from its log: for the export command, the service need not run. */
-export async function readSubscribers(dataDir: string, form: NewsletterForm): Promise<Subscriber[]> {
+/** Reads the current subscribers of a list from its log: for the export command, the service need not run. */
+export async function readSubscribers(dataDir: string, form: SubscriberLogRef): Promise<Subscriber[]> {
   const { records } = await readStateLines(subscriberLogFileOf(dataDir, form), 'subscriber log');
   return [...foldSubscriberLog(records, form.path).values()];
 }
 
-/** The current subscribers of every newsletter form, kept in memory and appended to disk. */
+/** The current subscribers of every list, kept in memory and appended to disk. */
 export class SubscriberLogs {
   private readonly lists = new Map<string, Map<string, Subscriber>>();
 
@@ -37,8 +37,8 @@ export class SubscriberLogs {
     private readonly appendLine: AppendLine,
   ) {}
 
-  /** Folds the log of each form; a line naming another form (a shared file) counts for that form only. */
-  async load(forms: readonly NewsletterForm[]): Promise<SubscriberLogReport[]> {
+  /** Folds the log of each list; a line naming another list (a shared file) counts for that list only. */
+  async load(forms: readonly SubscriberLogRef[]): Promise<SubscriberLogReport[]> {
     const reports: SubscriberLogReport[] = [];
     for (const form of forms) {
       const file = subscriberLogFileOf(this.dataDir, form);
@@ -52,26 +52,26 @@ export class SubscriberLogs {
   }
 
   /** Whether `email` is subscribed to `form` now, compared case-insensitively. */
-  has(form: NewsletterForm, email: string): boolean {
+  has(form: SubscriberLogRef, email: string): boolean {
     return this.listOf(form).has(addressKey(form.path, email));
   }
 
   /** Appends and fsyncs a `subscribed` line; only then is the address counted as subscribed. */
-  subscribe(form: NewsletterForm, line: Omit<SubscribedLine, 'event' | 'form'>): Promise<void> {
+  subscribe(form: SubscriberLogRef, line: Omit<SubscribedLine, 'event' | 'form'>): Promise<void> {
     return this.record(form, { event: 'subscribed', form: form.path, ...line });
   }
 
   /** Appends and fsyncs an `unsubscribed` line; only then has the address left the list. */
-  unsubscribe(form: NewsletterForm, email: string, at: string): Promise<void> {
+  unsubscribe(form: SubscriberLogRef, email: string, at: string): Promise<void> {
     return this.record(form, { event: 'unsubscribed', email, form: form.path, at });
   }
 
-  private async record(form: NewsletterForm, event: SubscriberEvent): Promise<void> {
+  private async record(form: SubscriberLogRef, event: SubscriberEvent): Promise<void> {
     await this.appendLine(subscriberLogFileOf(this.dataDir, form), event);
     applySubscriberEvent(this.listOf(form), event);
   }
 
-  private listOf(form: NewsletterForm): Map<string, Subscriber> {
+  private listOf(form: SubscriberLogRef): Map<string, Subscriber> {
     let list = this.lists.get(form.path);
     if (!list) this.lists.set(form.path, (list = new Map()));
     return list;

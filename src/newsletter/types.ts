@@ -1,8 +1,9 @@
 // The newsletter double opt-in as the forms service sees it (docs/newsletter.md). Outcomes only: the form
 // routes choose the answer, page and status.
-import type { NewsletterForm } from '../config/config.js';
+import type { NewsletterForm, NewsletterList, SubscriberLogRef } from '../config/config.js';
 import type { Logger } from '../kit/log.js';
 import type { NewsletterStore } from './newsletter-store.js';
+import type { Preferences } from './preferences.js';
 import type { Subscriber } from './subscriber-events.js';
 import type { MailKind } from '../queue/outgoing.js';
 import type { Clock, MailList, MailMessage, RandomBytes, Timers } from '../ports.js';
@@ -25,8 +26,11 @@ export type ConfirmState = 'live' | 'gone';
 
 /** Methods that need a shared store (PostgreSQL) reject with UnavailableError while it cannot be reached. */
 export interface Newsletter {
-  /** Records a pending signup for `email` (already validated) and mails the link; counts its own metrics. */
-  signup(form: NewsletterForm, email: string): Promise<SignupOutcome>;
+  /**
+   * Records a pending signup for `email` (already validated) on the lists ticked (ids, docs/newsletter.md "Lists";
+   * none or none the form offers: its own) and mails the link; counts its own metrics.
+   */
+  signup(form: NewsletterForm, email: string, ticked?: readonly string[]): Promise<SignupOutcome>;
   /** Redeems `token` (undefined when the query had none); counts its own metrics. */
   confirm(form: NewsletterForm, token: string | undefined): Promise<ConfirmOutcome>;
   /** Whether `token` is a live confirmation token of `form`; changes nothing. */
@@ -45,9 +49,11 @@ export interface Newsletter {
   /** The `list` field (List-Id, List-Unsubscribe) of every mail to a subscriber. */
   listHeadersFor(form: NewsletterForm, email: string): Promise<MailList>;
   /** Whether `email` is on the list of `form` now (a campaign skips an address that left it); asks the store each time. */
-  isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
+  isSubscribed(form: SubscriberLogRef, email: string): Promise<boolean>;
   /** The current subscribers of `form`, in the order of their last subscription (the list a campaign goes to). */
-  listSubscribers(form: NewsletterForm): Promise<Subscriber[]>;
+  listSubscribers(form: SubscriberLogRef): Promise<Subscriber[]>;
+  /** The preference page's views and changes, and its link for every mail to a subscriber (docs/newsletter.md "Preferences"). */
+  preferences: Preferences;
   /** Releases timers and files. */
   close(): Promise<void>;
 }
@@ -63,6 +69,10 @@ export interface NewsletterCounters {
 export interface NewsletterDeps {
   /** Every form of the configuration; the newsletter ones are served. */
   forms: readonly NewsletterForm[];
+  /** Every list (`config.newsletter.lists`); the forms' own lists alone when left out. */
+  lists?: readonly NewsletterList[];
+  /** `config.newsletter.preferences_url`; made from the first form's confirmation link when left out. */
+  preferencesUrl?: string;
   /** `mail.from`. */
   from: string;
   /** The name the confirmation mail gives the site. */

@@ -23,3 +23,16 @@ export function readUnsubscribeToken(secret: Buffer, formPath: string, token: st
   const expected = macOf(secret, formPath, email);
   return given.length === expected.length && timingSafeEqual(given, expected) ? email : undefined;
 }
+
+/** The scope of preference tokens: neither a form path (they start with "/") nor a list id (no "#" there). */
+const PREFERENCES_SCOPE = '#preferences';
+
+/** The token of `email`'s preference page (docs/newsletter.md "Preferences"): the same HMAC, on every list at once. */
+export function createPreferencesToken(secret: Buffer, email: string): string {
+  return createUnsubscribeToken(secret, PREFERENCES_SCOPE, email);
+}
+
+/** The address of a preference token, or undefined when it is malformed or tampered. */
+export function readPreferencesToken(secret: Buffer, token: string | undefined): string | undefined {
+  return readUnsubscribeToken(secret, PREFERENCES_SCOPE, token);
+}

@@ -158,7 +158,7 @@ describe('usage errors of the commands that take arguments', () => {
       [['queue', 'retry'], 'queue retry takes one message ID or --all-failed'],
       [['queue', 'drop', '--all-failed'], 'queue drop takes one message ID'],
       [['queue'], 'queue needs list, retry or drop'],
-      [['subscribers', 'export'], 'subscribers export needs --form PATH'],
+      [['subscribers', 'export'], 'subscribers export needs --form PATH or --list ID'],
       [['subscribers', 'export', '--form', '/news', '--format', 'xml'], '--format is csv or json, not "xml"'],
       [['subscribers'], 'subscribers takes one command: export'],
       [['migrate', 'now'], 'migrate takes no arguments, not "now"'],

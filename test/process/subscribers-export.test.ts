@@ -1,5 +1,6 @@
 // `postbox subscribers export` as a real process: the folded subscriber log (an old line without `event`, a
-// subscription, an unsubscription) as RFC 4180 CSV with formula-looking cells defused, or as JSON; unknown form.
+// subscription, an unsubscription) as RFC 4180 CSV with formula-looking cells defused, or as JSON; a list without a
+// form by its id; unknown form or list.
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,6 +23,8 @@ describe('postbox subscribers export', () => {
       { event: 'unsubscribed', email: 'gone@example.org', form: '/newsletter', at: '2024-04-01T00:00:00.000Z' },
     ];
     await writeFile(path.join(dataDir, 'newsletter-subscribers.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const weekly = { event: 'subscribed', email: 'ada@example.org', form: 'weekly', subscribed_at: '2024-05-01T00:00:00.000Z', signed_up_at: '2024-05-01T00:00:00.000Z' };
+    await writeFile(path.join(dataDir, 'newsletter-list-weekly-subscribers.jsonl'), `${JSON.stringify(weekly)}\n`);
     configFile = await writeConfigFile(temp.dir, {
       data_dir: dataDir,
       server: { public_url: 'https://forms.example.com' },
@@ -30,6 +33,7 @@ describe('postbox subscribers export', () => {
         { path: '/newsletter', type: 'newsletter', allowed_origins: ['https://example.com'] },
         { path: '/contact', type: 'contact', allowed_origins: ['https://example.com'] },
       ],
+      newsletter: { lists: [{ id: 'weekly' }] },
     });
   });
   after(() => temp.remove());
@@ -47,6 +51,15 @@ describe('postbox subscribers export', () => {
       { email: 'old@example.org', subscribed_at: '2024-01-01T00:00:00.000Z' },
       { email: '=cmd@example.org', subscribed_at: '2024-02-01T00:00:00.000Z' },
     ]);
+  });
+
+  it('prints a list without a form of its own by its id, and names the lists when the id is none', async () => {
+    const result = await runPostbox(['subscribers', 'export', '--list', 'weekly', '--config', configFile]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, 'email,subscribed_at\r\nada@example.org,2024-05-01T00:00:00.000Z\r\n');
+    const unknown = await runPostbox(['subscribers', 'export', '--list', 'daily', '--config', configFile]);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stderr, 'postbox: no newsletter list "daily" (lists: newsletter, weekly)\n');
   });
 
   it('names the newsletter forms when the path is not one, and refuses a bad format', async () => {

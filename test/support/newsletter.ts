@@ -18,14 +18,15 @@ import { createTempDir } from './temp-dir.js';
 
 export const NEWSLETTER_PUBLIC_URL = 'https://forms.example.com';
 
-/** A config with one newsletter at /newsletter (or the given [[forms]] tables), through the real loader. */
-export function loadNewsletterConfig(dataDir: string, forms: TomlTable[] = [{ path: '/newsletter', type: 'newsletter' }]): Config {
+/** A config with one newsletter at /newsletter (or the given [[forms]] tables, and `extra` top-level tables), through the real loader. */
+export function loadNewsletterConfig(dataDir: string, forms: TomlTable[] = [{ path: '/newsletter', type: 'newsletter' }], extra: TomlTable = {}): Config {
   return loadTestConfig(
     {
       data_dir: dataDir,
       server: { public_url: NEWSLETTER_PUBLIC_URL },
       mail: { from: 'Example Forms <forms@example.com>', to: 'owner@example.com' },
       forms,
+      ...extra,
     },
     dataDir,
   );
@@ -58,11 +59,12 @@ export interface TestNewsletter {
   close(): Promise<void>;
 }
 
-/** Builds the newsletter for `forms` (default: one at /newsletter); remember to `close()` it. */
-export async function createTestNewsletter(forms?: TomlTable[], purgeIntervalMs?: number): Promise<TestNewsletter> {
+/** Builds the newsletter for `forms` (default: one at /newsletter) and `extra` tables ([newsletter]); remember to `close()` it. */
+export async function createTestNewsletter(forms?: TomlTable[], purgeIntervalMs?: number, extra?: TomlTable): Promise<TestNewsletter> {
   const { dir: dataDir, remove } = await createTempDir('newsletter');
   try {
-    const config = loadNewsletterConfig(dataDir, forms);
+    const config = loadNewsletterConfig(dataDir, forms, extra);
+    const lists = config.newsletter.lists;
     const logs = captureLogs();
     const clock = createTestClock();
     const mailer = createRecordingMailer();
@@ -74,10 +76,11 @@ export async function createTestNewsletter(forms?: TomlTable[], purgeIntervalMs?
     const build = () =>
       createNewsletter({
         forms: newsletterForms,
+        lists,
         from: config.mail!.from,
         siteNameFor: (form) => resolveSiteName(config.site?.title, form, config.server.public_url),
         sendMail: sendMailNow(mailer),
-        store: createFileNewsletterStore({ dataDir, forms: newsletterForms, appendLine, randomBytes, logger: logs.logger }),
+        store: createFileNewsletterStore({ dataDir, forms: newsletterForms, lists: lists.map((list) => list.log), appendLine, randomBytes, logger: logs.logger }),
         metrics,
         logger: logs.logger,
         clock,

@@ -36,7 +36,7 @@ export function openBackend(config: Config, logger: Logger): Backend {
     archiveReader: createFileArchiveReader(dataDir, jsonl.exclusive),
     queue: createQueueFiles(queueDirOf(dataDir)),
     campaigns: createCampaignFiles(campaignsDirOf(dataDir)),
-    newsletter: createFileNewsletterStore({ dataDir, forms: newsletterForms, appendLine: jsonl.append, randomBytes, logger }),
+    newsletter: createFileNewsletterStore({ dataDir, forms: newsletterForms, lists: config.newsletter.lists.map((list) => list.log), appendLine: jsonl.append, randomBytes, logger }),
     suppressions: createSuppressionFiles(dataDir),
     comments: createCommentFiles(dataDir),
     activitypub: createActivityPubFiles(dataDir),

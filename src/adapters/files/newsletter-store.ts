@@ -1,7 +1,7 @@
-// The newsletter's records in data_dir (docs/newsletter.md): the pending journal, one subscriber log per form and
+// The newsletter's records in data_dir (docs/newsletter.md): the pending journal, one subscriber log per list and
 // the secret file, loaded into memory at start and written through, each line fsynced before it counts.
 import { mkdir } from 'node:fs/promises';
-import type { NewsletterForm } from '../../config/config.js';
+import type { NewsletterForm, SubscriberLogRef } from '../../config/config.js';
 import type { Logger } from '../../kit/log.js';
 import type { AppendLine, RandomBytes } from '../../ports.js';
 import { safeReason } from '../../kit/safe-reason.js';
@@ -14,6 +14,8 @@ import { readSubscribers, SubscriberLogs } from '../../newsletter/subscriber-log
 export interface FileNewsletterStoreDeps {
   dataDir: string;
   forms: readonly NewsletterForm[];
+  /** The logs of the lists declared without a form (docs/newsletter.md "Lists"); the forms' own are added. */
+  lists?: readonly SubscriberLogRef[];
   appendLine: AppendLine;
   randomBytes: RandomBytes;
   logger: Logger;
@@ -23,13 +25,15 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
   const { dataDir, forms, logger } = deps;
   const pending = new PendingStore(dataDir, deps.appendLine);
   const subscribers = new SubscriberLogs(dataDir, deps.appendLine);
+  const logs = new Map<string, SubscriberLogRef>();
+  for (const log of [...forms, ...(deps.lists ?? [])]) if (!logs.has(log.path)) logs.set(log.path, { path: log.path, subscribers: log.subscribers });
   let secret: Buffer | undefined;
 
   return {
     async open(now) {
       await mkdir(dataDir, { recursive: true }).catch(() => undefined);
       secret = await loadNewsletterSecret(dataDir, deps.randomBytes);
-      for (const report of await subscribers.load(forms)) {
+      for (const report of await subscribers.load([...logs.values()])) {
         logger.info({ event: 'subscribers_loaded', ...report }, 'subscriber log loaded');
       }
       const journal = await pending.load(now);
@@ -54,17 +58,17 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       const record = pending.get(hash);
       if (!record || record.form !== form.path) return { kind: 'gone', reason: 'unknown' };
       if (isExpired(record, now)) return { kind: 'gone', reason: 'expired' };
-      if (subscribers.has(form, record.email)) {
-        // Only after a crash between the subscriber line and the journal line: the line exists, end the record.
-        logger.warn({ event: 'subscriber_line_exists', form: form.path }, 'confirmation already on file');
-      } else {
-        try {
-          const line = { email: record.email, subscribed_at: new Date(now).toISOString(), signed_up_at: new Date(record.createdAt).toISOString() };
-          await subscribers.subscribe(form, line);
-        } catch (error) {
-          logger.error({ event: 'subscriber_write_failed', form: form.path, reason: safeReason(error) }, 'could not save a confirmation');
-          return { kind: 'not_saved' };
-        }
+      const chosen = (record.lists ?? [form.path]).flatMap((key) => logs.get(key) ?? []);
+      const missing = chosen.filter((log) => !subscribers.has(log, record.email));
+      // None missing only after a crash between the subscriber lines and the journal line: end the record.
+      if (missing.length === 0) logger.warn({ event: 'subscriber_line_exists', form: form.path }, 'confirmation already on file');
+      try {
+        const line = { email: record.email, subscribed_at: new Date(now).toISOString(), signed_up_at: new Date(record.createdAt).toISOString() };
+        // A crash between two lists leaves the record live: the next confirmation adds the lists still missing.
+        for (const log of missing) await subscribers.subscribe(log, line);
+      } catch (error) {
+        logger.error({ event: 'subscriber_write_failed', form: form.path, reason: safeReason(error) }, 'could not save a confirmation');
+        return { kind: 'not_saved' };
       }
       try {
         await pending.end(hash, 'redeemed');
@@ -75,6 +79,11 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       }
       return { kind: 'confirmed', record, subscribedAt: now };
     },
+    async join(log, email, at) {
+      if (subscribers.has(log, email)) return false;
+      await subscribers.subscribe(log, { email, subscribed_at: at, signed_up_at: at });
+      return true;
+    },
     async unsubscribe(form, email, at) {
       if (!subscribers.has(form, email)) return false;
       await subscribers.unsubscribe(form, email, at);
@@ -82,10 +91,10 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
     },
     async removeEverywhere(email, at) {
       const left: string[] = [];
-      for (const form of forms) {
-        if (!subscribers.has(form, email)) continue;
-        await subscribers.unsubscribe(form, email, at);
-        left.push(form.path);
+      for (const log of logs.values()) {
+        if (!subscribers.has(log, email)) continue;
+        await subscribers.unsubscribe(log, email, at);
+        left.push(log.path);
       }
       return left;
     },

@@ -33,7 +33,7 @@ export function openBackend(config: Config, logger: Logger, clock: Clock = Date.
     archiveReader,
     queue: createPostgresQueueStore(state, { clock }),
     campaigns: createPostgresCampaignStore(state),
-    newsletter: createPostgresNewsletterStore(state, randomBytes),
+    newsletter: createPostgresNewsletterStore(state, randomBytes, config.newsletter.lists.map((list) => list.log)),
     suppressions: createPostgresSuppressions(state),
     comments: createPostgresCommentStore(state),
     activitypub: createPostgresActivityPubStore(state),

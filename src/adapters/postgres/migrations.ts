@@ -15,6 +15,7 @@ import { ADMIN_CONFIG_HASH_TAGS } from './schema/admin-config-hash-tags.js';
 import { COMMENT_TABLES, WEBMENTION_SOURCE_COLUMN } from './schema/comments.js';
 import { COMMENT_MAIL_TABLES } from './schema/comment-mail.js';
 import { ACTIVITYPUB_TABLES } from './schema/activitypub.js';
+import { PENDING_LISTS_COLUMN } from './schema/newsletter-lists.js';
 
 export interface Migration {
   version: number;
@@ -25,7 +26,7 @@ export interface Migration {
 /** Version 1: the records of data_dir as tables, one schema file per concern. Names follow the files they replace (docs/delivery.md, docs/newsletter.md). */
 const initialTables = [ARCHIVE_TABLES, NEWSLETTER_TABLES, QUEUE_TABLES, CAMPAIGN_TABLES, ADMIN_TABLES].join('\n');
 
-/** Every migration, oldest first; versions are consecutive from 1. */
+/** Every migration, oldest first. */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 1, name: 'initial tables', sql: initialTables },
   { version: 2, name: 'session generations', sql: SESSION_GENERATIONS },
@@ -38,6 +39,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 9, name: 'blog comments', sql: COMMENT_TABLES },
   { version: 10, name: 'blog comment mail and replies of the site', sql: COMMENT_MAIL_TABLES },
   { version: 11, name: 'webmention sources', sql: WEBMENTION_SOURCE_COLUMN },
-  // Versions 12 to 15 belong to other areas.
+  { version: 13, name: 'newsletter lists of a pending signup', sql: PENDING_LISTS_COLUMN },
   { version: 16, name: 'blog activitypub', sql: ACTIVITYPUB_TABLES },
 ]);

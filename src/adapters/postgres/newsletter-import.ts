@@ -4,7 +4,7 @@
 // already there, and a running replica keeps the secret it read at its start.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Config, NewsletterForm } from '../../config/config.js';
+import type { Config, SubscriberLogRef } from '../../config/config.js';
 import { readStateLines } from '../../newsletter/durable-file.js';
 import { NEWSLETTER_SECRET_FILE } from '../../newsletter/newsletter-secret.js';
 import { replayJournal, type PendingRecord } from '../../newsletter/pending.js';
@@ -18,8 +18,8 @@ import type { PostgresState } from './state.js';
  * the signup's time): a second run does not bring back a link used in between.
  */
 const INSERT_PENDING = `
-INSERT INTO pending_signups (hash, form, email, created_at, expires_at)
-SELECT $1, $2, $3, $4, $5
+INSERT INTO pending_signups (hash, form, email, created_at, expires_at, lists)
+SELECT $1, $2, $3, $4, $5, $6
 WHERE NOT EXISTS (SELECT 1 FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) AND event = 'subscribed' AND signed_up_at = $4)
 ON CONFLICT (hash) DO NOTHING`;
 
@@ -41,11 +41,11 @@ ON CONFLICT (id) DO UPDATE SET secret = EXCLUDED.secret WHERE newsletter_secret.
 export async function importNewsletterFromFiles(dataDir: string, config: Config, state: PostgresState, now = Date.now()): Promise<ImportCount> {
   const counts: ImportCount = { copied: 0, skipped: 0 };
   const add = (copied: boolean) => (copied ? (counts.copied += 1) : (counts.skipped += 1));
-  const forms = config.forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
   const secret = await importSecret(dataDir, state);
   if (secret !== undefined) add(secret);
-  for (const form of forms) {
-    for (const copied of await importSubscriberLog(dataDir, form, state)) add(copied);
+  // Every list's log: the forms' own and those of [[newsletter.lists]] (docs/newsletter.md "Lists").
+  for (const list of config.newsletter.lists) {
+    for (const copied of await importSubscriberLog(dataDir, list.log, state)) add(copied);
   }
   for (const record of await livePending(dataDir, now)) add(await importPending(record, state));
   return counts;
@@ -63,8 +63,8 @@ async function importSecret(dataDir: string, state: PostgresState): Promise<bool
   return ((await state.query(UPSERT_SECRET, [secret])).rowCount ?? 0) > 0;
 }
 
-/** One result per event of `form` in its log, in the order of the file. */
-async function importSubscriberLog(dataDir: string, form: NewsletterForm, state: PostgresState): Promise<boolean[]> {
+/** One result per event of a list in its log, in the order of the file. */
+async function importSubscriberLog(dataDir: string, form: SubscriberLogRef, state: PostgresState): Promise<boolean[]> {
   const { records } = await readStateLines(path.join(dataDir, form.subscribers), 'subscriber log');
   const results: boolean[] = [];
   for (const [index, line] of records.entries()) {
@@ -87,7 +87,7 @@ async function livePending(dataDir: string, now: number): Promise<PendingRecord[
 }
 
 async function importPending(record: PendingRecord, state: PostgresState): Promise<boolean> {
-  const values = [record.hash, record.form, record.email, new Date(record.createdAt), new Date(record.expiresAt)];
+  const values = [record.hash, record.form, record.email, new Date(record.createdAt), new Date(record.expiresAt), record.lists ?? null];
   return ((await state.query(INSERT_PENDING, values)).rowCount ?? 0) > 0;
 }
 

@@ -1,7 +1,7 @@
 // The newsletter's records in PostgreSQL (docs/newsletter.md "With PostgreSQL"): pending signups, subscriber events
 // and the unsubscribe secret as rows every replica shares. Nothing is kept in memory but the secret, so an unsubscribe
 // on one replica counts on every other at once. Times compared are the service clock's, passed in.
-import type { NewsletterForm } from '../../config/config.js';
+import type { NewsletterForm, SubscriberLogRef } from '../../config/config.js';
 import type { NewsletterStore } from '../../newsletter/newsletter-store.js';
 import type { PendingRecord } from '../../newsletter/pending.js';
 import type { Subscriber } from '../../newsletter/subscriber-events.js';
@@ -15,25 +15,36 @@ const LAST_EVENT = 'SELECT event FROM subscriber_events WHERE form = $1 AND lowe
 
 /**
  * Redeems a token in one statement, so at most one caller anywhere gets its row: the DELETE takes the pending row
- * (only one DELETE of a row succeeds), and the `subscribed` event is inserted in the same statement unless the
- * address is on the list already. $1 hash, $2 form, $3 now, $4 the form's subscriber log name.
+ * (only one DELETE of a row succeeds), and a `subscribed` event is inserted in the same statement on each list of
+ * the row (the form's own when it names none) that the address is not on already. $1 hash, $2 form, $3 now, $4 the
+ * keys of every configured list, $5 their subscriber log names (a list no longer configured is passed over).
  */
 const REDEEM = `
 WITH taken AS (
   DELETE FROM pending_signups WHERE hash = $1 AND form = $2 AND expires_at > $3
-  RETURNING hash, form, email, created_at, expires_at
+  RETURNING hash, form, email, created_at, expires_at, lists
+), chosen AS (
+  SELECT known.key, known.log, known.position FROM taken, unnest($4::text[], $5::text[]) WITH ORDINALITY AS known(key, log, position)
+  WHERE known.key = ANY(coalesce(taken.lists, ARRAY[taken.form]))
 ), added AS (
   INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at)
-  SELECT $4, taken.form, 'subscribed', taken.email, $3, taken.created_at FROM taken
-  WHERE coalesce((SELECT event FROM subscriber_events WHERE form = taken.form AND lower(email) = lower(taken.email) ORDER BY id DESC LIMIT 1), '') <> 'subscribed'
+  SELECT chosen.log, chosen.key, 'subscribed', taken.email, $3, taken.created_at FROM taken, chosen
+  WHERE coalesce((SELECT event FROM subscriber_events WHERE form = chosen.key AND lower(email) = lower(taken.email) ORDER BY id DESC LIMIT 1), '') <> 'subscribed'
+  ORDER BY chosen.position
 )
-SELECT hash, form, email, created_at, expires_at FROM taken`;
+SELECT hash, form, email, created_at, expires_at, lists FROM taken`;
 
 /** An `unsubscribed` event when the address is on the list: $1 log, $2 form, $3 address, $4 time. */
 const UNSUBSCRIBE = `
 INSERT INTO subscriber_events (log, form, event, email, at)
 SELECT $1, $2, 'unsubscribed', $3, $4
 WHERE (SELECT event FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) ORDER BY id DESC LIMIT 1) = 'subscribed'`;
+
+/** A `subscribed` event when the address is not on the list: $1 log, $2 list key, $3 address, $4 time. */
+const JOIN = `
+INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at)
+SELECT $1, $2, 'subscribed', $3, $4, $4
+WHERE coalesce((SELECT event FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) ORDER BY id DESC LIMIT 1), '') <> 'subscribed'`;
 
 /**
  * An `unsubscribed` event on every list whose last event for the address is `subscribed`, in its own log: $1 the
@@ -53,13 +64,17 @@ interface PendingRow {
   email: string;
   created_at: Date;
   expires_at: Date;
+  lists: string[] | null;
 }
 
 function recordOf(row: PendingRow): PendingRecord {
-  return { hash: row.hash, form: row.form, email: row.email, createdAt: row.created_at.getTime(), expiresAt: row.expires_at.getTime() };
+  const record: PendingRecord = { hash: row.hash, form: row.form, email: row.email, createdAt: row.created_at.getTime(), expiresAt: row.expires_at.getTime() };
+  if (row.lists) record.lists = row.lists;
+  return record;
 }
 
-export function createPostgresNewsletterStore(state: PostgresState, randomBytes: RandomBytes): NewsletterStore {
+/** `lists`: the logs of the lists declared without a form (docs/newsletter.md "Lists"), the forms' own being added at each redemption. */
+export function createPostgresNewsletterStore(state: PostgresState, randomBytes: RandomBytes, lists: readonly SubscriberLogRef[] = []): NewsletterStore {
   let secret: Buffer | undefined;
   const exists = async (text: string, values: unknown[]) => ((await state.query(text, values)).rowCount ?? 0) > 0;
 
@@ -82,24 +97,28 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
       exists('SELECT 1 FROM pending_signups WHERE form = $1 AND lower(email) = lower($2) AND expires_at > $3 LIMIT 1', [form.path, email, new Date(now)]),
     isLivePending: (form, hash, now) => exists('SELECT 1 FROM pending_signups WHERE hash = $1 AND form = $2 AND expires_at > $3', [hash, form.path, new Date(now)]),
     async addPending(record) {
-      await state.query('INSERT INTO pending_signups (hash, form, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+      await state.query('INSERT INTO pending_signups (hash, form, email, created_at, expires_at, lists) VALUES ($1, $2, $3, $4, $5, $6)', [
         record.hash,
         record.form,
         record.email,
         new Date(record.createdAt),
         new Date(record.expiresAt),
+        record.lists ?? null,
       ]);
     },
     async removePending(hash) {
       await state.query('DELETE FROM pending_signups WHERE hash = $1', [hash]);
     },
     async redeem(form: NewsletterForm, hash, now) {
-      const { rows } = await state.query<PendingRow>(REDEEM, [hash, form.path, new Date(now), form.subscribers]);
+      const known = [{ path: form.path, subscribers: form.subscribers }, ...lists.filter((log) => log.path !== form.path)];
+      const keys = known.map((log) => log.path);
+      const { rows } = await state.query<PendingRow>(REDEEM, [hash, form.path, new Date(now), keys, known.map((log) => log.subscribers)]);
       if (rows[0]) return { kind: 'confirmed', record: recordOf(rows[0]), subscribedAt: now };
       // An expired row stays until the purge; a redeemed or unknown one is not there.
       const expired = await exists('SELECT 1 FROM pending_signups WHERE hash = $1 AND form = $2', [hash, form.path]);
       return { kind: 'gone', reason: expired ? 'expired' : 'unknown' };
     },
+    join: (log, email, at) => exists(JOIN, [log.subscribers, log.path, email, at]),
     unsubscribe: (form, email, at) => exists(UNSUBSCRIBE, [form.subscribers, form.path, email, at]),
     async removeEverywhere(email, at) {
       const { rows } = await state.query<{ form: string }>(REMOVE_EVERYWHERE, [email, at]);
@@ -112,8 +131,8 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
   };
 }
 
-/** The current subscribers of `form`, in the order of their last subscription (the list a campaign is sent to). */
-export async function readPostgresSubscribers(state: PostgresState, form: NewsletterForm): Promise<Subscriber[]> {
+/** The current subscribers of a list, in the order of their last subscription (the list a campaign is sent to). */
+export async function readPostgresSubscribers(state: PostgresState, form: SubscriberLogRef): Promise<Subscriber[]> {
   const { rows } = await state.query<{ email: string; at: Date | null }>(
     `SELECT email, at FROM (
        SELECT DISTINCT ON (lower(email)) id, email, event, at FROM subscriber_events WHERE form = $1 ORDER BY lower(email), id DESC

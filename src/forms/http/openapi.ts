@@ -3,7 +3,7 @@
 // codes from what its submit flow can refuse for its settings, its pages and answers from the code that makes them.
 // /admin is not an API and is left out.
 import type { WebhookProvider } from '../../bounces/intake/webhook-intake.js';
-import { challengePathOf, confirmPathOf, unsubscribePathOf, type FormConfig, type NewsletterForm } from '../../config/config.js';
+import { challengePathOf, confirmPathOf, PREFERENCES_PATH, unsubscribePathOf, type FormConfig, type NewsletterForm } from '../../config/config.js';
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { createApiDocument, type ApiDocument, type ResponseHeaders } from '../../http/openapi/api-document.js';
 import { z } from '../../http/openapi/openapi-zod.js';
@@ -13,6 +13,7 @@ import type { RefusalCode } from '../submit-flow.js';
 import { BOUNCES_PATH_PREFIX } from '../../bounces/http/bounce-routes.js';
 import type { MetricsFormat } from './metrics-format.js';
 import * as pages from '../../newsletter/http/newsletter-pages.js';
+import * as preferencePages from '../../newsletter/http/preferences-page.js';
 import { challengeBody, healthBodies, metricsBody, okBody } from './openapi-answers.js';
 import { submissionSchema, validationSchema } from './openapi-submission.js';
 
@@ -61,6 +62,9 @@ const NEWSLETTER_PAGES = {
   unsubscribed: { page: () => pages.unsubscribedPage(SITE), says: 'the address is unsubscribed' },
   badUnsubscribeLink: { page: () => pages.badUnsubscribeLinkPage(SITE), says: 'the link is not a valid unsubscribe link' },
   unsubscribeNotSaved: { page: () => pages.unsubscribeNotSavedPage(SITE), says: 'the request could not be saved (nothing changed)' },
+  preferences: { page: () => preferencePages.preferencesPage(SITE, 'token', { email: 'a@example.org', lists: [] }), says: 'the lists of the address, to join and leave' },
+  badPreferencesLink: { page: () => preferencePages.badPreferencesLinkPage(SITE), says: 'the link is not a valid preference link' },
+  preferencesNotSaved: { page: () => preferencePages.preferencesNotSavedPage(SITE), says: 'a change could not be saved' },
 };
 type NewsletterPageName = keyof typeof NEWSLETTER_PAGES;
 
@@ -92,6 +96,7 @@ export function createFormsDocument(source: FormsDocumentSource, widgetPath: str
     if (proofOfWork) registerChallenge(api, form, name);
     if (form.type === 'newsletter') registerNewsletter(api, form, name);
   }
+  if (source.forms.some((form) => form.type === 'newsletter')) registerPreferences(api);
   for (const provider of source.bounceProviders ?? []) registerBounces(api, provider);
   return api.generate({
     title: 'Postbox forms',
@@ -221,6 +226,39 @@ function registerNewsletter(api: ApiDocument, form: NewsletterForm, name: string
       request: { query: tokenQuery, ...(operation.body ? { body: operation.body } : {}) },
       responses: {
         ...pagesOf(operation.pages),
+        ...api.errors(['unavailable'], { headers: { 503: { 'Cache-Control': 'required' } }, notes: { 503: 'the shared store cannot be reached; the link works again once it is back' } }),
+      },
+    });
+  }
+}
+
+/** The preference page (docs/newsletter.md "Preferences"), one for every list. */
+function registerPreferences(api: ApiDocument): void {
+  const choice = {
+    required: false,
+    content: {
+      'application/x-www-form-urlencoded': {
+        schema: z
+          .object({ action: z.enum(['save', 'leave_all']).optional(), lists: z.string().optional() })
+          .openapi({ description: '`save` (the default) keeps the lists ticked in `lists` (repeated or comma-separated) and leaves the others; `leave_all` leaves every list.' }),
+      },
+    },
+  };
+  const operations = [
+    { method: 'get' as const, id: 'showPreferences', summary: 'Show the lists of the address', pages: ['preferences', 'badPreferencesLink'] as NewsletterPageName[] },
+    { method: 'post' as const, id: 'savePreferences', summary: 'Join and leave lists, or leave them all', pages: ['preferences', 'badPreferencesLink', 'preferencesNotSaved'] as NewsletterPageName[], body: choice },
+  ];
+  for (const operation of operations) {
+    api.registry.registerPath({
+      method: operation.method,
+      path: PREFERENCES_PATH,
+      operationId: operation.id,
+      tags: ['newsletter'],
+      summary: `${operation.summary} (docs/newsletter.md)`,
+      request: { query: tokenQuery, ...(operation.body ? { body: operation.body } : {}) },
+      responses: {
+        ...newsletterPageResponses(api, operation.pages),
+        ...(operation.body ? api.errors(['body_too_large']) : {}),
         ...api.errors(['unavailable'], { headers: { 503: { 'Cache-Control': 'required' } }, notes: { 503: 'the shared store cannot be reached; the link works again once it is back' } }),
       },
     });

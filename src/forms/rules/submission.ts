@@ -13,6 +13,7 @@
 // - Honeypot: a trimmed non-empty string, or any other non-null value, is a hit.
 import type { FormConfig } from '../../config/config.js';
 import { canonicalEmailAddress, isEmailAddress } from '../../kit/email-address.js';
+import { parseTickedLists } from '../../newsletter/lists.js';
 import { fieldRulesOf, type FieldName, type ServiceRule, type TextLimits } from './submission-fields.js';
 
 // Which fields a form reads and their limits live in submission-fields.ts, which GET /openapi.json reads too.
@@ -30,6 +31,8 @@ export interface Submission {
   email: string;
   service?: string;
   message?: string;
+  /** The list ids ticked on a newsletter form offering several (docs/newsletter.md "Lists"); left out when none. */
+  lists?: string[];
 }
 
 /** Outcome of {@link checkSubmission}. */
@@ -60,6 +63,7 @@ export function createSubmissionCheck(form: FormConfig): (fields: Readonly<Recor
   const nameRule = rules.name && textRule('name', 'Name', rules.name);
   const messageRule = rules.message && textRule('message', 'Message', rules.message);
   const serviceRule = rules.service;
+  const offersLists = form.type === 'newsletter' && form.lists.length > 0;
   return (fields) => {
     const details: FieldError[] = [];
     const submission: Partial<Submission> = {};
@@ -89,6 +93,11 @@ export function createSubmissionCheck(form: FormConfig): (fields: Readonly<Recor
       const message = checkText(messageRule, readField(fields, 'message'));
       if (typeof message === 'string') submission.message = message;
       else if (message) details.push(message);
+    }
+
+    if (offersLists) {
+      const ticked = parseTickedLists(fields.lists);
+      if (ticked.length > 0) submission.lists = ticked;
     }
 
     if (details.length > 0) return { ok: false, details };

@@ -28,6 +28,8 @@ export interface CampaignContent {
 /** Where a recipient's footer points; values are plain text and URLs, escaped here. */
 export interface CampaignFooter {
   unsubscribeUrl: string;
+  /** The recipient's preference page (docs/newsletter.md "Preferences"), when there is one. */
+  preferencesUrl?: string;
   siteTitle: string;
   postUrl: string;
 }
@@ -100,6 +102,7 @@ export function renderCampaignContent(post: PublishedPost, site: { title: string
 export function composeCampaignMail(content: CampaignContent, footer: CampaignFooter): { subject: string; html: string; text: string } {
   const postUrl = escapeHtml(footer.postUrl);
   const unsubscribeUrl = escapeHtml(footer.unsubscribeUrl);
+  const preferencesUrl = footer.preferencesUrl === undefined ? undefined : escapeHtml(footer.preferencesUrl);
   const html =
     '<!doctype html>\n' +
     `<html lang="${escapeHtml(content.lang)}">\n<head>\n<meta charset="utf-8">\n` +
@@ -111,12 +114,14 @@ export function composeCampaignMail(content: CampaignContent, footer: CampaignFo
     `<p style="margin: 0 0 8px;"><a href="${postUrl}" style="color: #6b7280;">Read it on the web</a></p>\n` +
     `<p style="margin: 0;">You receive this because you subscribed to ${escapeHtml(footer.siteTitle)}. ` +
     `Unsubscribe: <a href="${unsubscribeUrl}" style="color: #6b7280;">${unsubscribeUrl}</a></p>\n` +
+    (preferencesUrl ? `<p style="margin: 8px 0 0;">Choose your lists: <a href="${preferencesUrl}" style="color: #6b7280;">${preferencesUrl}</a></p>\n` : '') +
     '</div>\n</body>\n</html>\n';
   const text =
     `${content.text}\n\n-- \n` +
     `Read it on the web: ${footer.postUrl}\n` +
     `You receive this because you subscribed to ${footer.siteTitle}.\n` +
-    `Unsubscribe: ${footer.unsubscribeUrl}\n`;
+    `Unsubscribe: ${footer.unsubscribeUrl}\n` +
+    (footer.preferencesUrl ? `Choose your lists: ${footer.preferencesUrl}\n` : '');
   return { subject: content.subject, html, text };
 }
 

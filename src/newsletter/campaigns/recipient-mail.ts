@@ -13,10 +13,12 @@ export interface RecipientMailParts {
   postUrl: string;
   /** The recipient's List-Id and List-Unsubscribe. */
   list: MailList;
+  /** The recipient's preference page (docs/newsletter.md "Preferences"). */
+  preferencesUrl?: string;
 }
 
 export function createRecipientMail(parts: RecipientMailParts): MailMessage {
-  const mail = composeCampaignMail(parts.body, { unsubscribeUrl: parts.list.unsubscribeUrl, siteTitle: parts.siteTitle, postUrl: parts.postUrl });
+  const mail = composeCampaignMail(parts.body, { unsubscribeUrl: parts.list.unsubscribeUrl, preferencesUrl: parts.preferencesUrl, siteTitle: parts.siteTitle, postUrl: parts.postUrl });
   return {
     from: parts.from,
     to: parts.to,

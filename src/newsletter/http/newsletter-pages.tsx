@@ -17,9 +17,11 @@ export interface NewsletterPage {
   html: string;
 }
 
-const STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5;color:#222}button{font:inherit;padding:.5rem 1rem}';
+/** The pages' one stylesheet, inline (the pages load nothing). */
+export const STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5;color:#222}button{font:inherit;padding:.5rem 1rem}fieldset{border:1px solid #999;padding:.5rem 1rem 1rem;margin:0 0 1rem}label{font-weight:600}.list{margin:.75rem 0}.list p{margin:.1rem 0 0 1.6rem;color:#444}[role=status]{padding:.5rem 1rem;background:#eef6ee;border-left:4px solid #2a7a2a}';
 
-function Page({ title, site, children }: { title: string; site: PageSite; children?: ComponentChildren }) {
+/** The frame of every page: its title, the site named and linked. */
+export function Page({ title, site, children }: { title: string; site: PageSite; children?: ComponentChildren }) {
   return (
     <html lang="en">
       <head>
@@ -45,7 +47,8 @@ function Page({ title, site, children }: { title: string; site: PageSite; childr
   );
 }
 
-function render(status: number, page: ReturnType<typeof Page>): NewsletterPage {
+/** `page` as a whole document with `status`. */
+export function render(status: number, page: ReturnType<typeof Page>): NewsletterPage {
   return { status, html: `<!doctype html>\n${renderToString(page)}\n` };
 }
 

@@ -3,13 +3,20 @@
 // fetch links. Only the token in the query counts; the one-click POST (RFC 8058: body `List-Unsubscribe=One-Click`,
 // from any origin) needs no CSRF token because the HMAC token is the capability.
 import { parse as parseQuery } from 'node:querystring';
-import { confirmPathOf, unsubscribePathOf, type FormConfig, type NewsletterForm } from '../../config/config.js';
+import { confirmPathOf, PREFERENCES_PATH, unsubscribePathOf, type FormConfig, type NewsletterForm } from '../../config/config.js';
 import type { Answer } from '../../http/answer.js';
+import { readWholeBody } from '../../http/body-reader.js';
 import { errorAnswer } from '../../http/error-catalogue.js';
+import { parseTickedLists } from '../lists.js';
+import type { PreferencesOutcome } from '../preferences.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
 import { UnavailableError } from '../../kit/unavailable-error.js';
 import type { Newsletter } from '../index.js';
 import * as pages from './newsletter-pages.js';
+import { badPreferencesLinkPage, preferencesNotSavedPage, preferencesPage } from './preferences-page.js';
+
+/** A preference form's body is two short fields and the ids ticked. */
+const PREFERENCES_MAX_BODY_BYTES = 16 * 1024;
 
 /** Pages reached by a link with a token: no search engine lists them (docs/newsletter.md "Confirming with a button"). */
 const NO_INDEX = { 'x-robots-tag': 'noindex' } as const;
@@ -23,9 +30,40 @@ const PAGE_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 };
 
-/** The confirmation and unsubscribe routes of every newsletter form of `forms`; `siteOf` names the site on a form's pages. */
+/**
+ * The confirmation and unsubscribe routes of every newsletter form of `forms`, and the preference page when there is
+ * one; `siteOf` names the site on a form's pages (the first newsletter form's on the preference page).
+ */
 export function createNewsletterRoutes(forms: readonly FormConfig[], newsletter: Newsletter, siteOf: (form: FormConfig) => pages.PageSite): Route[] {
-  return forms.flatMap((form) => (form.type === 'newsletter' ? createFormNewsletterRoutes(form, newsletter, siteOf(form)) : []));
+  const newsletterForms = forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
+  if (newsletterForms.length === 0) return [];
+  return [...newsletterForms.flatMap((form) => createFormNewsletterRoutes(form, newsletter, siteOf(form))), createPreferencesRoute(newsletter, siteOf(newsletterForms[0]!))];
+}
+
+/**
+ * `<public_url>/newsletter/preferences?token=` (docs/newsletter.md "Preferences"): GET shows the lists and changes
+ * nothing (link scanners); POST with the token in the query saves the boxes ticked (`action=save`, the ids in
+ * `lists`) or leaves every list (`action=leave_all`). The HMAC token is the capability, so no CSRF token is needed:
+ * a page elsewhere cannot know it; the page's policy lets its forms post to this origin only.
+ */
+function createPreferencesRoute(newsletter: Newsletter, site: pages.PageSite): Route {
+  const show: Handler = async (request) => {
+    const token = tokenOf(request);
+    const view = token ? await newsletter.preferences.view(token) : undefined;
+    return answer(token && view ? preferencesPage(site, token, view) : badPreferencesLinkPage(site));
+  };
+  const change: Handler = async (request) => {
+    const token = tokenOf(request);
+    const body = await readWholeBody(request.raw, request.raw.headers['content-length'], PREFERENCES_MAX_BODY_BYTES);
+    if (!body.ok) return errorAnswer(body.error, { 'cache-control': 'no-store', ...NO_INDEX });
+    const fields = parseQuery(body.body.toString('utf8'));
+    const leaveAll = fields.action === 'leave_all';
+    const outcome: PreferencesOutcome = leaveAll ? await newsletter.preferences.leaveAll(token) : await newsletter.preferences.save(token, parseTickedLists(fields.lists));
+    if (outcome.kind === 'bad_token' || !token) return answer(badPreferencesLinkPage(site));
+    if (outcome.kind === 'not_saved') return answer(preferencesNotSavedPage(site));
+    return answer(preferencesPage(site, token, outcome.view, leaveAll ? 'left_all' : 'saved'));
+  };
+  return { path: PREFERENCES_PATH, methods: { GET: orUnavailable(show), POST: orUnavailable(change) } };
 }
 
 /** The two routes of one newsletter form. */

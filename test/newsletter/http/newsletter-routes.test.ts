@@ -37,6 +37,7 @@ function createFakeNewsletter(): FakeNewsletter {
     listHeadersFor: async () => ({ id: '', unsubscribeUrl: '' }),
     isSubscribed: async () => false,
     listSubscribers: async () => [],
+    preferences: { view: async () => undefined, save: async () => ({ kind: 'bad_token' }), leaveAll: async () => ({ kind: 'bad_token' }), linkFor: async () => '' },
     async close() {
       fake.closed = true;
     },

@@ -1,0 +1,133 @@
+// `[newsletter]` and the lists of newsletter forms (docs/newsletter.md "Lists"): every newsletter form is a list
+// (its `list` key, default its path without the leading "/"), `[[newsletter.lists]]` names lists and may declare
+// lists without a form of their own, and a form may offer several (`lists`). The schema here, the cross-key rules
+// over the forms, and the resolution into the lists the code uses.
+import { z } from 'zod';
+import { oneLineText } from './text-values.js';
+
+/** The path of the preference page on the forms service (docs/newsletter.md "Preferences"); no form may take it. */
+export const PREFERENCES_PATH = '/newsletter/preferences';
+
+/** A list id: letters, digits and `._/-`, not starting with "/" (a form's default id is its path without it). */
+export const listId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/, 'must be 1 to 100 letters, digits, ".", "_", "/" or "-", starting with a letter or digit');
+
+const newsletterList = z.strictObject({
+  id: listId,
+  name: oneLineText.optional(),
+  description: z.string().default(''),
+  public: z.boolean().default(true),
+});
+
+export const newsletterSchema = z.strictObject({
+  lists: z.array(newsletterList, { error: 'must be [[newsletter.lists]] tables, one per list' }).default([]),
+});
+
+export type ParsedNewsletter = z.output<typeof newsletterSchema>;
+
+/** A newsletter form's default list id: its path without the leading "/" (and a trailing one); "/" is "newsletter". */
+export function defaultListIdOf(formPath: string): string {
+  return formPath.replace(/^\/+/, '').replace(/\/+$/, '') || 'newsletter';
+}
+
+/** Where a list's subscriber events are kept: `path` keys them (a form's path, or the id of a list without a form), `subscribers` is the log file. */
+export interface SubscriberLogRef {
+  path: string;
+  subscribers: string;
+}
+
+/** One list as the code uses it. */
+export interface NewsletterList {
+  id: string;
+  name: string;
+  description: string;
+  public: boolean;
+  /** The path of the newsletter form whose own list this is; undefined for a list declared without a form. */
+  form?: string;
+  log: SubscriberLogRef;
+}
+
+/** What a list needs of a newsletter form. */
+interface ListForm {
+  path: string;
+  list: string;
+  subscribers: string;
+}
+
+/** The subscriber log file of a list without a form of its own, inside data_dir. */
+export function listLogFileOf(id: string): string {
+  return `newsletter-list-${id.replace(/[^A-Za-z0-9._-]+/g, '-')}-subscribers.jsonl`;
+}
+
+/**
+ * Every list: each newsletter form's own list (named by a `[[newsletter.lists]]` entry of the same id, when there
+ * is one), then the declared lists without a form, in the order of the file.
+ */
+export function resolveNewsletterLists(parsed: ParsedNewsletter | undefined, forms: readonly ListForm[]): NewsletterList[] {
+  const declared = new Map((parsed?.lists ?? []).map((entry) => [entry.id, entry]));
+  const ofForms = forms.map((form): NewsletterList => {
+    const entry = declared.get(form.list);
+    return {
+      id: form.list,
+      name: entry?.name ?? form.list,
+      description: entry?.description ?? '',
+      public: entry?.public ?? true,
+      form: form.path,
+      log: { path: form.path, subscribers: form.subscribers },
+    };
+  });
+  const taken = new Set(forms.map((form) => form.list));
+  const alone = [...declared.values()]
+    .filter((entry) => !taken.has(entry.id))
+    .map((entry): NewsletterList => ({ id: entry.id, name: entry.name ?? entry.id, description: entry.description, public: entry.public, log: { path: entry.id, subscribers: listLogFileOf(entry.id) } }));
+  return [...ofForms, ...alone];
+}
+
+/** One problem of the lists, at its key path. */
+export interface ListProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * Clashes no table shows alone: two forms with one list, a list declared twice, a form offering a list that does
+ * not exist. Runs on entries that may have failed their own checks, so nothing is assumed of a value's type.
+ */
+export function findListProblems(forms: readonly unknown[], newsletter: unknown): ListProblem[] {
+  const problems: ListProblem[] = [];
+  const known = new Set<string>();
+  const formOfList = new Map<string, { index: number; given: boolean }>();
+  forms.forEach((entry, index) => {
+    if (entry === null || typeof entry !== 'object') return;
+    const { type, path, list } = entry as Record<string, unknown>;
+    if (type !== 'newsletter' || typeof path !== 'string') return;
+    // The schema has put the default in already; an id equal to it counts as the default.
+    const id = typeof list === 'string' ? list : defaultListIdOf(path);
+    const given = id !== defaultListIdOf(path);
+    const other = formOfList.get(id);
+    // Two default ids alike come from paths alike ("/news", "/news/"): their confirmation paths clash already.
+    if (other !== undefined && (given || other.given)) problems.push({ path: ['forms', index, 'list'], message: `is "${id}", already the list of forms[${other.index}]: give each newsletter form its own list` });
+    else if (other === undefined) formOfList.set(id, { index, given });
+    known.add(id);
+  });
+  const declared = (newsletter as { lists?: unknown } | undefined)?.lists;
+  const seen = new Set<string>();
+  (Array.isArray(declared) ? declared : []).forEach((entry: unknown, index) => {
+    const id = (entry as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string') return;
+    if (seen.has(id)) problems.push({ path: ['newsletter', 'lists', index, 'id'], message: `"${id}" is declared twice` });
+    seen.add(id);
+    known.add(id);
+  });
+  forms.forEach((entry, index) => {
+    const { type, lists: offered } = (entry ?? {}) as Record<string, unknown>;
+    if (type !== 'newsletter' || !Array.isArray(offered)) return;
+    offered.forEach((id: unknown, position) => {
+      if (typeof id === 'string' && !known.has(id)) {
+        problems.push({ path: ['forms', index, 'lists', position], message: `"${id}" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list` });
+      }
+    });
+  });
+  return problems;
+}

@@ -15,6 +15,7 @@ import type { QueueStore } from '../queue/store.js';
 import type { SpamStore } from '../forms/spam/quarantine.js';
 import type { CommentStore } from '../comments/comment-store.js';
 import type { CommentMailStore } from '../comments/comment-mail-store.js';
+import type { AnalyticsStore } from '../analytics/analytics-store.js';
 
 /** Every store of one backend, and its connection. */
 export interface Backend {
@@ -36,6 +37,8 @@ export interface Backend {
   comments: CommentStore;
   /** Reply subscribers and the single-use tokens of comment mails (docs/comments.md "Reply notifications"). */
   commentMail: CommentMailStore;
+  /** The analytics' daily rollups (docs/analytics.md). */
+  analytics: AnalyticsStore;
   admin: AdminRecords;
   /** The users of /admin beyond the config's, their invitations and the audit log (docs/admin.md "Users and roles"). */
   accounts: AccountStore;

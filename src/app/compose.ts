@@ -36,6 +36,8 @@ import { systemTimers } from '../kit/timers.js';
 import { retryPolicyOf } from '../queue/retry-policy.js';
 import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createAdminPages } from './admin-pages.js';
+import { MAX_EVENT_BYTES } from '../analytics/http/analytics-routes.js';
+import { composeAnalytics } from './analytics.js';
 import { composeCommentMail, composeCommentRoutes } from './comment-routes.js';
 import { composeWebmentionSender } from './webmention-sender.js';
 import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
@@ -57,6 +59,8 @@ export interface RootDeps extends NotifierFactories, SpamParts {
   requestLog: RequestLog;
   /** Milliseconds since the epoch; Date.now unless a test sets the time. */
   clock?: Clock;
+  /** Node's timers unless a test hands in fake time (the analytics' flushes). */
+  timers?: Timers;
   /** The pages of /admin behind its sign-in; those of createAdminPages unless a test hands in others. */
   adminPages?: readonly AdminRoute[];
 }
@@ -264,6 +268,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     const bounceMailbox = mail && forms ? startBounceMailboxOf(mail.bounces, forms.bounces?.sink, { logger, clock, timers: systemTimers }) : undefined;
     if (bounceMailbox) closers.push(() => bounceMailbox.close());
     const commentMail = content && composeCommentMail(config, backend, forms?.queue, content, { clock, logger });
+    // docs/analytics.md: page views and conversions counted in memory, written in batches; closed after the services.
+    const analytics = composeAnalytics(config, backend, { logger, clock, timers: deps.timers ?? systemTimers });
+    if (analytics) closers.push(() => analytics.close());
     // Then /admin on the core.
     let admin: Admin | undefined;
     if (config.admin) {
@@ -305,16 +312,18 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         // Without /admin or comments the blog's address is only written to the request line, so no proxy header is
         // trusted; with them, sign-in and comments are limited per address, so the proxies of [server]
         // trust_proxy_headers are trusted.
-        clientAddressOf: createClientAddressResolver(withAdmin || comments ? config.server.trust_proxy_headers : 0),
+        clientAddressOf: createClientAddressResolver(withAdmin || comments || analytics ? config.server.trust_proxy_headers : 0),
         extraRoutes: [
           ...(withAdmin ? admin!.routes : []),
           ...(comments?.routes ?? []),
+          ...(analytics?.routes ?? []),
           ...(mail && forms && formsOn ? [] : [createMetricsRoute({ metricsToken: config.server.metrics_token, requestDurations })]),
         ],
         requestDurations,
         documentParts: comments ? [comments.documentPart] : [],
       });
-      const withComments = comments ? { ...blog, serverSettings: { ...blog.serverSettings, maxBodyBytes: comments.maxBodyBytes } } : blog;
+      const bodyBytes = Math.max(comments?.maxBodyBytes ?? 0, analytics ? MAX_EVENT_BYTES : 0);
+      const withComments = bodyBytes > 0 ? { ...blog, serverSettings: { ...blog.serverSettings, maxBodyBytes: bodyBytes } } : blog;
       services.push(withAdmin ? withAdminBodies(withComments, admin!) : withComments);
     }
     return { services, close };

@@ -14,6 +14,7 @@ import { ADMIN_DEVICE_COLUMNS } from './schema/admin-devices.js';
 import { ADMIN_CONFIG_HASH_TAGS } from './schema/admin-config-hash-tags.js';
 import { COMMENT_TABLES, WEBMENTION_SOURCE_COLUMN } from './schema/comments.js';
 import { COMMENT_MAIL_TABLES } from './schema/comment-mail.js';
+import { ANALYTICS_TABLES } from './schema/analytics.js';
 
 export interface Migration {
   version: number;
@@ -37,4 +38,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 9, name: 'blog comments', sql: COMMENT_TABLES },
   { version: 10, name: 'blog comment mail and replies of the site', sql: COMMENT_MAIL_TABLES },
   { version: 11, name: 'webmention sources', sql: WEBMENTION_SOURCE_COLUMN },
+  { version: 15, name: 'analytics daily rollups', sql: ANALYTICS_TABLES },
 ]);

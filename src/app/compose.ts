@@ -139,7 +139,7 @@ export function composeFormsService(
   mail: MailConfig,
   backend: Pick<Backend, 'archives' | 'unavailableParts' | 'spam' | 'newsletter'>,
   core: MailCore,
-  parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[]; requestDurations?: RequestDurations } & SpamParts,
+  parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[]; requestDurations?: RequestDurations; convert?(form: string, page: string): void } & SpamParts,
 ): Promise<HttpService> {
   return createFormsService(formsSettingsOf(config, mail), core, {
     logger: parts.logger,
@@ -152,6 +152,7 @@ export function composeFormsService(
     rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
     extraRoutes: parts.extraRoutes,
     requestDurations: parts.requestDurations,
+    convert: parts.convert,
     spamStore: backend.spam,
     // docs/bounces.md "Where bounces come from": POST /bounces/<provider>, into the suppression policy's sink.
     bounceWebhooks: composeBounceWebhooks(mail.bounces, core.bounces?.sink, { logger: parts.logger, clock: parts.clock, fetch: parts.fetch }),
@@ -299,6 +300,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         requestDurations,
         fetch: deps.fetch,
         captchaVerifyUrl: deps.captchaVerifyUrl,
+        convert: analytics ? (form, page) => analytics.analytics.convert(form, page) : undefined,
       });
       services.push(withAdmin ? withAdminBodies(service, admin!) : service);
     }

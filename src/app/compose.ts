@@ -281,7 +281,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
       admin = await createAdmin(
         { admin: config.admin },
         { logger, clock, randomBytes, records: backend.admin, accounts, ipv6Prefix: config.server.rate_limit_ipv6_prefix },
-        (tools) => deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, accounts, logger, clock, git, commentMail, ...tools }),
+        (tools) => deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, accounts, logger, clock, git, commentMail, analytics: analytics !== undefined, ...tools }),
       );
       const opened = admin;
       closers.push(() => opened.close());

@@ -12,6 +12,7 @@ import { dayOf, networkOf, visitorHash } from './visitor.js';
 
 /** How long counts wait in memory before they are written. */
 export const FLUSH_DELAY_MS = 1_000;
+const DAY_MS = 86_400_000;
 
 export interface AnalyticsDeps {
   store: AnalyticsStore;
@@ -42,6 +43,17 @@ export function createAnalytics(site: string, deps: AnalyticsDeps): Analytics {
   let writing: Promise<void> = Promise.resolve();
   let closed = false;
 
+  // The day of the last event and when it ends: most events fall on the day before them.
+  let today = '';
+  let todayEndsAt = 0;
+  const currentDay = () => {
+    const now = timers.now();
+    if (now >= todayEndsAt || now < todayEndsAt - DAY_MS) {
+      today = dayOf(now);
+      todayEndsAt = Date.parse(`${today}T00:00:00Z`) + DAY_MS;
+    }
+    return today;
+  };
   const dayCounts = (day: string) => {
     let counts = pending.get(day);
     if (counts === undefined) pending.set(day, (counts = emptyDay(day)));
@@ -92,7 +104,7 @@ export function createAnalytics(site: string, deps: AnalyticsDeps): Analytics {
 
   return {
     view(view, address, userAgent) {
-      const day = dayOf(timers.now());
+      const day = currentDay();
       const counts = dayCounts(day);
       bump(counts.views, view.path);
       if (view.referrer !== '') bump(counts.referrers, view.referrer);
@@ -103,7 +115,7 @@ export function createAnalytics(site: string, deps: AnalyticsDeps): Analytics {
       schedule();
     },
     convert(form, page) {
-      const counts = dayCounts(dayOf(timers.now()));
+      const counts = dayCounts(currentDay());
       const pages = (counts.conversions[form] ??= Object.create(null) as Record<string, number>);
       bump(pages, page);
       schedule();

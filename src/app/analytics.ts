@@ -6,6 +6,8 @@ import { createRedisVisitorSets } from '../adapters/redis/analytics-visitors.js'
 import { createAnalytics, type Analytics } from '../analytics/analytics.js';
 import { beaconScript } from '../analytics/beacon-script.js';
 import { createAnalyticsRoutes } from '../analytics/http/analytics-routes.js';
+import { registerAnalyticsPaths } from '../analytics/http/openapi.js';
+import type { BlogDocumentPart } from '../blog/http/openapi.js';
 import { createMemoryVisitors } from '../analytics/memory-visitors.js';
 import type { Config } from '../config/config.js';
 import { createRateLimiter } from '../forms/rules/rate-limiter.js';
@@ -17,6 +19,8 @@ import type { Clock, Timers } from '../ports.js';
 export interface ComposedAnalytics {
   analytics: Analytics;
   routes: Route[];
+  /** What the routes add to the blog's /openapi.json. */
+  documentPart: BlogDocumentPart;
   /** Writes what is counted, then releases Redis. */
   close(): Promise<void>;
 }
@@ -38,6 +42,7 @@ export function composeAnalytics(config: Config, backend: Pick<Backend, 'analyti
   return {
     analytics,
     routes,
+    documentPart: registerAnalyticsPaths,
     close: async () => {
       await analytics.close();
       await visitors.close?.();

@@ -322,7 +322,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
           ...(mail && forms && formsOn ? [] : [createMetricsRoute({ metricsToken: config.server.metrics_token, requestDurations })]),
         ],
         requestDurations,
-        documentParts: comments ? [comments.documentPart] : [],
+        documentParts: [...(comments ? [comments.documentPart] : []), ...(analytics ? [analytics.documentPart] : [])],
       });
       const bodyBytes = Math.max(comments?.maxBodyBytes ?? 0, analytics ? MAX_EVENT_BYTES : 0);
       const withComments = bodyBytes > 0 ? { ...blog, serverSettings: { ...blog.serverSettings, maxBodyBytes: bodyBytes } } : blog;

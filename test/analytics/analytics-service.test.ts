@@ -111,6 +111,11 @@ describe('analytics on the blog listener', () => {
     assert.equal(statuses.at(-1), 429);
   });
 
+  it('describes both routes in the blog\'s /openapi.json', async () => {
+    const paths = (await blog.inject({ method: 'GET', url: '/openapi.json' })).json().paths;
+    assert.ok(paths['/a.js'].get && paths['/api/analytics/event'].post);
+  });
+
   it('refuses what is not a beacon', async () => {
     const answer = await blog.inject({ method: 'POST', url: '/api/analytics/event', payload: '{"path":"https://elsewhere.example/"}' });
     assert.equal(answer.statusCode, 400);

@@ -76,7 +76,7 @@ export interface AdminPagesCore {
   git?: { changes: PostChangeLog; history: PostHistory };
   /** Reply notifications (docs/comments.md), with [blog.comments], [mail] and its queue. */
   commentMail?: CommentMail;
-  /** Whether [analytics] counts: then /admin/analytics shows the backend's rollups (docs/analytics.md). */
+  /** Whether [analytics] counts; /admin/analytics says so when it does not (docs/analytics.md). */
   analytics?: boolean;
 }
 
@@ -120,7 +120,8 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     ...createBouncesPages({ store: backend.suppressions, logger }),
     ...createAccountPages(config, core),
     ...createOwnPasskeyPages(config, core),
-    ...(core.analytics ? forRoles(EDITORS, createAnalyticsPages({ store: backend.analytics, clock })) : []),
+    // Shown with [analytics] off too, saying so: its section is in every editor's navigation.
+    ...forRoles(EDITORS, createAnalyticsPages({ store: backend.analytics, clock, enabled: core.analytics === true })),
   ];
   if (!content || !config.blog || !config.site || !config.admin) return [...dashboardPages, ...createPlaceholderPages(), ...sharedPages];
   const contentDir = config.blog.content_dir;

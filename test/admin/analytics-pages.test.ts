@@ -71,6 +71,7 @@ describe('/admin/analytics', () => {
     assert.match(html, /<td>news.example<\/td><td>3<\/td>/);
     assert.match(html, /<td>\/contact<\/td><td>\/pricing<\/td><td>2<\/td><td>10<\/td><td>20.0 %<\/td>/);
     assert.doesNotMatch(html, /\/old/);
+    assert.doesNotMatch(html, /not being counted/);
   });
 
   it('shows a year by week, and exports the period as CSV', async () => {

@@ -14,14 +14,16 @@ export const ANALYTICS_CSV_PATH = '/admin/analytics.csv';
 
 const BYTE_ORDER_MARK = '\uFEFF';
 
-export function createAnalyticsPages(deps: { store: Pick<AnalyticsStore, 'read'>; clock: Clock }): AdminRoute[] {
+/** The pages over `store`; `enabled` false (no [analytics]) says that nothing is being counted. */
+export function createAnalyticsPages(deps: { store: Pick<AnalyticsStore, 'read'>; clock: Clock; enabled?: boolean }): AdminRoute[] {
   const { store, clock } = deps;
+  const enabled = deps.enabled ?? true;
   const periodDays = (query: string) => daysEnding(dayOf(clock()), periodOf(query));
 
   const show: AdminPage = async (request, session) => {
     const days = periodDays(request.query);
     const report = reportOf(await store.read(days[0]!, days.at(-1)!), days);
-    return htmlAnswer(200, <AnalyticsPage session={session} report={report} period={periodOf(request.query)} />);
+    return htmlAnswer(200, <AnalyticsPage session={session} report={report} period={periodOf(request.query)} enabled={enabled} />);
   };
 
   const exportCsv: AdminPage = async (request) => {

@@ -10,6 +10,8 @@ export interface AnalyticsPageProps {
   session: AdminSession;
   report: AnalyticsReport;
   period: Period;
+  /** False when `[analytics]` is off: nothing new is counted. */
+  enabled: boolean;
 }
 
 /** A year shown a week a bar: 365 bars would be too thin to read. */
@@ -28,12 +30,17 @@ function percent(part: number, whole: number): string {
   return whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)} %`;
 }
 
-export function AnalyticsPage({ session, report, period }: AnalyticsPageProps) {
+export function AnalyticsPage({ session, report, period, enabled }: AnalyticsPageProps) {
   const byWeek = report.days.length > 31;
   const unit = byWeek ? 'Week from' : 'Day';
   return (
     <Layout title="Analytics" session={session} section="analytics">
       <h1>Analytics</h1>
+      {!enabled && (
+        <p class="admin-notice">
+          Page views are not being counted: set <code>[analytics] enabled = true</code> in the configuration and add the script to the site's pages.
+        </p>
+      )}
       <nav aria-label="Period" class="admin-pager">
         {PERIODS.map((days) => (
           <>

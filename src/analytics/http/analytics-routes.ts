@@ -7,7 +7,7 @@ import { readWholeBody } from '../../http/body-reader.js';
 import { errorAnswer } from '../../http/error-catalogue.js';
 import { createFixedFile } from '../../http/fixed-file.js';
 import type { Handler, Route } from '../../http/route-table.js';
-import type { Clock, FormLimiter } from '../../ports.js';
+import type { Clock, TakeResult } from '../../ports.js';
 import type { Analytics } from '../analytics.js';
 import { isBotRequest } from '../bots.js';
 import { readPageView } from '../page-view.js';
@@ -25,8 +25,8 @@ export interface AnalyticsRouteDeps {
   analytics: Pick<Analytics, 'view'>;
   /** The site's host: a referrer on it is the site itself. */
   siteHost: string;
-  /** The per-address limit; undefined when `rate_limit_per_hour` is 0. */
-  limiter: FormLimiter | undefined;
+  /** The per-address limit of this process (src/forms/rules/rate-limiter.ts); undefined when `rate_limit_per_hour` is 0. */
+  limiter: { take(key: string, nowMs: number): TakeResult } | undefined;
   rateLimitKey(address: string): string;
   clock: Clock;
 }
@@ -43,8 +43,7 @@ export function createAnalyticsRoutes(script: Buffer, deps: AnalyticsRouteDeps):
 
   const postEvent: Handler = async (request) => {
     const { raw, clientAddress } = request;
-    let token = limiter?.take(rateLimitKey(clientAddress), clock());
-    if (token instanceof Promise) token = await token;
+    const token = limiter?.take(rateLimitKey(clientAddress), clock());
     if (token && !token.allowed) {
       return anonymous(errorAnswer('rate_limited', { 'retry-after': String(token.retryAfterSeconds), connection: 'close' }, 'Too many events from your address.'));
     }

@@ -27,7 +27,7 @@ export interface SubmitInput {
   clientAddress: string;
   contentType: string | undefined;
   contentLength: string | undefined;
-  /** The Referer header: the page of a conversion when the body names none (docs/analytics.md "Conversions"). */
+  /** The Referer header: the page of a conversion when the body names none (docs/analytics.md "What is counted"). */
   referer?: string;
   /** The unread body. */
   body: Readable;

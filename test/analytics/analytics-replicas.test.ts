@@ -1,5 +1,5 @@
 // Two replicas counting into one PostgreSQL (migration 15) with the day's salt and visitor sets in one Redis
-// (docs/analytics.md "Several replicas"): a visitor seen by both is counted once, views add up, conversions and
+// (docs/analytics.md "Visitors"): a visitor seen by both is counted once, views add up, conversions and
 // referrers come back as written, the salt expires within 48 hours and no table holds a salt, hash or address.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The analytics' day salt and visitor sets shared by replicas (docs/analytics.md "Several replicas"), in the Redis of
+// The analytics' day salt and visitor sets shared by replicas (docs/analytics.md "Visitors"), in the Redis of
 // `[rate_limit]`: the salt of a day is one key made by whichever replica asks first (SET NX) with a 48-hour expiry,
 // and the visitors of a day a HyperLogLog (PFADD, PFCOUNT) that expires 48 hours after its last addition. A replica
 // keeps the salts it read in memory; neither salts nor hashes are ever written beside the counts.

@@ -34,12 +34,25 @@ export function emptyDay(day: string): DayCounts {
   return { day, visitors: 0, views: emptyTally(), referrers: emptyTally(), widths: emptyTally(), conversions: Object.create(null) as Record<string, Tally> };
 }
 
+/** The number of names of each tally bumped, counted once and then kept, so that a new name costs no walk over the others. */
+const sizes = new WeakMap<Tally, number>();
+
 /** Adds `count` to `name` in `tally`, or to OTHER when the tally already holds `limit` names. */
 export function bump(tally: Tally, name: string, count = 1, limit = MAX_NAMES_PER_DAY): void {
-  const known = tally[name];
-  if (known !== undefined) tally[name] = known + count;
-  else if (Object.keys(tally).length < limit) tally[name] = count;
-  else tally[OTHER] = (tally[OTHER] ?? 0) + count;
+  // Own names only: a referrer host may be "constructor".
+  const known = Object.hasOwn(tally, name) ? tally[name] : undefined;
+  if (known !== undefined) {
+    tally[name] = known + count;
+    return;
+  }
+  const size = sizes.get(tally) ?? Object.keys(tally).length;
+  if (size < limit) {
+    tally[name] = count;
+    sizes.set(tally, size + 1);
+  } else {
+    if (!Object.hasOwn(tally, OTHER)) sizes.set(tally, size + 1);
+    tally[OTHER] = (Object.hasOwn(tally, OTHER) ? tally[OTHER]! : 0) + count;
+  }
 }
 
 /** `into` with `batch` added: its increases summed, the larger visitor count kept. */
@@ -53,6 +66,11 @@ export function addDay(into: DayCounts, batch: DayCounts): DayCounts {
     for (const [page, count] of Object.entries(pages)) bump(known, page, count);
   }
   return into;
+}
+
+/** A copy of `counts` made of tallies without prototypes. */
+export function copyDay(counts: DayCounts): DayCounts {
+  return addDay(emptyDay(counts.day), counts);
 }
 
 /** A day read from JSON (a file): unknown or malformed parts are left out. */

@@ -4,7 +4,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AnalyticsStore } from '../../analytics/analytics-store.js';
-import { addDay, dayFromJson, emptyDay, type DayCounts } from '../../analytics/day-counts.js';
+import { addDay, copyDay, dayFromJson, emptyDay, type DayCounts } from '../../analytics/day-counts.js';
 import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 
 export const ANALYTICS_FOLDER = 'analytics';
@@ -32,7 +32,7 @@ export function createAnalyticsFiles(dataDir: string): AnalyticsStore {
     for (const counts of batch) {
       // Added to a copy: when the write fails, the day held stays as the file has it.
       const known = held.get(counts.day) ?? (await readDay(counts.day));
-      const next = addDay(structuredClone(known), counts);
+      const next = addDay(copyDay(known), counts);
       await writeFileAtomically(fileOf(counts.day), `${JSON.stringify(next)}\n`);
       held.delete(counts.day);
       held.set(counts.day, next);

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminAssetBuildOptions, manifestOf } from '../src/admin/admin-asset-build.mjs';
 import { COMMENT_WIDGET_FILE, commentWidgetBuildOptions } from '../src/comments/comment-widget-build.mjs';
+import { BEACON_FILE, BEACON_FOLDER, beaconBuildOptions } from '../src/analytics/beacon-build.mjs';
 
 // Node's own modules are taken with require(), not imported: importing one makes its ES module facade, which reads
 // every export; node:http's include WebSocket and fetch's classes, and reading them loads undici (40 ms of every
@@ -61,6 +62,9 @@ writeFileSync(path.join(assets, 'manifest.json'), `${JSON.stringify(manifestOf(m
 
 // The comment widget (docs/comments.md "The widget"), one ES module in dist/comment-widget/.
 await build({ ...commentWidgetBuildOptions(fileURLToPath(new URL(`../dist/comment-widget/${COMMENT_WIDGET_FILE}`, import.meta.url))), logLevel: 'warning' });
+
+// /a.js of the analytics (docs/analytics.md "The script"), in dist/analytics/.
+await build({ ...beaconBuildOptions(fileURLToPath(new URL(`../dist/${BEACON_FOLDER}/${BEACON_FILE}`, import.meta.url))), logLevel: 'warning' });
 
 // It stays the `postbox` command (package.json "bin"), run directly as well as through node.
 chmodSync(cli, 0o755);

@@ -16,6 +16,7 @@ import type { SpamStore } from '../forms/spam/quarantine.js';
 import type { CommentStore } from '../comments/comment-store.js';
 import type { CommentMailStore } from '../comments/comment-mail-store.js';
 import type { ActivityPubStore } from '../activitypub/activitypub-store.js';
+import type { AnalyticsStore } from '../analytics/analytics-store.js';
 
 /** Every store of one backend, and its connection. */
 export interface Backend {
@@ -39,6 +40,8 @@ export interface Backend {
   commentMail: CommentMailStore;
   /** The blog's key pair, followers and deliveries as an ActivityPub actor (docs/activitypub.md). */
   activitypub: ActivityPubStore;
+  /** The analytics' daily rollups (docs/analytics.md). */
+  analytics: AnalyticsStore;
   admin: AdminRecords;
   /** The users of /admin beyond the config's, their invitations and the audit log (docs/admin.md "Users and roles"). */
   accounts: AccountStore;

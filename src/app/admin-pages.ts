@@ -10,6 +10,7 @@ import type { Accounts } from '../admin/accounts/accounts.js';
 import { EDITORS, EVERY_ROLE } from '../admin/accounts/roles.js';
 import { createAccountPages as createOwnAccountPages } from '../admin/account-pages/account-pages.js';
 import type { AdminRequest, AdminRoute } from '../admin/admin-pages.js';
+import { createAnalyticsPages } from '../admin/analytics-pages/analytics-pages.js';
 import { createAuditPages } from '../admin/audit-pages/audit-pages.js';
 import { createBouncesPages } from '../admin/bounces-pages/bounces-pages.js';
 import { createCommentsPages } from '../admin/comments-pages/comments-pages.js';
@@ -75,6 +76,8 @@ export interface AdminPagesCore {
   git?: { changes: PostChangeLog; history: PostHistory };
   /** Reply notifications (docs/comments.md), with [blog.comments], [mail] and its queue. */
   commentMail?: CommentMail;
+  /** Whether [analytics] counts; /admin/analytics says so when it does not (docs/analytics.md). */
+  analytics?: boolean;
 }
 
 /** Whether posts can be sent from /admin: a newsletter form, and campaigns go through the mail queue. */
@@ -117,6 +120,8 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     ...createBouncesPages({ store: backend.suppressions, logger }),
     ...createAccountPages(config, core),
     ...createOwnPasskeyPages(config, core),
+    // Shown with [analytics] off too, saying so: its section is in every editor's navigation.
+    ...forRoles(EDITORS, createAnalyticsPages({ store: backend.analytics, clock, enabled: core.analytics === true })),
   ];
   if (!content || !config.blog || !config.site || !config.admin) return [...dashboardPages, ...createPlaceholderPages(), ...sharedPages];
   const contentDir = config.blog.content_dir;

@@ -36,6 +36,8 @@ import { systemTimers } from '../kit/timers.js';
 import { retryPolicyOf } from '../queue/retry-policy.js';
 import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createAdminPages } from './admin-pages.js';
+import { MAX_EVENT_BYTES } from '../analytics/http/analytics-routes.js';
+import { composeAnalytics } from './analytics.js';
 import { composeCommentMail, composeCommentRoutes } from './comment-routes.js';
 import { composeWebmentionSender } from './webmention-sender.js';
 import { composeActivityPubSending } from './activitypub.js';
@@ -59,6 +61,8 @@ export interface RootDeps extends NotifierFactories, SpamParts {
   requestLog: RequestLog;
   /** Milliseconds since the epoch; Date.now unless a test sets the time. */
   clock?: Clock;
+  /** Node's timers unless a test hands in fake time (the analytics' flushes). */
+  timers?: Timers;
   /** The pages of /admin behind its sign-in; those of createAdminPages unless a test hands in others. */
   adminPages?: readonly AdminRoute[];
 }
@@ -142,7 +146,7 @@ export function composeFormsService(
   mail: MailConfig,
   backend: Pick<Backend, 'archives' | 'unavailableParts' | 'spam' | 'newsletter'>,
   core: MailCore,
-  parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[]; requestDurations?: RequestDurations } & SpamParts,
+  parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[]; requestDurations?: RequestDurations; convert?(form: string, page: string): void } & SpamParts,
 ): Promise<HttpService> {
   return createFormsService(formsSettingsOf(config, mail), core, {
     logger: parts.logger,
@@ -155,6 +159,7 @@ export function composeFormsService(
     rateLimitKey: createRateLimitKey(config.server.rate_limit_ipv6_prefix),
     extraRoutes: parts.extraRoutes,
     requestDurations: parts.requestDurations,
+    convert: parts.convert,
     spamStore: backend.spam,
     // docs/bounces.md "Where bounces come from": POST /bounces/<provider>, into the suppression policy's sink.
     bounceWebhooks: composeBounceWebhooks(mail.bounces, core.bounces?.sink, { logger: parts.logger, clock: parts.clock, fetch: parts.fetch }),
@@ -276,6 +281,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     const federated = activitypub && content && forms?.queue ? activitypub.start(forms.queue, content) : undefined;
     if (federated) closers.push(() => federated.close());
     const commentMail = content && composeCommentMail(config, backend, forms?.queue, content, { clock, logger });
+    // docs/analytics.md: page views and conversions counted in memory, written in batches; closed after the services.
+    const analytics = composeAnalytics(config, backend, { logger, clock, timers: deps.timers ?? systemTimers });
+    if (analytics) closers.push(() => analytics.close());
     // Then /admin on the core.
     let admin: Admin | undefined;
     if (config.admin) {
@@ -285,7 +293,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
       admin = await createAdmin(
         { admin: config.admin },
         { logger, clock, randomBytes, records: backend.admin, accounts, ipv6Prefix: config.server.rate_limit_ipv6_prefix },
-        (tools) => deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, accounts, logger, clock, git, commentMail, ...tools }),
+        (tools) => deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, accounts, logger, clock, git, commentMail, analytics: analytics !== undefined, ...tools }),
       );
       const opened = admin;
       closers.push(() => opened.close());
@@ -304,6 +312,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         requestDurations,
         fetch: deps.fetch,
         captchaVerifyUrl: deps.captchaVerifyUrl,
+        convert: analytics ? (form, page) => analytics.analytics.convert(form, page) : undefined,
       });
       services.push(withAdmin ? withAdminBodies(service, admin!) : service);
     }
@@ -317,17 +326,18 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         // Without /admin or comments the blog's address is only written to the request line, so no proxy header is
         // trusted; with them, sign-in and comments are limited per address, so the proxies of [server]
         // trust_proxy_headers are trusted.
-        clientAddressOf: createClientAddressResolver(withAdmin || comments ? config.server.trust_proxy_headers : 0),
+        clientAddressOf: createClientAddressResolver(withAdmin || comments || analytics ? config.server.trust_proxy_headers : 0),
         extraRoutes: [
           ...(withAdmin ? admin!.routes : []),
           ...(comments?.routes ?? []),
           ...(federated?.routes ?? []),
+          ...(analytics?.routes ?? []),
           ...(mail && forms && formsOn ? [] : [createMetricsRoute({ metricsToken: config.server.metrics_token, requestDurations })]),
         ],
         requestDurations,
-        documentParts: comments ? [comments.documentPart] : [],
+        documentParts: [...(comments ? [comments.documentPart] : []), ...(analytics ? [analytics.documentPart] : [])],
       });
-      const bodyBytes = Math.max(comments?.maxBodyBytes ?? 0, federated ? ACTIVITY_MAX_BODY_BYTES : 0);
+      const bodyBytes = Math.max(comments?.maxBodyBytes ?? 0, federated ? ACTIVITY_MAX_BODY_BYTES : 0, analytics ? MAX_EVENT_BYTES : 0);
       const withComments = bodyBytes > blog.serverSettings.maxBodyBytes ? { ...blog, serverSettings: { ...blog.serverSettings, maxBodyBytes: bodyBytes } } : blog;
       services.push(withAdmin ? withAdminBodies(withComments, admin!) : withComments);
     }

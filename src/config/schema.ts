@@ -1,6 +1,7 @@
 // The strict schema of config.toml (docs/configuration.md): every default is declared here, once.
 import { z } from 'zod';
 import { adminSchema } from './admin.js';
+import { analyticsSchema } from './analytics.js';
 import { blogCommentsSchema } from './blog-comments.js';
 import { blogActivityPubSchema } from './blog-activitypub.js';
 import { blogGitSchema } from './blog-git.js';
@@ -267,6 +268,8 @@ export const configSchema = z
     blog: blog.optional(),
     admin: adminSchema.optional(),
     rate_limit: rateLimit.default({ backend: 'memory' }),
+    // docs/analytics.md: page views without cookies, on the blog listener.
+    analytics: analyticsSchema.prefault({}),
     state: state.default({ backend: 'files' }),
     // docs/newsletter.md "Lists".
     newsletter: newsletterSchema.optional(),
@@ -285,6 +288,9 @@ export const configSchema = z
         context.addIssue({ code: 'custom', path: ['forms', index, 'to'], message: 'is required when mail.to is not set (the owner address)' });
       }
     });
+    if (value.analytics?.enabled === true && !value.blog) {
+      context.addIssue({ code: 'custom', path: ['analytics', 'enabled'], message: 'needs [blog]: the page views are counted on its listener' });
+    }
     if (value.admin && !value.blog) {
       forms.forEach((entry, index) => {
         const formPath = typeof entry?.path === 'string' ? entry.path : '';

@@ -88,6 +88,8 @@ export interface FormsServiceDeps {
   spamStore: SpamStore;
   /** What the spam checks need beside the store: the challenges' keys, and how the captcha provider is asked. */
   spam: Omit<SpamCheckDeps, 'ledger'>;
+  /** Counts each accepted submission's page as a conversion (docs/analytics.md), with [analytics]. */
+  convert?(form: string, page: string): void;
 }
 
 /** Makes data_dir and loads the rate-limit snapshot, then builds the routes behind one front door. */
@@ -127,6 +129,7 @@ export async function createFormsService(settings: FormsSettings, core: FormsSer
         deliver,
         spam: spamCheckOf(form),
         quarantine: deps.spamStore,
+        convert: deps.convert,
       }),
   });
   const routes = [

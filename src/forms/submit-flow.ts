@@ -13,6 +13,7 @@ import type { Newsletter } from '../newsletter/index.js';
 import type { SubmissionNotice } from './notifications.js';
 import type { ArchiveStore, Clock } from '../ports.js';
 import { readFormBody } from './request-body.js';
+import { conversionPageOf } from './rules/conversion-page.js';
 import { isOriginAllowed } from './rules/cors.js';
 import { UnavailableError, type FormLimiter } from './rate-limits.js';
 import { createSubmissionCheck, type FieldError, type Submission } from './rules/submission.js';
@@ -26,6 +27,8 @@ export interface SubmitInput {
   clientAddress: string;
   contentType: string | undefined;
   contentLength: string | undefined;
+  /** The Referer header: the page of a conversion when the body names none (docs/analytics.md "What is counted"). */
+  referer?: string;
   /** The unread body. */
   body: Readable;
 }
@@ -56,6 +59,8 @@ export interface SubmitFlowDeps {
   spam: SpamCheck;
   /** Where submissions taken for spam are kept. */
   quarantine: Pick<SpamStore, 'quarantine'>;
+  /** Counts an accepted submission as a conversion of its form on `page` (docs/analytics.md), with [analytics]. */
+  convert?(form: string, page: string): void;
 }
 
 const ACCEPTED: SubmitOutcome = Object.freeze({ kind: 'accepted' });
@@ -118,7 +123,12 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
       }
       if (verdict.reasons.length > 0) return handleSpam(check.submission, verdict);
     }
-    return accept(check.submission, new Date(clock()).toISOString());
+    const outcome = await accept(check.submission, new Date(clock()).toISOString());
+    if (outcome.kind === 'accepted' && deps.convert) {
+      const page = conversionPageOf(body.fields._page, input.referer);
+      if (page !== undefined) deps.convert(form.path, page);
+    }
+    return outcome;
   };
 
   /**

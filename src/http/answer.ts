@@ -26,6 +26,8 @@ export interface Answer {
    * origin names a site, not a person, and it is what a developer needs to see to fix allowed_origins.
    */
   refusedOrigin?: string;
+  /** The request line is written without the client's address (the analytics' events: docs/analytics.md "Privacy"). */
+  unloggedAddress?: boolean;
 }
 
 /** Statuses that never carry a body, so no Content-Length either (RFC 9110 sections 6.4.1 and 15.4.5). */

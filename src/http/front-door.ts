@@ -88,7 +88,7 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
       path: rawPath,
       status: response.statusCode,
       durationMs: Math.round(elapsedMs * 100) / 100,
-      ip: clientAddress,
+      ip: answer.unloggedAddress ? '' : clientAddress,
       origin: answer.refusedOrigin,
     });
     requestDurations?.observe(route, method, response.statusCode, elapsedMs / 1000);

@@ -12,7 +12,7 @@ export interface RequestLine {
   path: string;
   status: number;
   durationMs: number;
-  /** An address or "unknown" (client-ip.ts): nothing to escape. */
+  /** An address or "unknown" (client-ip.ts): nothing to escape; '' leaves `ip` out of the line. */
   ip: string;
   /** The refused Origin of a 403 origin_not_allowed; written cleaned (loggableOrigin). */
   origin?: string;
@@ -109,9 +109,11 @@ export function createRequestLog(output: LogOutput, enabled: boolean): RequestLo
       at = putNumber(bytes, at + head.length, statuses[i] as number);
       at = putAscii(bytes, at, DURATION);
       at = putNumber(bytes, at, durations[i] as number);
-      at = putAscii(bytes, at, IP);
-      at = putText(bytes, at, ip);
-      bytes[at++] = QUOTE;
+      if (ip !== '') {
+        at = putAscii(bytes, at, IP);
+        at = putText(bytes, at, ip);
+        bytes[at++] = QUOTE;
+      }
       if (origin !== '') at = putText(bytes, at, origin);
       at = putAscii(bytes, at, LINE_END);
       heads[i] = EMPTY;

@@ -33,6 +33,7 @@ test('the script posts JSON after a CORS preflight, reads {ok:true} and thanks t
     email: `katherine-${marker}@example.org`,
     message: `Could you compute a trajectory for me? ${marker}`,
     website: '',
+    _page: '/contact-fetch.html',
   });
   assert.equal(response.status(), 200);
   assert.deepEqual(await response.json(), { ok: true });
@@ -51,6 +52,8 @@ test('the script posts JSON after a CORS preflight, reads {ok:true} and thanks t
     isAddressedTo(mail, OWNER) && (mail.parsed.text ?? '').includes(marker),
   );
   assert.match(received.parsed.text ?? '', /Katherine Johnson/);
+  // The page a conversion counts for (docs/analytics.md) is not part of the message.
+  assert.doesNotMatch(received.parsed.text ?? '', /contact-fetch\.html/);
 });
 
 test('the script shows the details of a 400 validation next to their inputs, and clears them on success', { timeout: 60_000 }, async (t) => {

@@ -24,6 +24,7 @@ import { createSuppressionFiles } from './suppressions.js';
 import { createSpamFiles, spamDirOf } from './spam-files.js';
 import { createCommentFiles } from './comment-files.js';
 import { createCommentMailFiles } from './comment-mail-files.js';
+import { createAnalyticsFiles } from './analytics-files.js';
 import { withSpamPruning } from '../spam-pruning.js';
 
 /** The records of `config.data_dir`; nothing is read until a store is used. */
@@ -41,6 +42,7 @@ export function openBackend(config: Config, logger: Logger): Backend {
     comments: createCommentFiles(dataDir),
     activitypub: createActivityPubFiles(dataDir),
     commentMail: createCommentMailFiles(dataDir),
+    analytics: createAnalyticsFiles(dataDir),
     spam: withSpamPruning(createSpamFiles(spamDirOf(dataDir)), { forms: config.forms, logger }),
     admin: {
       openSessions: (options) => createSessionStore({ ...options, file: createSessionFile(dataDir) }),

@@ -21,6 +21,7 @@ import { createPostgresSuppressions } from './suppressions.js';
 import { createPostgresSpamStore } from './spam-store.js';
 import { createPostgresCommentStore } from './comment-store.js';
 import { createPostgresCommentMailStore } from './comment-mail-store.js';
+import { createPostgresAnalyticsStore } from './analytics-store.js';
 import { withSpamPruning } from '../spam-pruning.js';
 import type { Backend } from '../backend.js';
 
@@ -38,6 +39,7 @@ export function openBackend(config: Config, logger: Logger, clock: Clock = Date.
     comments: createPostgresCommentStore(state),
     activitypub: createPostgresActivityPubStore(state),
     commentMail: createPostgresCommentMailStore(state, () => randomBytes(16).toString('hex')),
+    analytics: createPostgresAnalyticsStore(state),
     spam: withSpamPruning(createPostgresSpamStore(state), { forms: config.forms, logger, clock }),
     admin: {
       openSessions: async (options) => createPostgresSessionStore(state, options),

@@ -16,6 +16,7 @@ import { COMMENT_TABLES, WEBMENTION_SOURCE_COLUMN } from './schema/comments.js';
 import { COMMENT_MAIL_TABLES } from './schema/comment-mail.js';
 import { ACTIVITYPUB_TABLES } from './schema/activitypub.js';
 import { PENDING_LISTS_COLUMN } from './schema/newsletter-lists.js';
+import { ANALYTICS_TABLES } from './schema/analytics.js';
 
 export interface Migration {
   version: number;
@@ -40,5 +41,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 10, name: 'blog comment mail and replies of the site', sql: COMMENT_MAIL_TABLES },
   { version: 11, name: 'webmention sources', sql: WEBMENTION_SOURCE_COLUMN },
   { version: 13, name: 'newsletter lists of a pending signup', sql: PENDING_LISTS_COLUMN },
+  { version: 15, name: 'analytics daily rollups', sql: ANALYTICS_TABLES },
   { version: 16, name: 'blog activitypub', sql: ACTIVITYPUB_TABLES },
 ]);

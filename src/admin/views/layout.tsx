@@ -16,6 +16,7 @@ const NAVIGATION = [
   { section: 'dashboard', label: 'Dashboard', href: '/admin', roles: OWNERS },
   { section: 'posts', label: 'Posts', href: '/admin/posts', roles: EVERY_ROLE },
   { section: 'comments', label: 'Comments', href: '/admin/comments', roles: EVERY_ROLE },
+  { section: 'analytics', label: 'Analytics', href: '/admin/analytics', roles: EDITORS },
   { section: 'campaigns', label: 'Campaigns', href: '/admin/campaigns', roles: EDITORS },
   { section: 'inbox', label: 'Inbox', href: '/admin/inbox', roles: OWNERS },
   { section: 'subscribers', label: 'Subscribers', href: '/admin/subscribers', roles: OWNERS },

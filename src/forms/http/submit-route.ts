@@ -23,6 +23,7 @@ export function createSubmitRoute(form: FormConfig, submit: (input: SubmitInput)
       clientAddress: request.clientAddress,
       contentType: headers['content-type'],
       contentLength: headers['content-length'],
+      referer: headers.referer,
       body: raw,
     });
     // A new object literal per answer, never a spread copy of prepared headers: Node's writeHead takes some 15 us

@@ -297,7 +297,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     }
     if (content && config.blog && config.site) {
       const withAdmin = adminOn === 'blog' && admin !== undefined;
-      const comments = composeCommentRoutes(config, backend, content, { clock, logger, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl, mail: commentMail });
+      const comments = composeCommentRoutes(config, backend, content, { clock, timers: systemTimers, logger, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl, mail: commentMail });
       if (comments) closers.push(() => comments.close());
       const blog = createBlogService({ site: config.site, blog: config.blog }, content, {
         logger,

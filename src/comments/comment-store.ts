@@ -1,6 +1,8 @@
 // What a comment is and where comments are kept (docs/comments.md): each post version's comments by slug and
 // language, and the addresses whose comment a person approved, which `moderation = "first"` trusts.
-// src/adapters/files/comment-files.ts keeps them in data_dir.
+// src/adapters/files/comment-files.ts keeps them in data_dir. Beside them, the webmentions received and their
+// statuses (webmention-inbox.ts).
+import type { WebmentionInbox } from './webmention-inbox.js';
 
 /** Waiting for a person, shown to everybody, or taken for spam (never shown). */
 export type CommentStatus = 'waiting' | 'published' | 'spam';
@@ -55,4 +57,6 @@ export interface CommentStore {
   isApprovedAddress(address: string): Promise<boolean>;
   /** Remembers that a comment from `address` was approved. */
   addApprovedAddress(address: string): Promise<void>;
+  /** The webmentions received, pending until verified, and their statuses (docs/comments.md "Receiving"). */
+  webmentions: WebmentionInbox;
 }

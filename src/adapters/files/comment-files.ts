@@ -1,6 +1,7 @@
 // The blog's comments in data_dir (docs/comments.md "Where comments are kept"), in data_dir/comments/:
 //   posts/<slug>@<lang>.json   one post version's comments, every status, oldest first (names percent-encoded)
 //   approved-addresses.json    the addresses (compared form) whose comment a person approved
+//   webmentions/<id>.json      a webmention received and its status (webmention-inbox-files.ts)
 // Each file is replaced atomically on every change. Changes of this process run one after the other, and each
 // file is kept in memory while its stamp (inode, size, time) stays: `postbox comments import` writes beside a
 // running `serve`, which reads a file again once it was replaced.
@@ -9,6 +10,7 @@ import path from 'node:path';
 import type { CommentedVersion, CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
 import { comparableEmailAddress } from '../../kit/email-address.js';
 import { writeFileAtomically } from '../../kit/files/atomic-file.js';
+import { createWebmentionInboxFiles } from './webmention-inbox-files.js';
 
 /** The folder of the comments under data_dir (reserved in src/config/data-files.ts). */
 export function commentsDirOf(dataDir: string): string {
@@ -143,5 +145,6 @@ export function createCommentFiles(dataDir: string): CommentStore {
         await writeFileAtomically(addressesFile, `${JSON.stringify({ addresses: [...next] }, null, 1)}\n`);
         addresses = Promise.resolve(next);
       }),
+    webmentions: createWebmentionInboxFiles(folder),
   };
 }

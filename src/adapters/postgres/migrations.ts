@@ -12,7 +12,7 @@ import { BOUNCE_TABLES } from './schema/bounces.js';
 import { SPAM_TABLES } from './schema/spam.js';
 import { ADMIN_DEVICE_COLUMNS } from './schema/admin-devices.js';
 import { ADMIN_CONFIG_HASH_TAGS } from './schema/admin-config-hash-tags.js';
-import { COMMENT_TABLES, WEBMENTION_SOURCE_COLUMN } from './schema/comments.js';
+import { COMMENT_TABLES, WEBMENTION_SOURCE_COLUMN, WEBMENTION_TABLES } from './schema/comments.js';
 import { COMMENT_MAIL_TABLES } from './schema/comment-mail.js';
 
 export interface Migration {
@@ -37,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 9, name: 'blog comments', sql: COMMENT_TABLES },
   { version: 10, name: 'blog comment mail and replies of the site', sql: COMMENT_MAIL_TABLES },
   { version: 11, name: 'webmention sources', sql: WEBMENTION_SOURCE_COLUMN },
+  { version: 12, name: 'webmentions received and sent', sql: WEBMENTION_TABLES },
 ]);

@@ -40,19 +40,3 @@ export function createTaskQueue(concurrency: number, onError: (error: unknown) =
     settled: () => (running === 0 && waiting.length === 0 ? Promise.resolve() : new Promise((resolve) => idle.push(resolve))),
   };
 }
-
-/** What a webmention's status page shows. */
-export type WebmentionStatus = { status: 'pending' } | { status: 'accepted' } | { status: 'refused'; reason: string };
-
-/** The statuses of the latest webmentions, oldest forgotten first once `size` are kept. */
-export function createStatusBook(size: number): { get(id: string): WebmentionStatus | undefined; set(id: string, status: WebmentionStatus): void } {
-  const statuses = new Map<string, WebmentionStatus>();
-  return {
-    get: (id) => statuses.get(id),
-    set(id, status) {
-      statuses.delete(id);
-      statuses.set(id, status);
-      if (statuses.size > size) statuses.delete(statuses.keys().next().value!);
-    },
-  };
-}

@@ -37,7 +37,7 @@ import { retryPolicyOf } from '../queue/retry-policy.js';
 import { createRedisRateLimits } from '../adapters/redis/rate-limits.js';
 import { createAdminPages } from './admin-pages.js';
 import { composeCommentMail, composeCommentRoutes } from './comment-routes.js';
-import { composeWebmentionSender } from './webmention-sender.js';
+import { composeWebmentionPoster, composeWebmentionSender } from './webmention-sender.js';
 import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
 import { createMailCore, type MailCore, type MailCoreDeps, type QueueTuning } from './mail-core.js';
 import { composeGitContent } from './git-content.js';
@@ -59,6 +59,8 @@ export interface RootDeps extends NotifierFactories, SpamParts {
   clock?: Clock;
   /** The pages of /admin behind its sign-in; those of createAdminPages unless a test hands in others. */
   adminPages?: readonly AdminRoute[];
+  /** Replaces parts of the queue's tuning (tests: short retries). */
+  queue?: Partial<QueueTuning>;
 }
 
 /** The forms service's own part of the configuration. */
@@ -119,6 +121,7 @@ export function composeMailCore(
     backend,
     mailer,
     ...notifiersOf(config, parts, clock),
+    webmentions: composeWebmentionPoster(config),
     logger,
     clock,
     timers: parts.timers ?? systemTimers,
@@ -243,11 +246,6 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     // The core, in dependency order: the posts' repository first (a new replica's checkout), then the blog on it.
     const git = await composeGitContent(config, { backend, logger, clock });
     if (git) closers.push(() => git.close());
-    // docs/comments.md "Sending": the links of each post published or changed get their webmentions.
-    const sender = composeWebmentionSender(config, logger);
-    if (sender) closers.push(() => sender.close());
-    const content = await composeBlogContent(config, logger, clock, sender?.notice);
-    if (content) closers.push(() => content.close());
     const mail = config.mail;
     let mailer: Mailer | undefined;
     // The mail core runs for the forms, and for the mails of comments (docs/comments.md "Reply notifications").
@@ -263,6 +261,12 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     // The bounce mailbox reads into the core's suppression policy, so it stops before the core (docs/bounces.md).
     const bounceMailbox = mail && forms ? startBounceMailboxOf(mail.bounces, forms.bounces?.sink, { logger, clock, timers: systemTimers }) : undefined;
     if (bounceMailbox) closers.push(() => bounceMailbox.close());
+    // Then the blog on the core's queue: the links of each post published or changed get their webmentions
+    // (docs/comments.md "Sending").
+    const sender = composeWebmentionSender(config, backend.comments, forms?.queue, logger);
+    if (sender) closers.push(() => sender.close());
+    const content = await composeBlogContent(config, logger, clock, sender?.notice);
+    if (content) closers.push(() => content.close());
     const commentMail = content && composeCommentMail(config, backend, forms?.queue, content, { clock, logger });
     // Then /admin on the core.
     let admin: Admin | undefined;

@@ -22,7 +22,7 @@ import { createCampaignLedger } from '../newsletter/campaigns/campaign-ledger.js
 import { createRecipientMail } from '../newsletter/campaigns/recipient-mail.js';
 import { createNewsletter, type Newsletter, type NewsletterDeps } from '../newsletter/index.js';
 import type { ChatNotifier, Clock, Mailer, RandomBytes, Timers, WebhookNotifier } from '../ports.js';
-import { createDispatch } from '../queue/dispatch.js';
+import { createDispatch, type DispatchChannels } from '../queue/dispatch.js';
 import { campaignLane, campaignLaneOf, type OutgoingMessage } from '../queue/outgoing.js';
 import type { RetryPolicy } from '../queue/retry-policy.js';
 import { createQueueWorker, type DeliveryQueue } from '../queue/worker.js';
@@ -47,6 +47,8 @@ export interface MailCoreDeps {
   chatNotifiers: ReadonlyMap<string, ChatNotifier>;
   /** The webhook notifier of each form with [forms.webhook], by form path. */
   webhookNotifiers: ReadonlyMap<string, WebhookNotifier>;
+  /** How a queued webmention is sent, while the blog's comments are on (docs/comments.md "Sending"). */
+  webmentions?: DispatchChannels['webmentions'];
   logger: Logger;
   /** The time records carry. */
   clock: Clock;
@@ -106,7 +108,7 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
   const guard = bounces?.guard;
   /** The messages of `messages` the suppression list lets be queued. */
   const queueable = async (messages: readonly OutgoingMessage[]) => (guard ? guard.filterQueued(messages) : messages);
-  const plainDispatch = createDispatch({ mailer, chatNotifiers: deps.chatNotifiers, webhookNotifiers: deps.webhookNotifiers });
+  const plainDispatch = createDispatch({ mailer, chatNotifiers: deps.chatNotifiers, webhookNotifiers: deps.webhookNotifiers, webmentions: deps.webmentions });
   const dispatch = guard ? guardDispatch(plainDispatch, guard) : plainDispatch;
   /** Sends one message now, without the queue: tried once, so no id (a webhook event's) has to outlive it. */
   const sendNow = (message: OutgoingMessage) => dispatch({ id: `msg_${deps.randomBytes(16).toString('hex')}`, createdAt: clock(), message });

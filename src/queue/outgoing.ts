@@ -22,7 +22,9 @@ export type WebhookFields = Omit<WebhookEvent, 'id'>;
 export type OutgoingMessage =
   | { channel: 'mail'; form: string; kind: MailKind; mail: MailMessage; recipient?: CampaignRecipient }
   | { channel: 'telegram'; form: string; text: string }
-  | { channel: 'webhook'; form: string; fields: WebhookFields };
+  | { channel: 'webhook'; form: string; fields: WebhookFields }
+  /** A webmention for one of the blog's posts (docs/comments.md "Sending"); form ''. */
+  | { channel: 'webmention'; form: string; source: string; target: string };
 
 /** A message as the queue keeps it: `id` stays the same across retries (webhook receivers drop duplicates by it). */
 export interface QueuedMessage {

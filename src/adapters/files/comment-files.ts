@@ -2,6 +2,7 @@
 //   posts/<slug>@<lang>.json   one post version's comments, every status, oldest first (names percent-encoded)
 //   approved-addresses.json    the addresses (compared form) whose comment a person approved
 //   webmentions/<id>.json      a webmention received and its status (webmention-inbox-files.ts)
+//   webmentions-sent.json      the webmentions queued for the blog's posts (webmention-ledger.ts)
 // Each file is replaced atomically on every change. Changes of this process run one after the other, and each
 // file is kept in memory while its stamp (inode, size, time) stays: `postbox comments import` writes beside a
 // running `serve`, which reads a file again once it was replaced.
@@ -11,6 +12,7 @@ import type { CommentedVersion, CommentStatus, CommentStore, StoredComment } fro
 import { comparableEmailAddress } from '../../kit/email-address.js';
 import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 import { createWebmentionInboxFiles } from './webmention-inbox-files.js';
+import { createWebmentionLedger } from './webmention-ledger.js';
 
 /** The folder of the comments under data_dir (reserved in src/config/data-files.ts). */
 export function commentsDirOf(dataDir: string): string {
@@ -146,5 +148,6 @@ export function createCommentFiles(dataDir: string): CommentStore {
         addresses = Promise.resolve(next);
       }),
     webmentions: createWebmentionInboxFiles(folder),
+    sentWebmentions: createWebmentionLedger(folder),
   };
 }

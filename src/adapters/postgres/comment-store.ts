@@ -1,6 +1,6 @@
 // The blog's comments in PostgreSQL (docs/comments.md "Where comments are kept"), shared by every replica: the
 // tables of schema/comments.ts. Every change is one statement, so replicas need no lock; the webmentions received
-// are in webmention-inbox.ts.
+// are in webmention-inbox.ts, those queued in webmention-ledger.ts.
 // A database that cannot be reached rejects with UnavailableError("postgres") (state.ts), as every store does.
 import type { CommentKind, CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
 import { comparableEmailAddress } from '../../kit/email-address.js';
@@ -9,6 +9,7 @@ import { readCommentFiles } from '../files/comment-files.js';
 import type { ImportCount } from './import-count.js';
 import type { PostgresState } from './state.js';
 import { createPostgresWebmentionInbox } from './webmention-inbox.js';
+import { createPostgresWebmentionLedger } from './webmention-ledger.js';
 
 interface Row {
   id: string;
@@ -126,5 +127,6 @@ export function createPostgresCommentStore(state: PostgresState): CommentStore {
       await state.query('INSERT INTO blog_comment_approved_addresses (address) VALUES ($1) ON CONFLICT (address) DO NOTHING', [comparableEmailAddress(address)]);
     },
     webmentions: createPostgresWebmentionInbox(state),
+    sentWebmentions: createPostgresWebmentionLedger(state),
   };
 }

@@ -42,6 +42,7 @@ export function createWebmentionVerifier(deps: VerifierDeps): WebmentionVerifier
   let running = false;
   let poll: unknown;
   let lastForget = -Infinity;
+  let claimFailing = false;
 
   const verifyOne = async (mention: InboxWebmention) => {
     let outcome: SettledStatus;
@@ -81,7 +82,14 @@ export function createWebmentionVerifier(deps: VerifierDeps): WebmentionVerifier
       return;
     }
     claiming = claim()
-      .catch((error: unknown) => deps.onError(error))
+      .then(() => {
+        claimFailing = false;
+      })
+      .catch((error: unknown) => {
+        // A store that cannot be reached (PostgreSQL away, or not migrated yet) is logged once, not every poll.
+        if (!claimFailing) deps.onError(error);
+        claimFailing = true;
+      })
       .finally(() => {
         claiming = undefined;
         if (again) {

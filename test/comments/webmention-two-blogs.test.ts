@@ -2,7 +2,7 @@
 // on a real port, each with a small site server standing in for the pages a site generator makes from its API:
 // blog A publishes a post that links to a post of blog B; A queues the webmention, discovers B's endpoint on B's
 // page and posts it; B verifies A's page and shows it as a mention with its author within 10 seconds. Then A's
-// post is deleted, its page answers 410, and the webmention sent again removes it from B.
+// post is deleted, its page answers 410, and the webmention A sends again removes it from B.
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
@@ -101,24 +101,20 @@ describe('a webmention from one Postbox blog to another', () => {
     const a = await startBlog('a', {});
     const target = `${b.site}/blog/hello`;
 
-    const published = Date.now();
     await writeFile(path.join(a.contentDir, 'answer.md'), `---\ntitle: An answer\ndate: 2024-05-01\nauthor: Anna\n---\nI read [the post of B](${target}) and agree.\n`);
     const thread = await waitFor('the webmention shown by B', async () => {
       const read = await threadOf(b, 'hello');
       return read.total > 0 ? read : undefined;
     }, 10_000);
-    assert.ok(Date.now() - published < 10_000);
     assert.equal(thread.total, 1);
     const [mention] = thread.comments;
     assert.equal(mention!.kind, 'mention');
     assert.deepEqual(mention!.author, { name: 'Anna', url: `${a.site}/` });
     assert.match(mention!.html, /I read .*the post of B.* and agree/);
 
-    // A's post is deleted: its page answers 410, and a webmention sent again takes it away from B.
+    // A's post is deleted: its page answers 410, and A sends the webmention again, which takes it away from B.
     await rm(path.join(a.contentDir, 'answer.md'));
-    await waitFor('A\'s page gone', async () => ((await fetch(`${a.site}/blog/answer`)).status === 410 ? true : undefined), 10_000);
-    const again = await fetch(`${b.api}/webmention`, { method: 'POST', body: new URLSearchParams({ source: `${a.site}/blog/answer`, target }) });
-    assert.equal(again.status, 202);
     await waitFor('the webmention removed from B', async () => ((await threadOf(b, 'hello')).total === 0 ? true : undefined), 10_000);
+    assert.equal((await fetch(`${a.site}/blog/answer`)).status, 410);
   });
 });

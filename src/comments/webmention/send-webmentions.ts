@@ -2,8 +2,9 @@
 // whose text changed gets one webmention per external link in its text, once per (version, target, change). A
 // change is the hash of the version's HTML. The targets are taken in the comment store's ledger (so a restart, a
 // reload that changed nothing, or another replica takes none again), then queued in the durable outgoing queue,
-// which discovers the endpoint and posts to it (`postWebmention`) with its retries. A version whose targets could
-// not be taken or queued (the store away) is looked at again a little later.
+// which discovers the endpoint and posts to it (`postWebmention`) with its retries. A version that leaves the
+// catalog while the process runs sends its targets one more webmention (its page is gone now). A version whose
+// targets could not be taken or queued (the store away) is looked at again a little later.
 import { createHash } from 'node:crypto';
 import type { CatalogEntry } from '../../blog/catalog/catalog.js';
 import type { PostVersion } from '../../blog/content/post.js';
@@ -38,53 +39,75 @@ export interface WebmentionSender {
   close(): Promise<void>;
 }
 
+/** The change of a version that left the catalog. */
+const GONE = 'gone';
+
+/** A version's key in the ledger: `<slug>@<lang>`. */
+const versionOf = (entry: CatalogEntry) => `${entry.post.slug}@${entry.post.lang}`;
+
 export function createWebmentionSender(deps: SenderDeps): WebmentionSender {
   // A version unchanged between catalogs is the same object: only new ones are looked at.
   const examined = new WeakSet<PostVersion>();
   const underWay = new Set<Promise<void>>();
 
+  // What each published version linked to when it was looked at: a version that leaves the catalog (deleted,
+  // unpublished) sends its targets a webmention once more, so that they find its page gone (410) and take theirs back.
+  const linked = new Map<string, OutgoingWebmention[]>();
+
+  /** Takes the targets of `version` at `change` in the ledger and queues those taken. */
+  const queueTaken = async (version: string, change: string, webmentions: readonly OutgoingWebmention[]) => {
+    const taken = new Set(await deps.ledger.take(version, change, webmentions.map((webmention) => webmention.target)));
+    if (taken.size === 0) return;
+    try {
+      await deps.enqueue(webmentions.filter((webmention) => taken.has(webmention.target)));
+    } catch (error) {
+      await deps.ledger.giveBack(version, change, [...taken]);
+      throw error;
+    }
+  };
+
   const queueFor = async (snapshot: BlogSnapshot, entry: CatalogEntry) => {
     const source = publicPostUrl(snapshot.catalog, entry);
     const html = snapshot.html(entry);
     const change = createHash('sha256').update(html).digest('base64url');
-    const version = `${entry.post.slug}@${entry.post.lang}`;
     const ownHosts = new Set([new URL(source).host, new URL(snapshot.catalog.site.base_url).host]);
     const targets = [...new Set(linksOf(html, source))].filter((target) => !ownHosts.has(new URL(target).host));
-    const taken = await deps.ledger.take(version, change, targets);
-    if (taken.length === 0) return;
-    try {
-      await deps.enqueue(taken.map((target) => ({ source, target })));
-    } catch (error) {
-      await deps.ledger.giveBack(version, change, taken);
-      throw error;
-    }
+    const webmentions = targets.map((target) => ({ source, target }));
+    linked.set(versionOf(entry), webmentions);
+    await queueTaken(versionOf(entry), change, webmentions);
   };
 
   const retries = new Set<unknown>();
   let closed = false;
 
-  /** Takes and queues the version's webmentions; a failure (a store not reachable) is tried again later. */
-  const look = (snapshot: BlogSnapshot, entry: CatalogEntry) => {
-    const work: Promise<void> = queueFor(snapshot, entry)
+  /** Runs `work` (taking and queueing); a failure (a store not reachable) runs it again later. */
+  const look = (source: string, work: () => Promise<void>) => {
+    const running: Promise<void> = work()
       .catch((error: unknown) => {
-        deps.onFailure(error, publicPostUrl(snapshot.catalog, entry));
+        deps.onFailure(error, source);
         if (closed) return;
         const handle = deps.timers.setTimeout(() => {
           retries.delete(handle);
-          if (!closed) look(snapshot, entry);
+          if (!closed) look(source, work);
         }, deps.retryMs);
         retries.add(handle);
       })
-      .finally(() => underWay.delete(work));
-    underWay.add(work);
+      .finally(() => underWay.delete(running));
+    underWay.add(running);
   };
 
   return {
     notice(snapshot) {
+      const published = new Set(snapshot.catalog.published.map(versionOf));
+      for (const [version, webmentions] of linked) {
+        if (published.has(version)) continue;
+        linked.delete(version);
+        if (webmentions.length > 0) look(webmentions[0]!.source, () => queueTaken(version, GONE, webmentions));
+      }
       for (const entry of snapshot.catalog.published) {
         if (examined.has(entry.post)) continue;
         examined.add(entry.post);
-        look(snapshot, entry);
+        look(publicPostUrl(snapshot.catalog, entry), () => queueFor(snapshot, entry));
       }
     },
     async close() {

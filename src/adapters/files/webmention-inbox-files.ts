@@ -12,6 +12,17 @@ const FOLDER = 'webmentions';
 /** One file: the webmention and its status. */
 type InboxFile = InboxWebmention & WebmentionStatus;
 
+/** Every webmention received in `commentsDir` with its status, for `postbox migrate --from-files`. */
+export async function readWebmentionInboxFiles(commentsDir: string): Promise<Array<InboxWebmention & WebmentionStatus>> {
+  const folder = path.join(commentsDir, FOLDER);
+  const names = await readdir(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [] as string[];
+    throw error;
+  });
+  const files = await Promise.all(names.filter((name) => WEBMENTION_ID.test(name.slice(0, -'.json'.length)) && name.endsWith('.json')).map(async (name) => JSON.parse(await readFile(path.join(folder, name), 'utf8')) as InboxFile));
+  return files.sort((a, b) => a.receivedAt - b.receivedAt);
+}
+
 export function createWebmentionInboxFiles(commentsDir: string): WebmentionInbox {
   const folder = path.join(commentsDir, FOLDER);
   const fileOf = (id: string) => path.join(folder, `${id}.json`);

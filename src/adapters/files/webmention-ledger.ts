@@ -9,21 +9,24 @@ import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 const LEDGER_FILE = 'webmentions-sent.json';
 
 /** Per post version: the change last looked at and the targets taken for it. */
-type SentRecord = Record<string, { change: string; sent: string[] }>;
+export type SentRecord = Record<string, { change: string; sent: string[] }>;
+
+/** The record in `commentsDir`, for `postbox migrate --from-files`; empty when there is none. */
+export async function readWebmentionLedgerFile(commentsDir: string): Promise<SentRecord> {
+  try {
+    return (JSON.parse(await readFile(path.join(commentsDir, LEDGER_FILE), 'utf8')) as { versions: SentRecord }).versions;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+}
 
 export function createWebmentionLedger(commentsDir: string): SentLedger {
   const file = path.join(commentsDir, LEDGER_FILE);
   let record: Promise<SentRecord> | undefined;
   let changes: Promise<unknown> = Promise.resolve();
 
-  const read = async (): Promise<SentRecord> => {
-    try {
-      return (JSON.parse(await readFile(file, 'utf8')) as { versions: SentRecord }).versions;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw error;
-    }
-  };
+  const read = () => readWebmentionLedgerFile(commentsDir);
 
   /** Runs `change` on the record after every change before it, and writes the record when it says so. */
   function update<T>(change: (book: SentRecord) => { changed: boolean; result: T }): Promise<T> {

@@ -1,6 +1,6 @@
 // Webmentions received by two replicas on one real PostgreSQL (docs/comments.md "Receiving"): each one is kept before
 // its 202, its status is read on either replica, and of a burst sent to both each source is fetched and verified
-// by one replica only.
+// by one replica only; and answered 503 while PostgreSQL is away.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
@@ -57,5 +57,12 @@ describe('webmentions received by two replicas on PostgreSQL', () => {
     const thread = (await replicas[0]!.service.inject({ method: 'GET', url: '/api/blog/posts/hello/comments' })).json() as { total: number; comments: Array<{ kind: string }> };
     assert.equal(thread.total, 26);
     assert.ok(thread.comments.every((comment) => comment.kind === 'reply'));
+
+    // PostgreSQL away: a webmention cannot be kept, and says so, as every request that needs the store does.
+    await postgres.stop();
+    const away = await send(replicas[0]!, `http://127.0.0.1:${site.port}/while-away`);
+    assert.equal(away.statusCode, 503);
+    assert.equal((away.json() as { error: string }).error, 'unavailable');
+    await postgres.start();
   });
 });

@@ -151,7 +151,7 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
 }
 
 /** `answer`, or 503 when a part it needed could not be reached (docs/configuration.md "[state]"). */
-async function answerUnlessUnavailable(answer: Promise<Answer>): Promise<Answer> {
+export async function answerUnlessUnavailable(answer: Promise<Answer>): Promise<Answer> {
   try {
     return await answer;
   } catch (error) {

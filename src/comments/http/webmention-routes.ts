@@ -5,6 +5,7 @@
 //                           a Location where its status is read, once the webmention is kept in the comment
 //                           store; the source is checked in the background (webmention-verifier.ts)
 //   GET  /webmention/<id>   {"status": "pending" | "accepted" | "refused", "reason"?}, read from the store
+// Both answer 503 while the store cannot be reached: nothing was kept.
 import type { Answer } from '../../http/answer.js';
 import { errorAnswer, JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
@@ -12,6 +13,7 @@ import { readFormBody } from '../../forms/request-body.js';
 import { isPlainlyPrivateHost } from '../../kit/public-address.js';
 import type { Clock, TakeResult } from '../../ports.js';
 import { isThreadClosed } from '../moderation.js';
+import { answerUnlessUnavailable } from './comment-routes.js';
 import type { WebmentionInbox } from '../webmention-inbox.js';
 import type { FindTargetPost } from '../webmention/webmention-target.js';
 import { normaliseUrl } from '../webmention/webmention-source.js';
@@ -44,7 +46,9 @@ export interface WebmentionRoutesDeps {
 export function createWebmentionRoutes(options: WebmentionRoutesOptions, deps: WebmentionRoutesDeps): Route[] {
   const headers = () => ({ 'access-control-allow-origin': '*', 'cache-control': 'no-store' });
 
-  const receive: Handler = async (request: RoutedRequest): Promise<Answer> => {
+  const receive: Handler = (request) => answerUnlessUnavailable(receiveWebmention(request));
+
+  const receiveWebmention = async (request: RoutedRequest): Promise<Answer> => {
     const { raw } = request;
     const read = await readFormBody({ stream: raw, contentType: raw.headers['content-type'], contentLength: raw.headers['content-length'] }, WEBMENTION_MAX_BODY_BYTES);
     if (!read.ok) return errorAnswer(read.error, headers(), read.message);
@@ -68,7 +72,9 @@ export function createWebmentionRoutes(options: WebmentionRoutesOptions, deps: W
     return { status: 202, headers: { ...headers(), location, 'content-type': JSON_CONTENT_TYPE }, body: JSON.stringify({ status: 'pending', id, location }) };
   };
 
-  const status: Handler = async (request) => {
+  const status: Handler = (request) => answerUnlessUnavailable(readStatus(request));
+
+  const readStatus = async (request: RoutedRequest): Promise<Answer> => {
     const found = await deps.inbox.status(request.path.slice(WEBMENTION_PATH.length + 1));
     if (!found) return errorAnswer('not_found', headers());
     return { status: 200, headers: { ...headers(), 'content-type': JSON_CONTENT_TYPE }, body: JSON.stringify(found) };

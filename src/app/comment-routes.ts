@@ -20,7 +20,7 @@ import type { BlogDocumentPart } from '../blog/http/openapi.js';
 import { createCommentRenderer, sanitizeCommentHtml } from '../comments/render-comment.js';
 import { createWebmentionRoutes } from '../comments/http/webmention-routes.js';
 import { verifyWebmention } from '../comments/webmention/verify-webmention.js';
-import { createTaskQueue } from '../comments/webmention/webmention-queue.js';
+import { createWebmentionVerifier } from '../comments/webmention/webmention-verifier.js';
 import { createTargetFinder } from '../comments/webmention/webmention-target.js';
 import { createGuardedFetch } from '../adapters/web/guarded-fetch.js';
 import { createContentRules } from '../forms/spam/content-rules.js';
@@ -31,7 +31,7 @@ import { createRateLimitKey } from '../forms/rules/rate-limit-key.js';
 import { proofOfWorkSecrets } from '../forms/spam/proof-of-work.js';
 import { createSpamCheck } from '../forms/spam/spam-check.js';
 import type { Route } from '../http/route-table.js';
-import type { Clock, FormRateLimits } from '../ports.js';
+import type { Clock, FormRateLimits, Timers } from '../ports.js';
 import type { Logger } from '../kit/log.js';
 import type { FetchPage } from '../comments/webmention/fetch-page.js';
 
@@ -44,12 +44,18 @@ export interface CommentParts {
   mail?: CommentMail;
   /** How webmention sources are fetched; the guarded fetch of src/adapters/web/ by default. */
   fetchPage?: FetchPage;
+  /** The verifier's polls. */
+  timers: Timers;
 }
 
 /** Webmentions one source host may send per hour (docs/comments.md "Webmentions"). */
 const WEBMENTIONS_PER_HOUR = 60;
-/** Sources checked at once. */
+/** Sources checked at once, by each process. */
 const WEBMENTION_CONCURRENCY = 4;
+/** How often each process looks for webmentions another one received (or left pending): well within 10 s. */
+const WEBMENTION_POLL_MS = 1_000;
+/** How long a webmention's status page answers. */
+const WEBMENTION_STATUS_KEPT_MS = 30 * 24 * 3_600_000;
 
 /** The key the comment buckets are kept under in Redis, beside the forms' (their paths). */
 const RATE_LIMIT_NAME = '/api/blog/posts/*/comments';
@@ -98,24 +104,37 @@ export function composeCommentRoutes(
   );
   const widget = createCommentWidgetRoutes(commentWidget());
   const mailRoutes = parts.mail ? createCommentMailRoutes(parts.mail, config.site?.title ?? 'the site') : [];
-  // Webmentions are checked in the background, a few at a time; shutting down waits for those taken.
-  const queue = createTaskQueue(WEBMENTION_CONCURRENCY, (error) => parts.logger.error({ err: error }, 'webmention task failed'));
+  // Webmentions are kept in the comment store and checked in the background, a few at a time, by the process that
+  // claims each; shutting down waits for those taken.
   const contentRules = createContentRules(settings.spam);
+  const verifier = createWebmentionVerifier({
+    inbox: backend.comments.webmentions,
+    verify: (mention) =>
+      verifyWebmention(
+        { moderation: settings.moderation, spamAction: settings.spam.action },
+        { store: backend.comments, fetchPage: parts.fetchPage ?? createGuardedFetch(settings.webmention_private_sources), contentRules, sanitize: sanitizeCommentHtml, render, createId, clock: parts.clock },
+        mention,
+      ),
+    clock: parts.clock,
+    timers: parts.timers,
+    concurrency: WEBMENTION_CONCURRENCY,
+    pollIntervalMs: WEBMENTION_POLL_MS,
+    keepMs: WEBMENTION_STATUS_KEPT_MS,
+    onError: (error, mention) =>
+      mention
+        ? parts.logger.error({ err: error, event: 'webmention_failed', target: mention.target }, 'a webmention could not be checked')
+        : parts.logger.error({ err: error, event: 'webmention_failed' }, 'the webmentions received could not be read'),
+  });
+  verifier.start();
   const webmentionRoutes = createWebmentionRoutes(
     { publicUrl: config.blog!.public_url, privateSources: settings.webmention_private_sources, closeAfterDays: settings.close_after_days },
     {
       findTarget: createTargetFinder(content.current),
       limiter: createRateLimiter(WEBMENTIONS_PER_HOUR),
-      queue,
-      verify: (mention) =>
-        verifyWebmention(
-          { moderation: settings.moderation, spamAction: settings.spam.action },
-          { store: backend.comments, fetchPage: parts.fetchPage ?? createGuardedFetch(settings.webmention_private_sources), contentRules, sanitize: sanitizeCommentHtml, render, createId, clock: parts.clock },
-          mention,
-        ),
+      inbox: backend.comments.webmentions,
+      wake: verifier.wake,
       createId,
       clock: parts.clock,
-      onError: (error, mention) => parts.logger.error({ err: error, event: 'webmention_failed', target: mention.target }, 'a webmention could not be checked'),
     },
   );
   return {
@@ -126,7 +145,7 @@ export function composeCommentRoutes(
     },
     maxBodyBytes: COMMENT_MAX_BODY_BYTES,
     close: async () => {
-      await queue.settled();
+      await verifier.close();
       await shared?.close?.();
     },
   };

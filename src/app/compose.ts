@@ -39,7 +39,7 @@ import { createAdminPages } from './admin-pages.js';
 import { MAX_EVENT_BYTES } from '../analytics/http/analytics-routes.js';
 import { composeAnalytics } from './analytics.js';
 import { composeCommentMail, composeCommentRoutes } from './comment-routes.js';
-import { composeWebmentionSender } from './webmention-sender.js';
+import { composeWebmentionPoster, composeWebmentionSender } from './webmention-sender.js';
 import { composeActivityPubSending } from './activitypub.js';
 import { ACTIVITY_MAX_BODY_BYTES } from '../activitypub/http/activitypub-routes.js';
 import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
@@ -65,6 +65,8 @@ export interface RootDeps extends NotifierFactories, SpamParts {
   timers?: Timers;
   /** The pages of /admin behind its sign-in; those of createAdminPages unless a test hands in others. */
   adminPages?: readonly AdminRoute[];
+  /** Replaces parts of the queue's tuning (tests: short retries). */
+  queue?: Partial<QueueTuning>;
 }
 
 /** The forms service's own part of the configuration. */
@@ -129,6 +131,7 @@ export function composeMailCore(
     backend,
     mailer,
     ...notifiersOf(config, parts, clock),
+    webmentions: composeWebmentionPoster(config),
     logger,
     clock,
     timers: parts.timers ?? systemTimers,
@@ -255,14 +258,8 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     // The core, in dependency order: the posts' repository first (a new replica's checkout), then the blog on it.
     const git = await composeGitContent(config, { backend, logger, clock });
     if (git) closers.push(() => git.close());
-    // docs/comments.md "Sending": the links of each post published or changed get their webmentions.
-    const sender = composeWebmentionSender(config, logger);
-    if (sender) closers.push(() => sender.close());
     // docs/activitypub.md: how a queued activity is sent; the posts' changes are published once the queue runs.
     const activitypub = composeActivityPubSending(config, backend, { logger, clock, fetch: deps.fetch });
-    const notice = sender && activitypub ? (snapshot: BlogSnapshot) => (sender.notice(snapshot), activitypub.notice(snapshot)) : (sender?.notice ?? activitypub?.notice);
-    const content = await composeBlogContent(config, logger, clock, notice);
-    if (content) closers.push(() => content.close());
     const mail = config.mail;
     let mailer: Mailer | undefined;
     // The mail core runs for the forms, and for the mails of comments (docs/comments.md "Reply notifications").
@@ -278,6 +275,13 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     // The bounce mailbox reads into the core's suppression policy, so it stops before the core (docs/bounces.md).
     const bounceMailbox = mail && forms ? startBounceMailboxOf(mail.bounces, forms.bounces?.sink, { logger, clock, timers: systemTimers }) : undefined;
     if (bounceMailbox) closers.push(() => bounceMailbox.close());
+    // Then the blog on the core's queue: the links of each post published or changed get their webmentions
+    // (docs/comments.md "Sending"), and the followers their activities (docs/activitypub.md).
+    const sender = composeWebmentionSender(config, backend.comments, forms?.queue, logger);
+    if (sender) closers.push(() => sender.close());
+    const notice = sender && activitypub ? (snapshot: BlogSnapshot) => (sender.notice(snapshot), activitypub.notice(snapshot)) : (sender?.notice ?? activitypub?.notice);
+    const content = await composeBlogContent(config, logger, clock, notice);
+    if (content) closers.push(() => content.close());
     const federated = activitypub && content && forms?.queue ? activitypub.start(forms.queue, content) : undefined;
     if (federated) closers.push(() => federated.close());
     const commentMail = content && composeCommentMail(config, backend, forms?.queue, content, { clock, logger });
@@ -318,7 +322,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     }
     if (content && config.blog && config.site) {
       const withAdmin = adminOn === 'blog' && admin !== undefined;
-      const comments = composeCommentRoutes(config, backend, content, { clock, logger, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl, mail: commentMail });
+      const comments = composeCommentRoutes(config, backend, content, { clock, timers: systemTimers, logger, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl, mail: commentMail });
       if (comments) closers.push(() => comments.close());
       const blog = createBlogService({ site: config.site, blog: config.blog }, content, {
         logger,

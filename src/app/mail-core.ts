@@ -49,6 +49,8 @@ export interface MailCoreDeps {
   webhookNotifiers: ReadonlyMap<string, WebhookNotifier>;
   /** The blog's signed activities (docs/activitypub.md "Delivery"), with `[blog.activitypub]`. */
   deliverActivity?: DispatchChannels['deliverActivity'];
+  /** How a queued webmention is sent, while the blog's comments are on (docs/comments.md "Sending"). */
+  webmentions?: DispatchChannels['webmentions'];
   logger: Logger;
   /** The time records carry. */
   clock: Clock;
@@ -108,7 +110,7 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
   const guard = bounces?.guard;
   /** The messages of `messages` the suppression list lets be queued. */
   const queueable = async (messages: readonly OutgoingMessage[]) => (guard ? guard.filterQueued(messages) : messages);
-  const plainDispatch = createDispatch({ mailer, chatNotifiers: deps.chatNotifiers, webhookNotifiers: deps.webhookNotifiers, deliverActivity: deps.deliverActivity });
+  const plainDispatch = createDispatch({ mailer, chatNotifiers: deps.chatNotifiers, webhookNotifiers: deps.webhookNotifiers, deliverActivity: deps.deliverActivity, webmentions: deps.webmentions });
   const dispatch = guard ? guardDispatch(plainDispatch, guard) : plainDispatch;
   /** Sends one message now, without the queue: tried once, so no id (a webhook event's) has to outlive it. */
   const sendNow = (message: OutgoingMessage) => dispatch({ id: `msg_${deps.randomBytes(16).toString('hex')}`, createdAt: clock(), message });

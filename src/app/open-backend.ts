@@ -11,7 +11,7 @@ import type { Clock } from '../ports.js';
 
 /** The backend `[state]` names; `clock` dates what a store stamps itself (a retry request). */
 export function openBackend(config: Config, logger: Logger, clock: Clock = Date.now): Backend {
-  return postgresUrlOf(config) === undefined ? openFilesBackend(config, logger) : openPostgresBackend(config, logger, clock);
+  return postgresUrlOf(config) === undefined ? openFilesBackend(config, logger, clock) : openPostgresBackend(config, logger, clock);
 }
 
 /**

@@ -1,28 +1,45 @@
 // The webmentions the blog sends for its posts (docs/comments.md "Sending"), while [blog.comments] is on: the
-// sender over the guarded fetch, its ledger in data_dir, and a queue of its own that shutting down waits for.
+// sender takes each target in the comment store's ledger and queues it in the mail core's durable queue, whose
+// dispatch sends it through the guarded fetch. Without the queue ([mail] absent, or `queue = false`) none is sent.
 import { createGuardedFetch } from '../adapters/web/guarded-fetch.js';
-import { createWebmentionLedger } from '../adapters/files/webmention-ledger.js';
 import type { BlogSnapshot } from '../blog/http/snapshot.js';
-import { createWebmentionSender } from '../comments/webmention/send-webmentions.js';
-import { createTaskQueue } from '../comments/webmention/webmention-queue.js';
+import type { CommentStore } from '../comments/comment-store.js';
+import { createWebmentionSender, postWebmention } from '../comments/webmention/send-webmentions.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../kit/log.js';
+import { systemTimers } from '../kit/timers.js';
+import type { DispatchChannels } from '../queue/dispatch.js';
+import type { DeliveryQueue } from '../queue/worker.js';
 
-/** Targets sent to at once. */
-const SEND_CONCURRENCY = 2;
+/** How soon a post whose webmentions could not be queued (the store away) is looked at again. */
+const QUEUE_RETRY_MS = 2_000;
 
-/** The sender, or undefined when comments (and with them webmentions) are off. */
-export function composeWebmentionSender(config: Config, logger: Logger): { notice(snapshot: BlogSnapshot): void; close(): Promise<void> } | undefined {
+/** The sender, or undefined when comments (and with them webmentions) are off or there is no queue. */
+export function composeWebmentionSender(
+  config: Config,
+  comments: Pick<CommentStore, 'sentWebmentions'>,
+  queue: Pick<DeliveryQueue, 'enqueue'> | undefined,
+  logger: Logger,
+): { notice(snapshot: BlogSnapshot): void; close(): Promise<void> } | undefined {
+  if (!config.blog?.comments.enabled) return undefined;
+  if (!queue) {
+    logger.warn({ event: 'webmention_not_sent' }, 'webmentions for the posts are not sent: they go through the mail queue, which needs [mail] with queue = true');
+    return undefined;
+  }
+  const sender = createWebmentionSender({
+    ledger: comments.sentWebmentions,
+    enqueue: (webmentions) => queue.enqueue(webmentions.map(({ source, target }) => ({ channel: 'webmention', form: '', source, target }))),
+    onFailure: (error, source) => logger.warn({ err: error, event: 'webmention_not_sent', source }, 'the webmentions of a post could not be queued yet; they are tried again shortly'),
+    timers: systemTimers,
+    retryMs: QUEUE_RETRY_MS,
+  });
+  return sender;
+}
+
+/** How the queue's dispatch sends one webmention, while comments are on. */
+export function composeWebmentionPoster(config: Config): DispatchChannels['webmentions'] {
   const settings = config.blog?.comments;
   if (!settings?.enabled) return undefined;
-  const queue = createTaskQueue(SEND_CONCURRENCY, (error) => logger.error({ err: error }, 'webmention sending failed'));
-  const sender = createWebmentionSender({
-    fetchPage: createGuardedFetch(settings.webmention_private_sources),
-    ledger: createWebmentionLedger(config.data_dir),
-    queue,
-    onFailure: (error, source, target) =>
-      logger.warn({ event: 'webmention_not_sent', source, target, reason: (error as Error).message }, 'a webmention could not be sent; it is tried again at the next change or start'),
-    onSent: (source, target) => logger.info({ event: 'webmention_sent', source, target }, 'webmention sent'),
-  });
-  return { notice: sender.notice, close: () => queue.settled() };
+  const fetchPage = createGuardedFetch(settings.webmention_private_sources);
+  return (webmention) => postWebmention(fetchPage, webmention);
 }

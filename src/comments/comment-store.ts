@@ -1,6 +1,9 @@
 // What a comment is and where comments are kept (docs/comments.md): each post version's comments by slug and
 // language, and the addresses whose comment a person approved, which `moderation = "first"` trusts.
-// src/adapters/files/comment-files.ts keeps them in data_dir.
+// src/adapters/files/comment-files.ts keeps them in data_dir. Beside them, the webmentions received and their
+// statuses (webmention-inbox.ts), and the webmentions queued for the blog's own posts (webmention-ledger.ts).
+import type { WebmentionInbox } from './webmention-inbox.js';
+import type { SentLedger } from './webmention-ledger.js';
 
 /** Waiting for a person, shown to everybody, or taken for spam (never shown). */
 export type CommentStatus = 'waiting' | 'published' | 'spam';
@@ -55,4 +58,8 @@ export interface CommentStore {
   isApprovedAddress(address: string): Promise<boolean>;
   /** Remembers that a comment from `address` was approved. */
   addApprovedAddress(address: string): Promise<void>;
+  /** The webmentions received, pending until verified, and their statuses (docs/comments.md "Receiving"). */
+  webmentions: WebmentionInbox;
+  /** The webmentions queued for the blog's own posts, once per (post version, target, change) (docs/comments.md "Sending"). */
+  sentWebmentions: SentLedger;
 }

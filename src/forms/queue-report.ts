@@ -13,6 +13,7 @@ function deliveredAs(message: OutgoingMessage): { counter?: CounterName; event: 
   if (message.channel === 'telegram') return { event: 'telegram_sent' };
   if (message.channel === 'webhook') return { event: 'webhook_sent' };
   if (message.channel === 'activitypub') return { event: 'activity_sent' };
+  if (message.channel === 'webmention') return { event: 'webmention_sent' };
   switch (message.kind) {
     case 'owner':
       return { counter: 'sent', event: 'mail_sent' };
@@ -30,7 +31,7 @@ function deliveredAs(message: OutgoingMessage): { counter?: CounterName; event: 
 /** The counter a message adds to when it was given up. */
 function givenUpAs(message: OutgoingMessage): CounterName | undefined {
   if (message.channel === 'telegram') return 'telegram_failed';
-  if (message.channel === 'webhook' || message.channel === 'activitypub') return undefined;
+  if (message.channel === 'webhook' || message.channel === 'activitypub' || message.channel === 'webmention') return undefined;
   return message.kind === 'receipt' ? 'auto_reply_failed' : 'send_failed';
 }
 

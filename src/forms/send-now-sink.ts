@@ -32,12 +32,14 @@ interface Channel {
 const OWNER_MAIL: Channel = { sent: 'mail_sent', failed: 'mail_failed', countSent: 'sent', what: 'owner mail' };
 const TELEGRAM: Channel = { sent: 'telegram_sent', failed: 'telegram_failed', countFailed: 'telegram_failed', what: 'telegram notification' };
 const WEBHOOK: Channel = { sent: 'webhook_sent', failed: 'webhook_failed', what: 'webhook' };
+const WEBMENTION: Channel = { sent: 'webmention_sent', failed: 'webmention_failed', what: 'webmention' };
 const RECEIPT: Channel = { sent: 'receipt_sent', failed: 'receipt_failed', countFailed: 'auto_reply_failed', what: 'receipt' };
 
 /** The channel a message of a submission is told as. */
 function channelOf(message: OutgoingMessage): Channel {
   if (message.channel === 'telegram') return TELEGRAM;
   if (message.channel === 'webhook') return WEBHOOK;
+  if (message.channel === 'webmention') return WEBMENTION;
   return message.channel === 'mail' && message.kind === 'receipt' ? RECEIPT : OWNER_MAIL;
 }
 

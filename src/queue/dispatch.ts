@@ -1,6 +1,7 @@
 // Sends one queued message through its channel now: mail through the mailer, chat and webhook notifications
 // through the form's notifier, looked up by the form's path when the message is sent (a queued message holds
-// no secret). A form that lost its channel since the message was queued is a permanent failure.
+// no secret). A form that lost its channel since the message was queued is a permanent failure. Webmentions go
+// through the function the blog hands in (docs/comments.md "Sending").
 import type { ChatNotifier, Mailer, WebhookNotifier } from '../ports.js';
 import type { Dispatch } from './outgoing.js';
 
@@ -10,6 +11,8 @@ export interface DispatchChannels {
   webhookNotifiers: ReadonlyMap<string, WebhookNotifier>;
   /** Posts a signed activity to an inbox (docs/activitypub.md "Delivery"), with `[blog.activitypub]`. */
   deliverActivity?: (inbox: string, activity: Record<string, unknown>) => Promise<void>;
+  /** Sends one webmention now; `'skipped'` when its target takes none. Absent while comments are off. */
+  webmentions?(webmention: { source: string; target: string }): Promise<void | 'skipped'>;
 }
 
 /** A channel that is not configured (any more): retrying cannot help. */
@@ -40,6 +43,9 @@ export function createDispatch(channels: DispatchChannels): Dispatch {
       case 'activitypub':
         if (!channels.deliverActivity) throw new NoChannelError('activitypub');
         return channels.deliverActivity(message.inbox, message.activity);
+      case 'webmention':
+        if (!channels.webmentions) throw new NoChannelError('webmention');
+        return channels.webmentions({ source: message.source, target: message.target });
     }
   };
 }

@@ -24,7 +24,9 @@ export type OutgoingMessage =
   | { channel: 'telegram'; form: string; text: string }
   | { channel: 'webhook'; form: string; fields: WebhookFields }
   // docs/activitypub.md "Delivery": one activity (JSON-LD) to one inbox, signed by the blog's actor when it is sent.
-  | { channel: 'activitypub'; form: ''; inbox: string; activity: Record<string, unknown> };
+  | { channel: 'activitypub'; form: ''; inbox: string; activity: Record<string, unknown> }
+  /** A webmention for one of the blog's posts (docs/comments.md "Sending"); form ''. */
+  | { channel: 'webmention'; form: string; source: string; target: string };
 
 /** A message as the queue keeps it: `id` stays the same across retries (webhook receivers drop duplicates by it). */
 export interface QueuedMessage {

@@ -19,6 +19,8 @@ export interface CommentsApp {
   dir: string;
   /** Posts a comment as JSON from the site's origin. */
   post(slug: string, fields: Record<string, unknown>, headers?: Record<string, string>): Promise<InjectedResponse>;
+  /** The log lines so far. */
+  logs(): Array<Record<string, unknown>>;
   /** A signed-in admin: its cookie and CSRF token. */
   signIn(name: string): Promise<{ cookie: string; csrf: string }>;
   close(): Promise<void>;
@@ -56,12 +58,14 @@ export async function startCommentsApp(comments: Record<string, unknown> = {}, e
   }
   const config = loadTestConfig(table, dir);
   const clock = createTestClock();
-  const composed: ComposedServices = await composeServices(config, { ...captureLogs(), clock });
+  const logs = captureLogs();
+  const composed: ComposedServices = await composeServices(config, { ...logs, clock });
   const service = driveService(composed.services[0]!);
   return {
     service,
     clock,
     dir,
+    logs: () => logs.lines(),
     post: (slug, fields, headers = {}) =>
       service.inject({
         method: 'POST',

@@ -1,15 +1,17 @@
 // Webmentions sent for the blog's posts (docs/comments.md "Sending") by `serve` as composed, to a receiver on
-// loopback whose endpoint is found by discovery: one per (post, target, change), kept across restarts.
+// loopback whose endpoint is found by discovery: through the mail queue, one per (post, target, change), kept
+// across restarts and between two replicas on one PostgreSQL, a temporary failure retried by the queue.
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { composeServices } from '../../src/app/compose.js';
-import { createTestClock } from '../support/clock.js';
+import { createTestClock, HOUR_MS } from '../support/clock.js';
 import { loadTestConfig } from '../support/config.js';
 import { captureLogs } from '../support/log-capture.js';
 import { listenOnLoopback } from '../support/loopback-server.js';
+import { startPostgresServer } from '../support/postgres-server.js';
 import { createTempDir } from '../support/temp-dir.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -62,6 +64,8 @@ describe('webmentions sent', () => {
         data_dir: 'data',
         site: { title: 'Blog', base_url: 'https://blog.example.com' },
         blog: { listen: '127.0.0.1:0', content_dir: 'posts', comments: { enabled: true, webmention_private_sources: true } },
+        // Webmentions leave through the mail queue (written to files here: nothing is mailed).
+        mail: { from: 'Blog <blog@example.com>', to: 'owner@example.com' },
       },
       dir,
     );
@@ -90,5 +94,56 @@ describe('webmentions sent', () => {
     await until(() => receiver.received.length >= 4);
     await third.close();
     assert.equal(receiver.received.length, 4);
+  });
+});
+
+describe('webmentions sent by two replicas on PostgreSQL', () => {
+  it('sends each one once between them, through the queue, retried after a temporary failure', async () => {
+    const postgres = await startPostgresServer();
+    cleanups.push(() => postgres.close());
+    // The endpoint answers 503 to the first POST of each target, 202 to the next ones.
+    const posts: Array<{ target: string; status: number }> = [];
+    const server = await listenOnLoopback(
+      createServer((request, response) => {
+        if (request.method !== 'POST') return response.writeHead(200, { 'content-type': 'text/html', link: '</endpoint>; rel="webmention"' }).end('<p>A page</p>');
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        request.on('end', () => {
+          const target = new URLSearchParams(body).get('target')!;
+          const status = posts.some((post) => post.target === target) ? 202 : 503;
+          posts.push({ target, status });
+          response.writeHead(status).end();
+        });
+      }),
+    );
+    cleanups.push(() => server.close());
+    const origin = `http://127.0.0.1:${server.port}`;
+    const { dir, remove } = await createTempDir('webmention-send-replicas');
+    cleanups.push(remove);
+    await mkdir(path.join(dir, 'posts'), { recursive: true });
+    await writeFile(path.join(dir, 'posts', 'hello.md'), `---\ntitle: Hello\ndate: 2024-04-01\n---\nSee [one](${origin}/one) and [two](${origin}/two).\n`);
+    const url = await postgres.createDatabase('webmention_send');
+    const replicas = await Promise.all(
+      ['a', 'b'].map((name) =>
+        composeServices(
+          loadTestConfig(
+            {
+              data_dir: `data-${name}`,
+              site: { title: 'Blog', base_url: 'https://blog.example.com' },
+              blog: { listen: '127.0.0.1:0', content_dir: 'posts', comments: { enabled: true, webmention_private_sources: true } },
+              mail: { from: 'Blog <blog@example.com>', to: 'owner@example.com' },
+              state: { backend: 'postgres', url },
+            },
+            dir,
+          ),
+          { ...captureLogs(), clock: createTestClock(), queue: { policy: { firstDelayMs: 20, maxDelayMs: 100, maxAgeMs: HOUR_MS } } },
+        ),
+      ),
+    );
+    await until(() => posts.filter((post) => post.status === 202).length >= 2);
+    for (const replica of replicas) await replica.close();
+    const accepted = posts.filter((post) => post.status === 202).map((post) => post.target).sort();
+    assert.deepEqual(accepted, [`${origin}/one`, `${origin}/two`]);
+    assert.equal(posts.length, 4);
   });
 });

@@ -14,6 +14,7 @@ import { createBlogResolver } from '../../src/blog/http/resolve.js';
 import type { BlogSnapshot } from '../../src/blog/http/snapshot.js';
 import { createBounceRoutes } from '../../src/bounces/http/bounce-routes.js';
 import type { CommentStore } from '../../src/comments/comment-store.js';
+import type { WebmentionInbox } from '../../src/comments/webmention-inbox.js';
 import { createWebmentionRoutes } from '../../src/comments/http/webmention-routes.js';
 import { createCommentRoutes } from '../../src/comments/http/comment-routes.js';
 import { registerCommentPaths } from '../../src/comments/http/openapi.js';
@@ -127,7 +128,7 @@ function blogTable(withComments = false): Route[] {
       ).concat(
         createWebmentionRoutes(
           { publicUrl: ORIGIN, privateSources: false, closeAfterDays: undefined },
-          { findTarget: () => undefined, limiter: { take: () => ({ allowed: true }) }, queue: { push: () => undefined, settled: async () => undefined }, verify: async () => ({ status: 'accepted', commentId: 'id' }), createId: () => 'id', clock: () => 0, onError: () => undefined },
+          { findTarget: () => undefined, limiter: { take: () => ({ allowed: true }) }, inbox: {} as WebmentionInbox, wake: () => undefined, createId: () => 'id', clock: () => 0 },
         ),
       )
     : [];

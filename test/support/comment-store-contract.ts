@@ -1,9 +1,11 @@
 // The CommentStore contract (src/comments/comment-store.ts), for every store that implements it: a comment kept is
 // listed by its version only, oldest first; a webmention keeps its kind and source; a status changes and a comment goes; approved addresses are compared
-// without case; comments added at once are all kept; and everything is there again in a store opened anew.
+// without case; comments added at once are all kept; and everything is there again in a store opened anew. The
+// webmentions received are held to webmention-inbox-contract.ts.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { CommentStore, StoredComment } from '../../src/comments/comment-store.js';
+import { webmentionInboxContract } from './webmention-inbox-contract.js';
 
 /** A comment on `slug` in English, at the minute `minute` of 2024-05-01 12:00 UTC. */
 export function storedComment(slug: string, id: string, minute = 0, fields: Partial<StoredComment> = {}): StoredComment {
@@ -25,6 +27,7 @@ export function storedComment(slug: string, id: string, minute = 0, fields: Part
 
 /** `open()` gives a store and `reopen()` another one over the same records. */
 export function commentStoreContract(open: () => Promise<{ store: CommentStore; reopen(): Promise<CommentStore> }>): void {
+  webmentionInboxContract(open);
   it('lists a version\'s comments only, oldest first, and every comment for /admin', async () => {
     const { store } = await open();
     await store.add(storedComment('hello', 'b1', 2));

@@ -28,7 +28,7 @@ import { createAnalyticsFiles } from './analytics-files.js';
 import { withSpamPruning } from '../spam-pruning.js';
 
 /** The records of `config.data_dir`; nothing is read until a store is used. */
-export function openBackend(config: Config, logger: Logger): Backend {
+export function openBackend(config: Config, logger: Logger, clock: () => number = Date.now): Backend {
   const dataDir = config.data_dir;
   const jsonl = createJsonlFiles();
   const newsletterForms = config.forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
@@ -39,7 +39,7 @@ export function openBackend(config: Config, logger: Logger): Backend {
     campaigns: createCampaignFiles(campaignsDirOf(dataDir)),
     newsletter: createFileNewsletterStore({ dataDir, forms: newsletterForms, lists: config.newsletter.lists.map((list) => list.log), appendLine: jsonl.append, randomBytes, logger }),
     suppressions: createSuppressionFiles(dataDir),
-    comments: createCommentFiles(dataDir),
+    comments: createCommentFiles(dataDir, clock),
     activitypub: createActivityPubFiles(dataDir),
     commentMail: createCommentMailFiles(dataDir),
     analytics: createAnalyticsFiles(dataDir),

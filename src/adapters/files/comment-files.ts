@@ -1,14 +1,19 @@
 // The blog's comments in data_dir (docs/comments.md "Where comments are kept"), in data_dir/comments/:
 //   posts/<slug>@<lang>.json   one post version's comments, every status, oldest first (names percent-encoded)
 //   approved-addresses.json    the addresses (compared form) whose comment a person approved
+//   webmentions/<id>.json      a webmention received and its status (webmention-inbox-files.ts)
+//   webmentions-sent.json      the webmentions queued for the blog's posts (webmention-ledger.ts)
 // Each file is replaced atomically on every change. Changes of this process run one after the other, and each
-// file is kept in memory while its stamp (inode, size, time) stays: `postbox comments import` writes beside a
-// running `serve`, which reads a file again once it was replaced.
+// file is kept in memory while its stamp (inode, size, time) stays, checked at most once a second for a read and
+// before every change: `postbox comments import` writes beside a running `serve`, which reads a file again within
+// a second of its replacement.
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommentedVersion, CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
 import { comparableEmailAddress } from '../../kit/email-address.js';
 import { writeFileAtomically } from '../../kit/files/atomic-file.js';
+import { createWebmentionInboxFiles } from './webmention-inbox-files.js';
+import { createWebmentionLedger } from './webmention-ledger.js';
 
 /** The folder of the comments under data_dir (reserved in src/config/data-files.ts). */
 export function commentsDirOf(dataDir: string): string {
@@ -16,6 +21,8 @@ export function commentsDirOf(dataDir: string): string {
 }
 
 const POSTS_FOLDER = 'posts';
+/** How long a file's stamp is trusted before it is checked again (docs/comments.md "Import and export"). */
+const STAMP_CHECK_MS = 1_000;
 const ADDRESSES_FILE = 'approved-addresses.json';
 
 /** The file name of a version: both parts percent-encoded, so "@" and "/" in them cannot mislead. */
@@ -50,12 +57,13 @@ async function stampOf(file: string): Promise<string> {
   }
 }
 
-export function createCommentFiles(dataDir: string): CommentStore {
+/** `clock` times the stamp checks (Date.now unless a test moves time). */
+export function createCommentFiles(dataDir: string, clock: () => number = Date.now): CommentStore {
   const folder = commentsDirOf(dataDir);
   const postsFolder = path.join(folder, POSTS_FOLDER);
   const addressesFile = path.join(folder, ADDRESSES_FILE);
   // Each version's comments as last read or written (frozen: every change works on a copy), and its file's stamp.
-  const versions = new Map<string, { stamp: string; comments: Promise<readonly StoredComment[]> }>();
+  const versions = new Map<string, { stamp: string; comments: Promise<readonly StoredComment[]>; checkedAt: number }>();
   let addresses: Promise<Set<string>> | undefined;
   let changes: Promise<unknown> = Promise.resolve();
 
@@ -66,13 +74,21 @@ export function createCommentFiles(dataDir: string): CommentStore {
     return done;
   }
 
-  async function load(name: string): Promise<readonly StoredComment[]> {
+  /** The version's comments; `fresh` checks the file's stamp now (before a change), else at most once a second. */
+  async function load(name: string, fresh = false): Promise<readonly StoredComment[]> {
+    const cached = versions.get(name);
+    // A file this process wrote, or checked less than a second ago, is read as it is: a thread read many times a
+    // second costs no stat each time, and a file another process replaced is seen within a second.
+    if (cached && !fresh && clock() - cached.checkedAt < STAMP_CHECK_MS) return cached.comments;
     const file = path.join(postsFolder, name);
     const stamp = await stampOf(file);
-    const cached = versions.get(name);
-    if (cached && cached.stamp === stamp) return cached.comments;
+    const again = versions.get(name);
+    if (again && again.stamp === stamp) {
+      again.checkedAt = clock();
+      return again.comments;
+    }
     const comments = readJson<{ comments: StoredComment[] }>(file, { comments: [] }).then((read) => Object.freeze(read.comments));
-    versions.set(name, { stamp, comments });
+    versions.set(name, { stamp, comments, checkedAt: clock() });
     comments.catch(() => versions.delete(name));
     return comments;
   }
@@ -81,7 +97,7 @@ export function createCommentFiles(dataDir: string): CommentStore {
     await mkdir(postsFolder, { recursive: true });
     const file = path.join(postsFolder, name);
     await writeFileAtomically(file, `${JSON.stringify({ comments }, null, 1)}\n`);
-    versions.set(name, { stamp: await stampOf(file), comments: Promise.resolve(Object.freeze(comments)) });
+    versions.set(name, { stamp: await stampOf(file), comments: Promise.resolve(Object.freeze(comments)), checkedAt: clock() });
   }
 
   function loadAddresses(): Promise<Set<string>> {
@@ -93,7 +109,7 @@ export function createCommentFiles(dataDir: string): CommentStore {
   function changeVersion<T>(version: CommentedVersion, change: (comments: StoredComment[]) => { changed: boolean; result: T }): Promise<T> {
     const name = fileNameOf(version);
     return serialize(async () => {
-      const comments = [...(await load(name))];
+      const comments = [...(await load(name, true))];
       const { changed, result } = change(comments);
       if (changed) await save(name, comments);
       return result;
@@ -109,7 +125,7 @@ export function createCommentFiles(dataDir: string): CommentStore {
         if (error.code === 'ENOENT') return [] as string[];
         throw error;
       });
-      const all = (await Promise.all(names.filter((name) => name.endsWith('.json')).map(load))).flat();
+      const all = (await Promise.all(names.filter((name) => name.endsWith('.json')).map((name) => load(name)))).flat();
       return all.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
     },
     setStatus: (version, id, status: CommentStatus) =>
@@ -143,5 +159,7 @@ export function createCommentFiles(dataDir: string): CommentStore {
         await writeFileAtomically(addressesFile, `${JSON.stringify({ addresses: [...next] }, null, 1)}\n`);
         addresses = Promise.resolve(next);
       }),
+    webmentions: createWebmentionInboxFiles(folder),
+    sentWebmentions: createWebmentionLedger(folder),
   };
 }

@@ -1,5 +1,6 @@
 // The blog's comments in PostgreSQL (docs/comments.md "Where comments are kept"), shared by every replica: the
-// tables of schema/comments.ts. Every change is one statement, so replicas need no lock.
+// tables of schema/comments.ts. Every change is one statement, so replicas need no lock; the webmentions received
+// are in webmention-inbox.ts, those queued in webmention-ledger.ts.
 // A database that cannot be reached rejects with UnavailableError("postgres") (state.ts), as every store does.
 import type { CommentKind, CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
 import { comparableEmailAddress } from '../../kit/email-address.js';
@@ -7,6 +8,8 @@ import type { Config } from '../../config/config.js';
 import { readCommentFiles } from '../files/comment-files.js';
 import type { ImportCount } from './import-count.js';
 import type { PostgresState } from './state.js';
+import { createPostgresWebmentionInbox } from './webmention-inbox.js';
+import { createPostgresWebmentionLedger } from './webmention-ledger.js';
 
 interface Row {
   id: string;
@@ -123,5 +126,7 @@ export function createPostgresCommentStore(state: PostgresState): CommentStore {
     async addApprovedAddress(address) {
       await state.query('INSERT INTO blog_comment_approved_addresses (address) VALUES ($1) ON CONFLICT (address) DO NOTHING', [comparableEmailAddress(address)]);
     },
+    webmentions: createPostgresWebmentionInbox(state),
+    sentWebmentions: createPostgresWebmentionLedger(state),
   };
 }

@@ -10,6 +10,7 @@ import { importQueueFromFiles } from './queue-import.js';
 import type { PostgresState } from './state.js';
 import { importSuppressionsFromFiles } from './suppressions-import.js';
 import { importCommentsFromFiles } from './comment-store.js';
+import { importWebmentionsFromFiles } from './import-webmentions.js';
 
 export interface FileImporter {
   /** What it copies, as the command prints it ("form archives"). */
@@ -25,4 +26,5 @@ export const FILE_IMPORTERS: readonly FileImporter[] = [
   { name: 'mail queue', run: (dataDir, config, state) => importQueueFromFiles(dataDir, config, state) },
   { name: 'suppression list', run: importSuppressionsFromFiles },
   { name: 'blog comments', run: importCommentsFromFiles },
+  { name: 'webmentions', run: importWebmentionsFromFiles },
 ];

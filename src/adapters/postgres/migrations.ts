@@ -12,7 +12,7 @@ import { BOUNCE_TABLES } from './schema/bounces.js';
 import { SPAM_TABLES } from './schema/spam.js';
 import { ADMIN_DEVICE_COLUMNS } from './schema/admin-devices.js';
 import { ADMIN_CONFIG_HASH_TAGS } from './schema/admin-config-hash-tags.js';
-import { COMMENT_TABLES, WEBMENTION_SOURCE_COLUMN } from './schema/comments.js';
+import { COMMENT_TABLES, WEBMENTION_SOURCE_COLUMN, WEBMENTION_TABLES } from './schema/comments.js';
 import { COMMENT_MAIL_TABLES } from './schema/comment-mail.js';
 import { ACTIVITYPUB_TABLES } from './schema/activitypub.js';
 import { PENDING_LISTS_COLUMN } from './schema/newsletter-lists.js';
@@ -40,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 9, name: 'blog comments', sql: COMMENT_TABLES },
   { version: 10, name: 'blog comment mail and replies of the site', sql: COMMENT_MAIL_TABLES },
   { version: 11, name: 'webmention sources', sql: WEBMENTION_SOURCE_COLUMN },
+  { version: 12, name: 'webmentions received and sent', sql: WEBMENTION_TABLES },
   { version: 13, name: 'newsletter lists of a pending signup', sql: PENDING_LISTS_COLUMN },
   { version: 15, name: 'analytics daily rollups', sql: ANALYTICS_TABLES },
   { version: 16, name: 'blog activitypub', sql: ACTIVITYPUB_TABLES },

@@ -36,7 +36,8 @@ export interface EncodedForm {
 /** Every answer of the blog, errors and 304s included, may be read by any page (docs/blog.md "HTTP details"). */
 export const BLOG_COMMON_HEADERS = Object.freeze({ 'access-control-allow-origin': '*' });
 
-function prepare(status: number, body: Buffer, etag: string | null, headers: Record<string, string>, notModifiedHeaders: Record<string, string>): PreparedResponse {
+/** A prepared answer of `body` with `headers` (content-length included), and the headers of its 304. */
+export function prepareResponse(status: number, body: Buffer, etag: string | null, headers: Record<string, string>, notModifiedHeaders: Record<string, string>): PreparedResponse {
   const compressible = etag !== null && isCompressible(headers['content-type'], body.length);
   const vary = compressible ? { vary: varyingOnEncoding(headers.vary) } : {};
   return {
@@ -70,7 +71,7 @@ export function createResponseFactory(cacheMaxAge: number): ResponseFactory {
     content(text, contentType, extraHeaders = {}) {
       const body = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
       const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-      return prepare(
+      return prepareResponse(
         200,
         body,
         etag,
@@ -89,7 +90,7 @@ export function createResponseFactory(cacheMaxAge: number): ResponseFactory {
   function uncachedText(status: number, text: string, extraHeaders: Record<string, string> = {}): PreparedResponse {
     const body = Buffer.from(text, 'utf8');
     const headers = { 'content-type': contentTypes.json, 'content-length': String(body.length), 'cache-control': 'no-store', ...extraHeaders };
-    return prepare(status, body, null, headers, {});
+    return prepareResponse(status, body, null, headers, {});
   }
 }
 

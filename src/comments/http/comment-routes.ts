@@ -1,8 +1,8 @@
 // The comment routes of the blog listener (docs/comments.md "The API"):
 //
 //   GET     /api/blog/posts/<slug>/comments[?lang=]   the published comments, oldest first, with an ETag (304 when
-//                                                     it matches); 404 for a post that is unknown, not published or
-//                                                     without comments
+//                                                     it matches), compressed as Accept-Encoding asks; 404 for a
+//                                                     post that is unknown, not published or without comments
 //   POST    /api/blog/posts/<slug>/comments[?lang=]   a new comment (JSON or form-encoded): 202 {status, id}, or 303
 //                                                     back to the page for a form sent without script
 //   OPTIONS the same path, and the challenge's        the CORS preflight of allowed_origins
@@ -19,7 +19,9 @@ import { readFormBody } from '../../forms/request-body.js';
 import { isOriginAllowed } from '../../forms/rules/cors.js';
 import { UnavailableError } from '../../kit/unavailable-error.js';
 import type { FormLimiter } from '../../ports.js';
-import type { CommentStore, StoredComment } from '../comment-store.js';
+import type { CommentedVersion, CommentStore, StoredComment } from '../comment-store.js';
+import { createAnswerPicker } from '../../blog/http/encoded-answers.js';
+import { prepareResponse, type PreparedResponse } from '../../blog/http/prepared-response.js';
 import { publicThreadOf } from '../comment-thread.js';
 import type { FindCommentedPost } from '../commented-post.js';
 import { postComment, type CommentSettings, type PostCommentDeps } from '../post-comment.js';
@@ -58,18 +60,29 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
 
   const read: Handler = (request) => answerUnlessUnavailable(readThread(request));
 
-  // A store that hands out the same array while a version is unchanged (the files store) has its thread's body and
-  // ETag made once; a new array (a change, or a store that reads afresh) makes them again.
-  const threadAnswers = new WeakMap<readonly StoredComment[], { body: Buffer; etag: string }>();
-  const threadAnswerOf = (comments: readonly StoredComment[]): { body: Buffer; etag: string } => {
-    let answer = threadAnswers.get(comments);
-    if (answer === undefined) {
-      // Bytes, not a string: a long thread is not encoded again for every answer.
-      const body = Buffer.from(JSON.stringify(publicThreadOf(comments)));
-      answer = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-      threadAnswers.set(comments, answer);
+  // A thread's answer is prepared once per version of the thread, as the blog's cached answers are, and its
+  // compressed forms (gzip, brotli) are made once, at the first request that takes each (encoded-answers.ts). A
+  // store that hands out the same array while a version is unchanged (the files store) is looked up by it; one
+  // that reads afresh (PostgreSQL) finds the version's last answer by its entity tag.
+  const pickAnswer = createAnswerPicker();
+  const byArray = new WeakMap<readonly StoredComment[], PreparedResponse>();
+  const lastOfVersion = new Map<string, PreparedResponse>();
+  const threadAnswerOf = (post: CommentedVersion, comments: readonly StoredComment[]): PreparedResponse => {
+    const known = byArray.get(comments);
+    if (known) return known;
+    // Bytes, not a string: a long thread is not encoded again for every answer.
+    const body = Buffer.from(JSON.stringify(publicThreadOf(comments)));
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    const key = `${post.slug}@${post.lang}`;
+    let prepared = lastOfVersion.get(key);
+    if (prepared?.etag !== etag) {
+      // Always asked again (a new comment shows at once), and answered 304 while the thread is unchanged.
+      const cache = { etag, 'cache-control': 'no-cache' };
+      prepared = prepareResponse(200, body, etag, { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(body.length), ...cache }, cache);
+      lastOfVersion.set(key, prepared);
     }
-    return answer;
+    byArray.set(comments, prepared);
+    return prepared;
   };
 
   const readThread = async (request: RoutedRequest): Promise<Answer> => {
@@ -77,11 +90,7 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
     const post = postOf(request);
     if (post === 'invalid') return errorAnswer('invalid_query', headers, 'lang must be given at most once');
     if (!post) return errorAnswer('not_found', headers);
-    const { body, etag } = threadAnswerOf(await deps.store.listVersion(post));
-    // Always asked again (a new comment shows at once), and answered 304 while the thread is unchanged.
-    const common = { ...headers, etag, 'cache-control': 'no-cache' };
-    if (matchesEtag(request.raw.headers['if-none-match'], etag)) return { status: 304, headers: common };
-    return { status: 200, headers: { ...common, 'content-type': JSON_CONTENT_TYPE }, body };
+    return pickAnswer(threadAnswerOf(post, await deps.store.listVersion(post)), request.raw.headers);
   };
 
   const send: Handler = (request) => answerUnlessUnavailable(sendComment(request));
@@ -142,7 +151,7 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
 }
 
 /** `answer`, or 503 when a part it needed could not be reached (docs/configuration.md "[state]"). */
-async function answerUnlessUnavailable(answer: Promise<Answer>): Promise<Answer> {
+export async function answerUnlessUnavailable(answer: Promise<Answer>): Promise<Answer> {
   try {
     return await answer;
   } catch (error) {
@@ -159,13 +168,4 @@ function corsHeaders(origin: string): Record<string, string> {
     'access-control-allow-headers': 'Content-Type',
     vary: 'Origin',
   };
-}
-
-/** Whether If-None-Match (a list, or "*") names `etag`, weak or strong (RFC 9110 section 13.1.2). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
-  });
 }

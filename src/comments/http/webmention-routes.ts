@@ -2,8 +2,10 @@
 //
 //   POST /webmention        form-encoded `source` and `target`: 400 for a target that is not a post taking comments
 //                           or a source that cannot be one, 429 past 60 an hour from one source host, else 202 with
-//                           a Location where its status is read; the source is checked in the background
-//   GET  /webmention/<id>   {"status": "pending" | "accepted" | "refused", "reason"?}
+//                           a Location where its status is read, once the webmention is kept in the comment
+//                           store; the source is checked in the background (webmention-verifier.ts)
+//   GET  /webmention/<id>   {"status": "pending" | "accepted" | "refused", "reason"?}, read from the store
+// Both answer 503 while the store cannot be reached: nothing was kept.
 import type { Answer } from '../../http/answer.js';
 import { errorAnswer, JSON_CONTENT_TYPE } from '../../http/error-catalogue.js';
 import type { Handler, Route, RoutedRequest } from '../../http/route-table.js';
@@ -11,16 +13,14 @@ import { readFormBody } from '../../forms/request-body.js';
 import { isPlainlyPrivateHost } from '../../kit/public-address.js';
 import type { Clock, TakeResult } from '../../ports.js';
 import { isThreadClosed } from '../moderation.js';
-import type { ReceivedWebmention, VerifyOutcome } from '../webmention/verify-webmention.js';
+import { answerUnlessUnavailable } from './comment-routes.js';
+import type { WebmentionInbox } from '../webmention-inbox.js';
 import type { FindTargetPost } from '../webmention/webmention-target.js';
-import { createStatusBook, type TaskQueue } from '../webmention/webmention-queue.js';
 import { normaliseUrl } from '../webmention/webmention-source.js';
 
 export const WEBMENTION_PATH = '/webmention';
 /** A webmention body holds two URLs. */
 const WEBMENTION_MAX_BODY_BYTES = 16 * 1024;
-/** How many statuses are remembered (in this process). */
-const STATUSES_KEPT = 10_000;
 
 export interface WebmentionRoutesOptions {
   /** The blog's public_url: the status URLs are built on it. */
@@ -35,19 +35,20 @@ export interface WebmentionRoutesDeps {
   findTarget: FindTargetPost;
   /** The per-source-host buckets (60 an hour). */
   limiter: { take(key: string, nowMs: number): TakeResult };
-  queue: TaskQueue;
-  verify(mention: ReceivedWebmention): Promise<VerifyOutcome>;
+  /** Where a webmention is kept before its 202, and its status read. */
+  inbox: WebmentionInbox;
+  /** Tells the verifier a webmention was received. */
+  wake(): void;
   createId(): string;
   clock: Clock;
-  /** Hears a verification that failed for a reason of this server's (its status says so too). */
-  onError(error: unknown, mention: ReceivedWebmention): void;
 }
 
 export function createWebmentionRoutes(options: WebmentionRoutesOptions, deps: WebmentionRoutesDeps): Route[] {
-  const statuses = createStatusBook(STATUSES_KEPT);
   const headers = () => ({ 'access-control-allow-origin': '*', 'cache-control': 'no-store' });
 
-  const receive: Handler = async (request: RoutedRequest): Promise<Answer> => {
+  const receive: Handler = (request) => answerUnlessUnavailable(receiveWebmention(request));
+
+  const receiveWebmention = async (request: RoutedRequest): Promise<Answer> => {
     const { raw } = request;
     const read = await readFormBody({ stream: raw, contentType: raw.headers['content-type'], contentLength: raw.headers['content-length'] }, WEBMENTION_MAX_BODY_BYTES);
     if (!read.ok) return errorAnswer(read.error, headers(), read.message);
@@ -64,23 +65,17 @@ export function createWebmentionRoutes(options: WebmentionRoutesOptions, deps: W
     if (!token.allowed) return errorAnswer('rate_limited', { ...headers(), 'retry-after': String(token.retryAfterSeconds) }, 'Too many webmentions from this source host.');
 
     const id = deps.createId();
-    const mention: ReceivedWebmention = { source, target, post };
-    statuses.set(id, { status: 'pending' });
-    deps.queue.push(async () => {
-      try {
-        const outcome = await deps.verify(mention);
-        statuses.set(id, outcome.status === 'accepted' ? { status: 'accepted' } : outcome);
-      } catch (error) {
-        statuses.set(id, { status: 'refused', reason: 'The source could not be checked; send it again later.' });
-        deps.onError(error, mention);
-      }
-    });
+    // Durable before the 202: a restart, or another replica, verifies it if this process does not.
+    await deps.inbox.receive({ id, source, target, slug: post.slug, lang: post.lang, receivedAt: deps.clock() });
+    deps.wake();
     const location = `${options.publicUrl}${WEBMENTION_PATH}/${id}`;
     return { status: 202, headers: { ...headers(), location, 'content-type': JSON_CONTENT_TYPE }, body: JSON.stringify({ status: 'pending', id, location }) };
   };
 
-  const status: Handler = (request) => {
-    const found = statuses.get(request.path.slice(WEBMENTION_PATH.length + 1));
+  const status: Handler = (request) => answerUnlessUnavailable(readStatus(request));
+
+  const readStatus = async (request: RoutedRequest): Promise<Answer> => {
+    const found = await deps.inbox.status(request.path.slice(WEBMENTION_PATH.length + 1));
     if (!found) return errorAnswer('not_found', headers());
     return { status: 200, headers: { ...headers(), 'content-type': JSON_CONTENT_TYPE }, body: JSON.stringify(found) };
   };

@@ -3,8 +3,7 @@
 // webmention away; otherwise its h-entry becomes a comment of the target post, through the content rules and the
 // moderation that comments go through, or updates the comment the same source made before.
 import type { Clock } from '../../ports.js';
-import type { CommentStore, StoredComment } from '../comment-store.js';
-import type { CommentedPost } from '../commented-post.js';
+import type { CommentedVersion, CommentStore, StoredComment } from '../comment-store.js';
 import { statusOfNewComment, type Moderation } from '../moderation.js';
 import { PageRefused, type FetchPage } from './fetch-page.js';
 import { linksOf, readSourceEntry } from './webmention-source.js';
@@ -31,7 +30,7 @@ export interface VerifyDeps {
 export interface ReceivedWebmention {
   source: string;
   target: string;
-  post: CommentedPost;
+  post: CommentedVersion;
 }
 
 /** What came of it, as its status page shows it. */

@@ -12,6 +12,8 @@ import type { Config } from '../../../src/config/config.js';
 import { MIGRATIONS } from '../../../src/adapters/postgres/migrations.js';
 import { createPostgresState, type PostgresState } from '../../../src/adapters/postgres/state.js';
 import { commentStoreContract, storedComment } from '../../support/comment-store-contract.js';
+import { inboxWebmention } from '../../support/webmention-inbox-contract.js';
+import { importWebmentionsFromFiles } from '../../../src/adapters/postgres/import-webmentions.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { startPostgresServer, type TestPostgres } from '../../support/postgres-server.js';
 import { createTempDir } from '../../support/temp-dir.js';
@@ -57,6 +59,29 @@ describe('comments in PostgreSQL', () => {
     const state = await openState(await postgres.createDatabase(`comments_${databases}`));
     const { rows } = await state.query<{ name: string }>('SELECT name FROM schema_migrations WHERE version = 9');
     assert.deepEqual(rows, [{ name: 'blog comments' }]);
+  });
+
+  it('copies the webmentions received and the record of those sent with migrate --from-files, once', async () => {
+    const temp = await createTempDir('webmentions-import');
+    try {
+      const files = createCommentFiles(temp.dir);
+      await files.webmentions.receive(inboxWebmention(1));
+      await files.webmentions.receive(inboxWebmention(2));
+      await files.webmentions.claim(1, Date.UTC(2026, 10, 29, 13));
+      await files.webmentions.settle(inboxWebmention(1).id, { status: 'refused', reason: 'The source is gone (410).' });
+      assert.deepEqual(await files.sentWebmentions.take('hello@en', 'c1', ['https://a.example/', 'https://b.example/']), ['https://a.example/', 'https://b.example/']);
+      databases += 1;
+      const state = await openState(await postgres.createDatabase(`comments_${databases}`));
+      const config = { data_dir: temp.dir } as Config;
+      assert.deepEqual(await importWebmentionsFromFiles(temp.dir, config, state), { copied: 4, skipped: 0 });
+      assert.deepEqual(await importWebmentionsFromFiles(temp.dir, config, state), { copied: 0, skipped: 4 });
+      const store = createPostgresCommentStore(state);
+      assert.deepEqual(await store.webmentions.status(inboxWebmention(1).id), { status: 'refused', reason: 'The source is gone (410).' });
+      assert.deepEqual(await store.webmentions.claim(5, Date.UTC(2026, 10, 29, 13)), [inboxWebmention(2)]);
+      assert.deepEqual(await store.sentWebmentions.take('hello@en', 'c1', ['https://a.example/', 'https://c.example/']), ['https://c.example/']);
+    } finally {
+      await temp.remove();
+    }
   });
 
   it('copies data_dir/comments with migrate --from-files, once however often it runs', async () => {

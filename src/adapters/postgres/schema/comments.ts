@@ -32,3 +32,28 @@ export const WEBMENTION_SOURCE_COLUMN = `
 ALTER TABLE blog_comments ADD COLUMN source text;
 CREATE INDEX blog_comments_by_source ON blog_comments (source) WHERE source IS NOT NULL;
 `;
+
+// Migration version 12: the webmentions received (docs/comments.md "Receiving"), kept before their 202 and claimed
+// by one replica at a time for verification (claimed_until: the lease); and the webmentions sent, one row per
+// (post version, change, target), so that of several replicas one queues each.
+export const WEBMENTION_TABLES = `
+CREATE TABLE blog_webmentions_received (
+  id text PRIMARY KEY,
+  source text NOT NULL,
+  target text NOT NULL,
+  slug text NOT NULL,
+  lang text NOT NULL,
+  received_at timestamptz NOT NULL,
+  status text NOT NULL CHECK (status IN ('pending', 'accepted', 'refused')),
+  reason text,
+  claimed_until timestamptz
+);
+CREATE INDEX blog_webmentions_received_pending ON blog_webmentions_received (received_at) WHERE status = 'pending';
+
+CREATE TABLE blog_webmentions_sent (
+  version text NOT NULL,
+  change text NOT NULL,
+  target text NOT NULL,
+  PRIMARY KEY (version, change, target)
+);
+`;

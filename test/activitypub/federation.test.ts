@@ -177,6 +177,8 @@ describe('the blog on the fediverse', () => {
     const thread = async () => (await (await fetch(`${blogOrigin}/api/blog/posts/hello/comments`)).json()) as { comments: Array<{ kind: string; html: string; author: { name: string } }> };
     assert.deepEqual((await thread()).comments, []);
     await store.setStatus(waiting!, waiting!.id, 'published');
+    // The running service sees a change made beside it within a second (docs/comments.md "Import and export").
+    await until(async () => (await thread()).comments.length === 1);
     const [shown] = (await thread()).comments;
     assert.equal(shown?.kind, 'reply');
     assert.equal(shown?.author.name, 'Alice');

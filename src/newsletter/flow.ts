@@ -62,7 +62,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     }
   }
 
-  async function signup(form: NewsletterForm, typed: string, ticked?: readonly string[]): Promise<SignupOutcome> {
+  async function signup(form: NewsletterForm, typed: string, ticked?: readonly string[], lang?: string): Promise<SignupOutcome> {
     // One spelling per mailbox, as the form's rules give it (docs/newsletter.md "Duplicates").
     const email = canonicalEmailAddress(typed) ?? typed;
     const now = clock();
@@ -80,7 +80,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
       const token = createToken(randomBytes);
       const hash = hashToken(token);
       const record: PendingRecord = isNew
-        ? { hash, email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours), ...(listKeys ? { lists: listKeys } : {}) }
+        ? { hash, email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours), ...(listKeys ? { lists: listKeys } : {}), ...(lang !== undefined ? { lang } : {}) }
         : { hash, email: '', form: form.path, createdAt: now, expiresAt: now };
       try {
         await store.addPending(record);

@@ -47,6 +47,11 @@ export interface NewsletterStore {
    * address that proved it reads its mail (docs/newsletter.md "Preferences"); false when it was on it already.
    */
   join(log: SubscriberLogRef, email: string, at: string): Promise<boolean>;
+  /**
+   * Sets the tags of `email`'s subscription to the list `log` (already in one spelling, attributes.ts), replacing
+   * those it had; false when the address is not on the list. A later subscription starts without tags.
+   */
+  setTags(log: SubscriberLogRef, email: string, tags: readonly string[], at: string): Promise<boolean>;
   /** Records that `email` left the list `log` at `at` (RFC 3339); false when it was not on it. */
   unsubscribe(log: SubscriberLogRef, email: string, at: string): Promise<boolean>;
   /**

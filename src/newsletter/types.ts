@@ -28,9 +28,10 @@ export type ConfirmState = 'live' | 'gone';
 export interface Newsletter {
   /**
    * Records a pending signup for `email` (already validated) on the lists ticked (ids, docs/newsletter.md "Lists";
-   * none or none the form offers: its own) and mails the link; counts its own metrics.
+   * none or none the form offers: its own) and mails the link; counts its own metrics. `lang`: the language the
+   * sign-up gave, kept on the subscription with the form's path as its source (docs/newsletter.md "Subscriber attributes").
    */
-  signup(form: NewsletterForm, email: string, ticked?: readonly string[]): Promise<SignupOutcome>;
+  signup(form: NewsletterForm, email: string, ticked?: readonly string[], lang?: string): Promise<SignupOutcome>;
   /** Redeems `token` (undefined when the query had none); counts its own metrics. */
   confirm(form: NewsletterForm, token: string | undefined): Promise<ConfirmOutcome>;
   /** Whether `token` is a live confirmation token of `form`; changes nothing. */

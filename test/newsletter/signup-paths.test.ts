@@ -39,6 +39,7 @@ function createNotingStore(events: string[]): NewsletterStore & { pending: Pendi
     removePending: (hash) => step('removePending', () => void pending.splice(pending.findIndex((record) => record.hash === hash), 1)),
     redeem: async () => ({ kind: 'gone', reason: 'unknown' }),
     join: async () => false,
+    setTags: async () => false,
     unsubscribe: async () => false,
     removeEverywhere: async () => [],
     purge: async () => 0,

@@ -63,7 +63,13 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       // None missing only after a crash between the subscriber lines and the journal line: end the record.
       if (missing.length === 0) logger.warn({ event: 'subscriber_line_exists', form: form.path }, 'confirmation already on file');
       try {
-        const line = { email: record.email, subscribed_at: new Date(now).toISOString(), signed_up_at: new Date(record.createdAt).toISOString() };
+        const line = {
+          email: record.email,
+          subscribed_at: new Date(now).toISOString(),
+          signed_up_at: new Date(record.createdAt).toISOString(),
+          source: record.form,
+          ...(record.lang !== undefined ? { lang: record.lang } : {}),
+        };
         // A crash between two lists leaves the record live: the next confirmation adds the lists still missing.
         for (const log of missing) await subscribers.subscribe(log, line);
       } catch (error) {
@@ -84,6 +90,7 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       await subscribers.subscribe(log, { email, subscribed_at: at, signed_up_at: at });
       return true;
     },
+    setTags: (log, email, tags, at) => subscribers.tag(log, email, tags, at),
     async unsubscribe(form, email, at) {
       if (!subscribers.has(form, email)) return false;
       await subscribers.unsubscribe(form, email, at);

@@ -35,7 +35,7 @@ describe('PostgreSQL migrations', () => {
     const tables = await pool.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
     assert.deepEqual(
       tables.rows.map((row) => row.table_name),
-      ['activitypub_delivered', 'activitypub_followers', 'activitypub_keys', 'activitypub_remote_objects', 'admin_audit', 'admin_drafts', 'admin_invitations', 'admin_sessions', 'admin_users', 'analytics_counts', 'analytics_visitors', 'archives', 'blog_comment_approved_addresses', 'blog_comment_mail_tokens', 'blog_comment_subscribers', 'blog_comments', 'blog_webmentions_received', 'blog_webmentions_sent', 'bounce_campaign_tallies', 'bounce_sent_mails', 'bounce_soft', 'campaign_claims', 'campaign_journal', 'campaign_recipients', 'campaigns', 'newsletter_secret', 'pending_signups', 'queue_messages', 'schema_migrations', 'sign_in_failures', 'spam_challenges', 'spam_quarantine', 'subscriber_events', 'suppressions'],
+      ['activitypub_delivered', 'activitypub_followers', 'activitypub_keys', 'activitypub_remote_objects', 'admin_audit', 'admin_drafts', 'admin_invitations', 'admin_sessions', 'admin_users', 'analytics_counts', 'analytics_visitors', 'archives', 'blog_comment_approved_addresses', 'blog_comment_mail_tokens', 'blog_comment_subscribers', 'blog_comments', 'blog_webmentions_received', 'blog_webmentions_sent', 'bounce_campaign_tallies', 'bounce_sent_mails', 'bounce_soft', 'campaign_claims', 'campaign_journal', 'campaign_recipients', 'campaigns', 'newsletter_secret', 'pending_signups', 'queue_messages', 'schema_migrations', 'sign_in_failures', 'spam_challenges', 'spam_quarantine', 'subscriber_events', 'subscriber_tags', 'suppressions'],
     );
   });
 

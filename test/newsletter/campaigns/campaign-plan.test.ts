@@ -31,7 +31,10 @@ describe('starting a campaign', () => {
     return {
       forms: config.forms,
       findPost: (slug) => (slug === POST.slug ? POST : undefined),
-      readSubscribers: async () => [{ email: 'a@example.org' }, { email: 'b@example.org' }],
+      readSubscribers: async () => [
+        { email: 'a@example.org', subscribed_at: '2026-01-01T00:00:00.000Z' },
+        { email: 'b@example.org', subscribed_at: '2026-01-01T00:00:00.000Z' },
+      ],
       store: createCampaignFiles(campaignsDirOf(temp.dir)),
       site: { title: 'Example', baseUrl: 'https://example.com' },
     };

@@ -9,6 +9,8 @@ import { createFileNewsletterStore } from '../../src/adapters/files/newsletter-s
 import { createPostgresNewsletterStore } from '../../src/adapters/postgres/newsletter-store.js';
 import { createPostgresState, type PostgresState } from '../../src/adapters/postgres/state.js';
 import type { NewsletterForm, NewsletterSegment } from '../../src/config/config.js';
+import { parseConfigText } from '../../src/config/load.js';
+import { checkSubmission } from '../../src/forms/rules/submission.js';
 import { createJsonlFiles } from '../../src/kit/files/jsonl.js';
 import { createSilentLogger } from '../../src/kit/log.js';
 import type { NewsletterStore } from '../../src/newsletter/newsletter-store.js';
@@ -104,5 +106,48 @@ describe('subscriber attributes and segments', () => {
     } finally {
       await state.close();
     }
+  });
+});
+
+const CONFIG = `
+[server]
+public_url = "https://forms.example.com"
+[mail]
+from = "forms@example.com"
+to = "owner@example.com"
+[[forms]]
+path = "/newsletter"
+type = "newsletter"
+`;
+
+describe('segment keys and the field lang', () => {
+  it('reads [[newsletter.segments]] with TOML dates, and refuses an unknown list or an id twice', () => {
+    const result = parseConfigText(
+      `${CONFIG}[[newsletter.segments]]\nid = "fr"\nlist = "newsletter"\ntags_include = ["Beta "]\nsigned_up_after = 2026-01-01\nsigned_up_before = 2026-02-01T10:00:00+01:00\nlang = "FR"\n`,
+      {},
+      '/tmp',
+    );
+    assert.ok(result.ok);
+    assert.deepEqual(result.config.newsletter.segments, [
+      { id: 'fr', list: 'newsletter', tags_include: ['beta'], tags_exclude: [], signed_up_after: '2026-01-01T00:00:00.000Z', signed_up_before: '2026-02-01T09:00:00.000Z', lang: 'fr' },
+    ]);
+    const wrong = parseConfigText(`${CONFIG}[[newsletter.segments]]\nid = "a"\nlist = "nope"\n[[newsletter.segments]]\nid = "a"\nlist = "newsletter"\n`, {}, '/tmp');
+    assert.ok(!wrong.ok);
+    assert.deepEqual(
+      wrong.problems.map((problem) => `${problem.path}: ${problem.message}`),
+      ['newsletter.segments[0].list: "nope" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list', 'newsletter.segments[1].id: "a" is declared twice'],
+    );
+  });
+
+  it('takes a language tag from the field lang of a newsletter form, and nothing else', () => {
+    const result = parseConfigText(CONFIG, {}, '/tmp');
+    assert.ok(result.ok);
+    const form = result.config.forms[0]!;
+    const langOf = (lang: unknown) => {
+      const check = checkSubmission(form, { email: 'ada@example.org', lang });
+      assert.ok(check.ok);
+      return check.submission.lang;
+    };
+    assert.deepEqual([langOf('pt-BR'), langOf(' en '), langOf('english, please'), langOf(undefined), langOf(['fr'])], ['pt-br', 'en', undefined, undefined, undefined]);
   });
 });

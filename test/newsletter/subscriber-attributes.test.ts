@@ -16,6 +16,7 @@ import { createSilentLogger } from '../../src/kit/log.js';
 import type { NewsletterStore } from '../../src/newsletter/newsletter-store.js';
 import { segmentMembers } from '../../src/newsletter/segments.js';
 import { hashToken } from '../../src/newsletter/token.js';
+import { createTestNewsletter, tokenOf } from '../support/newsletter.js';
 import { startPostgresServer, type TestPostgres } from '../support/postgres-server.js';
 import { createTempDir } from '../support/temp-dir.js';
 
@@ -149,5 +150,18 @@ describe('segment keys and the field lang', () => {
       return check.submission.lang;
     };
     assert.deepEqual([langOf('pt-BR'), langOf(' en '), langOf('english, please'), langOf(undefined), langOf(['fr'])], ['pt-br', 'en', undefined, undefined, undefined]);
+  });
+});
+
+describe('a sign-up with a language', () => {
+  it('keeps the language and the form through a restart to the subscription', async () => {
+    const harness = await createTestNewsletter();
+    after(() => harness.close());
+    assert.equal(await harness.newsletter.signup(harness.form, 'ada@example.org', undefined, 'de'), 'ok');
+    await harness.newsletter.settled();
+    const restarted = await harness.restart();
+    assert.equal(await restarted.confirm(harness.form, tokenOf(harness.mailer.sent.at(-1))), 'confirmed');
+    const [subscriber] = await restarted.listSubscribers(harness.form);
+    assert.deepEqual([subscriber?.email, subscriber?.lang, subscriber?.source], ['ada@example.org', 'de', harness.form.path]);
   });
 });

@@ -47,9 +47,21 @@ const newsletterSegment = z.strictObject({
 /** One segment as the code uses it; times are RFC 3339 UTC. */
 export type NewsletterSegment = z.output<typeof newsletterSegment>;
 
+const newsletterAutomation = z.strictObject({
+  id: listId,
+  type: z.literal('welcome', { error: 'must be "welcome"' }),
+  list: listId,
+  subject: oneLineText,
+  body: z.string().min(1),
+});
+
+/** One automation as the code uses it (docs/newsletter.md "Automations"). */
+export type NewsletterAutomation = z.output<typeof newsletterAutomation>;
+
 export const newsletterSchema = z.strictObject({
   lists: z.array(newsletterList, { error: 'must be [[newsletter.lists]] tables, one per list' }).default([]),
   segments: z.array(newsletterSegment, { error: 'must be [[newsletter.segments]] tables, one per segment' }).default([]),
+  automations: z.array(newsletterAutomation, { error: 'must be [[newsletter.automations]] tables, one per automation' }).default([]),
 });
 
 export type ParsedNewsletter = z.output<typeof newsletterSchema>;
@@ -119,8 +131,8 @@ export interface ListProblem {
 }
 
 /**
- * Clashes no table shows alone: two forms with one list, a list or segment declared twice, a form offering (or a
- * segment over) a list that does not exist. Runs on entries that may have failed their own checks, so nothing is assumed of a value's type.
+ * Clashes no table shows alone: two forms with one list, a list, segment or automation declared twice, a form
+ * offering (or a segment or automation over) a list that does not exist. Runs on entries that may have failed their own checks, so nothing is assumed of a value's type.
  */
 export function findListProblems(forms: readonly unknown[], newsletter: unknown): ListProblem[] {
   const problems: ListProblem[] = [];
@@ -157,13 +169,15 @@ export function findListProblems(forms: readonly unknown[], newsletter: unknown)
       }
     });
   });
-  const segments = (newsletter as { segments?: unknown } | undefined)?.segments;
-  const segmentIds = new Set<string>();
-  (Array.isArray(segments) ? segments : []).forEach((entry: unknown, index) => {
-    const { id, list } = (entry ?? {}) as Record<string, unknown>;
-    if (typeof id === 'string' && segmentIds.has(id)) problems.push({ path: ['newsletter', 'segments', index, 'id'], message: `"${id}" is declared twice` });
-    if (typeof id === 'string') segmentIds.add(id);
-    if (typeof list === 'string' && !known.has(list)) problems.push({ path: ['newsletter', 'segments', index, 'list'], message: `"${list}" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list` });
-  });
+  for (const key of ['segments', 'automations'] as const) {
+    const entries = (newsletter as Record<string, unknown> | undefined)?.[key];
+    const ids = new Set<string>();
+    (Array.isArray(entries) ? entries : []).forEach((entry: unknown, index) => {
+      const { id, list } = (entry ?? {}) as Record<string, unknown>;
+      if (typeof id === 'string' && ids.has(id)) problems.push({ path: ['newsletter', key, index, 'id'], message: `"${id}" is declared twice` });
+      if (typeof id === 'string') ids.add(id);
+      if (typeof list === 'string' && !known.has(list)) problems.push({ path: ['newsletter', key, index, 'list'], message: `"${list}" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list` });
+    });
+  }
   return problems;
 }

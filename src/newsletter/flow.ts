@@ -19,6 +19,7 @@ import type { Redemption } from './newsletter-store.js';
 import { createToken, hashToken } from './token.js';
 import { createPreferences } from './preferences.js';
 import { createUnsubscribing } from './unsubscribe.js';
+import { welcomeMail } from './welcome.js';
 import type { ConfirmOutcome, ConfirmState, Newsletter, NewsletterDeps, SignupOutcome } from './types.js';
 
 /** How often expired pending records are purged from memory and from the journal. */
@@ -184,7 +185,37 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
       metrics.count(form.path, 'send_failed');
       logger.error({ event: 'owner_notification_failed', form: form.path, reason: safeReason(error) }, 'owner notice failed');
     }
+    await welcome(form, record);
     return 'confirmed';
+  }
+
+  /**
+   * Mails each welcome automation of the lists `record` confirmed, once per (automation, address): the pair is
+   * recorded in the store before the mail is handed over, so a second confirmation, another replica or a restart
+   * never mails it again (a mail lost between the two is not sent again). Never rejects.
+   */
+  async function welcome(form: NewsletterForm, record: PendingRecord): Promise<void> {
+    const keys = record.lists ?? [form.path];
+    for (const automation of deps.automations ?? []) {
+      const list = lists.find((candidate) => candidate.id === automation.list);
+      if (automation.type !== 'welcome' || !list || !keys.includes(list.log.path)) continue;
+      try {
+        if (!(await store.claimAutomation(automation.id, record.email, new Date(clock()).toISOString()))) continue;
+        const mail = welcomeMail({
+          from,
+          to: record.email,
+          automation,
+          fields: { email: record.email, list: list.name, lang: record.lang ?? '' },
+          list: await unsubscribing.listHeadersFor(form, record.email),
+          preferencesUrl: await preferences.linkFor(record.email),
+        });
+        const outcome = await sendMail(form.path, 'newsletter', mail);
+        logger.info({ event: 'welcome_mailed', form: form.path, automation: automation.id, outcome }, 'welcome mail handed over');
+      } catch (error) {
+        metrics.count(form.path, 'send_failed');
+        logger.error({ event: 'welcome_failed', form: form.path, automation: automation.id, reason: safeReason(error) }, 'welcome mail failed');
+      }
+    }
   }
 
   async function confirmState(form: NewsletterForm, token: string | undefined): Promise<ConfirmState> {

@@ -59,6 +59,12 @@ export interface NewsletterStore {
    * "Suppression"). Returns the keys of the lists it left (a form's path, or a list id), none when it was on no list.
    */
   removeEverywhere(email: string, at: string): Promise<string[]>;
+  /**
+   * Records, durably and before its mail is handed over, that the automation `automation` is mailed to `email`
+   * (compared case-insensitively), at `at` (RFC 3339); false when that was recorded already, by this process or
+   * another sharing the store (docs/newsletter.md "Automations").
+   */
+  claimAutomation(automation: string, email: string, at: string): Promise<boolean>;
   /** Drops expired pending signups; returns how many went. */
   purge(now: number): Promise<number>;
   /** Waits for the writes already started. */

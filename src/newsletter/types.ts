@@ -1,6 +1,6 @@
 // The newsletter double opt-in as the forms service sees it (docs/newsletter.md). Outcomes only: the form
 // routes choose the answer, page and status.
-import type { NewsletterForm, NewsletterList, SubscriberLogRef } from '../config/config.js';
+import type { NewsletterAutomation, NewsletterForm, NewsletterList, SubscriberLogRef } from '../config/config.js';
 import type { Logger } from '../kit/log.js';
 import type { NewsletterStore } from './newsletter-store.js';
 import type { Preferences } from './preferences.js';
@@ -72,6 +72,8 @@ export interface NewsletterDeps {
   forms: readonly NewsletterForm[];
   /** Every list (`config.newsletter.lists`); the forms' own lists alone when left out. */
   lists?: readonly NewsletterList[];
+  /** `config.newsletter.automations`: the welcome ones are mailed when an address confirms; none when left out. */
+  automations?: readonly NewsletterAutomation[];
   /** `config.newsletter.preferences_url`; made from the first form's confirmation link when left out. */
   preferencesUrl?: string;
   /** `mail.from`. */

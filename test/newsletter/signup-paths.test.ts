@@ -40,6 +40,7 @@ function createNotingStore(events: string[]): NewsletterStore & { pending: Pendi
     redeem: async () => ({ kind: 'gone', reason: 'unknown' }),
     join: async () => false,
     setTags: async () => false,
+    claimAutomation: async () => true,
     unsubscribe: async () => false,
     removeEverywhere: async () => [],
     purge: async () => 0,

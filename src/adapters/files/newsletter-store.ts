@@ -1,6 +1,8 @@
 // The newsletter's records in data_dir (docs/newsletter.md): the pending journal, one subscriber log per list and
 // the secret file, loaded into memory at start and written through, each line fsynced before it counts.
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { readStateLines } from '../../newsletter/durable-file.js';
 import type { NewsletterForm, SubscriberLogRef } from '../../config/config.js';
 import type { Logger } from '../../kit/log.js';
 import type { AppendLine, RandomBytes } from '../../ports.js';
@@ -10,6 +12,9 @@ import type { NewsletterStore, Redemption } from '../../newsletter/newsletter-st
 import { isExpired } from '../../newsletter/pending.js';
 import { PendingStore } from '../../newsletter/pending-store.js';
 import { readSubscribers, SubscriberLogs } from '../../newsletter/subscriber-log.js';
+
+/** The ledger of the automations mailed (docs/newsletter.md "Automations"), one line per (automation, address). */
+export const AUTOMATIONS_FILE = 'newsletter-automations.jsonl';
 
 export interface FileNewsletterStoreDeps {
   dataDir: string;
@@ -28,6 +33,10 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
   const logs = new Map<string, SubscriberLogRef>();
   for (const log of [...forms, ...(deps.lists ?? [])]) if (!logs.has(log.path)) logs.set(log.path, { path: log.path, subscribers: log.subscribers });
   let secret: Buffer | undefined;
+  /** The (automation, address) pairs mailed, read from AUTOMATIONS_FILE at open. */
+  const automationsMailed = new Set<string>();
+  const automationsFile = path.join(dataDir, AUTOMATIONS_FILE);
+  const mailedKey = (automation: string, email: string) => `${automation}\n${email.toLowerCase()}`;
 
   return {
     async open(now) {
@@ -36,6 +45,8 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       for (const report of await subscribers.load([...logs.values()])) {
         logger.info({ event: 'subscribers_loaded', ...report }, 'subscriber log loaded');
       }
+      const { records } = await readStateLines<{ automation?: unknown; email?: unknown }>(automationsFile, 'automation ledger');
+      for (const line of records) if (typeof line.automation === 'string' && typeof line.email === 'string') automationsMailed.add(mailedKey(line.automation, line.email));
       const journal = await pending.load(now);
       const level = journal.badLines > 0 || journal.unknownLines > 0 || !journal.compacted ? 'warn' : 'info';
       logger[level]({ event: 'pending_loaded', ...journal }, 'pending signups loaded');
@@ -91,6 +102,19 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       return true;
     },
     setTags: (log, email, tags, at) => subscribers.tag(log, email, tags, at),
+    async claimAutomation(automation, email, at) {
+      const key = mailedKey(automation, email);
+      if (automationsMailed.has(key)) return false;
+      // Taken before the write, so that two confirmations at once in this process claim once.
+      automationsMailed.add(key);
+      try {
+        await deps.appendLine(automationsFile, { automation, email, at });
+      } catch (error) {
+        automationsMailed.delete(key);
+        throw error;
+      }
+      return true;
+    },
     async unsubscribe(form, email, at) {
       if (!subscribers.has(form, email)) return false;
       await subscribers.unsubscribe(form, email, at);

@@ -43,7 +43,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 11, name: 'webmention sources', sql: WEBMENTION_SOURCE_COLUMN },
   { version: 12, name: 'webmentions received and sent', sql: WEBMENTION_TABLES },
   { version: 13, name: 'newsletter lists of a pending signup', sql: PENDING_LISTS_COLUMN },
-  { version: 14, name: 'newsletter subscriber attributes', sql: SUBSCRIBER_ATTRIBUTE_COLUMNS },
+  { version: 14, name: 'newsletter subscriber attributes and automations', sql: SUBSCRIBER_ATTRIBUTE_COLUMNS },
   { version: 15, name: 'analytics daily rollups', sql: ANALYTICS_TABLES },
   { version: 16, name: 'blog activitypub', sql: ACTIVITYPUB_TABLES },
 ]);

@@ -129,6 +129,8 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
     },
     join: (log, email, at) => exists(JOIN, [log.subscribers, log.path, email, at]),
     setTags: (log, email, tags) => exists(SET_TAGS, [log.path, email, tags]),
+    claimAutomation: (automation, email, at) =>
+      exists('INSERT INTO newsletter_automations_mailed (automation, email_key, at) VALUES ($1, lower($2), $3) ON CONFLICT DO NOTHING', [automation, email, at]),
     unsubscribe: (form, email, at) => exists(UNSUBSCRIBE, [form.subscribers, form.path, email, at]),
     async removeEverywhere(email, at) {
       const { rows } = await state.query<{ form: string }>(REMOVE_EVERYWHERE, [email, at]);

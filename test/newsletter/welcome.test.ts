@@ -1,0 +1,73 @@
+// The welcome automation (docs/newsletter.md "Automations"): a confirmation mails it with its fields filled, once
+// per (automation, address): not again when the address leaves, signs up again and confirms after a restart, and
+// one claim wins among replicas sharing PostgreSQL.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createPostgresNewsletterStore } from '../../src/adapters/postgres/newsletter-store.js';
+import { createPostgresState } from '../../src/adapters/postgres/state.js';
+import { createSilentLogger } from '../../src/kit/log.js';
+import { fillFields } from '../../src/newsletter/welcome.js';
+import { createTestNewsletter, tokenOf } from '../support/newsletter.js';
+import { startPostgresServer, type TestPostgres } from '../support/postgres-server.js';
+
+const WELCOME = {
+  id: 'hello',
+  type: 'welcome',
+  list: 'newsletter',
+  subject: 'Welcome to {{ list }}',
+  body: 'Hello {{email}},\n\nthanks for joining **{{list}}**.{{nope}}\n',
+};
+
+describe('the welcome automation', () => {
+  it('mails once per address, with its fields filled, through a re-subscription and a restart', async () => {
+    const harness = await createTestNewsletter(undefined, undefined, { newsletter: { lists: [{ id: 'newsletter', name: 'The Letter' }], automations: [WELCOME] } });
+    after(() => harness.close());
+    const welcomes = () => harness.mailer.sent.filter((mail) => mail.subject === 'Welcome to The Letter');
+    const signUpAndConfirm = async (newsletter: typeof harness.newsletter | Awaited<ReturnType<typeof harness.restart>>) => {
+      assert.equal(await newsletter.signup(harness.form, 'ada@example.org'), 'ok');
+      await harness.newsletter.settled();
+      assert.equal(await newsletter.confirm(harness.form, tokenOf(harness.mailer.sent.findLast((mail) => /confirm/i.test(mail.subject))!)), 'confirmed');
+    };
+
+    await signUpAndConfirm(harness.newsletter);
+    assert.equal(welcomes().length, 1);
+    const [mail] = welcomes();
+    assert.equal(mail!.to, 'ada@example.org');
+    assert.match(mail!.text, /^Hello ada@example\.org,\n\nthanks for joining \*\*The Letter\*\*\.\n\n-- \nUnsubscribe: https:\/\/\S+\nChoose your lists: https:\/\/\S+\n$/);
+    assert.ok(mail!.list?.unsubscribeUrl);
+
+    assert.equal(await harness.newsletter.remove(harness.form, 'ada@example.org'), 'removed');
+    const restarted = await harness.restart();
+    await signUpAndConfirm(restarted);
+    assert.equal(welcomes().length, 1, 'the same address is welcomed once');
+  });
+
+  it('fills known fields and drops unknown ones', () => {
+    assert.equal(fillFields('{{a}}-{{ b }}-{{c}}-{{constructor}}', { a: '1', b: '2' }), '1-2--');
+  });
+});
+
+describe('the automation ledger in PostgreSQL', () => {
+  let postgres: TestPostgres;
+  before(async () => {
+    postgres = await startPostgresServer();
+  });
+  after(async () => {
+    await postgres.close();
+  });
+
+  it('lets one claim of a pair win among replicas, whatever the spelling of the address', async () => {
+    const url = await postgres.createDatabase('automations');
+    const states = [createPostgresState(url, createSilentLogger()), createPostgresState(url, createSilentLogger())];
+    try {
+      await Promise.all(states.map((state) => state.migrated()));
+      const stores = states.map((state) => createPostgresNewsletterStore(state, (size) => Buffer.alloc(size, 1)));
+      const at = '2026-03-01T00:00:00.000Z';
+      const claims = await Promise.all([...stores, ...stores].map((store, index) => store.claimAutomation('hello', index % 2 === 0 ? 'ada@example.org' : 'ADA@example.org', at)));
+      assert.deepEqual(claims.filter(Boolean).length, 1);
+      assert.equal(await stores[0]!.claimAutomation('other', 'ada@example.org', at), true, 'another automation is another pair');
+    } finally {
+      await Promise.all(states.map((state) => state.close()));
+    }
+  });
+});

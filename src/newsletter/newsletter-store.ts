@@ -6,6 +6,9 @@ import type { NewsletterForm, SubscriberLogRef } from '../config/config.js';
 import type { PendingRecord } from './pending.js';
 import type { Subscriber } from './subscriber-events.js';
 
+/** The ledger of the automations mailed in data_dir (docs/newsletter.md "Automations"), one line per (automation, address). */
+export const AUTOMATIONS_FILE = 'newsletter-automations.jsonl';
+
 /** What redeeming a confirmation token came to. */
 export type Redemption =
   | {

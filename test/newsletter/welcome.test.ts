@@ -1,13 +1,18 @@
 // The welcome automation (docs/newsletter.md "Automations"): a confirmation mails it with its fields filled, once
 // per (automation, address): not again when the address leaves, signs up again and confirms after a restart, and
-// one claim wins among replicas sharing PostgreSQL.
+// one claim wins among replicas sharing PostgreSQL, and migrate --from-files copies the ledger.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { importNewsletterFromFiles } from '../../src/adapters/postgres/newsletter-import.js';
 import { createPostgresNewsletterStore } from '../../src/adapters/postgres/newsletter-store.js';
+import { AUTOMATIONS_FILE } from '../../src/newsletter/newsletter-store.js';
+import { createTempDir } from '../support/temp-dir.js';
 import { createPostgresState } from '../../src/adapters/postgres/state.js';
 import { createSilentLogger } from '../../src/kit/log.js';
 import { fillFields } from '../../src/newsletter/welcome.js';
-import { createTestNewsletter, tokenOf } from '../support/newsletter.js';
+import { createTestNewsletter, loadNewsletterConfig, tokenOf } from '../support/newsletter.js';
 import { startPostgresServer, type TestPostgres } from '../support/postgres-server.js';
 
 const WELCOME = {
@@ -66,6 +71,15 @@ describe('the automation ledger in PostgreSQL', () => {
       const claims = await Promise.all([...stores, ...stores].map((store, index) => store.claimAutomation('hello', index % 2 === 0 ? 'ada@example.org' : 'ADA@example.org', at)));
       assert.deepEqual(claims.filter(Boolean).length, 1);
       assert.equal(await stores[0]!.claimAutomation('other', 'ada@example.org', at), true, 'another automation is another pair');
+
+      // migrate --from-files brings the ledger of data_dir along, once.
+      const temp = await createTempDir('automations-import');
+      after(temp.remove);
+      await writeFile(path.join(temp.dir, AUTOMATIONS_FILE), `${JSON.stringify({ automation: 'hello', email: 'Bob@example.org', at })}\n`);
+      const config = loadNewsletterConfig(temp.dir);
+      assert.deepEqual(await importNewsletterFromFiles(temp.dir, config, states[0]!), { copied: 1, skipped: 0 });
+      assert.deepEqual(await importNewsletterFromFiles(temp.dir, config, states[0]!), { copied: 0, skipped: 1 });
+      assert.equal(await stores[1]!.claimAutomation('hello', 'bob@example.org', at), false);
     } finally {
       await Promise.all(states.map((state) => state.close()));
     }

@@ -8,13 +8,10 @@ import type { Logger } from '../../kit/log.js';
 import type { AppendLine, RandomBytes } from '../../ports.js';
 import { safeReason } from '../../kit/safe-reason.js';
 import { loadNewsletterSecret } from '../../newsletter/newsletter-secret.js';
-import type { NewsletterStore, Redemption } from '../../newsletter/newsletter-store.js';
+import { AUTOMATIONS_FILE, type NewsletterStore, type Redemption } from '../../newsletter/newsletter-store.js';
 import { isExpired } from '../../newsletter/pending.js';
 import { PendingStore } from '../../newsletter/pending-store.js';
 import { readSubscribers, SubscriberLogs } from '../../newsletter/subscriber-log.js';
-
-/** The ledger of the automations mailed (docs/newsletter.md "Automations"), one line per (automation, address). */
-export const AUTOMATIONS_FILE = 'newsletter-automations.jsonl';
 
 export interface FileNewsletterStoreDeps {
   dataDir: string;

@@ -1,5 +1,6 @@
 // `postbox migrate --from-files`, the newsletter's part (docs/newsletter.md "With PostgreSQL"): copies the live
-// pending signups, every subscriber log line and the unsubscribe secret of a data_dir into PostgreSQL. Idempotent: a
+// pending signups, every subscriber log line, the automations mailed and the unsubscribe secret of a data_dir into
+// PostgreSQL. Idempotent: a
 // second run copies nothing. Run it before the replicas serve from the database: imported events are ordered after any
 // already there, and a running replica keeps the secret it read at its start.
 import { readFile } from 'node:fs/promises';
@@ -7,6 +8,7 @@ import path from 'node:path';
 import type { Config, SubscriberLogRef } from '../../config/config.js';
 import { readStateLines } from '../../newsletter/durable-file.js';
 import { NEWSLETTER_SECRET_FILE } from '../../newsletter/newsletter-secret.js';
+import { AUTOMATIONS_FILE } from '../../newsletter/newsletter-store.js';
 import { replayJournal, type PendingRecord } from '../../newsletter/pending.js';
 import { PENDING_JOURNAL_FILE } from '../../newsletter/pending-store.js';
 import { toSubscriberEvent } from '../../newsletter/subscriber-events.js';
@@ -53,7 +55,21 @@ export async function importNewsletterFromFiles(dataDir: string, config: Config,
     for (const copied of await importSubscriberLog(dataDir, list.log, state)) add(copied);
   }
   for (const record of await livePending(dataDir, now)) add(await importPending(record, state));
+  for (const copied of await importAutomationsMailed(dataDir, state)) add(copied);
   return counts;
+}
+
+/** One result per line of the automation ledger (docs/newsletter.md "Automations"): a pair already there is skipped. */
+async function importAutomationsMailed(dataDir: string, state: PostgresState): Promise<boolean[]> {
+  const { records } = await readStateLines<{ automation?: unknown; email?: unknown; at?: unknown }>(path.join(dataDir, AUTOMATIONS_FILE), 'automation ledger');
+  const results: boolean[] = [];
+  for (const line of records) {
+    if (typeof line.automation !== 'string' || typeof line.email !== 'string') continue;
+    const at = timeOf(typeof line.at === 'string' ? line.at : '') ?? new Date(0);
+    const result = await state.query('INSERT INTO newsletter_automations_mailed (automation, email_key, at) VALUES ($1, lower($2), $3) ON CONFLICT DO NOTHING', [line.automation, line.email, at]);
+    results.push((result.rowCount ?? 0) > 0);
+  }
+  return results;
 }
 
 /** Whether the secret file was copied (false when the database holds it already, undefined when there is none). */

@@ -8,7 +8,7 @@
 // that has expired when written). The mail, which only a new address gets, is handed over after the answer; only
 // without the queue (`mailBeforeAnswer`) is it sent first, so that a failure is told, and then the time of the
 // answer does tell a new address from a known one (docs/newsletter.md "Duplicates").
-import { PREFERENCES_PATH, type NewsletterForm } from '../config/config.js';
+import { PREFERENCES_PATH, type NewsletterForm, type NewsletterList } from '../config/config.js';
 import { canonicalEmailAddress } from '../kit/email-address.js';
 import { safeReason } from '../kit/safe-reason.js';
 import { UnavailableError } from '../kit/unavailable-error.js';
@@ -27,7 +27,10 @@ const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
 
 /** The newsletter createNewsletter makes: with `settled`, for whoever must see the mails of answered signups. */
 export interface RunningNewsletter extends Newsletter {
-  /** Resolves once the confirmation mail of every signup answered so far has been handed over (or has failed). */
+  /**
+   * Resolves once the confirmation mail of every signup answered so far, and the welcome of every list joined on
+   * the preference page, has been handed over (or has failed).
+   */
   settled(): Promise<void>;
 }
 
@@ -185,29 +188,28 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
       metrics.count(form.path, 'send_failed');
       logger.error({ event: 'owner_notification_failed', form: form.path, reason: safeReason(error) }, 'owner notice failed');
     }
-    await welcome(form, record);
+    await welcome(form, record.email, record.lists ?? [form.path], record.lang);
     return 'confirmed';
   }
 
   /**
-   * Mails each welcome automation of the lists `record` confirmed, once per (automation, address): the pair is
-   * recorded in the store before the mail is handed over, so a second confirmation, another replica or a restart
+   * Mails each welcome automation of the lists `keys` that `email` joined, once per (automation, address): the pair
+   * is recorded in the store before the mail is handed over, so a second confirmation, another replica or a restart
    * never mails it again (a mail lost between the two is not sent again). Never rejects.
    */
-  async function welcome(form: NewsletterForm, record: PendingRecord): Promise<void> {
-    const keys = record.lists ?? [form.path];
+  async function welcome(form: NewsletterForm, email: string, keys: readonly string[], lang?: string): Promise<void> {
     for (const automation of deps.automations ?? []) {
       const list = lists.find((candidate) => candidate.id === automation.list);
       if (automation.type !== 'welcome' || !list || !keys.includes(list.log.path)) continue;
       try {
-        if (!(await store.claimAutomation(automation.id, record.email, new Date(clock()).toISOString()))) continue;
+        if (!(await store.claimAutomation(automation.id, email, new Date(clock()).toISOString()))) continue;
         const mail = welcomeMail({
           from,
-          to: record.email,
+          to: email,
           automation,
-          fields: { email: record.email, list: list.name, lang: record.lang ?? '' },
-          list: await unsubscribing.listHeadersFor(form, record.email),
-          preferencesUrl: await preferences.linkFor(record.email),
+          fields: { email, list: list.name, lang: lang ?? '' },
+          list: await unsubscribing.listHeadersFor(form, email),
+          preferencesUrl: await preferences.linkFor(email),
         });
         const outcome = await sendMail(form.path, 'newsletter', mail);
         logger.info({ event: 'welcome_mailed', form: form.path, automation: automation.id, outcome }, 'welcome mail handed over');
@@ -232,7 +234,14 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
 
   const unsubscribing = createUnsubscribing(store, clock, logger);
   const preferencesUrl = deps.preferencesUrl ?? `${new URL(forms[0]?.confirm_url ?? 'http://localhost/').origin}${PREFERENCES_PATH}`;
-  const preferences = createPreferences({ store, lists, url: preferencesUrl, clock, logger });
+  // A list joined on the preference page starts its welcome, mailed after the page is answered; `settled` waits for it.
+  const onJoin = (list: NewsletterList, email: string) => {
+    const form = forms.find((candidate) => candidate.path === list.form) ?? forms[0];
+    if (!form) return;
+    const handOver = welcome(form, email, [list.log.path]).finally(() => handingOver.delete(handOver));
+    handingOver.add(handOver);
+  };
+  const preferences = createPreferences({ store, lists, url: preferencesUrl, clock, logger, onJoin });
   return {
     signup,
     confirm,

@@ -1,4 +1,5 @@
-// The welcome automation (docs/newsletter.md "Automations"): a confirmation mails it with its fields filled, once
+// The welcome automation (docs/newsletter.md "Automations"): a confirmation, or a list joined on the preference
+// page, mails it with its fields filled, once
 // per (automation, address): not again when the address leaves, signs up again and confirms after a restart, and
 // one claim wins among replicas sharing PostgreSQL, and migrate --from-files copies the ledger.
 import assert from 'node:assert/strict';
@@ -25,7 +26,12 @@ const WELCOME = {
 
 describe('the welcome automation', () => {
   it('mails once per address, with its fields filled, through a re-subscription and a restart', async () => {
-    const harness = await createTestNewsletter(undefined, undefined, { newsletter: { lists: [{ id: 'newsletter', name: 'The Letter' }], automations: [WELCOME] } });
+    const harness = await createTestNewsletter(undefined, undefined, {
+      newsletter: {
+        lists: [{ id: 'newsletter', name: 'The Letter' }, { id: 'weekly', name: 'The Weekly' }],
+        automations: [WELCOME, { ...WELCOME, id: 'weekly-hello', list: 'weekly' }],
+      },
+    });
     after(() => harness.close());
     const welcomes = () => harness.mailer.sent.filter((mail) => mail.subject === 'Welcome to The Letter');
     const signUpAndConfirm = async (newsletter: typeof harness.newsletter | Awaited<ReturnType<typeof harness.restart>>) => {
@@ -40,6 +46,12 @@ describe('the welcome automation', () => {
     assert.equal(mail!.to, 'ada@example.org');
     assert.match(mail!.text, /^Hello ada@example\.org,\n\nthanks for joining \*\*The Letter\*\*\.\n\n-- \nUnsubscribe: https:\/\/\S+\nChoose your lists: https:\/\/\S+\n$/);
     assert.ok(mail!.list?.unsubscribeUrl);
+
+    // Joining a list on the preference page starts that list's welcome.
+    const token = new URL(await harness.newsletter.preferences.linkFor('ada@example.org')).searchParams.get('token')!;
+    assert.equal((await harness.newsletter.preferences.save(token, ['newsletter', 'weekly'])).kind, 'saved');
+    await harness.newsletter.settled();
+    assert.deepEqual(harness.mailer.sent.filter((sent) => sent.subject === 'Welcome to The Weekly').map((sent) => sent.to), ['ada@example.org']);
 
     assert.equal(await harness.newsletter.remove(harness.form, 'ada@example.org'), 'removed');
     const restarted = await harness.restart();

@@ -53,6 +53,9 @@ const newsletterAutomation = z.strictObject({
   list: listId,
   subject: oneLineText,
   body: z.string().min(1),
+  steps: z
+    .array(z.strictObject({ after_days: z.number().int().min(1).max(3650), subject: oneLineText, body: z.string().min(1) }), { error: 'must be [[newsletter.automations.steps]] tables' })
+    .default([]),
 });
 
 /** One automation as the code uses it (docs/newsletter.md "Automations"). */

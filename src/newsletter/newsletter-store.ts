@@ -68,6 +68,8 @@ export interface NewsletterStore {
    * another sharing the store (docs/newsletter.md "Automations").
    */
   claimAutomation(automation: string, email: string, at: string): Promise<boolean>;
+  /** The pairs recorded by claimAutomation for the automations `ids` (each once, the address as claimed, `at` RFC 3339). */
+  automationsMailed(ids: readonly string[]): Promise<Array<{ automation: string; email: string; at: string }>>;
   /** Drops expired pending signups; returns how many went. */
   purge(now: number): Promise<number>;
   /** Waits for the writes already started. */

@@ -93,6 +93,8 @@ export interface NewsletterDeps {
   randomBytes: RandomBytes;
   /** Where the records are kept: the backend's (data_dir files or PostgreSQL). */
   store: NewsletterStore;
+  /** How often the due steps of welcome automations are looked for; a minute unless given. */
+  dripIntervalMs?: number;
   /** How often expired pending records are purged; 10 minutes unless given. */
   purgeIntervalMs?: number;
   /** When the purge runs. */

@@ -15,7 +15,8 @@ export function fillFields(text: string, fields: Readonly<Record<string, string>
 export interface WelcomeMailParts {
   from: string;
   to: string;
-  automation: NewsletterAutomation;
+  /** The automation, or one of its steps: what is mailed. */
+  automation: Pick<NewsletterAutomation, 'subject' | 'body'>;
   fields: WelcomeFields;
   /** List-Id and List-Unsubscribe of the list welcomed to. */
   list: MailList;

@@ -41,6 +41,7 @@ function createNotingStore(events: string[]): NewsletterStore & { pending: Pendi
     join: async () => false,
     setTags: async () => false,
     claimAutomation: async () => true,
+    automationsMailed: async () => [],
     unsubscribe: async () => false,
     removeEverywhere: async () => [],
     purge: async () => 0,

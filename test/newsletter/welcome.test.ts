@@ -16,6 +16,7 @@ import { fillFields } from '../../src/newsletter/welcome.js';
 import { createTestNewsletter, loadNewsletterConfig, tokenOf } from '../support/newsletter.js';
 import { startPostgresServer, type TestPostgres } from '../support/postgres-server.js';
 
+const DAY = 86_400_000;
 const WELCOME = {
   id: 'hello',
   type: 'welcome',
@@ -57,6 +58,40 @@ describe('the welcome automation', () => {
     const restarted = await harness.restart();
     await signUpAndConfirm(restarted);
     assert.equal(welcomes().length, 1, 'the same address is welcomed once');
+  });
+
+  it('mails each step after_days after the welcome, once, to an address still on the list, caught up after a restart', async () => {
+    const steps = [
+      { after_days: 2, subject: 'Day two', body: 'Two days, {{email}}.' },
+      { after_days: 5, subject: 'Day five', body: 'Five.' },
+    ];
+    const harness = await createTestNewsletter(undefined, undefined, { newsletter: { automations: [{ ...WELCOME, steps }] } });
+    after(() => harness.close());
+    for (const email of ['ada@example.org', 'bob@example.org']) {
+      assert.equal(await harness.newsletter.signup(harness.form, email), 'ok');
+      await harness.newsletter.settled();
+      assert.equal(await harness.newsletter.confirm(harness.form, tokenOf(harness.mailer.sent.findLast((mail) => mail.to === email && /confirm/i.test(mail.subject))!)), 'confirmed');
+    }
+    const stepsTo = (subject: string) => harness.mailer.sent.filter((mail) => mail.subject === subject).map((mail) => mail.to);
+    const tick = async (newsletter: { settled(): Promise<void> }) => {
+      await harness.timers.advance(60_000);
+      await newsletter.settled();
+    };
+    assert.equal(await harness.newsletter.remove(harness.form, 'bob@example.org'), 'removed');
+    harness.clock.advance(2 * DAY - 60_000);
+    await tick(harness.newsletter);
+    assert.deepEqual(stepsTo('Day two'), [], 'not before its time');
+    harness.clock.advance(60_000);
+    await tick(harness.newsletter);
+    await tick(harness.newsletter);
+    assert.deepEqual(stepsTo('Day two'), ['ada@example.org'], 'once, and not to an address that left');
+    assert.match(harness.mailer.sent.find((mail) => mail.subject === 'Day two')!.text, /^Two days, ada@example\.org\./);
+    // Stopped before the fifth day, started after it: the step is caught up, once.
+    harness.clock.advance(4 * DAY);
+    const restarted = (await harness.restart()) as typeof harness.newsletter;
+    await tick(restarted);
+    await tick(restarted);
+    assert.deepEqual([stepsTo('Day two'), stepsTo('Day five')], [['ada@example.org'], ['ada@example.org']]);
   });
 
   it('fills known fields and drops unknown ones', () => {

@@ -31,7 +31,7 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
   for (const log of [...forms, ...(deps.lists ?? [])]) if (!logs.has(log.path)) logs.set(log.path, { path: log.path, subscribers: log.subscribers });
   let secret: Buffer | undefined;
   /** The (automation, address) pairs mailed, read from AUTOMATIONS_FILE at open. */
-  const automationsMailed = new Set<string>();
+  const automationsMailed = new Map<string, { automation: string; email: string; at: string }>();
   const automationsFile = path.join(dataDir, AUTOMATIONS_FILE);
   const mailedKey = (automation: string, email: string) => `${automation}\n${email.toLowerCase()}`;
 
@@ -42,8 +42,12 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       for (const report of await subscribers.load([...logs.values()])) {
         logger.info({ event: 'subscribers_loaded', ...report }, 'subscriber log loaded');
       }
-      const { records } = await readStateLines<{ automation?: unknown; email?: unknown }>(automationsFile, 'automation ledger');
-      for (const line of records) if (typeof line.automation === 'string' && typeof line.email === 'string') automationsMailed.add(mailedKey(line.automation, line.email));
+      const { records } = await readStateLines<{ automation?: unknown; email?: unknown; at?: unknown }>(automationsFile, 'automation ledger');
+      for (const line of records) {
+        if (typeof line.automation !== 'string' || typeof line.email !== 'string') continue;
+        const key = mailedKey(line.automation, line.email);
+        if (!automationsMailed.has(key)) automationsMailed.set(key, { automation: line.automation, email: line.email, at: String(line.at ?? '') });
+      }
       const journal = await pending.load(now);
       const level = journal.badLines > 0 || journal.unknownLines > 0 || !journal.compacted ? 'warn' : 'info';
       logger[level]({ event: 'pending_loaded', ...journal }, 'pending signups loaded');
@@ -99,11 +103,12 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       return true;
     },
     setTags: (log, email, tags, at) => subscribers.tag(log, email, tags, at),
+    automationsMailed: async (ids) => [...automationsMailed.values()].filter((entry) => ids.includes(entry.automation)),
     async claimAutomation(automation, email, at) {
       const key = mailedKey(automation, email);
       if (automationsMailed.has(key)) return false;
       // Taken before the write, so that two confirmations at once in this process claim once.
-      automationsMailed.add(key);
+      automationsMailed.set(key, { automation, email, at });
       try {
         await deps.appendLine(automationsFile, { automation, email, at });
       } catch (error) {

@@ -66,7 +66,7 @@ async function importAutomationsMailed(dataDir: string, state: PostgresState): P
   for (const line of records) {
     if (typeof line.automation !== 'string' || typeof line.email !== 'string') continue;
     const at = timeOf(typeof line.at === 'string' ? line.at : '') ?? new Date(0);
-    const result = await state.query('INSERT INTO newsletter_automations_mailed (automation, email_key, at) VALUES ($1, lower($2), $3) ON CONFLICT DO NOTHING', [line.automation, line.email, at]);
+    const result = await state.query('INSERT INTO newsletter_automations_mailed (automation, email_key, email, at) VALUES ($1, lower($2), $2, $3) ON CONFLICT DO NOTHING', [line.automation, line.email, at]);
     results.push((result.rowCount ?? 0) > 0);
   }
   return results;

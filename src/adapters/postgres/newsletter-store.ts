@@ -130,7 +130,11 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
     join: (log, email, at) => exists(JOIN, [log.subscribers, log.path, email, at]),
     setTags: (log, email, tags) => exists(SET_TAGS, [log.path, email, tags]),
     claimAutomation: (automation, email, at) =>
-      exists('INSERT INTO newsletter_automations_mailed (automation, email_key, at) VALUES ($1, lower($2), $3) ON CONFLICT DO NOTHING', [automation, email, at]),
+      exists('INSERT INTO newsletter_automations_mailed (automation, email_key, email, at) VALUES ($1, lower($2), $2, $3) ON CONFLICT DO NOTHING', [automation, email, at]),
+    async automationsMailed(ids) {
+      const { rows } = await state.query<{ automation: string; email: string; at: Date }>('SELECT automation, email, at FROM newsletter_automations_mailed WHERE automation = ANY($1::text[])', [ids]);
+      return rows.map((row) => ({ automation: row.automation, email: row.email, at: row.at.toISOString() }));
+    },
     unsubscribe: (form, email, at) => exists(UNSUBSCRIBE, [form.subscribers, form.path, email, at]),
     async removeEverywhere(email, at) {
       const { rows } = await state.query<{ form: string }>(REMOVE_EVERYWHERE, [email, at]);

@@ -12,6 +12,7 @@ CREATE TABLE subscriber_tags (
 CREATE TABLE newsletter_automations_mailed (
   automation text NOT NULL,
   email_key text NOT NULL,
+  email text NOT NULL,
   at timestamptz NOT NULL,
   PRIMARY KEY (automation, email_key)
 );

@@ -121,7 +121,7 @@ path = "/newsletter"
 type = "newsletter"
 `;
 
-describe('segment keys and the field lang', () => {
+describe('segment and automation keys, and the field lang', () => {
   it('reads [[newsletter.segments]] with TOML dates, and refuses an unknown list or an id twice', () => {
     const result = parseConfigText(
       `${CONFIG}[[newsletter.segments]]\nid = "fr"\nlist = "newsletter"\ntags_include = ["Beta "]\nsigned_up_after = 2026-01-01\nsigned_up_before = 2026-02-01T10:00:00+01:00\nlang = "FR"\n`,
@@ -137,6 +137,15 @@ describe('segment keys and the field lang', () => {
     assert.deepEqual(
       wrong.problems.map((problem) => `${problem.path}: ${problem.message}`),
       ['newsletter.segments[0].list: "nope" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list', 'newsletter.segments[1].id: "a" is declared twice'],
+    );
+  });
+
+  it('refuses an automation of another type or over a list that does not exist', () => {
+    const result = parseConfigText(`${CONFIG}[[newsletter.automations]]\nid = "a"\ntype = "digest"\nlist = "nope"\nsubject = "Hi"\nbody = "Hello"\n`, {}, '/tmp');
+    assert.ok(!result.ok);
+    assert.deepEqual(
+      result.problems.map((problem) => `${problem.path}: ${problem.message}`),
+      ['newsletter.automations[0].type: must be "welcome"', 'newsletter.automations[0].list: "nope" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list'],
     );
   });
 

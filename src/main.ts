@@ -43,6 +43,7 @@ Options:
       --form PATH     (subscribers export, newsletter send) the newsletter form
       --list ID       (subscribers export) a newsletter list, instead of a form
       --format F      (subscribers export) csv (default) or json; (bounces list) text (default) or json
+      --segment ID    (newsletter send) a segment of a form's subscribers, instead of --form
       --post SLUG     (newsletter send) the published post to send
       --lang LANG     (newsletter send) its language version (default: the primary one)
       --test ADDRESS  (newsletter send) send one mail to ADDRESS now instead, to see it
@@ -74,6 +75,7 @@ const OPTIONS = {
   'from-files': { type: 'boolean', default: false },
   role: { type: 'string' },
   email: { type: 'string' },
+  segment: { type: 'string' },
   from: { type: 'string' },
 } as const;
 
@@ -148,6 +150,7 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   list: ['subscribers'],
   format: ['subscribers', 'bounces'],
   post: ['newsletter'],
+  segment: ['newsletter'],
   lang: ['newsletter'],
   test: ['newsletter'],
   'dry-run': ['newsletter'],
@@ -171,10 +174,10 @@ function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migr
     }
     case 'subscribers': {
       const read = parseSubscribersCommand(args, { form: values.form, list: values.list, format: values.format });
-      return 'problem' in read ? { ...read, usage: SUBSCRIBERS_USAGE } : { run: (config) => onBackend(config, (backend) => runSubscribersCommand(read, config, backend, { out, error })) };
+      return 'problem' in read ? { ...read, usage: SUBSCRIBERS_USAGE } : { run: (config) => onBackend(config, (backend) => runSubscribersCommand(read, config, backend, { out, error, now: Date.now })) };
     }
     case 'newsletter': {
-      const options = { form: values.form, post: values.post, lang: values.lang, test: values.test, dryRun: values['dry-run'], resend: values.resend };
+      const options = { form: values.form, segment: values.segment, post: values.post, lang: values.lang, test: values.test, dryRun: values['dry-run'], resend: values.resend };
       const read = parseNewsletterCommand(args, options);
       if ('problem' in read) return { ...read, usage: NEWSLETTER_USAGE };
       const io = {

@@ -77,6 +77,7 @@ export function formsSettingsOf(config: Config, mail: MailConfig): FormsSettings
     forms: config.forms,
     newsletterLists: config.newsletter.lists,
     preferencesUrl: config.newsletter.preferences_url,
+    newsletterAutomations: config.newsletter.automations,
     from: mail.from,
     siteTitle: config.site?.title,
     siteUrl: config.site?.base_url,

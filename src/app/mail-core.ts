@@ -150,6 +150,7 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
     forms: newsletterForms,
     lists: settings.newsletterLists,
     preferencesUrl: settings.preferencesUrl,
+    automations: settings.newsletterAutomations,
     from: settings.from,
     siteNameFor,
     sendMail: queue

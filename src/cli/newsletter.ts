@@ -1,7 +1,8 @@
 // `postbox newsletter send|list` (docs/newsletter.md "Sending a post"): a published post to the subscribers of a
 // newsletter form. `send` renders the mail and creates the campaign (data_dir/campaigns or PostgreSQL); the running `serve`
 // sends it through the mail queue, and the command shows the progress until it is done. `--test` sends one mail
-// now instead, `--dry-run` only says what would be sent.
+// now instead, `--dry-run` only says what would be sent. `--segment ID` sends to the subscribers a segment takes
+// (docs/newsletter.md "Segments") instead of the whole list.
 import { randomBytes } from 'node:crypto';
 import { planCampaign, startCampaign, type CampaignPlan } from '../newsletter/campaigns/campaign-plan.js';
 import { progressOf } from '../newsletter/campaigns/campaign.js';
@@ -9,11 +10,11 @@ import { createCampaignTestSender } from '../app/campaign-test-send.js';
 import { loadCampaignSources } from '../app/campaign-sources.js';
 import { describeProgress, watchCampaign, type WatchIo } from './campaign-watch.js';
 import type { Backend } from '../adapters/backend.js';
-import type { Config, MailConfig } from '../config/config.js';
+import type { Config, MailConfig, NewsletterSegment } from '../config/config.js';
 
-export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH --post SLUG [--lang LANG] [--test ADDRESS] [--dry-run] [--resend]
-                         [--config FILE]
-                                  send a published post to a newsletter form's subscribers
+export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH|--segment ID --post SLUG [--lang LANG] [--test ADDRESS] [--dry-run]
+                         [--resend] [--config FILE]
+                                  send a published post to a newsletter form's subscribers, or a segment of them
   postbox newsletter list [--config FILE]
                                   the campaigns sent so far, with their counts
 `;
@@ -21,6 +22,7 @@ export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH --post SL
 /** The options of `newsletter` as given on the command line. */
 export interface NewsletterOptions {
   form?: string;
+  segment?: string;
   post?: string;
   lang?: string;
   test?: string;
@@ -29,7 +31,7 @@ export interface NewsletterOptions {
 }
 
 /** A newsletter command line, read: `list`, or `send` with the form and post it needs. */
-export type NewsletterCommand = { action: 'list' } | (NewsletterOptions & { action: 'send'; form: string; post: string });
+export type NewsletterCommand = { action: 'list' } | (NewsletterOptions & { action: 'send'; post: string });
 
 export interface NewsletterCommandIo extends WatchIo {
   clock(): number;
@@ -40,14 +42,14 @@ export function parseNewsletterCommand(args: readonly string[], options: Newslet
   const [action, ...rest] = args;
   if (rest.length > 0) return { problem: `unexpected "${rest.join(' ')}"` };
   if (action === 'list') {
-    const anyOption = options.form !== undefined || options.post !== undefined || options.test !== undefined || options.dryRun || options.resend;
+    const anyOption = options.form !== undefined || options.segment !== undefined || options.post !== undefined || options.test !== undefined || options.dryRun || options.resend;
     return anyOption ? { problem: 'newsletter list takes no options but --config' } : { action };
   }
   if (action !== 'send') return { problem: action === undefined ? 'newsletter needs send or list' : `unknown newsletter command "${action}"` };
-  const { form, post } = options;
-  if (form === undefined || post === undefined) return { problem: 'newsletter send needs --form PATH and --post SLUG' };
+  const { form, segment, post } = options;
+  if ((form === undefined) === (segment === undefined) || post === undefined) return { problem: 'newsletter send needs --form PATH or --segment ID, and --post SLUG' };
   if (options.test !== undefined && options.dryRun) return { problem: '--test and --dry-run do not go together' };
-  return { ...options, action, form, post };
+  return { ...options, action, post };
 }
 
 /** Runs a newsletter command on the backend the command opened; the exit code: 0 done, 1 refused or failed. */
@@ -59,22 +61,26 @@ export async function runNewsletterCommand(command: NewsletterCommand, config: C
   const sources = await loadCampaignSources(config, backend).catch((error: Error) => error);
   if (sources instanceof Error) return fail(io, sources.message);
   if (!sources) return fail(io, 'posts are sent from the blog: the file needs [site] and [blog]');
+  const target = targetOf(command, config);
+  if ('problem' in target) return fail(io, target.problem);
   try {
-    const plan = await planCampaign(sources, { form: command.form, slug: command.post, lang: command.lang });
+    const plan = await planCampaign(sources, { form: target.form, slug: command.post, lang: command.lang, segment: target.segment });
     await sources.releasePosts();
     if ('problem' in plan) {
-      if (plan.problem === 'no_form') return fail(io, `no newsletter form at ${command.form} (newsletter forms: ${plan.newsletters.join(', ') || 'none'})`);
+      if (plan.problem === 'no_form') return fail(io, `no newsletter form at ${target.form} (newsletter forms: ${plan.newsletters.join(', ') || 'none'})`);
       return fail(io, `no published post "${command.post}"${command.lang ? ` in ${command.lang}` : ''} (drafts and scheduled posts are not sent)`);
     }
     if (command.test !== undefined) return sendTest(config, config.mail, backend, plan, command.test, io);
     const count = plan.recipients.length;
-    io.out(`"${plan.body.subject}" (${plan.post.lang}, ${plan.post.url}) to ${count === 1 ? 'the 1 subscriber' : `the ${count} subscribers`} of ${plan.form.path}\n`);
+    const whom = count === 1 ? 'the 1 subscriber' : `the ${count} subscribers`;
+    const of = target.segment ? `of segment ${target.segment.id} (${plan.listCount} on ${plan.form.path})` : `of ${plan.form.path}`;
+    io.out(`"${plan.body.subject}" (${plan.post.lang}, ${plan.post.url}) to ${whom} ${of}\n`);
     for (const { request, finished } of plan.earlier) io.out(`  sent before as campaign ${request.id}${finished ? '' : ' (still sending)'}\n`);
     if (command.dryRun) return 0;
     if (!config.mail.queue) return fail(io, 'campaigns go through the mail queue: set [mail] queue = true');
     const outcome = await startCampaign(sources.store, plan, { resend: command.resend, now: io.clock(), randomHex: randomBytes(2).toString('hex') });
     if ('refused' in outcome) {
-      if (outcome.refused === 'no_subscribers') return fail(io, `${plan.form.path} has no confirmed subscribers`);
+      if (outcome.refused === 'no_subscribers') return fail(io, target.segment ? `segment ${target.segment.id} takes no confirmed subscriber` : `${plan.form.path} has no confirmed subscribers`);
       if (outcome.refused === 'taken') return fail(io, `another send of this post to ${plan.form.path} in ${plan.post.lang} started at the same moment; see postbox newsletter list`);
       if (outcome.refused === 'still_sending') return fail(io, `campaign ${outcome.earlier!.id} is still sending this post to ${plan.form.path}`);
       return fail(io, `this post was sent to ${plan.form.path} in ${plan.post.lang} already (campaign ${outcome.earlier!.id}); pass --resend to send it again`);
@@ -86,6 +92,16 @@ export async function runNewsletterCommand(command: NewsletterCommand, config: C
   } finally {
     await sources.releasePosts();
   }
+}
+
+/** The form whose list the send goes to, and the segment of it when one is asked for. */
+function targetOf(command: NewsletterOptions, config: Config): { form: string; segment?: NewsletterSegment } | { problem: string } {
+  if (command.segment === undefined) return { form: command.form ?? '' };
+  const segment = config.newsletter.segments.find((entry) => entry.id === command.segment);
+  if (!segment) return { problem: `no segment "${command.segment}" (segments: ${config.newsletter.segments.map((entry) => entry.id).join(', ') || 'none'})` };
+  const form = config.newsletter.lists.find((list) => list.id === segment.list)?.form;
+  if (form === undefined) return { problem: `segment ${segment.id} is over list "${segment.list}", which has no form: campaigns go to the list of a newsletter form` };
+  return { form, segment };
 }
 
 /** `--test ADDRESS`: the mail a subscriber would get, with an unsubscribe link for ADDRESS, sent now without the queue. */

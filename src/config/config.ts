@@ -9,12 +9,12 @@ import type { BouncesConfig } from './bounces.js';
 import type { DkimConfig } from './dkim.js';
 import type { SpamConfig } from './spam.js';
 import { challengePathOf, confirmPathOf, unsubscribePathOf } from './form-clashes.js';
-import { PREFERENCES_PATH, resolveNewsletterLists, type NewsletterList } from './newsletter-lists.js';
+import { PREFERENCES_PATH, resolveNewsletterLists, type NewsletterAutomation, type NewsletterList, type NewsletterSegment } from './newsletter-lists.js';
 import type { ParsedConfig } from './schema.js';
 import type { WebhookConfig } from './webhook.js';
 
 export { challengePathOf, confirmPathOf, unsubscribePathOf };
-export type { NewsletterList, SubscriberLogRef } from './newsletter-lists.js';
+export type { NewsletterAutomation, NewsletterList, NewsletterSegment, SubscriberLogRef } from './newsletter-lists.js';
 export { PREFERENCES_PATH };
 
 type ParsedForm = ParsedConfig['forms'][number];
@@ -81,6 +81,10 @@ export interface Config extends Omit<ParsedConfig, 'forms' | 'mail' | 'admin' | 
   /** Every newsletter list: the forms' own lists first, then those declared without a form (docs/newsletter.md "Lists"). */
   newsletter: {
     lists: readonly NewsletterList[];
+    /** `[[newsletter.segments]]`: saved filters over a list (docs/newsletter.md "Segments"). */
+    segments: readonly NewsletterSegment[];
+    /** `[[newsletter.automations]]`: mails sent on their own (docs/newsletter.md "Automations"). */
+    automations: readonly NewsletterAutomation[];
     /** `<server.public_url>/newsletter/preferences`: the preference page without its token (docs/newsletter.md "Preferences"). */
     preferences_url: string;
   };
@@ -121,7 +125,7 @@ export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: Dkim
     },
     mail: mail && resolveMail(mail, dkim),
     forms,
-    newsletter: { lists: resolveNewsletterLists(parsed.newsletter, newsletterForms), preferences_url: `${publicUrl}${PREFERENCES_PATH}` },
+    newsletter: { lists: resolveNewsletterLists(parsed.newsletter, newsletterForms), segments: parsed.newsletter?.segments ?? [], automations: parsed.newsletter?.automations ?? [], preferences_url: `${publicUrl}${PREFERENCES_PATH}` },
     admin: parsed.admin && {
       ...parsed.admin,
       public_url: adminPublicUrlOf(parsed),

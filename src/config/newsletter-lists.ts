@@ -1,7 +1,8 @@
 // `[newsletter]` and the lists of newsletter forms (docs/newsletter.md "Lists"): every newsletter form is a list
 // (its `list` key, default its path without the leading "/"), `[[newsletter.lists]]` names lists and may declare
-// lists without a form of their own, and a form may offer several (`lists`). The schema here, the cross-key rules
-// over the forms, and the resolution into the lists the code uses.
+// lists without a form of their own, and a form may offer several (`lists`); `[[newsletter.segments]]` are saved
+// filters over a list (docs/newsletter.md "Segments"). The schema here, the cross-key rules over the forms, and the
+// resolution into the lists the code uses.
 import { z } from 'zod';
 import { oneLineText } from './text-values.js';
 
@@ -20,8 +21,50 @@ const newsletterList = z.strictObject({
   public: z.boolean().default(true),
 });
 
+/** A time as TOML gives it (an offset date-time, or a local date read as midnight UTC), or the same as text. */
+const instant = z.union([z.date(), z.string()]).transform((value, context) => {
+  const time = value instanceof Date ? value.getTime() : Date.parse(value);
+  if (Number.isNaN(time)) {
+    context.addIssue({ code: 'custom', message: 'must be a date such as 2026-01-31 or a time such as 2026-01-31T09:00:00Z' });
+    return z.NEVER;
+  }
+  return new Date(time).toISOString();
+});
+
+const tagList = z.array(z.string().trim().min(1).toLowerCase()).default([]);
+
+const newsletterSegment = z.strictObject({
+  id: listId,
+  list: listId,
+  tags_include: tagList,
+  tags_exclude: tagList,
+  signed_up_after: instant.optional(),
+  signed_up_before: instant.optional(),
+  lang: z.string().trim().toLowerCase().optional(),
+  source: z.string().optional(),
+});
+
+/** One segment as the code uses it; times are RFC 3339 UTC. */
+export type NewsletterSegment = z.output<typeof newsletterSegment>;
+
+const newsletterAutomation = z.strictObject({
+  id: listId,
+  type: z.literal('welcome', { error: 'must be "welcome"' }),
+  list: listId,
+  subject: oneLineText,
+  body: z.string().min(1),
+  steps: z
+    .array(z.strictObject({ after_days: z.number().int().min(1).max(3650), subject: oneLineText, body: z.string().min(1) }), { error: 'must be [[newsletter.automations.steps]] tables' })
+    .default([]),
+});
+
+/** One automation as the code uses it (docs/newsletter.md "Automations"). */
+export type NewsletterAutomation = z.output<typeof newsletterAutomation>;
+
 export const newsletterSchema = z.strictObject({
   lists: z.array(newsletterList, { error: 'must be [[newsletter.lists]] tables, one per list' }).default([]),
+  segments: z.array(newsletterSegment, { error: 'must be [[newsletter.segments]] tables, one per segment' }).default([]),
+  automations: z.array(newsletterAutomation, { error: 'must be [[newsletter.automations]] tables, one per automation' }).default([]),
 });
 
 export type ParsedNewsletter = z.output<typeof newsletterSchema>;
@@ -91,8 +134,8 @@ export interface ListProblem {
 }
 
 /**
- * Clashes no table shows alone: two forms with one list, a list declared twice, a form offering a list that does
- * not exist. Runs on entries that may have failed their own checks, so nothing is assumed of a value's type.
+ * Clashes no table shows alone: two forms with one list, a list, segment or automation declared twice, a form
+ * offering (or a segment or automation over) a list that does not exist. Runs on entries that may have failed their own checks, so nothing is assumed of a value's type.
  */
 export function findListProblems(forms: readonly unknown[], newsletter: unknown): ListProblem[] {
   const problems: ListProblem[] = [];
@@ -129,5 +172,15 @@ export function findListProblems(forms: readonly unknown[], newsletter: unknown)
       }
     });
   });
+  for (const key of ['segments', 'automations'] as const) {
+    const entries = (newsletter as Record<string, unknown> | undefined)?.[key];
+    const ids = new Set<string>();
+    (Array.isArray(entries) ? entries : []).forEach((entry: unknown, index) => {
+      const { id, list } = (entry ?? {}) as Record<string, unknown>;
+      if (typeof id === 'string' && ids.has(id)) problems.push({ path: ['newsletter', key, index, 'id'], message: `"${id}" is declared twice` });
+      if (typeof id === 'string') ids.add(id);
+      if (typeof list === 'string' && !known.has(list)) problems.push({ path: ['newsletter', key, index, 'list'], message: `"${list}" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list` });
+    });
+  }
   return problems;
 }

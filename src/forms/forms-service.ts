@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { BounceWebhooks } from '../bounces/intake/webhook-intake.js';
-import type { FormConfig, NewsletterList, ServerConfig } from '../config/config.js';
+import type { FormConfig, NewsletterAutomation, NewsletterList, ServerConfig } from '../config/config.js';
 import { createFrontDoor } from '../http/front-door.js';
 import type { HttpService } from '../http/http-service.js';
 import type { RequestLog } from '../http/request-log.js';
@@ -33,6 +33,8 @@ export interface FormsSettings {
   newsletterLists?: readonly NewsletterList[];
   /** `config.newsletter.preferences_url` (docs/newsletter.md "Preferences"). */
   preferencesUrl?: string;
+  /** `config.newsletter.automations` (docs/newsletter.md "Automations"); none when left out. */
+  newsletterAutomations?: readonly NewsletterAutomation[];
   /** `mail.from`. */
   from: string;
   /** `[site] title`, when there is one: the name receipts and confirmation mails give the site. */

@@ -175,7 +175,7 @@ export function createAcceptedPath(form: FormConfig, deps: AcceptedPathDeps): (s
   async function signUp(newsletterForm: NewsletterForm, submission: Submission): Promise<SubmitOutcome> {
     let outcome;
     try {
-      outcome = await deps.newsletter.signup(newsletterForm, submission.email, submission.lists);
+      outcome = await deps.newsletter.signup(newsletterForm, submission.email, submission.lists, submission.lang);
     } catch (error) {
       if (!(error instanceof UnavailableError)) throw error;
       // No pending signup was kept, so no link went out: the client may try again.

@@ -8,7 +8,7 @@
 // that has expired when written). The mail, which only a new address gets, is handed over after the answer; only
 // without the queue (`mailBeforeAnswer`) is it sent first, so that a failure is told, and then the time of the
 // answer does tell a new address from a known one (docs/newsletter.md "Duplicates").
-import { PREFERENCES_PATH, type NewsletterForm } from '../config/config.js';
+import { PREFERENCES_PATH, type NewsletterAutomation, type NewsletterForm, type NewsletterList } from '../config/config.js';
 import { canonicalEmailAddress } from '../kit/email-address.js';
 import { safeReason } from '../kit/safe-reason.js';
 import { UnavailableError } from '../kit/unavailable-error.js';
@@ -19,14 +19,22 @@ import type { Redemption } from './newsletter-store.js';
 import { createToken, hashToken } from './token.js';
 import { createPreferences } from './preferences.js';
 import { createUnsubscribing } from './unsubscribe.js';
+import { welcomeMail } from './welcome.js';
 import type { ConfirmOutcome, ConfirmState, Newsletter, NewsletterDeps, SignupOutcome } from './types.js';
 
 /** How often expired pending records are purged from memory and from the journal. */
 const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
 
+/** How often the due steps of welcome automations are looked for: within a minute of their time. */
+const DEFAULT_DRIP_INTERVAL_MS = 60_000;
+const DAY_MS = 86_400_000;
+
 /** The newsletter createNewsletter makes: with `settled`, for whoever must see the mails of answered signups. */
 export interface RunningNewsletter extends Newsletter {
-  /** Resolves once the confirmation mail of every signup answered so far has been handed over (or has failed). */
+  /**
+   * Resolves once the confirmation mail of every signup answered so far, and the welcome of every list joined on
+   * the preference page, and the steps of a drip run started, have been handed over (or have failed).
+   */
   settled(): Promise<void>;
 }
 
@@ -48,9 +56,48 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     if (!closed) timer = timers.setTimeout(purgeAndRepeat, purgeIntervalMs);
   };
 
+  const drips = (deps.automations ?? []).filter((automation) => automation.type === 'welcome' && automation.steps.length > 0);
+  const dripIntervalMs = deps.dripIntervalMs ?? DEFAULT_DRIP_INTERVAL_MS;
+  let dripTimer: unknown;
+  let dripping: Promise<void> = Promise.resolve();
+  const dripAndRepeat = () => {
+    dripping = drip();
+    if (!closed) dripTimer = timers.setTimeout(dripAndRepeat, dripIntervalMs);
+  };
+
   if (forms.length > 0) {
     await store.open(clock());
     timer = timers.setTimeout(purgeAndRepeat, purgeIntervalMs);
+    if (drips.length > 0) dripTimer = timers.setTimeout(dripAndRepeat, dripIntervalMs);
+  }
+
+  /**
+   * Mails the steps of the welcome automations that are due: `after_days` after the address's welcome, while it is
+   * still on the list, each once per (step, address) through the same ledger (docs/newsletter.md "Automations").
+   * Computed from the ledger each time, so a restart catches up. Never rejects.
+   */
+  async function drip(): Promise<void> {
+    try {
+      const now = clock();
+      for (const automation of drips) {
+        const list = lists.find((candidate) => candidate.id === automation.list);
+        const form = forms.find((candidate) => candidate.path === list?.form) ?? forms[0];
+        if (!list || !form) continue;
+        const stepIds = automation.steps.map((_step, index) => `${automation.id}#${index + 1}`);
+        const mailed = await store.automationsMailed([automation.id, ...stepIds]);
+        const done = new Set(mailed.map((entry) => `${entry.automation}\n${entry.email.toLowerCase()}`));
+        for (const welcomed of mailed.filter((entry) => entry.automation === automation.id)) {
+          for (const [index, step] of automation.steps.entries()) {
+            const id = stepIds[index]!;
+            if (done.has(`${id}\n${welcomed.email.toLowerCase()}`) || Date.parse(welcomed.at) + step.after_days * DAY_MS > now) continue;
+            if (!(await store.isSubscribed(list.log, welcomed.email))) break;
+            await mailAutomation(form, { ...automation, id, subject: step.subject, body: step.body }, list, welcomed.email, undefined);
+          }
+        }
+      }
+    } catch (error) {
+      logger.warn({ event: 'drip_failed', reason: safeReason(error) }, 'could not mail the due welcome steps');
+    }
   }
 
   async function purge(): Promise<void> {
@@ -62,7 +109,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     }
   }
 
-  async function signup(form: NewsletterForm, typed: string, ticked?: readonly string[]): Promise<SignupOutcome> {
+  async function signup(form: NewsletterForm, typed: string, ticked?: readonly string[], lang?: string): Promise<SignupOutcome> {
     // One spelling per mailbox, as the form's rules give it (docs/newsletter.md "Duplicates").
     const email = canonicalEmailAddress(typed) ?? typed;
     const now = clock();
@@ -80,7 +127,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
       const token = createToken(randomBytes);
       const hash = hashToken(token);
       const record: PendingRecord = isNew
-        ? { hash, email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours), ...(listKeys ? { lists: listKeys } : {}) }
+        ? { hash, email, form: form.path, createdAt: now, expiresAt: expiryOf(now, form.confirm_ttl_hours), ...(listKeys ? { lists: listKeys } : {}), ...(lang !== undefined ? { lang } : {}) }
         : { hash, email: '', form: form.path, createdAt: now, expiresAt: now };
       try {
         await store.addPending(record);
@@ -134,6 +181,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
   }
 
   async function settled(): Promise<void> {
+    await dripping;
     while (handingOver.size > 0) await Promise.all([...handingOver]);
   }
 
@@ -184,7 +232,41 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
       metrics.count(form.path, 'send_failed');
       logger.error({ event: 'owner_notification_failed', form: form.path, reason: safeReason(error) }, 'owner notice failed');
     }
+    await welcome(form, record.email, record.lists ?? [form.path], record.lang);
     return 'confirmed';
+  }
+
+  /**
+   * Mails each welcome automation of the lists `keys` that `email` joined, once per (automation, address): the pair
+   * is recorded in the store before the mail is handed over, so a second confirmation, another replica or a restart
+   * never mails it again (a mail lost between the two is not sent again). Never rejects.
+   */
+  async function welcome(form: NewsletterForm, email: string, keys: readonly string[], lang?: string): Promise<void> {
+    for (const automation of deps.automations ?? []) {
+      const list = lists.find((candidate) => candidate.id === automation.list);
+      if (automation.type !== 'welcome' || !list || !keys.includes(list.log.path)) continue;
+      await mailAutomation(form, automation, list, email, lang);
+    }
+  }
+
+  /** Claims (automation, email) in the store, then hands its mail over; nothing when it was claimed before. Never rejects. */
+  async function mailAutomation(form: NewsletterForm, automation: Pick<NewsletterAutomation, 'id' | 'subject' | 'body'>, list: NewsletterList, email: string, lang: string | undefined): Promise<void> {
+    try {
+      if (!(await store.claimAutomation(automation.id, email, new Date(clock()).toISOString()))) return;
+      const mail = welcomeMail({
+        from,
+        to: email,
+        automation,
+        fields: { email, list: list.name, lang: lang ?? '' },
+        list: await unsubscribing.listHeadersFor(form, email),
+        preferencesUrl: await preferences.linkFor(email),
+      });
+      const outcome = await sendMail(form.path, 'newsletter', mail);
+      logger.info({ event: 'automation_mailed', form: form.path, automation: automation.id, outcome }, 'automation mail handed over');
+    } catch (error) {
+      metrics.count(form.path, 'send_failed');
+      logger.error({ event: 'automation_failed', form: form.path, automation: automation.id, reason: safeReason(error) }, 'automation mail failed');
+    }
   }
 
   async function confirmState(form: NewsletterForm, token: string | undefined): Promise<ConfirmState> {
@@ -194,6 +276,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
   async function close(): Promise<void> {
     closed = true;
     if (timer !== undefined) timers.clearTimeout(timer);
+    if (dripTimer !== undefined) timers.clearTimeout(dripTimer);
+    await dripping;
     await settled();
     await Promise.all([...redeeming.values()]);
     await store.close();
@@ -201,7 +285,14 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
 
   const unsubscribing = createUnsubscribing(store, clock, logger);
   const preferencesUrl = deps.preferencesUrl ?? `${new URL(forms[0]?.confirm_url ?? 'http://localhost/').origin}${PREFERENCES_PATH}`;
-  const preferences = createPreferences({ store, lists, url: preferencesUrl, clock, logger });
+  // A list joined on the preference page starts its welcome, mailed after the page is answered; `settled` waits for it.
+  const onJoin = (list: NewsletterList, email: string) => {
+    const form = forms.find((candidate) => candidate.path === list.form) ?? forms[0];
+    if (!form) return;
+    const handOver = welcome(form, email, [list.log.path]).finally(() => handingOver.delete(handOver));
+    handingOver.add(handOver);
+  };
+  const preferences = createPreferences({ store, lists, url: preferencesUrl, clock, logger, onJoin });
   return {
     signup,
     confirm,

@@ -6,6 +6,9 @@ import type { NewsletterForm, SubscriberLogRef } from '../config/config.js';
 import type { PendingRecord } from './pending.js';
 import type { Subscriber } from './subscriber-events.js';
 
+/** The ledger of the automations mailed in data_dir (docs/newsletter.md "Automations"), one line per (automation, address). */
+export const AUTOMATIONS_FILE = 'newsletter-automations.jsonl';
+
 /** What redeeming a confirmation token came to. */
 export type Redemption =
   | {
@@ -47,6 +50,11 @@ export interface NewsletterStore {
    * address that proved it reads its mail (docs/newsletter.md "Preferences"); false when it was on it already.
    */
   join(log: SubscriberLogRef, email: string, at: string): Promise<boolean>;
+  /**
+   * Sets the tags of `email`'s subscription to the list `log` (already in one spelling, attributes.ts), replacing
+   * those it had; false when the address is not on the list. A later subscription starts without tags.
+   */
+  setTags(log: SubscriberLogRef, email: string, tags: readonly string[], at: string): Promise<boolean>;
   /** Records that `email` left the list `log` at `at` (RFC 3339); false when it was not on it. */
   unsubscribe(log: SubscriberLogRef, email: string, at: string): Promise<boolean>;
   /**
@@ -54,6 +62,14 @@ export interface NewsletterStore {
    * "Suppression"). Returns the keys of the lists it left (a form's path, or a list id), none when it was on no list.
    */
   removeEverywhere(email: string, at: string): Promise<string[]>;
+  /**
+   * Records, durably and before its mail is handed over, that the automation `automation` is mailed to `email`
+   * (compared case-insensitively), at `at` (RFC 3339); false when that was recorded already, by this process or
+   * another sharing the store (docs/newsletter.md "Automations").
+   */
+  claimAutomation(automation: string, email: string, at: string): Promise<boolean>;
+  /** The pairs recorded by claimAutomation for the automations `ids` (each once, the address as claimed, `at` RFC 3339). */
+  automationsMailed(ids: readonly string[]): Promise<Array<{ automation: string; email: string; at: string }>>;
   /** Drops expired pending signups; returns how many went. */
   purge(now: number): Promise<number>;
   /** Waits for the writes already started. */

@@ -13,11 +13,13 @@ export interface PendingRecord {
    * own list alone (every record written before lists existed).
    */
   lists?: readonly string[];
+  /** The language the sign-up gave (the form's field `lang`), recorded on the subscription (docs/newsletter.md "Subscriber attributes"). */
+  lang?: string;
 }
 
 /** One line of the pending journal. Times are RFC 3339 UTC strings so the file reads well. */
 export type JournalEvent =
-  | { op: 'pending'; hash: string; email: string; form: string; created_at: string; expires_at: string; lists?: readonly string[] }
+  | { op: 'pending'; hash: string; email: string; form: string; created_at: string; expires_at: string; lists?: readonly string[]; lang?: string }
   | { op: 'redeemed'; hash: string }
   | { op: 'removed'; hash: string };
 
@@ -48,6 +50,7 @@ export function pendingEvent(record: PendingRecord): JournalEvent {
     created_at: new Date(record.createdAt).toISOString(),
     expires_at: new Date(record.expiresAt).toISOString(),
     ...(record.lists ? { lists: record.lists } : {}),
+    ...(record.lang !== undefined ? { lang: record.lang } : {}),
   };
 }
 
@@ -89,6 +92,7 @@ function toEvent(line: unknown): ParsedEvent | undefined {
   if (createdAt === undefined || expiresAt === undefined) return undefined;
   const record: PendingRecord = { hash: value.hash, email: value.email, form: value.form, createdAt, expiresAt };
   if (Array.isArray(value.lists) && value.lists.every((key) => typeof key === 'string')) record.lists = value.lists as string[];
+  if (typeof value.lang === 'string') record.lang = value.lang;
   return { op: 'pending', hash: value.hash, record };
 }
 

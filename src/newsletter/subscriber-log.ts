@@ -66,6 +66,17 @@ export class SubscriberLogs {
     return this.record(form, { event: 'unsubscribed', email, form: form.path, at });
   }
 
+  /**
+   * Appends and fsyncs a `tagged` line when `email` is on the list as its log on disk says (another process may
+   * write it); false when it is not.
+   */
+  async tag(form: SubscriberLogRef, email: string, tags: readonly string[], at: string): Promise<boolean> {
+    const onDisk = await readSubscribers(this.dataDir, form);
+    if (!onDisk.some((subscriber) => subscriber.email.toLowerCase() === email.toLowerCase())) return false;
+    await this.record(form, { event: 'tagged', email, form: form.path, tags, at });
+    return true;
+  }
+
   private async record(form: SubscriberLogRef, event: SubscriberEvent): Promise<void> {
     await this.appendLine(subscriberLogFileOf(this.dataDir, form), event);
     applySubscriberEvent(this.listOf(form), event);

@@ -1,6 +1,6 @@
 // The newsletter double opt-in as the forms service sees it (docs/newsletter.md). Outcomes only: the form
 // routes choose the answer, page and status.
-import type { NewsletterForm, NewsletterList, SubscriberLogRef } from '../config/config.js';
+import type { NewsletterAutomation, NewsletterForm, NewsletterList, SubscriberLogRef } from '../config/config.js';
 import type { Logger } from '../kit/log.js';
 import type { NewsletterStore } from './newsletter-store.js';
 import type { Preferences } from './preferences.js';
@@ -28,9 +28,10 @@ export type ConfirmState = 'live' | 'gone';
 export interface Newsletter {
   /**
    * Records a pending signup for `email` (already validated) on the lists ticked (ids, docs/newsletter.md "Lists";
-   * none or none the form offers: its own) and mails the link; counts its own metrics.
+   * none or none the form offers: its own) and mails the link; counts its own metrics. `lang`: the language the
+   * sign-up gave, kept on the subscription with the form's path as its source (docs/newsletter.md "Subscriber attributes").
    */
-  signup(form: NewsletterForm, email: string, ticked?: readonly string[]): Promise<SignupOutcome>;
+  signup(form: NewsletterForm, email: string, ticked?: readonly string[], lang?: string): Promise<SignupOutcome>;
   /** Redeems `token` (undefined when the query had none); counts its own metrics. */
   confirm(form: NewsletterForm, token: string | undefined): Promise<ConfirmOutcome>;
   /** Whether `token` is a live confirmation token of `form`; changes nothing. */
@@ -71,6 +72,8 @@ export interface NewsletterDeps {
   forms: readonly NewsletterForm[];
   /** Every list (`config.newsletter.lists`); the forms' own lists alone when left out. */
   lists?: readonly NewsletterList[];
+  /** `config.newsletter.automations`: the welcome ones are mailed when an address confirms; none when left out. */
+  automations?: readonly NewsletterAutomation[];
   /** `config.newsletter.preferences_url`; made from the first form's confirmation link when left out. */
   preferencesUrl?: string;
   /** `mail.from`. */
@@ -90,6 +93,8 @@ export interface NewsletterDeps {
   randomBytes: RandomBytes;
   /** Where the records are kept: the backend's (data_dir files or PostgreSQL). */
   store: NewsletterStore;
+  /** How often the due steps of welcome automations are looked for; a minute unless given. */
+  dripIntervalMs?: number;
   /** How often expired pending records are purged; 10 minutes unless given. */
   purgeIntervalMs?: number;
   /** When the purge runs. */

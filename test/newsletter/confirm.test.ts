@@ -25,7 +25,7 @@ describe('newsletter confirm', () => {
     const page = await harness.newsletter.confirm(harness.form, token);
     assert.equal(page, 'confirmed');
     assert.deepEqual(await readJsonLines(subscribersFile), [
-      { event: 'subscribed', email: 'Ada@Example.org', form: '/newsletter', subscribed_at: '2024-05-01T13:00:00.000Z', signed_up_at: '2024-05-01T12:00:00.000Z' },
+      { event: 'subscribed', email: 'Ada@Example.org', form: '/newsletter', subscribed_at: '2024-05-01T13:00:00.000Z', signed_up_at: '2024-05-01T12:00:00.000Z', source: '/newsletter' },
     ]);
     assert.equal(harness.mailer.sent.length, 1);
     const notice = harness.mailer.sent[0]!;

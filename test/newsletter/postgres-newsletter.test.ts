@@ -122,8 +122,8 @@ describe('newsletter in PostgreSQL', () => {
     // The list a campaign and `postbox subscribers export` read: the last event of each address, from the rows.
     await subscribe(second, first, 'grace@example.org');
     const list = [
-      { email: EMAIL, subscribed_at: '2024-05-01T12:00:00.000Z' },
-      { email: 'grace@example.org', subscribed_at: '2024-05-01T12:00:00.000Z' },
+      { email: EMAIL, subscribed_at: '2024-05-01T12:00:00.000Z', signed_up_at: '2024-05-01T12:00:00.000Z', source: '/newsletter' },
+      { email: 'grace@example.org', subscribed_at: '2024-05-01T12:00:00.000Z', signed_up_at: '2024-05-01T12:00:00.000Z', source: '/newsletter' },
     ];
     assert.deepEqual(await first.newsletter.listSubscribers(form), list);
     // As a command reads them: a backend of its own.

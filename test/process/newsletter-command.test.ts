@@ -1,6 +1,6 @@
 // `postbox newsletter send` before a campaign, as a real process: --dry-run says what would go and creates nothing,
 // --test sends the very mail a subscriber gets (here into the file outbox) to one checked address, --lang picks
-// the translation, and the refusals read clearly.
+// the translation, --segment counts a segment, and the refusals read clearly.
 import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,8 +22,8 @@ describe('postbox newsletter send before a campaign', () => {
     const posts = path.join(temp.dir, 'posts');
     await mkdir(dataDir);
     await mkdir(posts);
-    const subscribed = (email: string) => `${JSON.stringify({ event: 'subscribed', email, form: '/newsletter', subscribed_at: '2026-01-01T00:00:00Z', signed_up_at: '2026-01-01T00:00:00Z' })}\n`;
-    await writeFile(path.join(dataDir, 'newsletter-subscribers.jsonl'), subscribed('a@example.org') + subscribed('b@example.org'));
+    const subscribed = (email: string, lang?: string) => `${JSON.stringify({ event: 'subscribed', email, form: '/newsletter', subscribed_at: '2026-01-01T00:00:00Z', signed_up_at: '2026-01-01T00:00:00Z', lang })}\n`;
+    await writeFile(path.join(dataDir, 'newsletter-subscribers.jsonl'), subscribed('a@example.org') + subscribed('b@example.org', 'fr'));
     await writeFile(path.join(posts, 'spring.md'), '+++\ntitle = "Spring"\ndate = 2026-03-01\n+++\n\nThe [garden](/garden) is open.\n');
     await writeFile(path.join(posts, 'spring.fr.md'), '+++\ntitle = "Printemps"\ndate = 2026-03-01\n+++\n\nLe jardin est ouvert.\n');
     configFile = await writeConfigFile(temp.dir, {
@@ -33,6 +33,7 @@ describe('postbox newsletter send before a campaign', () => {
       forms: [{ path: '/newsletter', type: 'newsletter', allowed_origins: ['https://example.com'] }],
       site: { title: 'The Garden', base_url: 'https://example.com' },
       blog: { listen: '127.0.0.1:0', content_dir: posts },
+      newsletter: { segments: [{ id: 'french', list: 'newsletter', lang: 'fr' }] },
     });
   });
   after(() => temp.remove());
@@ -42,6 +43,15 @@ describe('postbox newsletter send before a campaign', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, '"Spring" (en, https://example.com/blog/spring) to the 2 subscribers of /newsletter\n');
     assert.deepEqual(await readdir(dataDir).then((names) => names.filter((name) => name === 'campaigns')), []);
+  });
+
+  it('--segment --dry-run counts the subscribers the segment takes, of those on its list', async () => {
+    const result = await runPostbox(['newsletter', 'send', '--config', configFile, '--segment', 'french', '--post', 'spring', '--dry-run']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, '"Spring" (en, https://example.com/blog/spring) to the 1 subscriber of segment french (2 on /newsletter)\n');
+    const unknown = await runPostbox(['newsletter', 'send', '--config', configFile, '--segment', 'german', '--post', 'spring', '--dry-run']);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stderr, 'postbox: no segment "german" (segments: french)\n');
   });
 
   it('--test sends the translation --lang names to one address, with its own unsubscribe link, and no campaign', async () => {

@@ -1,6 +1,6 @@
 // `postbox subscribers export` as a real process: the folded subscriber log (an old line without `event`, a
 // subscription, an unsubscription) as RFC 4180 CSV with formula-looking cells defused, or as JSON; a list without a
-// form by its id; unknown form or list.
+// form by its id; unknown form or list; `subscribers tag` setting the tags the JSON then shows.
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -75,5 +75,16 @@ describe('postbox subscribers export', () => {
     const misplaced = await runPostbox(['serve', '--format', 'json', '--config', configFile]);
     assert.equal(misplaced.code, 2);
     assert.equal(misplaced.stderr, 'postbox: --format goes with subscribers or bounces: postbox subscribers ..., postbox bounces ...\n');
+  });
+
+  it('tags a subscriber, whose tags the JSON then shows, and refuses an address not on the list', async () => {
+    const tagged = await runPostbox(['subscribers', 'tag', '--list', 'weekly', 'Ada@example.org', 'VIP', 'beta,vip', '--config', configFile]);
+    assert.equal(tagged.code, 0, tagged.stderr);
+    assert.equal(tagged.stdout, 'Ada@example.org: beta, vip\n');
+    const result = await runPostbox(['subscribers', 'export', '--list', 'weekly', '--format', 'json', '--config', configFile]);
+    assert.deepEqual(JSON.parse(result.stdout), [{ email: 'ada@example.org', subscribed_at: '2024-05-01T00:00:00.000Z', signed_up_at: '2024-05-01T00:00:00.000Z', tags: ['beta', 'vip'] }]);
+    const stranger = await runPostbox(['subscribers', 'tag', '--list', 'weekly', 'bob@example.org', 'vip', '--config', configFile]);
+    assert.equal(stranger.code, 1);
+    assert.equal(stranger.stderr, 'postbox: bob@example.org is not subscribed to weekly\n');
   });
 });

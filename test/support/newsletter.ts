@@ -77,6 +77,7 @@ export async function createTestNewsletter(forms?: TomlTable[], purgeIntervalMs?
       createNewsletter({
         forms: newsletterForms,
         lists,
+        automations: config.newsletter.automations,
         from: config.mail!.from,
         siteNameFor: (form) => resolveSiteName(config.site?.title, form, config.server.public_url),
         sendMail: sendMailNow(mailer),

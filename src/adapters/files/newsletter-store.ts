@@ -1,12 +1,14 @@
 // The newsletter's records in data_dir (docs/newsletter.md): the pending journal, one subscriber log per list and
 // the secret file, loaded into memory at start and written through, each line fsynced before it counts.
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { readStateLines } from '../../newsletter/durable-file.js';
 import type { NewsletterForm, SubscriberLogRef } from '../../config/config.js';
 import type { Logger } from '../../kit/log.js';
 import type { AppendLine, RandomBytes } from '../../ports.js';
 import { safeReason } from '../../kit/safe-reason.js';
 import { loadNewsletterSecret } from '../../newsletter/newsletter-secret.js';
-import type { NewsletterStore, Redemption } from '../../newsletter/newsletter-store.js';
+import { AUTOMATIONS_FILE, type NewsletterStore, type Redemption } from '../../newsletter/newsletter-store.js';
 import { isExpired } from '../../newsletter/pending.js';
 import { PendingStore } from '../../newsletter/pending-store.js';
 import { readSubscribers, SubscriberLogs } from '../../newsletter/subscriber-log.js';
@@ -28,6 +30,10 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
   const logs = new Map<string, SubscriberLogRef>();
   for (const log of [...forms, ...(deps.lists ?? [])]) if (!logs.has(log.path)) logs.set(log.path, { path: log.path, subscribers: log.subscribers });
   let secret: Buffer | undefined;
+  /** The (automation, address) pairs mailed, read from AUTOMATIONS_FILE at open. */
+  const automationsMailed = new Map<string, { automation: string; email: string; at: string }>();
+  const automationsFile = path.join(dataDir, AUTOMATIONS_FILE);
+  const mailedKey = (automation: string, email: string) => `${automation}\n${email.toLowerCase()}`;
 
   return {
     async open(now) {
@@ -35,6 +41,12 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       secret = await loadNewsletterSecret(dataDir, deps.randomBytes);
       for (const report of await subscribers.load([...logs.values()])) {
         logger.info({ event: 'subscribers_loaded', ...report }, 'subscriber log loaded');
+      }
+      const { records } = await readStateLines<{ automation?: unknown; email?: unknown; at?: unknown }>(automationsFile, 'automation ledger');
+      for (const line of records) {
+        if (typeof line.automation !== 'string' || typeof line.email !== 'string') continue;
+        const key = mailedKey(line.automation, line.email);
+        if (!automationsMailed.has(key)) automationsMailed.set(key, { automation: line.automation, email: line.email, at: String(line.at ?? '') });
       }
       const journal = await pending.load(now);
       const level = journal.badLines > 0 || journal.unknownLines > 0 || !journal.compacted ? 'warn' : 'info';
@@ -63,7 +75,13 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       // None missing only after a crash between the subscriber lines and the journal line: end the record.
       if (missing.length === 0) logger.warn({ event: 'subscriber_line_exists', form: form.path }, 'confirmation already on file');
       try {
-        const line = { email: record.email, subscribed_at: new Date(now).toISOString(), signed_up_at: new Date(record.createdAt).toISOString() };
+        const line = {
+          email: record.email,
+          subscribed_at: new Date(now).toISOString(),
+          signed_up_at: new Date(record.createdAt).toISOString(),
+          source: record.form,
+          ...(record.lang !== undefined ? { lang: record.lang } : {}),
+        };
         // A crash between two lists leaves the record live: the next confirmation adds the lists still missing.
         for (const log of missing) await subscribers.subscribe(log, line);
       } catch (error) {
@@ -82,6 +100,21 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
     async join(log, email, at) {
       if (subscribers.has(log, email)) return false;
       await subscribers.subscribe(log, { email, subscribed_at: at, signed_up_at: at });
+      return true;
+    },
+    setTags: (log, email, tags, at) => subscribers.tag(log, email, tags, at),
+    automationsMailed: async (ids) => [...automationsMailed.values()].filter((entry) => ids.includes(entry.automation)),
+    async claimAutomation(automation, email, at) {
+      const key = mailedKey(automation, email);
+      if (automationsMailed.has(key)) return false;
+      // Taken before the write, so that two confirmations at once in this process claim once.
+      automationsMailed.set(key, { automation, email, at });
+      try {
+        await deps.appendLine(automationsFile, { automation, email, at });
+      } catch (error) {
+        automationsMailed.delete(key);
+        throw error;
+      }
       return true;
     },
     async unsubscribe(form, email, at) {

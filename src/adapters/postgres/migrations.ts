@@ -16,6 +16,7 @@ import { COMMENT_TABLES, WEBMENTION_SOURCE_COLUMN, WEBMENTION_TABLES } from './s
 import { COMMENT_MAIL_TABLES } from './schema/comment-mail.js';
 import { ACTIVITYPUB_TABLES } from './schema/activitypub.js';
 import { PENDING_LISTS_COLUMN } from './schema/newsletter-lists.js';
+import { SUBSCRIBER_ATTRIBUTE_COLUMNS } from './schema/newsletter-attributes.js';
 import { ANALYTICS_TABLES } from './schema/analytics.js';
 
 export interface Migration {
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 11, name: 'webmention sources', sql: WEBMENTION_SOURCE_COLUMN },
   { version: 12, name: 'webmentions received and sent', sql: WEBMENTION_TABLES },
   { version: 13, name: 'newsletter lists of a pending signup', sql: PENDING_LISTS_COLUMN },
+  { version: 14, name: 'newsletter subscriber attributes and automations', sql: SUBSCRIBER_ATTRIBUTE_COLUMNS },
   { version: 15, name: 'analytics daily rollups', sql: ANALYTICS_TABLES },
   { version: 16, name: 'blog activitypub', sql: ACTIVITYPUB_TABLES },
 ]);

@@ -1,5 +1,6 @@
 // `postbox migrate --from-files`, the newsletter's part (docs/newsletter.md "With PostgreSQL"): copies the live
-// pending signups, every subscriber log line and the unsubscribe secret of a data_dir into PostgreSQL. Idempotent: a
+// pending signups, every subscriber log line, the automations mailed and the unsubscribe secret of a data_dir into
+// PostgreSQL. Idempotent: a
 // second run copies nothing. Run it before the replicas serve from the database: imported events are ordered after any
 // already there, and a running replica keeps the secret it read at its start.
 import { readFile } from 'node:fs/promises';
@@ -7,6 +8,7 @@ import path from 'node:path';
 import type { Config, SubscriberLogRef } from '../../config/config.js';
 import { readStateLines } from '../../newsletter/durable-file.js';
 import { NEWSLETTER_SECRET_FILE } from '../../newsletter/newsletter-secret.js';
+import { AUTOMATIONS_FILE } from '../../newsletter/newsletter-store.js';
 import { replayJournal, type PendingRecord } from '../../newsletter/pending.js';
 import { PENDING_JOURNAL_FILE } from '../../newsletter/pending-store.js';
 import { toSubscriberEvent } from '../../newsletter/subscriber-events.js';
@@ -18,16 +20,21 @@ import type { PostgresState } from './state.js';
  * the signup's time): a second run does not bring back a link used in between.
  */
 const INSERT_PENDING = `
-INSERT INTO pending_signups (hash, form, email, created_at, expires_at, lists)
-SELECT $1, $2, $3, $4, $5, $6
+INSERT INTO pending_signups (hash, form, email, created_at, expires_at, lists, lang)
+SELECT $1, $2, $3, $4, $5, $6, $7
 WHERE NOT EXISTS (SELECT 1 FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) AND event = 'subscribed' AND signed_up_at = $4)
 ON CONFLICT (hash) DO NOTHING`;
 
 /** One subscriber log line, keyed by log, form and its place among the log's readable lines. */
 const INSERT_EVENT = `
-INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at, import_key)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
+INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at, source, lang, import_key)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 ON CONFLICT (import_key) DO NOTHING`;
+
+/** A tags line, on the subscription copied with import key $1: $2 the tags. */
+const UPSERT_TAGS = `
+INSERT INTO subscriber_tags (subscription, tags) SELECT id, $2 FROM subscriber_events WHERE import_key = $1
+ON CONFLICT (subscription) DO UPDATE SET tags = EXCLUDED.tags WHERE subscriber_tags.tags IS DISTINCT FROM EXCLUDED.tags`;
 
 /** The file's secret replaces one a replica made, so links mailed before the move keep working. */
 const UPSERT_SECRET = `
@@ -48,7 +55,21 @@ export async function importNewsletterFromFiles(dataDir: string, config: Config,
     for (const copied of await importSubscriberLog(dataDir, list.log, state)) add(copied);
   }
   for (const record of await livePending(dataDir, now)) add(await importPending(record, state));
+  for (const copied of await importAutomationsMailed(dataDir, state)) add(copied);
   return counts;
+}
+
+/** One result per line of the automation ledger (docs/newsletter.md "Automations"): a pair already there is skipped. */
+async function importAutomationsMailed(dataDir: string, state: PostgresState): Promise<boolean[]> {
+  const { records } = await readStateLines<{ automation?: unknown; email?: unknown; at?: unknown }>(path.join(dataDir, AUTOMATIONS_FILE), 'automation ledger');
+  const results: boolean[] = [];
+  for (const line of records) {
+    if (typeof line.automation !== 'string' || typeof line.email !== 'string') continue;
+    const at = timeOf(typeof line.at === 'string' ? line.at : '') ?? new Date(0);
+    const result = await state.query('INSERT INTO newsletter_automations_mailed (automation, email_key, email, at) VALUES ($1, lower($2), $2, $3) ON CONFLICT DO NOTHING', [line.automation, line.email, at]);
+    results.push((result.rowCount ?? 0) > 0);
+  }
+  return results;
 }
 
 /** Whether the secret file was copied (false when the database holds it already, undefined when there is none). */
@@ -67,14 +88,23 @@ async function importSecret(dataDir: string, state: PostgresState): Promise<bool
 async function importSubscriberLog(dataDir: string, form: SubscriberLogRef, state: PostgresState): Promise<boolean[]> {
   const { records } = await readStateLines(path.join(dataDir, form.subscribers), 'subscriber log');
   const results: boolean[] = [];
+  /** The import key of each address's last subscription so far: a tags line belongs to it. */
+  const subscriptions = new Map<string, string>();
   for (const [index, line] of records.entries()) {
     const event = toSubscriberEvent(line, form.path);
     if (!event) continue;
+    const key = `${form.subscribers}\n${form.path}\n${index}`;
+    if (event.event === 'tagged') {
+      const subscription = subscriptions.get(event.email.toLowerCase());
+      if (subscription !== undefined) results.push(((await state.query(UPSERT_TAGS, [subscription, event.tags])).rowCount ?? 0) > 0);
+      continue;
+    }
+    if (event.event === 'subscribed') subscriptions.set(event.email.toLowerCase(), key);
     const values =
       event.event === 'subscribed'
-        ? [form.subscribers, form.path, event.event, event.email, timeOf(event.subscribed_at), timeOf(event.signed_up_at)]
-        : [form.subscribers, form.path, event.event, event.email, timeOf(event.at), null];
-    const result = await state.query(INSERT_EVENT, [...values, `${form.subscribers}\n${form.path}\n${index}`]);
+        ? [form.subscribers, form.path, event.event, event.email, timeOf(event.subscribed_at), timeOf(event.signed_up_at), event.source ?? null, event.lang ?? null]
+        : [form.subscribers, form.path, event.event, event.email, timeOf(event.at), null, null, null];
+    const result = await state.query(INSERT_EVENT, [...values, key]);
     results.push((result.rowCount ?? 0) > 0);
   }
   return results;
@@ -87,7 +117,7 @@ async function livePending(dataDir: string, now: number): Promise<PendingRecord[
 }
 
 async function importPending(record: PendingRecord, state: PostgresState): Promise<boolean> {
-  const values = [record.hash, record.form, record.email, new Date(record.createdAt), new Date(record.expiresAt), record.lists ?? null];
+  const values = [record.hash, record.form, record.email, new Date(record.createdAt), new Date(record.expiresAt), record.lists ?? null, record.lang ?? null];
   return ((await state.query(INSERT_PENDING, values)).rowCount ?? 0) > 0;
 }
 

@@ -22,17 +22,17 @@ const LAST_EVENT = 'SELECT event FROM subscriber_events WHERE form = $1 AND lowe
 const REDEEM = `
 WITH taken AS (
   DELETE FROM pending_signups WHERE hash = $1 AND form = $2 AND expires_at > $3
-  RETURNING hash, form, email, created_at, expires_at, lists
+  RETURNING hash, form, email, created_at, expires_at, lists, lang
 ), chosen AS (
   SELECT known.key, known.log, known.position FROM taken, unnest($4::text[], $5::text[]) WITH ORDINALITY AS known(key, log, position)
   WHERE known.key = ANY(coalesce(taken.lists, ARRAY[taken.form]))
 ), added AS (
-  INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at)
-  SELECT chosen.log, chosen.key, 'subscribed', taken.email, $3, taken.created_at FROM taken, chosen
+  INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at, source, lang)
+  SELECT chosen.log, chosen.key, 'subscribed', taken.email, $3, taken.created_at, taken.form, taken.lang FROM taken, chosen
   WHERE coalesce((SELECT event FROM subscriber_events WHERE form = chosen.key AND lower(email) = lower(taken.email) ORDER BY id DESC LIMIT 1), '') <> 'subscribed'
   ORDER BY chosen.position
 )
-SELECT hash, form, email, created_at, expires_at, lists FROM taken`;
+SELECT hash, form, email, created_at, expires_at, lists, lang FROM taken`;
 
 /** An `unsubscribed` event when the address is on the list: $1 log, $2 form, $3 address, $4 time. */
 const UNSUBSCRIBE = `
@@ -45,6 +45,12 @@ const JOIN = `
 INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at)
 SELECT $1, $2, 'subscribed', $3, $4, $4
 WHERE coalesce((SELECT event FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) ORDER BY id DESC LIMIT 1), '') <> 'subscribed'`;
+
+/** The tags of the address's current subscription, when its last event is one: $1 list key, $2 address, $3 tags. */
+const SET_TAGS = `
+WITH last AS (SELECT id, event FROM subscriber_events WHERE form = $1 AND lower(email) = lower($2) ORDER BY id DESC LIMIT 1)
+INSERT INTO subscriber_tags (subscription, tags) SELECT id, $3 FROM last WHERE event = 'subscribed'
+ON CONFLICT (subscription) DO UPDATE SET tags = excluded.tags`;
 
 /**
  * An `unsubscribed` event on every list whose last event for the address is `subscribed`, in its own log: $1 the
@@ -65,11 +71,13 @@ interface PendingRow {
   created_at: Date;
   expires_at: Date;
   lists: string[] | null;
+  lang: string | null;
 }
 
 function recordOf(row: PendingRow): PendingRecord {
   const record: PendingRecord = { hash: row.hash, form: row.form, email: row.email, createdAt: row.created_at.getTime(), expiresAt: row.expires_at.getTime() };
   if (row.lists) record.lists = row.lists;
+  if (row.lang !== null) record.lang = row.lang;
   return record;
 }
 
@@ -97,13 +105,14 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
       exists('SELECT 1 FROM pending_signups WHERE form = $1 AND lower(email) = lower($2) AND expires_at > $3 LIMIT 1', [form.path, email, new Date(now)]),
     isLivePending: (form, hash, now) => exists('SELECT 1 FROM pending_signups WHERE hash = $1 AND form = $2 AND expires_at > $3', [hash, form.path, new Date(now)]),
     async addPending(record) {
-      await state.query('INSERT INTO pending_signups (hash, form, email, created_at, expires_at, lists) VALUES ($1, $2, $3, $4, $5, $6)', [
+      await state.query('INSERT INTO pending_signups (hash, form, email, created_at, expires_at, lists, lang) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
         record.hash,
         record.form,
         record.email,
         new Date(record.createdAt),
         new Date(record.expiresAt),
         record.lists ?? null,
+        record.lang ?? null,
       ]);
     },
     async removePending(hash) {
@@ -119,6 +128,13 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
       return { kind: 'gone', reason: expired ? 'expired' : 'unknown' };
     },
     join: (log, email, at) => exists(JOIN, [log.subscribers, log.path, email, at]),
+    setTags: (log, email, tags) => exists(SET_TAGS, [log.path, email, tags]),
+    claimAutomation: (automation, email, at) =>
+      exists('INSERT INTO newsletter_automations_mailed (automation, email_key, email, at) VALUES ($1, lower($2), $2, $3) ON CONFLICT DO NOTHING', [automation, email, at]),
+    async automationsMailed(ids) {
+      const { rows } = await state.query<{ automation: string; email: string; at: Date }>('SELECT automation, email, at FROM newsletter_automations_mailed WHERE automation = ANY($1::text[])', [ids]);
+      return rows.map((row) => ({ automation: row.automation, email: row.email, at: row.at.toISOString() }));
+    },
     unsubscribe: (form, email, at) => exists(UNSUBSCRIBE, [form.subscribers, form.path, email, at]),
     async removeEverywhere(email, at) {
       const { rows } = await state.query<{ form: string }>(REMOVE_EVERYWHERE, [email, at]);
@@ -133,11 +149,30 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
 
 /** The current subscribers of a list, in the order of their last subscription (the list a campaign is sent to). */
 export async function readPostgresSubscribers(state: PostgresState, form: SubscriberLogRef): Promise<Subscriber[]> {
-  const { rows } = await state.query<{ email: string; at: Date | null }>(
-    `SELECT email, at FROM (
-       SELECT DISTINCT ON (lower(email)) id, email, event, at FROM subscriber_events WHERE form = $1 ORDER BY lower(email), id DESC
-     ) last WHERE event = 'subscribed' ORDER BY id`,
+  const { rows } = await state.query<SubscriberRow>(
+    `SELECT email, at, signed_up_at, source, lang, tags FROM (
+       SELECT DISTINCT ON (lower(email)) id, email, event, at, signed_up_at, source, lang FROM subscriber_events WHERE form = $1 ORDER BY lower(email), id DESC
+     ) last LEFT JOIN subscriber_tags ON subscriber_tags.subscription = last.id
+     WHERE event = 'subscribed' ORDER BY id`,
     [form.path],
   );
-  return rows.map((row) => ({ email: row.email, subscribed_at: row.at ? row.at.toISOString() : '' }));
+  return rows.map(subscriberOf);
+}
+
+interface SubscriberRow {
+  email: string;
+  at: Date | null;
+  signed_up_at: Date | null;
+  source: string | null;
+  lang: string | null;
+  tags: string[] | null;
+}
+
+function subscriberOf(row: SubscriberRow): Subscriber {
+  const subscriber: Subscriber = { email: row.email, subscribed_at: row.at ? row.at.toISOString() : '' };
+  if (row.signed_up_at) subscriber.signed_up_at = row.signed_up_at.toISOString();
+  if (row.source !== null) subscriber.source = row.source;
+  if (row.lang !== null) subscriber.lang = row.lang;
+  if (row.tags && row.tags.length > 0) subscriber.tags = row.tags;
+  return subscriber;
 }

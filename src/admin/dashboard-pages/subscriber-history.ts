@@ -31,7 +31,8 @@ export function subscriberHistory(lines: readonly unknown[], formPath: string, d
   let before = 0;
   for (const line of lines) {
     const event = toSubscriberEvent(line, formPath);
-    if (!event) continue;
+    // A change of tags changes no one's membership.
+    if (!event || event.event === 'tagged') continue;
     const key = addressKey(formPath, event.email);
     const wasMember = members.has(key);
     if (event.event === 'unsubscribed') members.delete(key);

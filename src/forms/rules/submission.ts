@@ -14,6 +14,7 @@
 import type { FormConfig } from '../../config/config.js';
 import { canonicalEmailAddress, isEmailAddress } from '../../kit/email-address.js';
 import { parseTickedLists } from '../../newsletter/lists.js';
+import { languageTagOf } from '../../newsletter/attributes.js';
 import { fieldRulesOf, type FieldName, type ServiceRule, type TextLimits } from './submission-fields.js';
 
 // Which fields a form reads and their limits live in submission-fields.ts, which GET /openapi.json reads too.
@@ -33,6 +34,8 @@ export interface Submission {
   message?: string;
   /** The list ids ticked on a newsletter form offering several (docs/newsletter.md "Lists"); left out when none. */
   lists?: string[];
+  /** The language a newsletter form's field `lang` gave (docs/newsletter.md "Subscriber attributes"); left out when none. */
+  lang?: string;
 }
 
 /** Outcome of {@link checkSubmission}. */
@@ -98,6 +101,10 @@ export function createSubmissionCheck(form: FormConfig): (fields: Readonly<Recor
     if (offersLists) {
       const ticked = parseTickedLists(fields.lists);
       if (ticked.length > 0) submission.lists = ticked;
+    }
+    if (form.type === 'newsletter') {
+      const lang = languageTagOf(fields.lang);
+      if (lang !== undefined) submission.lang = lang;
     }
 
     if (details.length > 0) return { ok: false, details };

@@ -1,7 +1,9 @@
 // What `postbox newsletter send` and /admin's "Send to subscribers" share (docs/newsletter.md "Sending a post"):
 // finding the form, the post and the list, rendering the mail once, and creating the campaign, refused when the
 // same post already went to the same form in the same language (unless it is sent again on purpose).
-import type { FormConfig, NewsletterForm } from '../../config/config.js';
+import type { FormConfig, NewsletterForm, NewsletterSegment } from '../../config/config.js';
+import { segmentMembers } from '../segments.js';
+import type { Subscriber } from '../subscriber-events.js';
 import type { PublishedPost } from '../../blog/published-post.js';
 import { createCampaignId, progressOf, type CampaignRequest } from './campaign.js';
 import { renderCampaignContent } from './campaign-mail.js';
@@ -12,7 +14,7 @@ export interface CampaignSources {
   /** The published version of `slug` in `lang` (the primary one without it). */
   findPost(slug: string, lang?: string): PublishedPost | undefined;
   /** The confirmed subscribers of `form` now, in the order of the list. */
-  readSubscribers(form: NewsletterForm): Promise<ReadonlyArray<{ email: string }>>;
+  readSubscribers(form: NewsletterForm): Promise<readonly Subscriber[]>;
   store: CampaignStore;
   site: { title: string; baseUrl: string };
 }
@@ -22,7 +24,10 @@ export interface CampaignPlan {
   form: NewsletterForm;
   post: PublishedPost;
   body: CampaignBody;
+  /** The subscribers the campaign goes to: the whole list, or those of the segment asked for. */
   recipients: string[];
+  /** With a segment: how many are on its whole list now. */
+  listCount: number;
   /** Campaigns that sent the same post to the same form in the same language, with whether they finished. */
   earlier: Array<{ request: CampaignRequest; finished: boolean }>;
 }
@@ -32,7 +37,8 @@ export type PlanProblem = { problem: 'no_form'; newsletters: string[] } | { prob
 /** `taken`: another send of the same post to the same form and language started at the same moment. */
 export type StartOutcome = { started: CampaignRequest } | { refused: 'already_sent' | 'still_sending' | 'no_subscribers' | 'taken'; earlier?: CampaignRequest };
 
-export async function planCampaign(sources: CampaignSources, wanted: { form: string; slug: string; lang?: string }): Promise<CampaignPlan | PlanProblem> {
+/** `segment`: only the subscribers it takes (docs/newsletter.md "Segments"), over the list as it is now. */
+export async function planCampaign(sources: CampaignSources, wanted: { form: string; slug: string; lang?: string; segment?: NewsletterSegment }): Promise<CampaignPlan | PlanProblem> {
   const form = sources.forms.find((entry): entry is NewsletterForm => entry.path === wanted.form && entry.type === 'newsletter');
   if (!form) return { problem: 'no_form', newsletters: sources.forms.filter((entry) => entry.type === 'newsletter').map((entry) => entry.path) };
   const post = sources.findPost(wanted.slug, wanted.lang);
@@ -47,7 +53,8 @@ export async function planCampaign(sources: CampaignSources, wanted: { form: str
     form,
     post,
     body: renderCampaignContent(post, sources.site),
-    recipients: subscribers.map((subscriber) => subscriber.email),
+    recipients: (wanted.segment ? segmentMembers(wanted.segment, subscribers) : subscribers).map((subscriber) => subscriber.email),
+    listCount: subscribers.length,
     earlier,
   };
 }

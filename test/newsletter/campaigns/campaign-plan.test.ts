@@ -1,5 +1,5 @@
 // Creating a campaign: two sends of the same post started at the same moment (a double click, the CLI and /admin)
-// make one campaign, and sending again after it is refused unless asked for.
+// make one campaign, sending again after it is refused unless asked for, and a segment's campaign has its members.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { PublishedPost } from '../../../src/blog/published-post.js';
@@ -31,7 +31,10 @@ describe('starting a campaign', () => {
     return {
       forms: config.forms,
       findPost: (slug) => (slug === POST.slug ? POST : undefined),
-      readSubscribers: async () => [{ email: 'a@example.org' }, { email: 'b@example.org' }],
+      readSubscribers: async () => [
+        { email: 'a@example.org', subscribed_at: '2026-01-01T00:00:00.000Z' },
+        { email: 'b@example.org', subscribed_at: '2026-01-01T00:00:00.000Z', tags: ['beta'] },
+      ],
       store: createCampaignFiles(campaignsDirOf(temp.dir)),
       site: { title: 'Example', baseUrl: 'https://example.com' },
     };
@@ -61,5 +64,16 @@ describe('starting a campaign', () => {
     const resent = await startCampaign(from.store, await plan(from), { resend: true, now: Date.parse('2026-11-23T12:05:00Z'), randomHex: 'cccc' });
     assert.ok('started' in resent && resent.started.resend);
     assert.equal((await from.store.list()).length, 2);
+  });
+
+  it('creates a campaign to a segment with exactly the subscribers it takes', async () => {
+    const from = await sources();
+    const segment = { id: 'beta', list: 'newsletter', tags_include: ['beta'], tags_exclude: [] };
+    const planned = (await planCampaign(from, { form: '/newsletter', slug: 'spring', segment })) as CampaignPlan;
+    assert.deepEqual([planned.recipients, planned.listCount], [['b@example.org'], 2]);
+    const started = await startCampaign(from.store, planned, { resend: false, now: Date.parse('2026-11-23T12:00:00Z'), randomHex: 'aaaa' });
+    assert.ok('started' in started);
+    assert.equal(started.started.recipients, 1);
+    assert.deepEqual(await from.store.readRecipients(started.started.id), ['b@example.org']);
   });
 });

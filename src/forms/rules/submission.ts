@@ -14,6 +14,7 @@
 import type { FormConfig } from '../../config/config.js';
 import { canonicalEmailAddress, isEmailAddress } from '../../kit/email-address.js';
 import { parseTickedLists } from '../../newsletter/lists.js';
+import type { StoredAttachment } from '../attachments/attachment-store.js';
 import { fieldRulesOf, type FieldName, type ServiceRule, type TextLimits } from './submission-fields.js';
 
 // Which fields a form reads and their limits live in submission-fields.ts, which GET /openapi.json reads too.
@@ -33,6 +34,8 @@ export interface Submission {
   message?: string;
   /** The list ids ticked on a newsletter form offering several (docs/newsletter.md "Lists"); left out when none. */
   lists?: string[];
+  /** The files that came with it (docs/attachments.md), once stored; left out when none. */
+  attachments?: StoredAttachment[];
 }
 
 /** Outcome of {@link checkSubmission}. */

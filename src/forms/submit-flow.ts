@@ -154,7 +154,10 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
         quarantineVirus: (infected) => deps.quarantine.quarantine({ form: form.path, receivedAt, reasons: ['virus'], submission: infected.submission }),
       };
       const passed = await attachments.gate.pass(record, sinks);
-      if (passed === 'infected') count('spam_virus');
+      if (passed === 'infected') {
+        count('spam_virus');
+        count('spam_quarantined');
+      }
       if (passed === 'held') await attachments.gate.hold(attachments.createId(), record);
       // Held or infected: answered as an accepted one (docs/attachments.md "Virus scan"). Refused: the client sends again.
       if (outcome.kind !== 'accepted') await attachments.gate.removeFiles(files);

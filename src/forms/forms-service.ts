@@ -151,7 +151,8 @@ export async function createFormsService(settings: FormsSettings, core: FormsSer
     name: 'forms',
     listen: server.listen,
     handle: createFrontDoor({ routes, answers: formsDoorAnswers, clientAddressOf: deps.clientAddressOf, requestLog: deps.requestLog, logger, requestDurations }),
-    serverSettings: { maxBodyBytes: server.max_body_bytes },
+    // A form with attachments takes max_files * max_bytes beside its fields: "100 Continue" for such a body too.
+    serverSettings: { maxBodyBytes: server.max_body_bytes + Math.max(0, ...forms.map((form) => (form.type === 'newsletter' || !form.attachments ? 0 : form.attachments.max_files * form.attachments.max_bytes))) },
     async close() {
       attachments?.stop();
       try {

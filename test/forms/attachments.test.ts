@@ -3,6 +3,7 @@
 // submission is held, then delivered once clamd is back; limits answer 413 and 400 and keep nothing.
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startClamd, EICAR, type TestClamd } from '../support/clamd-server.js';
@@ -110,6 +111,32 @@ describe('form attachments with clamd', () => {
     const mail = await waitFor('the held submission delivered', () => forms.mailer.sent.find((message) => message.to === 'owner@example.com'));
     assert.match(mail.text, /\/attachments\//);
     await waitFor('the hold released', async () => ((await readdir(join(forms.dataDir, 'attachments', 'held'))).length === 0 ? true : undefined));
+  });
+
+  it('tells a client declaring a body of fields and files "100 Continue" over a real socket', async () => {
+    const forms = await start({
+      forms: [contactForm({ attachments: { max_files: 1, max_bytes: 4096, types: ['application/pdf'] } })],
+      extra: { storage: { clamd: clamd.address }, server: { max_body_bytes: 1024 } },
+    });
+    const running = await forms.app.listen();
+    try {
+      const payload = multipart([...FIELDS, { name: 'upload', filename: 'report.pdf', content: Buffer.concat([PDF, Buffer.alloc(2048, 0x20)]) }]);
+      const status = await new Promise<number>((resolve, reject) => {
+        const outgoing = request(`${running.address}/contact`, {
+          method: 'POST',
+          headers: { origin: TEST_ORIGIN, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': payload.length, expect: '100-continue' },
+        });
+        outgoing.on('continue', () => outgoing.end(payload));
+        outgoing.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        outgoing.on('error', reject);
+      });
+      assert.equal(status, 200);
+    } finally {
+      await running.close(0);
+    }
   });
 
   it('answers 413 for a file too large and 400 for too many files or a refused type, keeping nothing', async () => {

@@ -43,9 +43,14 @@ export interface BodySource {
  * body is parsed where its reading ends, so the outcome takes no extra promise and microtask per request.
  */
 export function readFormBody(source: BodySource, maxBytes: number, intake?: AttachmentIntake): Promise<BodyOutcome> {
-  if (isDeclaredTooLarge(source.contentLength, maxBytes)) return Promise.resolve(tooLarge(maxBytes));
   const mediaType = mediaTypeOf(source.contentType);
-  if (intake !== undefined && mediaType === 'multipart/form-data') return readFormEncoded(source.stream, source.contentType as string, maxBytes, intake);
+  if (intake !== undefined && mediaType === 'multipart/form-data') {
+    // docs/attachments.md "Limits": the files beside the fields; other bodies keep max_body_bytes.
+    const withFiles = maxBytes + intake.maxFiles * intake.maxBytes;
+    if (isDeclaredTooLarge(source.contentLength, withFiles)) return Promise.resolve(tooLarge(withFiles));
+    return readFormEncoded(source.stream, source.contentType as string, withFiles, intake, maxBytes);
+  }
+  if (isDeclaredTooLarge(source.contentLength, maxBytes)) return Promise.resolve(tooLarge(maxBytes));
   if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') {
     return readFormEncoded(source.stream, source.contentType as string, maxBytes);
   }
@@ -95,12 +100,12 @@ function decodeUtf8(bytes: Uint8Array): string {
   return text;
 }
 
-async function readFormEncoded(stream: Readable, contentType: string, maxBytes: number, intake?: AttachmentIntake): Promise<BodyOutcome> {
+async function readFormEncoded(stream: Readable, contentType: string, maxBytes: number, intake?: AttachmentIntake, maxFieldBytes = maxBytes): Promise<BodyOutcome> {
   let parser: busboy.Busboy;
   try {
     parser = busboy({
       headers: { 'content-type': contentType },
-      limits: intake ? { fieldSize: maxBytes, fileSize: intake.maxBytes } : { fieldSize: maxBytes },
+      limits: intake ? { fieldSize: maxFieldBytes, fileSize: intake.maxBytes } : { fieldSize: maxBytes },
       defParamCharset: 'utf8',
     });
   } catch {

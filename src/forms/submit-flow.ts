@@ -76,8 +76,6 @@ const ACCEPTED: SubmitOutcome = Object.freeze({ kind: 'accepted' });
 /** The flow of `form`; it rejects only on a failure nobody planned for (the front door answers that). */
 export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input: SubmitInput) => Promise<SubmitOutcome> {
   const { metrics, logger, clock, limiter } = deps;
-  // docs/attachments.md "Limits": a form with files takes max_files * max_bytes beside its fields.
-  const maxBodyBytes = deps.maxBodyBytes + (deps.attachments ? deps.attachments.intake.maxFiles * deps.attachments.intake.maxBytes : 0);
   const count = (counter: Parameters<typeof metrics.count>[1]) => metrics.count(form.path, counter);
   const checkSubmission = createSubmissionCheck(form);
   const accept = createAcceptedPath(form, deps);
@@ -106,7 +104,7 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
     }
 
     const attachments = deps.attachments;
-    const body = await readFormBody({ stream: input.body, contentType: input.contentType, contentLength: input.contentLength }, maxBodyBytes, attachments?.intake);
+    const body = await readFormBody({ stream: input.body, contentType: input.contentType, contentLength: input.contentLength }, deps.maxBodyBytes, attachments?.intake);
     if (!body.ok) {
       if (body.error === 'validation') {
         count('validation_failed');

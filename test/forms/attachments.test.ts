@@ -137,6 +137,13 @@ describe('form attachments with clamd', () => {
     } finally {
       await running.close(0);
     }
+    const json = await forms.app.inject({
+      method: 'POST',
+      url: '/contact',
+      headers: { origin: TEST_ORIGIN, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.org', message: 'x'.repeat(2000) }),
+    });
+    assert.equal(json.statusCode, 413, 'a JSON body keeps max_body_bytes: it is held in memory');
   });
 
   it('answers 413 for a file too large and 400 for too many files or a refused type, keeping nothing', async () => {

@@ -20,6 +20,9 @@ import { createWebhookNotifier } from '../adapters/notify/webhook.js';
 import { adminWarnings } from '../admin/example-user.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from '../config/config.js';
 import { createFormsService, type FormsSettings } from '../forms/forms-service.js';
+import { createAttachmentFiles } from '../adapters/files/attachment-files.js';
+import { createClamdScanner } from '../adapters/clamd/clamd-scanner.js';
+import { parseClamdAddress } from '../config/attachments.js';
 import { createMetricsRoute } from '../forms/http/status-routes.js';
 import { createRateLimitKey } from '../forms/rules/rate-limit-key.js';
 import { proofOfWorkSecrets } from '../forms/spam/proof-of-work.js';
@@ -150,8 +153,9 @@ export function composeFormsService(
   mail: MailConfig,
   backend: Pick<Backend, 'archives' | 'unavailableParts' | 'spam' | 'newsletter'>,
   core: MailCore,
-  parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[]; requestDurations?: RequestDurations; convert?(form: string, page: string): void } & SpamParts,
+  parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[]; requestDurations?: RequestDurations; convert?(form: string, page: string): void; attachmentRetryMs?: number } & SpamParts,
 ): Promise<HttpService> {
+  const secret = memoize(() => backend.newsletter.secret());
   return createFormsService(formsSettingsOf(config, mail), core, {
     logger: parts.logger,
     requestLog: parts.requestLog,
@@ -165,6 +169,16 @@ export function composeFormsService(
     requestDurations: parts.requestDurations,
     convert: parts.convert,
     spamStore: backend.spam,
+    // docs/attachments.md: files in data_dir/attachments/, scanned by clamd.
+    attachments: config.forms.some((form) => form.type !== 'newsletter' && form.attachments !== undefined)
+      ? {
+          store: createAttachmentFiles(config.data_dir),
+          scanner: config.storage.clamd === undefined ? undefined : createClamdScanner(parseClamdAddress(config.storage.clamd)),
+          secret: async () => `attachments:${await secret()}`,
+          timers: systemTimers,
+          retryIntervalMs: parts.attachmentRetryMs,
+        }
+      : undefined,
     // docs/bounces.md "Where bounces come from": POST /bounces/<provider>, into the suppression policy's sink.
     bounceWebhooks: composeBounceWebhooks(mail.bounces, core.bounces?.sink, { logger: parts.logger, clock: parts.clock, fetch: parts.fetch }),
     spam: {

@@ -34,6 +34,8 @@ export function describeConfig(config: Config): string {
     if (withoutWork.length > 0) {
       lines.push(`recommended: [forms.spam] proof_of_work = true for ${withoutWork.join(', ')}: a honeypot and a rate limit stop few bots today (docs/spam.md)`);
     }
+    const unscanned = config.forms.filter((form) => form.type !== 'newsletter' && form.attachments?.scan === false).map((form) => form.path);
+    if (unscanned.length > 0) lines.push(`warning: ${unscanned.join(', ')} deliver attachments without a virus scan ([forms.attachments] scan = false, docs/attachments.md)`);
   }
   if (config.blog) {
     const { host, port } = config.blog.listen;

@@ -17,6 +17,7 @@ export { challengePathOf, confirmPathOf, unsubscribePathOf };
 export type { NewsletterAutomation, NewsletterList, NewsletterSegment, SubscriberLogRef } from './newsletter-lists.js';
 export { PREFERENCES_PATH };
 
+import type { AttachmentsConfig } from './attachments.js';
 type ParsedForm = ParsedConfig['forms'][number];
 type ParsedMail = NonNullable<ParsedConfig['mail']>;
 
@@ -47,6 +48,8 @@ export interface MessageForm extends FormCommon {
   archive?: string;
   telegram?: NonNullable<ParsedForm['telegram']>;
   webhook?: WebhookConfig;
+  /** `[forms.attachments]` (docs/attachments.md). */
+  attachments?: AttachmentsConfig;
 }
 
 export interface NewsletterForm extends FormCommon {
@@ -141,7 +144,7 @@ function resolveMail(mail: ParsedMail, dkim: DkimConfig | undefined): MailConfig
 }
 
 function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string): FormConfig {
-  const { type, archive, telegram, webhook, subscribers, confirm_ttl_hours: ttlHours, confirm, to, list, lists, ...common } = form;
+  const { type, archive, telegram, webhook, attachments, subscribers, confirm_ttl_hours: ttlHours, confirm, to, list, lists, ...common } = form;
   const owner = to ?? defaultOwner;
   if (type === 'newsletter') {
     return {
@@ -157,7 +160,7 @@ function resolveForm(form: ParsedForm, defaultOwner: string, publicUrl: string):
       lists: lists ?? [],
     };
   }
-  return { ...common, type, to: owner, archive, telegram, webhook };
+  return { ...common, type, to: owner, archive, telegram, webhook, attachments };
 }
 
 /**

@@ -27,6 +27,7 @@ import { defaultListIdOf, findListProblems, listId, newsletterSchema, PREFERENCE
 import { headerToken, honeypotField, oneLineText, serviceName, urlPathToken } from './text-values.js';
 import { appendableUrl, baseUrl, httpUrl, origin } from './urls.js';
 import { spamKeepDays, spamSchema } from './spam.js';
+import { attachmentsSchema, storageSchema } from './attachments.js';
 import { webhookSchema } from './webhook.js';
 
 const positiveInt = z.number().int().min(1);
@@ -85,6 +86,8 @@ const form = z
     webhook: webhookSchema.optional(),
     spam: spamSchema,
     spam_keep_days: spamKeepDays,
+    // docs/attachments.md: files with a submission, multipart only.
+    attachments: attachmentsSchema.optional(),
   })
   .superRefine((value, context) => {
     const issue = (path: string, message: string) =>
@@ -101,6 +104,7 @@ const form = z
       if (value.archive !== undefined) issue('archive', 'is not used by newsletter forms (they keep a subscriber log, see "subscribers")');
       if (value.telegram !== undefined) issue('telegram', 'is not used by newsletter forms (the owner is told of new subscribers by mail)');
       if (value.webhook !== undefined) issue('webhook', 'is not used by newsletter forms (the owner is told of new subscribers by mail)');
+      if (value.attachments !== undefined) issue('attachments', 'is not used by newsletter forms');
     }
   }, reportAlongsideOtherProblems)
   .transform((value) => ({
@@ -273,6 +277,8 @@ export const configSchema = z
     state: state.default({ backend: 'files' }),
     // docs/newsletter.md "Lists".
     newsletter: newsletterSchema.optional(),
+    // docs/attachments.md "Storage".
+    storage: storageSchema.default({ kind: 'files' }),
   })
   .superRefine((value, context) => {
     // Runs even when other keys are invalid (see reportAlongsideOtherProblems), so nothing here may assume
@@ -282,6 +288,12 @@ export const configSchema = z
       context.addIssue({ code: 'custom', path: ['forms', clash.index, clash.key], message: clash.message });
     }
     for (const problem of findListProblems(forms, value.newsletter)) context.addIssue({ code: 'custom', ...problem });
+    forms.forEach((entry, index) => {
+      // docs/attachments.md "Virus scan": never delivered unscanned unless the file says so.
+      if (entry?.attachments?.scan === true && !value.storage?.clamd) {
+        context.addIssue({ code: 'custom', path: ['forms', index, 'attachments'], message: 'needs [storage] clamd (the virus scanner), or scan = false to deliver files unscanned' });
+      }
+    });
     forms.forEach((entry, index) => {
       if (entry === null || typeof entry !== 'object') return;
       if (value.mail && !entry.to && !value.mail.to) {

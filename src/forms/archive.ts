@@ -10,6 +10,8 @@ export interface ArchiveLine {
   email: string;
   service?: string;
   message?: string;
+  /** The files of the submission (docs/attachments.md), so that the inbox can delete them with the line. */
+  attachments?: Array<{ id: string; filename: string; type: string; size: number }>;
 }
 
 /** The record appended (and fsynced) to the form's archive before delivery. */
@@ -22,5 +24,6 @@ export function toArchiveLine({ form, submission, receivedAt }: SubmissionNotice
     email: submission.email,
     ...(submission.service === undefined ? {} : { service: submission.service }),
     ...(submission.message === undefined ? {} : { message: submission.message }),
+    ...(submission.attachments === undefined ? {} : { attachments: submission.attachments.map(({ id, filename, type, size }) => ({ id, filename, type, size })) }),
   };
 }

@@ -23,6 +23,7 @@ import { loadFormRateLimits, type FormRateLimits } from './rate-limits.js';
 import { createSubmitFlow, type SubmitFlowDeps } from './submit-flow.js';
 import type { SpamStore } from './spam/quarantine.js';
 import { createSpamCheck, type SpamCheck, type SpamCheckDeps } from './spam/spam-check.js';
+import { createAttachmentParts, type AttachmentDeps } from './attachment-parts.js';
 
 /** What the forms service is configured with. */
 export interface FormsSettings {
@@ -92,6 +93,8 @@ export interface FormsServiceDeps {
   spam: Omit<SpamCheckDeps, 'ledger'>;
   /** Counts each accepted submission's page as a conversion (docs/analytics.md), with [analytics]. */
   convert?(form: string, page: string): void;
+  /** Storage and scanner of the forms' files (docs/attachments.md), when a form takes them. */
+  attachments?: AttachmentDeps;
 }
 
 /** Makes data_dir and loads the rate-limit snapshot, then builds the routes behind one front door. */
@@ -106,6 +109,8 @@ export async function createFormsService(settings: FormsSettings, core: FormsSer
   const spamChecks = new Map<string, SpamCheck>(forms.map((form) => [form.path, createSpamCheck(form, { ...deps.spam, ledger: deps.spamStore })]));
   const spamCheckOf = (form: FormConfig) => spamChecks.get(form.path) as SpamCheck;
   const requestDurations = deps.requestDurations ?? createRequestDurations();
+  const attachments =
+    deps.attachments && createAttachmentParts(forms, server.public_url, deps.attachments, { logger, clock, metrics, newsletter, archives: deps.archives, deliver, spamStore: deps.spamStore });
 
   const formRoutes = createFormRoutes({
     forms,
@@ -132,10 +137,13 @@ export async function createFormsService(settings: FormsSettings, core: FormsSer
         spam: spamCheckOf(form),
         quarantine: deps.spamStore,
         convert: deps.convert,
+        linkAttachments: attachments?.linkAttachments,
+        attachments: attachments?.flowPartsOf(form),
       }),
   });
   const routes = [
     ...(deps.extraRoutes ?? []),
+    ...(attachments ? [attachments.downloadRoute] : []),
     ...formRoutes,
     ...createNewsletterRoutes(forms, newsletter, (form) => ({ name: siteNameFor(form), url: form.allowed_origins[0] ?? settings.siteUrl })),
     ...(deps.bounceWebhooks ? createBounceRoutes(deps.bounceWebhooks, server.max_body_bytes) : []),
@@ -145,8 +153,10 @@ export async function createFormsService(settings: FormsSettings, core: FormsSer
     name: 'forms',
     listen: server.listen,
     handle: createFrontDoor({ routes, answers: formsDoorAnswers, clientAddressOf: deps.clientAddressOf, requestLog: deps.requestLog, logger, requestDurations }),
-    serverSettings: { maxBodyBytes: server.max_body_bytes },
+    // A form with attachments takes max_files * max_bytes beside its fields: "100 Continue" for such a body too.
+    serverSettings: { maxBodyBytes: server.max_body_bytes + Math.max(0, ...forms.map((form) => (form.type === 'newsletter' || !form.attachments ? 0 : form.attachments.max_files * form.attachments.max_bytes))) },
     async close() {
+      attachments?.stop();
       try {
         await rateLimits.save(clock());
         logger.info({ event: 'ratelimit_snapshot_saved' }, 'rate-limit snapshot saved');

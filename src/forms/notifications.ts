@@ -15,6 +15,16 @@ export interface SubmissionNotice {
   submission: Submission;
   /** RFC 3339 UTC time the submission arrived. */
   receivedAt: string;
+  /** Signed links to the submission's scanned files (docs/attachments.md "Links"), in the owner mail only. */
+  links?: readonly AttachmentLink[];
+}
+
+/** A file of a submission as the owner mail lists it. */
+export interface AttachmentLink {
+  filename: string;
+  type: string;
+  size: number;
+  url: string;
 }
 
 /** Addresses from [mail] and the form. */
@@ -33,7 +43,7 @@ export function composeOwnerMail(notice: SubmissionNotice, addresses: MailAddres
     to: addresses.owner,
     replyTo: submission.email,
     subject: `New ${form.type} form submission from ${who}`,
-    text: `${describeSubmission(notice)}\n\nReply to this mail to answer the sender.\n`,
+    text: `${describeSubmission(notice)}${describeLinks(notice.links ?? [])}\n\nReply to this mail to answer the sender.\n`,
     autoSubmitted: 'auto-generated',
   };
 }
@@ -93,6 +103,13 @@ export function describeSubmissionFields(fields: Omit<WebhookEvent, 'id'>): stri
   lines.push(`Received: ${fields.received_at}`);
   if (fields.message !== undefined) lines.push('', 'Message:', fields.message);
   return lines.join('\n');
+}
+
+/** The files as links, never as parts of the mail: a scanned file is fetched, not opened from the inbox. */
+function describeLinks(links: readonly AttachmentLink[]): string {
+  if (links.length === 0) return '';
+  const lines = links.map((link) => `- ${link.filename.replace(/[\u0000-\u001f\u007f]/g, ' ')} (${link.type}, ${link.size} bytes): ${link.url}`);
+  return `\n\nAttachments (links valid for 7 days):\n${lines.join('\n')}`;
 }
 
 function describeSubmission(notice: SubmissionNotice): string {

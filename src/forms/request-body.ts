@@ -8,17 +8,21 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { isDeclaredTooLarge, pumpBody, type BodyEnd } from '../http/body-reader.js';
+import type { StoredAttachment } from './attachments/attachment-store.js';
+import { createFileCollector, type AttachmentIntake } from './attachments/file-intake.js';
 
 /** The parsed fields of a body, before validation. */
 export type FormFields = Record<string, unknown>;
 
 export type BodyOutcome =
-  | { ok: true; fields: FormFields }
+  | { ok: true; fields: FormFields; files?: StoredAttachment[] }
   | {
       ok: false;
       error: 'body_too_large' | 'invalid_body';
       message: string;
-    };
+    }
+  /** A file refused (docs/attachments.md "Limits"): too many, or of a type the form does not take. */
+  | { ok: false; error: 'validation'; field: string; message: string };
 
 export const ACCEPTED_CONTENT_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] as const;
 
@@ -38,9 +42,15 @@ export interface BodySource {
  * Reads and parses `source` without ever holding more than `maxBytes` of it. Not an async function: a JSON
  * body is parsed where its reading ends, so the outcome takes no extra promise and microtask per request.
  */
-export function readFormBody(source: BodySource, maxBytes: number): Promise<BodyOutcome> {
-  if (isDeclaredTooLarge(source.contentLength, maxBytes)) return Promise.resolve(tooLarge(maxBytes));
+export function readFormBody(source: BodySource, maxBytes: number, intake?: AttachmentIntake): Promise<BodyOutcome> {
   const mediaType = mediaTypeOf(source.contentType);
+  if (intake !== undefined && mediaType === 'multipart/form-data') {
+    // docs/attachments.md "Limits": the files beside the fields; other bodies keep max_body_bytes.
+    const withFiles = maxBytes + intake.maxFiles * intake.maxBytes;
+    if (isDeclaredTooLarge(source.contentLength, withFiles)) return Promise.resolve(tooLarge(withFiles));
+    return readFormEncoded(source.stream, source.contentType as string, withFiles, intake, maxBytes);
+  }
+  if (isDeclaredTooLarge(source.contentLength, maxBytes)) return Promise.resolve(tooLarge(maxBytes));
   if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') {
     return readFormEncoded(source.stream, source.contentType as string, maxBytes);
   }
@@ -90,10 +100,14 @@ function decodeUtf8(bytes: Uint8Array): string {
   return text;
 }
 
-async function readFormEncoded(stream: Readable, contentType: string, maxBytes: number): Promise<BodyOutcome> {
+async function readFormEncoded(stream: Readable, contentType: string, maxBytes: number, intake?: AttachmentIntake, maxFieldBytes = maxBytes): Promise<BodyOutcome> {
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: maxBytes }, defParamCharset: 'utf8' });
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      limits: intake ? { fieldSize: maxFieldBytes, fileSize: intake.maxBytes } : { fieldSize: maxBytes },
+      defParamCharset: 'utf8',
+    });
   } catch {
     // busboy throws on a multipart type without a boundary.
     await pumpBody(stream, maxBytes, ignore, (end) => end);
@@ -104,7 +118,8 @@ async function readFormEncoded(stream: Readable, contentType: string, maxBytes: 
     if (!Object.hasOwn(fields, name)) fields[name] = value;
     else if (name === 'lists') fields[name] = `${String(fields[name])},${value}`;
   });
-  parser.on('file', (_name, file) => file.resume());
+  const collector = intake && createFileCollector(intake);
+  parser.on('file', (name, file, info) => (collector ? collector.take(name, file, info.filename) : file.resume()));
   const parsed = new Promise<boolean>((resolve) => {
     parser.on('close', () => resolve(true));
     parser.on('error', () => resolve(false));
@@ -112,10 +127,21 @@ async function readFormEncoded(stream: Readable, contentType: string, maxBytes: 
   const end = await pumpBody(stream, maxBytes, (chunk) => parser.write(chunk), (pumpEnd) => pumpEnd);
   if (end !== 'end') {
     parser.destroy();
+    await collector?.discard();
     return pumpFailure(end, maxBytes);
   }
   parser.end();
-  return (await parsed) ? { ok: true, fields } : invalid('The form body could not be parsed.');
+  if (!(await parsed)) {
+    await collector?.discard();
+    return invalid('The form body could not be parsed.');
+  }
+  if (collector === undefined) return { ok: true, fields };
+  const taken = await collector.finish();
+  if (taken.ok) return { ok: true, fields, files: taken.files };
+  const { status, field, message } = taken.refusal;
+  // The field's name is the form's own markup, cut short so that a made-up one cannot fill the answer.
+  const named = `${message} (field "${field.slice(0, 64)}")`;
+  return status === 413 ? { ok: false, error: 'body_too_large', message: named } : { ok: false, error: 'validation', field: field.slice(0, 64), message };
 }
 
 function pumpFailure(end: Exclude<BodyEnd, 'end'>, maxBytes: number): BodyOutcome {

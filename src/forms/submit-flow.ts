@@ -10,9 +10,13 @@ import { toArchiveLine } from './archive.js';
 import type { DeliveryOutcome } from './delivery.js';
 import type { Metrics } from './metrics.js';
 import type { Newsletter } from '../newsletter/index.js';
-import type { SubmissionNotice } from './notifications.js';
+import type { AttachmentLink, SubmissionNotice } from './notifications.js';
+import type { StoredAttachment } from './attachments/attachment-store.js';
 import type { ArchiveStore, Clock } from '../ports.js';
 import { readFormBody } from './request-body.js';
+import type { AttachmentIntake } from './attachments/file-intake.js';
+import type { HeldRecord, ScanGate, ScanGateSinks } from './attachments/scan-gate.js';
+import type { FieldName } from './rules/submission-fields.js';
 import { conversionPageOf } from './rules/conversion-page.js';
 import { isOriginAllowed } from './rules/cors.js';
 import { UnavailableError, type FormLimiter } from './rate-limits.js';
@@ -61,6 +65,10 @@ export interface SubmitFlowDeps {
   quarantine: Pick<SpamStore, 'quarantine'>;
   /** Counts an accepted submission as a conversion of its form on `page` (docs/analytics.md), with [analytics]. */
   convert?(form: string, page: string): void;
+  /** The signed links of scanned files (docs/attachments.md "Links"). */
+  linkAttachments?(files: readonly StoredAttachment[]): Promise<AttachmentLink[]>;
+  /** With `[forms.attachments]` (docs/attachments.md): where files go, and the scan before anything links them. */
+  attachments?: { intake: AttachmentIntake; gate: ScanGate; createId(): string };
 }
 
 const ACCEPTED: SubmitOutcome = Object.freeze({ kind: 'accepted' });
@@ -95,13 +103,21 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
       return { kind: 'refused', code: 'rate_limited', retryAfterSeconds: token.retryAfterSeconds };
     }
 
-    const body = await readFormBody({ stream: input.body, contentType: input.contentType, contentLength: input.contentLength }, deps.maxBodyBytes);
+    const attachments = deps.attachments;
+    const body = await readFormBody({ stream: input.body, contentType: input.contentType, contentLength: input.contentLength }, deps.maxBodyBytes, attachments?.intake);
     if (!body.ok) {
+      if (body.error === 'validation') {
+        count('validation_failed');
+        // An input's name, or `attachments` for too many files: the form's own markup names it.
+        return { kind: 'invalid', details: [{ field: body.field as FieldName, message: body.message }] };
+      }
       count(body.error);
       return refused(body.error, body.message);
     }
+    const files = body.files ?? [];
 
     const check = checkSubmission(body.fields);
+    if (!check.ok || check.honeypotHit || files.length === 0) await attachments?.gate.removeFiles(files);
     if (!check.ok) {
       count('validation_failed');
       return { kind: 'invalid', details: check.details };
@@ -121,9 +137,32 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
         logger.warn({ event: 'spam_store_unavailable', form: form.path, part: error.part }, 'spam store unreachable: submission refused');
         return refused('unavailable');
       }
-      if (verdict.reasons.length > 0) return handleSpam(check.submission, verdict);
+      if (verdict.reasons.length > 0) {
+        // Spam keeps the names of its files, never the files: a release could otherwise link them unscanned.
+        await attachments?.gate.removeFiles(files);
+        return handleSpam({ ...check.submission, ...(files.length > 0 ? { attachments: files } : {}) }, verdict);
+      }
     }
-    const outcome = await accept(check.submission, new Date(clock()).toISOString());
+    const receivedAt = new Date(clock()).toISOString();
+    let outcome: SubmitOutcome = ACCEPTED;
+    if (attachments && files.length > 0) {
+      const record: HeldRecord = { form: form.path, receivedAt, submission: { ...check.submission, attachments: files } };
+      const sinks: ScanGateSinks = {
+        accept: async (scanned) => (outcome = await accept(scanned.submission, scanned.receivedAt)),
+        quarantineVirus: (infected) => deps.quarantine.quarantine({ form: form.path, receivedAt, reasons: ['virus'], submission: infected.submission }),
+      };
+      const passed = await attachments.gate.pass(record, sinks);
+      if (passed === 'infected') {
+        count('spam_virus');
+        count('spam_quarantined');
+      }
+      if (passed === 'held') await attachments.gate.hold(attachments.createId(), record);
+      // Held or infected: answered as an accepted one (docs/attachments.md "Virus scan"). Refused: the client sends again.
+      if (outcome.kind !== 'accepted') await attachments.gate.removeFiles(files);
+      if (passed !== 'accepted') return ACCEPTED;
+    } else {
+      outcome = await accept(check.submission, receivedAt);
+    }
     if (outcome.kind === 'accepted' && deps.convert) {
       const page = conversionPageOf(body.fields._page, input.referer);
       if (page !== undefined) deps.convert(form.path, page);
@@ -160,7 +199,10 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
 }
 
 /** What the accepted path of a form needs: the same for a submission now and for one released from the quarantine. */
-export type AcceptedPathDeps = Pick<SubmitFlowDeps, 'metrics' | 'logger' | 'newsletter' | 'archives' | 'deliver'>;
+export type AcceptedPathDeps = Pick<SubmitFlowDeps, 'metrics' | 'logger' | 'newsletter' | 'archives' | 'deliver'> & {
+  /** The signed links of scanned files (docs/attachments.md "Links"). */
+  linkAttachments?(files: readonly StoredAttachment[]): Promise<AttachmentLink[]>;
+};
 
 /**
  * What happens to a submission once it passed every check: the newsletter sign-up, or the archive line then the
@@ -187,7 +229,13 @@ export function createAcceptedPath(form: FormConfig, deps: AcceptedPathDeps): (s
   }
 
   async function persistAndDeliver(messageForm: MessageForm, submission: Submission, receivedAt: string): Promise<SubmitOutcome> {
-    const notice: SubmissionNotice = { form: messageForm, submission, receivedAt };
+    const files = submission.attachments ?? [];
+    const notice: SubmissionNotice = {
+      form: messageForm,
+      submission,
+      receivedAt,
+      ...(files.length > 0 && deps.linkAttachments ? { links: await deps.linkAttachments(files) } : {}),
+    };
     if (messageForm.archive !== undefined) {
       try {
         await deps.archives.append(messageForm.archive, toArchiveLine(notice));

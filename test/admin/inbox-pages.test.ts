@@ -48,6 +48,7 @@ describe('the inbox pages', () => {
   let dataDir: string;
   let logs: LogCapture;
   let session: { csrf: string; cookie: string };
+  let removedAttachments: string[];
 
   beforeEach(async () => {
     const temp = await createTempDir('inbox-pages');
@@ -67,7 +68,14 @@ describe('the inbox pages', () => {
       dataDir,
     );
     logs = captureLogs();
-    const pages = [...createPlaceholderPages(), ...createInboxPages({ forms: config.forms, archives: createFileArchiveReader(dataDir, createJsonlFiles().exclusive), logger: logs.logger })];
+    removedAttachments = [];
+    const removeAttachments = async (ids: readonly string[]) => {
+      removedAttachments.push(...ids);
+    };
+    const pages = [
+      ...createPlaceholderPages(),
+      ...createInboxPages({ forms: config.forms, archives: createFileArchiveReader(dataDir, createJsonlFiles().exclusive), logger: logs.logger, removeAttachments }),
+    ];
     app = await startTestAdmin({ dataDir, pages });
     session = await signIn(app);
   });
@@ -166,6 +174,16 @@ describe('the inbox pages', () => {
     assert.equal(rows[1]!.service, `'\t=cmd`);
     assert.equal(rows[0]!.received_at, '2026-01-01T00:00:00Z');
     assert.equal((await get('/admin/inbox/forms:feedback/export.csv')).body, '\uFEFFreceived_at,name,email,service,message\r\n', 'an empty archive is the header');
+  });
+
+  it('deletes the files of a submission with it (docs/attachments.md "Storage")', async () => {
+    const files = [{ id: 'a'.repeat(24), filename: 'cv.pdf', type: 'application/pdf', size: 100 }];
+    await writeArchive([archiveLine({ email: 'ann@example.org' }, 0), `${JSON.stringify({ received_at: '2026-01-01T00:05:00Z', form: '/contact', type: 'contact', email: 'bob@example.org', attachments: files })}\n`]);
+    const [newest, older] = submissionLinks((await get('/admin/inbox/contact')).body);
+    assert.equal((await post(`${older}/delete`, { confirm: 'yes' })).statusCode, 303);
+    assert.deepEqual(removedAttachments, [], 'a line without files removes none');
+    assert.equal((await post(`${newest}/delete`, { confirm: 'yes' })).statusCode, 303);
+    assert.deepEqual(removedAttachments, ['a'.repeat(24)]);
   });
 
   it('deletes a submission with the CSRF token only, says so, and logs the form and id without personal data', async () => {

@@ -88,7 +88,8 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
     const used = { logger: logs.logger, clock: deps.clock ?? clock, mailer: deps.mailer ?? mailer };
     // A queue (when a test turns it on) retries within milliseconds, on real time: tests do not wait a minute.
     core = await composeMailCore(config, config.mail!, backend, { ...deps, ...used, queue: { policy: TEST_RETRY_POLICY, pollIntervalMs: 20 } });
-    service = await composeFormsService(config, config.mail!, backend, core, { ...used, requestLog: logs.requestLog, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl });
+    // Held attachments are tried again within milliseconds too.
+    service = await composeFormsService(config, config.mail!, backend, core, { ...used, requestLog: logs.requestLog, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl, attachmentRetryMs: 50 });
   } catch (error) {
     // A rejected config or a failing start leaves no temp folder behind.
     await core?.close();

@@ -36,6 +36,8 @@ export interface InboxDeps {
   archives: ArchiveReader;
   /** The spam quarantine, for the number waiting in each form's (docs/admin.md "Quarantine"); the inbox alone without. */
   spam?: Pick<SpamStore, 'count'>;
+  /** Removes the files of a deleted submission (docs/attachments.md "Storage"), when forms take files. */
+  removeAttachments?(ids: readonly string[]): Promise<void>;
   logger: Logger;
 }
 
@@ -128,7 +130,9 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
       if (!entry) return redirectAnswer(`${INBOX}/${target.key}?notice=missing`);
       return htmlAnswer(200, <ConfirmDeletion session={session} formPath={target.form.path} formKey={target.key} entry={entry} />);
     }
+    const files = deps.removeAttachments ? attachmentIdsOf(await archives.readEntry(archiveOf(target.form), id)) : [];
     const outcome = await archives.remove(archiveOf(target.form), id);
+    if (outcome === 'removed' && files.length > 0) await deps.removeAttachments?.(files);
     if (outcome === 'removed') {
       // The form and the line's id only: nothing of what the person submitted (docs/admin.md "Inbox").
       logger.info({ event: 'admin_submission_deleted', user: session.user, form: target.form.path, id }, 'admin: submission deleted');
@@ -140,6 +144,18 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     { path: INBOX, methods: { GET: listForms } },
     { path: PREFIX, prefix: true, methods: { GET: show, POST: remove } },
   ];
+}
+
+/** The ids of the files an archive line lists (src/forms/archive.ts); none when it lists none. */
+function attachmentIdsOf(entry: InboxEntry | undefined): string[] {
+  const listed = entry?.fields.attachments;
+  if (listed === undefined) return [];
+  try {
+    const files = JSON.parse(listed) as unknown;
+    return Array.isArray(files) ? files.map((file) => (file as { id?: unknown })?.id).filter((fileId): fileId is string => typeof fileId === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The question before a submission is deleted: the form, when it was received, and who sent it. */

@@ -12,6 +12,7 @@ const REASON_WORDS: Record<SpamReason, string> = {
   language: 'the message reads as none of the form’s languages',
   words: 'a blocked word or phrase',
   captcha: 'the captcha was missing or failed, or its provider could not be asked',
+  virus: 'a file was found infected by the virus scanner (the file was removed)',
 };
 
 /** The sentence for `reason`. */

@@ -308,6 +308,7 @@ export interface components {
             spam_rejected: number;
             spam_replayed: number;
             spam_too_fast: number;
+            spam_virus: number;
             spam_words: number;
             telegram_failed: number;
             validation_failed: number;

@@ -15,6 +15,7 @@ import type { FormConfig } from '../../config/config.js';
 import { canonicalEmailAddress, isEmailAddress } from '../../kit/email-address.js';
 import { parseTickedLists } from '../../newsletter/lists.js';
 import { languageTagOf } from '../../newsletter/attributes.js';
+import type { StoredAttachment } from '../attachments/attachment-store.js';
 import { fieldRulesOf, type FieldName, type ServiceRule, type TextLimits } from './submission-fields.js';
 
 // Which fields a form reads and their limits live in submission-fields.ts, which GET /openapi.json reads too.
@@ -36,6 +37,8 @@ export interface Submission {
   lists?: string[];
   /** The language a newsletter form's field `lang` gave (docs/newsletter.md "Subscriber attributes"); left out when none. */
   lang?: string;
+  /** The files that came with it (docs/attachments.md), once stored; left out when none. */
+  attachments?: StoredAttachment[];
 }
 
 /** Outcome of {@link checkSubmission}. */

@@ -1,7 +1,8 @@
 // Why a submission was taken for spam (docs/spam.md "Reasons"): each reason has its own counter, `spam_<reason>`,
 // and is kept with the quarantined submission so that a person deciding sees why.
 
-export const SPAM_REASONS = ['proof_of_work', 'replayed', 'too_fast', 'expired', 'links', 'disposable', 'language', 'words', 'captcha'] as const;
+// `virus`: a file of the submission was found infected (docs/attachments.md "Virus scan").
+export const SPAM_REASONS = ['proof_of_work', 'replayed', 'too_fast', 'expired', 'links', 'disposable', 'language', 'words', 'captcha', 'virus'] as const;
 
 export type SpamReason = (typeof SPAM_REASONS)[number];
 

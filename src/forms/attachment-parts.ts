@@ -1,0 +1,84 @@
+// The attachment parts of the forms service (docs/attachments.md): each form's intake and scan gate, the signed
+// links of the owner mail, the download route, and the sweep that retries held submissions and removes files
+// older than keep_days.
+import { randomBytes } from 'node:crypto';
+import type { FormConfig } from '../config/config.js';
+import type { Logger } from '../kit/log.js';
+import { safeReason } from '../kit/safe-reason.js';
+import type { Clock, Timers } from '../ports.js';
+import type { Route } from '../http/route-table.js';
+import type { AttachmentLink } from './notifications.js';
+import type { SpamStore } from './spam/quarantine.js';
+import { createAcceptedPath, type AcceptedPathDeps, type SubmitFlowDeps } from './submit-flow.js';
+import type { AttachmentStore, HeldSubmissions, StoredAttachment, VirusScanner } from './attachments/attachment-store.js';
+import { createDownloadRoute } from './attachments/download-route.js';
+import { createAttachmentLink } from './attachments/links.js';
+import { createScanGate, type ScanGateSinks } from './attachments/scan-gate.js';
+
+const DAY_MS = 86_400_000;
+
+/** What the composition root hands in. */
+export interface AttachmentDeps {
+  store: AttachmentStore & { held: HeldSubmissions };
+  /** clamd, when `[storage] clamd` is set. */
+  scanner: VirusScanner | undefined;
+  /** The install's secret, which signs the links. */
+  secret(): Promise<string>;
+  timers: Timers;
+  /** How often held submissions are tried again; a minute unless a test says otherwise. */
+  retryIntervalMs?: number;
+}
+
+type ServiceParts = AcceptedPathDeps & { logger: Logger; clock: Clock; spamStore: Pick<SpamStore, 'quarantine'> };
+
+export function createAttachmentParts(forms: readonly FormConfig[], publicUrl: string | undefined, deps: AttachmentDeps, parts: ServiceParts) {
+  const { store, timers } = deps;
+  const createId = () => randomBytes(18).toString('base64url');
+  const withFiles = forms.filter((form) => form.type !== 'newsletter' && form.attachments !== undefined);
+  const gateOf = (form: FormConfig) =>
+    createScanGate({ store, held: store.held, logger: parts.logger, scanner: form.type !== 'newsletter' && form.attachments?.scan === false ? undefined : deps.scanner });
+  const gates = new Map(withFiles.map((form) => [form.path, gateOf(form)]));
+  const linkAttachments = async (files: readonly StoredAttachment[]): Promise<AttachmentLink[]> => {
+    const secret = await deps.secret();
+    // Without public_url the link is relative: the owner still sees which files came.
+    return files.map((file) => ({ filename: file.filename, type: file.type, size: file.size, url: createAttachmentLink(publicUrl ?? '', secret, file, parts.clock()) }));
+  };
+  const acceptedPaths = new Map(withFiles.map((form) => [form.path, createAcceptedPath(form, { ...parts, linkAttachments })]));
+  const sinksOf = (path: string): ScanGateSinks | undefined => {
+    const accept = acceptedPaths.get(path);
+    if (accept === undefined) return undefined;
+    return {
+      accept: (record) => accept(record.submission, record.receivedAt),
+      quarantineVirus: (record) => parts.spamStore.quarantine({ form: path, receivedAt: record.receivedAt, reasons: ['virus'], submission: record.submission }),
+    };
+  };
+  const keepDays = Math.max(0, ...withFiles.map((form) => (form.type !== 'newsletter' && form.attachments?.keep_days) || form.spam_keep_days));
+  let handle: unknown;
+  let stopped = false;
+  const sweep = async () => {
+    try {
+      const retryGate = deps.scanner && createScanGate({ store, held: store.held, logger: parts.logger, scanner: deps.scanner });
+      await retryGate?.retryHeld(sinksOf);
+      if (keepDays > 0) await store.prune(parts.clock() - keepDays * DAY_MS);
+    } catch (error) {
+      parts.logger.error({ event: 'attachment_sweep_failed', reason: safeReason(error) }, 'attachment sweep failed');
+    }
+    if (!stopped) handle = timers.setTimeout(() => void sweep(), deps.retryIntervalMs ?? 60_000);
+  };
+  handle = timers.setTimeout(() => void sweep(), deps.retryIntervalMs ?? 60_000);
+
+  return {
+    linkAttachments,
+    downloadRoute: createDownloadRoute(store, deps.secret, parts.clock) as Route,
+    flowPartsOf(form: FormConfig): SubmitFlowDeps['attachments'] {
+      const gate = gates.get(form.path);
+      if (gate === undefined || form.type === 'newsletter' || form.attachments === undefined) return undefined;
+      const { max_files: maxFiles, max_bytes: maxBytes, types } = form.attachments;
+      return { gate, createId, intake: { maxFiles, maxBytes, types, store, createId } };
+    },
+    stop() {
+      stopped = true;
+      timers.clearTimeout(handle);
+    },
+  };
+}

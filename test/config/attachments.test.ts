@@ -1,0 +1,42 @@
+// [forms.attachments] and [storage] (docs/attachments.md): defaults, and no files without a virus scanner unless
+// scan = false says so.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { describeConfig } from '../../src/cli/check-summary.js';
+import { parseClamdAddress } from '../../src/config/attachments.js';
+import type { MessageForm } from '../../src/config/config.js';
+import { loadTestConfig } from '../support/config.js';
+
+const base = { mail: { from: 'forms@example.com', to: 'owner@example.com' } };
+const form = (attachments: Record<string, unknown>) => ({ path: '/contact', type: 'contact', attachments });
+
+it('fills the defaults and keeps [storage] clamd', () => {
+  const config = loadTestConfig({ ...base, storage: { clamd: '127.0.0.1:3310' }, forms: [form({})] }, '/tmp');
+  const attachments = (config.forms[0] as MessageForm).attachments;
+  assert.equal(attachments?.max_files, 3);
+  assert.equal(attachments?.max_bytes, 10 * 1024 * 1024);
+  assert.ok(attachments?.types.includes('image/*'));
+  assert.equal(config.storage.clamd, '127.0.0.1:3310');
+});
+
+it('refuses attachments without clamd unless scan = false', () => {
+  assert.throws(() => loadTestConfig({ ...base, forms: [form({})] }, '/tmp'), /needs \[storage\] clamd/);
+  assert.doesNotThrow(() => loadTestConfig({ ...base, forms: [form({ scan: false })] }, '/tmp'));
+});
+
+it('refuses HTML, SVG and programs as types', () => {
+  for (const type of ['text/html', 'image/svg+xml', 'application/x-msdownload', '*/*']) {
+    assert.throws(() => loadTestConfig({ ...base, storage: { clamd: '/run/clamd.ctl' }, forms: [form({ types: [type] })] }, '/tmp'), /never accepted/, type);
+  }
+});
+
+it('reads clamd as host:port or a socket path', () => {
+  assert.deepEqual(parseClamdAddress('127.0.0.1:3310'), { host: '127.0.0.1', port: 3310 });
+  assert.deepEqual(parseClamdAddress('[::1]:3310'), { host: '::1', port: 3310 });
+  assert.deepEqual(parseClamdAddress('/run/clamav/clamd.ctl'), { path: '/run/clamav/clamd.ctl' });
+});
+
+it('postbox check warns of a form that delivers files unscanned', () => {
+  const config = loadTestConfig({ ...base, forms: [form({ scan: false })] }, '/tmp');
+  assert.match(describeConfig(config), /warning: \/contact deliver attachments without a virus scan/);
+});

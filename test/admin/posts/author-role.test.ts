@@ -258,7 +258,7 @@ describe('the posts pages by role', () => {
     };
     const owners = await navigation('olga');
     for (const href of ['/admin', '/admin/posts', '/admin/campaigns', '/admin/inbox', '/admin/subscribers', '/admin/failed']) assert.ok(owners.includes(href), `an owner has ${href}`);
-    assert.deepEqual(await navigation('eddie'), ['/admin/posts', '/admin/comments', '/admin/campaigns', '/admin/account']);
+    assert.deepEqual(await navigation('eddie'), ['/admin/posts', '/admin/comments', '/admin/analytics', '/admin/campaigns', '/admin/account']);
     assert.deepEqual(await navigation('ann'), ['/admin/posts', '/admin/comments', '/admin/account']);
   });
 });

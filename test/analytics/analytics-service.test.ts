@@ -104,11 +104,12 @@ describe('analytics on the blog listener', () => {
     assert.deepEqual(new Set(answers.map((answer) => answer.statusCode)), new Set([204]));
     cookies.push(...answers.map((answer) => answer.headers['set-cookie']));
 
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const statuses: number[] = [];
-    for (let i = 0; i <= PER_HOUR; i++) statuses.push((await beacon(server, agent, RATE_LIMITED_ADDRESS, '{"path":"/limited"}', { 'user-agent': AGENTS[0]! })).statusCode!);
+    // A burst from one address, past its hourly limit: exactly the limit is taken, the rest answered 429.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const burst = await Promise.all(Array.from({ length: PER_HOUR + 20 }, () => beacon(server, agent, RATE_LIMITED_ADDRESS, '{"path":"/limited"}', { 'user-agent': AGENTS[0]! })));
+    const statuses = burst.map((answer) => answer.statusCode!);
     assert.equal(statuses.filter((status) => status === 204).length, PER_HOUR);
-    assert.equal(statuses.at(-1), 429);
+    assert.equal(statuses.filter((status) => status === 429).length, 20);
   });
 
   it('describes both routes in the blog\'s /openapi.json', async () => {

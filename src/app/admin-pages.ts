@@ -101,7 +101,8 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
       listVersions: () => content?.listAllVersions(),
       readings: () => forms?.readings,
       newsletter: () => forms?.newsletter,
-      queue: config.mail?.queue ? backend.queue : undefined,
+      // The mail queue, or the activities' own queue without it (docs/activitypub.md "Delivery").
+      queue: config.mail?.queue || config.blog?.activitypub.enabled ? backend.queue : undefined,
       campaigns: backend.campaigns,
       spam: backend.spam,
       countWaitingComments: config.blog?.comments.enabled ? async () => (await backend.comments.listAll()).filter((comment) => comment.status === 'waiting').length : undefined,

@@ -13,6 +13,7 @@ import type { AdminRequest, AdminRoute } from '../admin/admin-pages.js';
 import { createAnalyticsPages } from '../admin/analytics-pages/analytics-pages.js';
 import { createAuditPages } from '../admin/audit-pages/audit-pages.js';
 import { createBouncesPages } from '../admin/bounces-pages/bounces-pages.js';
+import { createFollowersPages } from '../admin/followers-pages/followers-pages.js';
 import { createCommentsPages } from '../admin/comments-pages/comments-pages.js';
 import { createPostAuthorFinder } from '../comments/commented-post.js';
 import type { CommentMail } from '../comments/comment-mail.js';
@@ -120,6 +121,8 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     ...createSpamPages({ forms: config.forms, store: backend.spam, clock, release: forms ? composeSpamRelease(config, backend, forms, logger, clock) : undefined }),
     // The suppression list (docs/bounces.md "Suppression"), like the inbox the owners' alone.
     ...createBouncesPages({ store: backend.suppressions, logger }),
+    // Who follows the blog on the fediverse (docs/activitypub.md "Followers"), like the subscribers the owners' alone.
+    ...createFollowersPages({ store: config.blog?.activitypub.enabled ? backend.activitypub : undefined }),
     ...createAccountPages(config, core),
     ...createOwnPasskeyPages(config, core),
     // Shown with [analytics] off too, saying so: its section is in every editor's navigation.

@@ -25,6 +25,7 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'blog-10k', group: 'blog', run: benchBlog10k },
   { name: 'search-10k', group: 'blog', run: benchSearch10k },
   { name: 'comments-1k', group: 'blog', run: async (context) => (await import('./comments-1k.js')).benchComments1k(context) },
+  { name: 'activitypub-fanout', group: 'blog', run: async (context) => (await import('./activitypub-fanout.js')).benchActivityPubFanout(context) },
   { name: 'astro-5k', group: 'sites', run: async (context) => (await import('./astro-5k.js')).benchAstro5k(context) },
   { name: 'analytics', group: 'blog', run: async (context) => (await import('./analytics-events.js')).benchAnalyticsEvents(context) },
   { name: 'startup-scale', group: 'scale', run: benchStartupScale },

@@ -1,5 +1,6 @@
 // What the blog keeps as an actor of the fediverse (docs/activitypub.md "What is kept"): its key pair, made once,
-// its followers, the posts delivered to them (so a restart sends nothing twice) and, for each reply, like or boost
+// its followers, the posts delivered to them (so a restart sends nothing twice), the inboxes each activity was queued
+// for (so replicas do not queue it twice) and, for each reply, like or boost
 // that became a comment, which actor sent it. src/adapters/files/activitypub-files.ts keeps them in data_dir.
 
 /** A remote actor that follows the blog, with where its activities go. */
@@ -31,6 +32,14 @@ export interface ActivityPubStore {
   followers(): Promise<Follower[]>;
   readDelivered(): Promise<DeliveredRecord>;
   writeDelivered(record: DeliveredRecord): Promise<void>;
+  /**
+   * Of `inboxes`, those nobody took for activity `activityId` of version `postKey` (`<slug>@<lang>`) before, now
+   * taken by the caller: of replicas that see the same change at once, one queues each inbox's activity. Taking
+   * another activity of the version forgets what its earlier one took.
+   */
+  takeInboxes(postKey: string, activityId: string, inboxes: readonly string[]): Promise<string[]>;
+  /** Gives back inboxes taken whose activity could not be queued, so that the next look takes them again. */
+  giveBackInboxes(postKey: string, activityId: string, inboxes: readonly string[]): Promise<void>;
   /** Remembers a remote object that became a comment (replacing what was kept of the same object). */
   addRemoteObject(object: RemoteObject): Promise<void>;
   /** What is kept of one remote object, or undefined. */

@@ -4,7 +4,10 @@
 import type { ArticleFields } from './article.js';
 import type { DeliveredRecord, Follower } from './activitypub-store.js';
 
-export type PostChange = { type: 'create'; article: ArticleFields } | { type: 'update'; article: ArticleFields } | { type: 'delete'; key: string; id: string };
+export type PostChange = { type: 'create'; article: ArticleFields } | { type: 'update'; article: ArticleFields } | { type: 'delete'; key: string; id: string; change: string };
+
+/** The version (`<slug>@<lang>`) a change is of. */
+export const postKeyOf = (change: PostChange): string => (change.type === 'delete' ? change.key : change.article.key);
 
 /** The changes from `delivered` to the `current` Articles, and the record once they are sent. */
 export function planChanges(delivered: DeliveredRecord, current: readonly ArticleFields[]): { changes: PostChange[]; delivered: DeliveredRecord } {
@@ -16,7 +19,7 @@ export function planChanges(delivered: DeliveredRecord, current: readonly Articl
     else if (earlier.change !== article.change) changes.push({ type: 'update', article });
     next[article.key] = { id: article.id, change: article.change };
   }
-  for (const [key, { id }] of Object.entries(delivered)) if (next[key] === undefined) changes.push({ type: 'delete', key, id });
+  for (const [key, { id, change }] of Object.entries(delivered)) if (next[key] === undefined) changes.push({ type: 'delete', key, id, change });
   return { changes, delivered: next };
 }
 

@@ -13,6 +13,7 @@ import type { AdminRequest, AdminRoute } from '../admin/admin-pages.js';
 import { createAnalyticsPages } from '../admin/analytics-pages/analytics-pages.js';
 import { createAuditPages } from '../admin/audit-pages/audit-pages.js';
 import { createBouncesPages } from '../admin/bounces-pages/bounces-pages.js';
+import { createFollowersPages } from '../admin/followers-pages/followers-pages.js';
 import { createCommentsPages } from '../admin/comments-pages/comments-pages.js';
 import { createPostAuthorFinder } from '../comments/commented-post.js';
 import type { CommentMail } from '../comments/comment-mail.js';
@@ -101,7 +102,8 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
       listVersions: () => content?.listAllVersions(),
       readings: () => forms?.readings,
       newsletter: () => forms?.newsletter,
-      queue: config.mail?.queue ? backend.queue : undefined,
+      // The mail queue, or the activities' own queue without it (docs/activitypub.md "Delivery").
+      queue: config.mail?.queue || config.blog?.activitypub.enabled ? backend.queue : undefined,
       campaigns: backend.campaigns,
       spam: backend.spam,
       countWaitingComments: config.blog?.comments.enabled ? async () => (await backend.comments.listAll()).filter((comment) => comment.status === 'waiting').length : undefined,
@@ -119,6 +121,8 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     ...createSpamPages({ forms: config.forms, store: backend.spam, clock, release: forms ? composeSpamRelease(config, backend, forms, logger, clock) : undefined }),
     // The suppression list (docs/bounces.md "Suppression"), like the inbox the owners' alone.
     ...createBouncesPages({ store: backend.suppressions, logger }),
+    // Who follows the blog on the fediverse (docs/activitypub.md "Followers"), like the subscribers the owners' alone.
+    ...createFollowersPages({ store: config.blog?.activitypub.enabled ? backend.activitypub : undefined }),
     ...createAccountPages(config, core),
     ...createOwnPasskeyPages(config, core),
     // Shown with [analytics] off too, saying so: its section is in every editor's navigation.

@@ -44,6 +44,7 @@ import { composeAnalytics } from './analytics.js';
 import { composeCommentMail, composeCommentRoutes } from './comment-routes.js';
 import { composeWebmentionPoster, composeWebmentionSender } from './webmention-sender.js';
 import { composeActivityPubSending } from './activitypub.js';
+import { startActivityPubQueue } from './activitypub-queue.js';
 import { ACTIVITY_MAX_BODY_BYTES } from '../activitypub/http/activitypub-routes.js';
 import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
 import { createMailCore, type MailCore, type MailCoreDeps, type QueueTuning } from './mail-core.js';
@@ -64,7 +65,7 @@ export interface RootDeps extends NotifierFactories, SpamParts {
   requestLog: RequestLog;
   /** Milliseconds since the epoch; Date.now unless a test sets the time. */
   clock?: Clock;
-  /** Node's timers unless a test hands in fake time (the analytics' flushes). */
+  /** Node's timers unless a test hands in fake time (the analytics' flushes, the activities' own queue). */
   timers?: Timers;
   /** The pages of /admin behind its sign-in; those of createAdminPages unless a test hands in others. */
   adminPages?: readonly AdminRoute[];
@@ -287,6 +288,10 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     }
     const forms = mail && mailer ? await composeMailCore(config, mail, backend, { ...deps, logger, clock, timers: systemTimers, mailer, deliverActivity: activitypub?.deliverActivity }) : undefined;
     if (forms) closers.push(() => forms.close());
+    // The activities go through the mail queue when it runs, else through a queue worker of their own.
+    const ownActivityQueue = activitypub && !forms?.queue ? await startActivityPubQueue(config, backend, activitypub.deliverActivity, { logger, timers: deps.timers ?? systemTimers, tuning: deps.queue }) : undefined;
+    if (ownActivityQueue) closers.push(() => ownActivityQueue.close());
+    const activityQueue = forms?.queue ?? ownActivityQueue;
     // The bounce mailbox reads into the core's suppression policy, so it stops before the core (docs/bounces.md).
     const bounceMailbox = mail && forms ? startBounceMailboxOf(mail.bounces, forms.bounces?.sink, { logger, clock, timers: systemTimers }) : undefined;
     if (bounceMailbox) closers.push(() => bounceMailbox.close());
@@ -297,7 +302,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     const notice = sender && activitypub ? (snapshot: BlogSnapshot) => (sender.notice(snapshot), activitypub.notice(snapshot)) : (sender?.notice ?? activitypub?.notice);
     const content = await composeBlogContent(config, logger, clock, notice);
     if (content) closers.push(() => content.close());
-    const federated = activitypub && content && forms?.queue ? activitypub.start(forms.queue, content) : undefined;
+    const federated = activitypub && content && activityQueue ? activitypub.start(activityQueue, content) : undefined;
     if (federated) closers.push(() => federated.close());
     const commentMail = content && composeCommentMail(config, backend, forms?.queue, content, { clock, logger });
     // docs/analytics.md: page views and conversions counted in memory, written in batches; closed after the services.

@@ -320,10 +320,6 @@ export const configSchema = z
     if (value.blog && !value.site) {
       context.addIssue({ code: 'custom', path: ['site'], message: 'is required when [blog] is configured' });
     }
-    // docs/activitypub.md "Delivery": every activity leaves through the queue of [mail].
-    if (value.blog?.activitypub?.enabled === true && (!value.mail || value.mail.queue === false)) {
-      context.addIssue({ code: 'custom', path: ['blog', 'activitypub', 'enabled'], message: 'needs [mail] with queue = true: activities are delivered through its queue' });
-    }
     const formsListen = value.server?.listen;
     const blogListen = value.blog?.listen;
     if (forms.length > 0 && isSameListenAddress(formsListen, blogListen)) {

@@ -1,6 +1,6 @@
 // [blog.activitypub] as composed (docs/activitypub.md): Fedify is not loaded at start, even with ActivityPub on,
 // only at the first request for it; the actor is a Service whose key pair is made once and kept; a badly signed
-// activity is refused without reaching a private address; and ActivityPub needs the queue of [mail].
+// activity is refused without reaching a private address; and ActivityPub runs without [mail].
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -86,10 +86,20 @@ describe('[blog.activitypub]', () => {
     }
   });
 
-  it('needs [mail] with its queue', async () => {
+  it('needs no [mail]: without it, or without its queue, the activities have a queue of their own', async () => {
     await withTempDir('activitypub-config', async (dir) => {
-      assert.throws(() => loadTestConfig({ ...BLOG, mail: undefined }, dir), /blog\.activitypub\.enabled.*needs \[mail\] with queue = true/s);
-      assert.throws(() => loadTestConfig({ ...BLOG, mail: { ...BLOG.mail, queue: false } }, dir), /needs \[mail\] with queue = true/);
+      await mkdir(path.join(dir, 'posts'));
+      for (const mail of [undefined, { ...BLOG.mail, queue: false }]) {
+        const config = loadTestConfig({ ...BLOG, mail }, dir);
+        const composed = await composeServices(config, captureLogs());
+        try {
+          const blog = composed.services.find((service) => service.name === 'blog')!;
+          const actor = await driveService(blog).inject({ method: 'GET', url: '/activitypub/users/blog', headers: { accept: 'application/activity+json' } });
+          assert.equal(actor.statusCode, 200);
+        } finally {
+          await composed.close();
+        }
+      }
     });
   });
 });

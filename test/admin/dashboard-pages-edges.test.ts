@@ -1,5 +1,6 @@
 // The dashboard pages where things are missing or many: no running forms service (no counters, and Remove writes
-// nothing), no blog, a list longer than one page, and "Retry all" over several failed messages.
+// nothing), no blog, a list longer than one page, and "Retry all" over several failed messages, one of them an
+// activity of the blog (the page's federation part).
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -45,6 +46,7 @@ describe('the dashboard pages without a running service, with a long list and se
       [
         { channel: 'mail', form: '/contact', kind: 'owner', mail },
         { channel: 'telegram', form: '/contact', text: 'someone@example.org wrote' },
+        { channel: 'activitypub', form: '', inbox: 'https://social.example/users/alice/inbox', activity: { type: 'Create' } },
       ],
       NOW - 7_200_000,
     );
@@ -85,7 +87,7 @@ describe('the dashboard pages without a running service, with a long list and se
     assert.match(page.body, /Not counted here, as they keep no archive: \/contact/);
     assert.match(page.body, /does not run in this process, so there are no counters/);
     assert.doesNotMatch(page.body, /broken posts/);
-    assert.match(page.body, /<span class="admin-tile-value">2<\/span> <span class="admin-tile-label">failed mails/);
+    assert.match(page.body, /<span class="admin-tile-value">3<\/span> <span class="admin-tile-label">failed mails/);
     assert.match(page.body, /150 subscribers on 2026-11-23/);
   });
 
@@ -110,14 +112,23 @@ describe('the dashboard pages without a running service, with a long list and se
     assert.match((await get(response.headers.location as string)).body, /does not run in this process/);
   });
 
+  it('shows the activities of the blog apart, by server, without the inbox that names a person', async () => {
+    const page = await get('/admin/failed');
+    const [mail, federation] = page.body.split('<h2>Federation</h2>');
+    assert.match(mail!, /<td>mail\/owner<\/td>/);
+    assert.doesNotMatch(mail!, /<td>activitypub<\/td>/);
+    assert.match(federation!, /<td>activitypub<\/td>\s*<td>social\.example<\/td>/);
+    assert.doesNotMatch(page.body, /alice/);
+  });
+
   it('puts every failed message back with Retry all', async () => {
     const page = await get('/admin/failed');
     assert.doesNotMatch(page.body, /@/);
     const response = await app.inject(formPost('/admin/failed', { csrf_token: session.csrf, all: 'yes' }, { cookie: session.cookie }));
     assert.equal(response.headers.location, '/admin/failed?notice=retried_all');
     assert.deepEqual(await queue.listFailed(), []);
-    assert.equal((await queue.listPending()).length, 2);
-    assert.ok(logs.lines().some((line) => line.event === 'admin_mail_retried_all' && line.count === 2));
+    assert.equal((await queue.listPending()).length, 3);
+    assert.ok(logs.lines().some((line) => line.event === 'admin_mail_retried_all' && line.count === 3));
   });
 
   it('never shows an address in a last error', () => {

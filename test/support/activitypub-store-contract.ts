@@ -44,6 +44,21 @@ export function activityPubStoreContract(open: () => Promise<{ store: ActivityPu
     assert.deepEqual(await (await reopen()).readDelivered(), { 'a@en': { id: 'https://blog.example/a', change: '2' } });
   });
 
+  it('takes each inbox of an activity once, forgets it for the next activity of the version, and takes back what is given back', async () => {
+    const { store, reopen } = await open();
+    const create = 'https://blog.example/a#create';
+    assert.deepEqual(await store.takeInboxes('a@en', create, ['https://x.example/inbox', 'https://y.example/inbox']), ['https://x.example/inbox', 'https://y.example/inbox']);
+    const again = await reopen();
+    assert.deepEqual(await again.takeInboxes('a@en', create, ['https://x.example/inbox', 'https://z.example/inbox']), ['https://z.example/inbox']);
+    assert.deepEqual(await again.takeInboxes('b@en', 'https://blog.example/b#create', ['https://x.example/inbox']), ['https://x.example/inbox'], 'another version is apart');
+    const deletion = 'https://blog.example/a#delete-1';
+    assert.deepEqual(await again.takeInboxes('a@en', deletion, ['https://x.example/inbox']), ['https://x.example/inbox']);
+    // Published again: the Create is taken anew.
+    assert.deepEqual(await again.takeInboxes('a@en', create, ['https://x.example/inbox']), ['https://x.example/inbox']);
+    await again.giveBackInboxes('a@en', create, ['https://x.example/inbox']);
+    assert.deepEqual(await (await reopen()).takeInboxes('a@en', create, ['https://x.example/inbox']), ['https://x.example/inbox']);
+  });
+
   it('knows which actor sent each remote object and which comment it became, until it is removed', async () => {
     const { store, reopen } = await open();
     const object = (objectId: string, actorId: string, id: string) => ({ objectId, actorId, comment: { slug: 'hello', lang: 'en', id } });

@@ -43,7 +43,11 @@ export function createOf(article: ArticleFields, audience: Audience): Vocab.Crea
   });
 }
 
-/** The activity of one change; each Update and Delete has an id of its own. */
+/**
+ * The activity of one change. Its id is the same wherever and whenever the change is seen (each replica makes the
+ * same), and each Update and Delete has one of its own: an Update names the change it carries, a Delete the one it
+ * takes away.
+ */
 export function activityOf(change: PostChange, audience: Audience, now: string): Vocab.Activity {
   const { Update, Delete, Tombstone, PUBLIC_COLLECTION } = vocab();
   if (change.type === 'create') return createOf(change.article, audience);
@@ -51,5 +55,5 @@ export function activityOf(change: PostChange, audience: Audience, now: string):
   if (change.type === 'update') {
     return new Update({ id: new URL(`${change.article.id}#update-${change.article.change}`), object: articleObject(change.article, audience), updated: instant(now), ...addressed });
   }
-  return new Delete({ id: new URL(`${change.id}#delete-${Date.parse(now)}`), object: new Tombstone({ id: new URL(change.id) }), ...addressed });
+  return new Delete({ id: new URL(`${change.id}#delete-${change.change}`), object: new Tombstone({ id: new URL(change.id) }), ...addressed });
 }

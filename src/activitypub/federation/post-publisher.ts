@@ -1,12 +1,13 @@
 // The blog's posts delivered to its followers (docs/activitypub.md "Delivery"): each new snapshot of the content is
 // compared with the record of what was delivered (delivery-plan.ts) and every change is queued, one activity per
 // shared inbox, before the record moves on; snapshots are taken one at a time, in order. A restart that changed
-// nothing sends nothing.
+// nothing sends nothing, and each inbox of a change is taken in the store before it is queued, so that replicas
+// that see the same change queue it once.
 import type { BlogSnapshot } from '../../blog/http/snapshot.js';
 import type { ActivityPubStore } from '../activitypub-store.js';
 import type { ArticleFields } from '../article.js';
 import type { Catalog, CatalogEntry } from '../../blog/catalog/catalog.js';
-import { inboxesOf, planChanges } from '../delivery-plan.js';
+import { inboxesOf, planChanges, postKeyOf } from '../delivery-plan.js';
 import { activityOf, type Audience } from './activity-objects.js';
 import type { QueuedActivity } from './blog-federation.js';
 
@@ -30,11 +31,22 @@ export function createPostPublisher(deps: PublisherDeps): { notice(snapshot: Blo
     const inboxes = inboxesOf(await deps.store.followers());
     if (inboxes.length > 0) {
       const activities: QueuedActivity[] = [];
-      for (const change of changes) {
-        const activity = (await activityOf(change, deps.audience, deps.now()).toJsonLd()) as Record<string, unknown>;
-        for (const inbox of inboxes) activities.push({ inbox, activity });
+      const taken: Array<{ postKey: string; activityId: string; inboxes: string[] }> = [];
+      try {
+        for (const change of changes) {
+          const activity = (await activityOf(change, deps.audience, deps.now()).toJsonLd()) as Record<string, unknown>;
+          const postKey = postKeyOf(change);
+          const activityId = String(activity.id);
+          // Each inbox is taken before it is queued: another replica that saw the same change took it, or gets nothing.
+          const mine = await deps.store.takeInboxes(postKey, activityId, inboxes);
+          taken.push({ postKey, activityId, inboxes: mine });
+          for (const inbox of mine) activities.push({ inbox, activity });
+        }
+        if (activities.length > 0) await deps.enqueue(activities);
+      } catch (error) {
+        for (const given of taken) await deps.store.giveBackInboxes(given.postKey, given.activityId, given.inboxes).catch(() => undefined);
+        throw error;
       }
-      await deps.enqueue(activities);
     }
     await deps.store.writeDelivered(delivered);
   };

@@ -1,5 +1,6 @@
 // The blog's ActivityPub records in data_dir/activitypub/ (docs/activitypub.md "What is kept"): keys.json (made once,
-// mode 0600), followers.json, delivered.json and remote-objects.json, each replaced atomically, one write at a time.
+// mode 0600), followers.json, delivered.json, taken.json and remote-objects.json, each replaced atomically, one write
+// at a time.
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ActivityPubStore, ActorKeys, DeliveredRecord, Follower, RemoteObject } from '../../activitypub/activitypub-store.js';
@@ -28,6 +29,8 @@ export function createActivityPubFiles(dataDir: string): ActivityPubStore {
   };
   const followers = () => read<Follower[]>('followers.json', []);
   const objects = () => read<Record<string, Omit<RemoteObject, 'objectId'>>>('remote-objects.json', {});
+  /** Per post version, the activity last taken and the inboxes taken for it. */
+  const taken = () => read<Record<string, { activity: string; inboxes: string[] }>>('taken.json', {});
   let keys: Promise<ActorKeys> | undefined;
 
   return {
@@ -56,6 +59,21 @@ export function createActivityPubFiles(dataDir: string): ActivityPubStore {
     followers: () => serially(followers),
     readDelivered: () => serially(() => read<DeliveredRecord>('delivered.json', {})),
     writeDelivered: (record) => serially(() => write('delivered.json', record)),
+    takeInboxes: (postKey, activityId, inboxes) =>
+      serially(async () => {
+        const record = await taken();
+        const earlier = record[postKey]?.activity === activityId ? record[postKey].inboxes : [];
+        const fresh = [...new Set(inboxes)].filter((inbox) => !earlier.includes(inbox));
+        if (fresh.length > 0 || record[postKey]?.activity !== activityId) await write('taken.json', { ...record, [postKey]: { activity: activityId, inboxes: [...earlier, ...fresh] } });
+        return fresh;
+      }),
+    giveBackInboxes: (postKey, activityId, inboxes) =>
+      serially(async () => {
+        const record = await taken();
+        const kept = record[postKey];
+        if (kept?.activity !== activityId) return;
+        await write('taken.json', { ...record, [postKey]: { activity: activityId, inboxes: kept.inboxes.filter((inbox) => !inboxes.includes(inbox)) } });
+      }),
     addRemoteObject: ({ objectId, ...kept }) => serially(async () => write('remote-objects.json', { ...(await objects()), [objectId]: kept })),
     remoteObject: async (objectId) => {
       const kept = (await serially(objects))[objectId];

@@ -1,5 +1,5 @@
 // The blog's ActivityPub records in PostgreSQL (docs/activitypub.md "What is kept"), shared by every replica: the
-// tables of schema/activitypub.ts. The key pair is inserted only when there is none, so of replicas starting at
+// tables of schema/activitypub.ts (migrations 16 and 18). The key pair is inserted only when there is none, so of replicas starting at
 // once one pair wins and every replica reads it.
 import type { ActivityPubStore, ActorKeys, DeliveredRecord, Follower, RemoteObject } from '../../activitypub/activitypub-store.js';
 import type { PostgresState } from './state.js';
@@ -56,6 +56,21 @@ export function createPostgresActivityPubStore(state: PostgresState): ActivityPu
          ON CONFLICT (post_key) DO UPDATE SET article_id = EXCLUDED.article_id, change = EXCLUDED.change`,
         [entries.map(([key]) => key), entries.map(([, value]) => value.id), entries.map(([, value]) => value.change)],
       );
+    },
+    // A take is an INSERT ... ON CONFLICT DO NOTHING RETURNING (as the webmentions' ledger): of replicas taking the
+    // same inbox, one gets the row.
+    takeInboxes: (postKey, activityId, inboxes) =>
+      state.transaction(async (query) => {
+        await query('DELETE FROM activitypub_queued WHERE post_key = $1 AND activity_id <> $2', [postKey, activityId]);
+        if (inboxes.length === 0) return [];
+        const { rows } = await query<{ inbox: string }>(
+          'INSERT INTO activitypub_queued (post_key, activity_id, inbox) SELECT $1, $2, unnest($3::text[]) ON CONFLICT DO NOTHING RETURNING inbox',
+          [postKey, activityId, [...new Set(inboxes)]],
+        );
+        return rows.map((row) => row.inbox);
+      }),
+    async giveBackInboxes(postKey, activityId, inboxes) {
+      await state.query('DELETE FROM activitypub_queued WHERE post_key = $1 AND activity_id = $2 AND inbox = ANY($3::text[])', [postKey, activityId, [...inboxes]]);
     },
     async addRemoteObject({ objectId, actorId, comment }) {
       await state.query(

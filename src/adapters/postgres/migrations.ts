@@ -14,7 +14,7 @@ import { ADMIN_DEVICE_COLUMNS } from './schema/admin-devices.js';
 import { ADMIN_CONFIG_HASH_TAGS } from './schema/admin-config-hash-tags.js';
 import { COMMENT_TABLES, WEBMENTION_SOURCE_COLUMN, WEBMENTION_TABLES } from './schema/comments.js';
 import { COMMENT_MAIL_TABLES } from './schema/comment-mail.js';
-import { ACTIVITYPUB_TABLES } from './schema/activitypub.js';
+import { ACTIVITYPUB_QUEUED_TABLE, ACTIVITYPUB_TABLES } from './schema/activitypub.js';
 import { PENDING_LISTS_COLUMN } from './schema/newsletter-lists.js';
 import { SUBSCRIBER_ATTRIBUTE_COLUMNS } from './schema/newsletter-attributes.js';
 import { ANALYTICS_TABLES } from './schema/analytics.js';
@@ -46,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 14, name: 'newsletter subscriber attributes and automations', sql: SUBSCRIBER_ATTRIBUTE_COLUMNS },
   { version: 15, name: 'analytics daily rollups', sql: ANALYTICS_TABLES },
   { version: 16, name: 'blog activitypub', sql: ACTIVITYPUB_TABLES },
+  { version: 18, name: 'blog activitypub inboxes queued', sql: ACTIVITYPUB_QUEUED_TABLE },
 ]);

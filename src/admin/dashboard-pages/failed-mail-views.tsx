@@ -13,6 +13,8 @@ export interface FailedRow {
   id: string;
   kind: string;
   form: string;
+  /** The host of the inbox of a blog's activity (docs/activitypub.md "Delivery"): its federation part. */
+  server?: string;
   failedAt: string;
   age: string;
   tries: number;
@@ -25,11 +27,21 @@ export function toFailedRow(message: FailedMessage, now: number): FailedRow {
     id: message.id,
     kind: describeOutgoing(message.message),
     form: message.message.form || '-',
+    ...(message.message.channel === 'activitypub' ? { server: hostOf(message.message.inbox) } : {}),
     failedAt: new Date(message.failedAt).toISOString(),
     age: ageOf(now - message.failedAt),
     tries: message.attempts,
     lastError: withoutAddresses(message.lastError),
   };
+}
+
+/** The server an inbox is on: its host, not the path that names a person. */
+function hostOf(inbox: string): string {
+  try {
+    return new URL(inbox).host;
+  } catch {
+    return '-';
+  }
 }
 
 /** `text` with every address-shaped word replaced. */
@@ -70,32 +82,46 @@ export function FailedMailPage({ session, rows, notice }: { session: AdminSessio
             <input type="hidden" name="all" value="yes" />
             <button type="submit">Retry all</button>
           </form>
-          <AdminTable
-            caption="Newest first"
-            headings={['Message', 'Kind', 'Form', 'Given up', 'Tries', 'Last error', <span class="admin-visually-hidden">Action</span>]}
-          >
-            {rows.map((row) => (
-              <tr>
-                <td>
-                  <code>{row.id}</code>
-                </td>
-                <td>{row.kind}</td>
-                <td>{row.form}</td>
-                <td>
-                  <Time at={row.failedAt} zone={session.timeZone} /> ({row.age} ago)
-                </td>
-                <td>{row.tries}</td>
-                <td>
-                  <code>{row.lastError}</code>
-                </td>
-                <td>
-                  <RowButton session={session} action="/admin/failed" name="id" value={row.id} label="Retry" rowName={row.id} />
-                </td>
-              </tr>
-            ))}
-          </AdminTable>
+          {rows.some((row) => row.server === undefined) && <FailedTable session={session} rows={rows.filter((row) => row.server === undefined)} />}
+          {rows.some((row) => row.server !== undefined) && (
+            <>
+              <h2>Federation</h2>
+              <p>The blog's activities for its followers on the fediverse, given up at their server.</p>
+              <FailedTable session={session} rows={rows.filter((row) => row.server !== undefined)} federation />
+            </>
+          )}
         </>
       )}
     </Layout>
+  );
+}
+
+/** One table of failed messages; the federation's names each activity's server instead of a form. */
+function FailedTable({ session, rows, federation = false }: { session: AdminSession; rows: FailedRow[]; federation?: boolean }) {
+  return (
+    <AdminTable
+      caption="Newest first"
+      headings={['Message', 'Kind', federation ? 'Server' : 'Form', 'Given up', 'Tries', 'Last error', <span class="admin-visually-hidden">Action</span>]}
+    >
+      {rows.map((row) => (
+        <tr>
+          <td>
+            <code>{row.id}</code>
+          </td>
+          <td>{row.kind}</td>
+          <td>{federation ? row.server : row.form}</td>
+          <td>
+            <Time at={row.failedAt} zone={session.timeZone} /> ({row.age} ago)
+          </td>
+          <td>{row.tries}</td>
+          <td>
+            <code>{row.lastError}</code>
+          </td>
+          <td>
+            <RowButton session={session} action="/admin/failed" name="id" value={row.id} label="Retry" rowName={row.id} />
+          </td>
+        </tr>
+      ))}
+    </AdminTable>
   );
 }

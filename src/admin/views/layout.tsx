@@ -20,6 +20,7 @@ const NAVIGATION = [
   { section: 'campaigns', label: 'Campaigns', href: '/admin/campaigns', roles: EDITORS },
   { section: 'inbox', label: 'Inbox', href: '/admin/inbox', roles: OWNERS },
   { section: 'subscribers', label: 'Subscribers', href: '/admin/subscribers', roles: OWNERS },
+  { section: 'followers', label: 'Followers', href: '/admin/followers', roles: OWNERS },
   { section: 'failed', label: 'Failed mail', href: '/admin/failed', roles: OWNERS },
   { section: 'bounces', label: 'Bounces', href: '/admin/bounces', roles: OWNERS },
   { section: 'users', label: 'Users', href: '/admin/users', roles: OWNERS },

@@ -1,5 +1,6 @@
 // The blog's ActivityPub records in PostgreSQL (src/adapters/postgres/activitypub-store.ts) on a real server: the
-// store contract, reopened as a second replica's pool, and migration 16 making its tables.
+// store contract, reopened as a second replica's pool, two replicas taking the same inboxes at once, and migrations
+// 16 and 18 making its tables.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPostgresActivityPubStore } from '../../../src/adapters/postgres/activitypub-store.js';
@@ -32,6 +33,19 @@ describe('ActivityPub records in PostgreSQL', () => {
     databases += 1;
     const url = await postgres.createDatabase(`activitypub_${databases}`);
     return { store: createPostgresActivityPubStore(await openState(url)), reopen: async () => createPostgresActivityPubStore(await openState(url)) };
+  });
+
+  it('lets one of two replicas that take the same inboxes at once have each', async () => {
+    databases += 1;
+    const url = await postgres.createDatabase(`activitypub_${databases}`);
+    const [first, second] = [createPostgresActivityPubStore(await openState(url)), createPostgresActivityPubStore(await openState(url))];
+    const inboxes = Array.from({ length: 50 }, (_, index) => `https://s${index}.example/inbox`);
+    const taken = await Promise.all([first, second].map((store) => store.takeInboxes('a@en', 'https://blog.example/a#create', inboxes)));
+    assert.deepEqual([...taken[0]!, ...taken[1]!].sort(), [...inboxes].sort());
+  });
+
+  it('is migration 18, "blog activitypub inboxes queued"', async () => {
+    assert.equal(MIGRATIONS.find((candidate) => candidate.version === 18)?.name, 'blog activitypub inboxes queued');
   });
 
   it('is migration 16, "blog activitypub"', async () => {

@@ -32,3 +32,16 @@ CREATE TABLE activitypub_remote_objects (
 );
 CREATE INDEX activitypub_remote_objects_by_actor ON activitypub_remote_objects (actor_id);
 `;
+
+/**
+ * Migration version 18: per post version, the inboxes its latest activity was queued for, one row each; a replica
+ * takes a row before queueing, so replicas that see the same change queue it once.
+ */
+export const ACTIVITYPUB_QUEUED_TABLE = `
+CREATE TABLE activitypub_queued (
+  post_key text NOT NULL,
+  activity_id text NOT NULL,
+  inbox text NOT NULL,
+  PRIMARY KEY (post_key, activity_id, inbox)
+);
+`;

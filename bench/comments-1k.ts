@@ -9,6 +9,7 @@ import { generateCorpus } from './lib/corpus.js';
 import { writeBlogConfig } from './lib/config-files.js';
 import { startPostbox, type RunningPostbox } from './lib/processes.js';
 import { runSideBySide } from './lib/side-by-side.js';
+import { formatCount } from './lib/report.js';
 import { addThroughputFigure, runProblems } from './lib/throughput-figure.js';
 
 const SECTION = 'comments 1k';
@@ -16,6 +17,13 @@ const COMMENTS = 1000;
 const ORIGIN = 'https://bench.example';
 /** What Chromium and Firefox send. */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+
+/** The bytes and coding of `url`'s answer to a browser's Accept-Encoding (fetch decodes the body, not the header). */
+async function sentSize(url: string): Promise<string> {
+  const response = await fetch(url, { headers: { 'accept-encoding': BROWSER_ACCEPT_ENCODING } });
+  await response.arrayBuffer();
+  return `${formatCount(Number(response.headers.get('content-length')))} bytes ${response.headers.get('content-encoding') ?? 'plain'}`;
+}
 
 export async function benchComments1k(context: BenchContext): Promise<void> {
   const { report } = context;
@@ -48,6 +56,12 @@ export async function benchComments1k(context: BenchContext): Promise<void> {
     }
     const listed = (await (await fetch(thread)).json()) as { total: number };
     if (listed.total !== COMMENTS) throw new Error(`the thread lists ${listed.total} comments, not ${COMMENTS}`);
+    // What the load generator receives for each: both compressed, the same coding.
+    const sizes = await Promise.all([thread, `${base}/api/blog/posts/${slug}`].map((url) => sentSize(url)));
+    report.note(`answers as a browser gets them: thread ${sizes[0]}, detail ${sizes[1]}`);
+    if (context.tool === 'autocannon') {
+      report.note('autocannon turns every body it receives into a string (UTF-8 decoding of brotli bytes): the thread pays that per byte, a browser does not; wrk is the load generator of the recorded figures');
+    }
     const results = await runSideBySide(
       [
         { name: 'comments', base: thread, pid: postbox.pid },

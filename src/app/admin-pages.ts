@@ -16,6 +16,7 @@ import { createBouncesPages } from '../admin/bounces-pages/bounces-pages.js';
 import { createFollowersPages } from '../admin/followers-pages/followers-pages.js';
 import { createCommentsPages } from '../admin/comments-pages/comments-pages.js';
 import { createPostAuthorFinder } from '../comments/commented-post.js';
+import { createCommentIdMaker } from '../comments/comment-id.js';
 import type { CommentMail } from '../comments/comment-mail.js';
 import { createCommentRenderer } from '../comments/render-comment.js';
 import { createCampaignPages } from '../admin/campaign-pages/campaign-pages.js';
@@ -157,7 +158,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
       authorOf: createPostAuthorFinder(content.current),
       audit: (request, event) => core.accounts.store.audit({ at: clock(), ...event, network: networkOf(core, request) }),
       afterPublish: core.commentMail && ((comment) => core.commentMail!.afterPublish(comment)),
-      writing: { render: createCommentRenderer(), createId: () => randomBytes(10).toString('hex'), clock, siteAuthor: { name: config.site.title, url: config.site.base_url } },
+      writing: { render: createCommentRenderer(), createId: createCommentIdMaker(clock), clock, siteAuthor: { name: config.site.title, url: config.site.base_url } },
     }),
   ];
   if (sending !== 'ready' || !core.sendTest) return [...dashboardPages, ...postPages, ...sharedPages];

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Backend } from '../adapters/backend.js';
 import type { BlogContent } from '../blog/blog-content.js';
 import { createCommentedPostFinder } from '../comments/commented-post.js';
+import { createCommentIdMaker } from '../comments/comment-id.js';
 import { createCommentMail, type CommentMail } from '../comments/comment-mail.js';
 import { commentLinksOf } from '../comments/comment-mails.js';
 import { createCommentMailRoutes } from '../comments/http/comment-mail-routes.js';
@@ -87,14 +88,14 @@ export function composeCommentRoutes(
     },
   );
   const render = createCommentRenderer();
-  const createId = () => randomBytes(10).toString('hex');
+  const createCommentId = createCommentIdMaker(parts.clock);
   const routes = createCommentRoutes(
     { moderation: settings.moderation, closeAfterDays: settings.close_after_days, spamAction: settings.spam.action, allowedOrigins: settings.allowed_origins },
     {
       store: backend.comments,
       spam,
       render,
-      createId,
+      createId: createCommentId,
       clock: parts.clock,
       findPost: createCommentedPostFinder(content.current),
       limiter: shared ? shared.limiterFor(RATE_LIMIT_NAME) : perHour > 0 ? createRateLimiter(perHour) : undefined,
@@ -112,7 +113,7 @@ export function composeCommentRoutes(
     verify: (mention) =>
       verifyWebmention(
         { moderation: settings.moderation, spamAction: settings.spam.action },
-        { store: backend.comments, fetchPage: parts.fetchPage ?? createGuardedFetch(settings.webmention_private_sources), contentRules, sanitize: sanitizeCommentHtml, render, createId, clock: parts.clock },
+        { store: backend.comments, fetchPage: parts.fetchPage ?? createGuardedFetch(settings.webmention_private_sources), contentRules, sanitize: sanitizeCommentHtml, render, createId: createCommentId, clock: parts.clock },
         mention,
       ),
     clock: parts.clock,
@@ -133,7 +134,8 @@ export function composeCommentRoutes(
       limiter: createRateLimiter(WEBMENTIONS_PER_HOUR),
       inbox: backend.comments.webmentions,
       wake: verifier.wake,
-      createId,
+      // A webmention's own id names its status page: 20 random hex digits (WEBMENTION_ID).
+      createId: () => randomBytes(10).toString('hex'),
       clock: parts.clock,
     },
   );

@@ -161,7 +161,7 @@ describe('comment mails over SMTP', () => {
     const thread = (await app.service.inject({ method: 'GET', url: '/api/blog/posts/hello/comments' })).json() as { comments: Array<{ id: string; parent: string; author: { name: string; url: string }; html: string }> };
     const reply = thread.comments.find((one) => one.parent === comment.id)!;
     assert.deepEqual(reply.author, { name: 'Blog', url: 'https://blog.example.com' });
-    assert.equal(reply.html, '<p>The <em>answer</em></p>\n');
+    assert.equal(reply.html, '<p>The <em>answer</em></p>');
     const mail = await smtp.waitForMessage("the site's reply mail", (message) => to(message) === ADA && (message.parsed.text ?? '').includes('The *answer*'));
     assert.match(mail.parsed.subject ?? '', /^Blog replied/);
     assert.equal(smtp.received.filter((message) => /Confirm/.test(message.parsed.subject ?? '')).length, confirmations);
@@ -170,7 +170,7 @@ describe('comment mails over SMTP', () => {
     const edited = await act({ action: 'edit', id: reply.id, text: 'The **better** answer' });
     assert.equal(edited.headers.location, '/admin/comments?notice=edited');
     const after = (await app.service.inject({ method: 'GET', url: '/api/blog/posts/hello/comments' })).json() as { comments: Array<{ id: string; html: string }> };
-    assert.equal(after.comments.find((one) => one.id === reply.id)!.html, '<p>The <strong>better</strong> answer</p>\n');
+    assert.equal(after.comments.find((one) => one.id === reply.id)!.html, '<p>The <strong>better</strong> answer</p>');
     const listed = await app.service.inject({ method: 'GET', url: '/admin/comments', headers: { cookie } });
     assert.match(listed.body, /Blog \(the site&#39;s, by jane\)|Blog \(the site's, by jane\)/);
 

@@ -1,9 +1,10 @@
 // The pure parts of comments (docs/comments.md): the fields' rules, the status moderation gives, when a thread
-// closes, what a comment's Markdown may become, and the public thread that leaves the address out.
+// closes, what a comment's Markdown may become, the public thread that leaves the address out, and new ids.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkCommentFields } from '../../src/comments/comment-fields.js';
 import type { StoredComment } from '../../src/comments/comment-store.js';
+import { commentIdOf, IDS_PER_SECOND } from '../../src/comments/comment-id.js';
 import { publicThreadOf } from '../../src/comments/comment-thread.js';
 import { isThreadClosed, statusOfNewComment } from '../../src/comments/moderation.js';
 import { createCommentRenderer } from '../../src/comments/render-comment.js';
@@ -89,5 +90,34 @@ describe('the public thread', () => {
     assert.deepEqual(thread.comments.map((entry) => entry.id), ['a', 'b']);
     assert.equal(thread.total, 2);
     assert.doesNotMatch(JSON.stringify(thread), /ada@example|source|published/);
+  });
+
+  it('gives each time to the second and each HTML without the newline Markdown ends it with, in the store\'s order', () => {
+    const later = { ...comment('b', '2024-05-01T10:00:00.900Z', 'published'), html: '<p>b</p>\n' };
+    const earlier = { ...comment('a', '2024-05-01T10:00:00.100Z', 'published'), html: '<pre><code>x\n</code></pre>\n' };
+    const thread = publicThreadOf([later, earlier, comment('c', '2024-05-01T12:00:00+02:00', 'published')]);
+    assert.deepEqual(
+      thread.comments.map((entry) => [entry.id, entry.created_at, entry.html]),
+      [
+        ['a', '2024-05-01T10:00:00.000Z', '<pre><code>x\n</code></pre>'],
+        ['b', '2024-05-01T10:00:00.000Z', '<p>b</p>'],
+        ['c', '2024-05-01T12:00:00+02:00', '<p>x</p>'],
+      ],
+    );
+  });
+});
+
+describe('comment ids', () => {
+  it('are the second in base 36 and four random base-36 digits, the smallest and largest draw included', () => {
+    const now = Date.UTC(2026, 10, 29, 10, 0, 0, 999);
+    const second = Math.floor(now / 1000).toString(36);
+    assert.equal(commentIdOf(now, 0), `${second}0000`);
+    assert.equal(commentIdOf(now, IDS_PER_SECOND - 1), `${second}zzzz`);
+    assert.equal(commentIdOf(now, 1234), `${second}00ya`);
+    assert.match(commentIdOf(now, 1234), /^[0-9a-z]{10}$/);
+  });
+
+  it('sort as their times do', () => {
+    assert.ok(commentIdOf(Date.UTC(2026, 0, 1), IDS_PER_SECOND - 1) < commentIdOf(Date.UTC(2026, 0, 1, 0, 0, 1), 0));
   });
 });

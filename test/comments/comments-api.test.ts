@@ -18,11 +18,15 @@ const thread = async (slug = 'hello', headers: Record<string, string> = {}) => a
 describe('comments API', () => {
   it('publishes at once with moderation "none", oldest first, threaded by parent, and never shows the address', async () => {
     await start({ moderation: 'none' });
+    // Sent a quarter of a second past a full second: the thread shows the second.
+    app!.clock.advance(250);
     const first = await app!.post('hello', { name: 'Ada', email: 'ada@example.org', url: 'https://ada.example', text: 'Nice *post*, see https://x.example\n\n<script>alert(1)</script>' });
     assert.equal(first.statusCode, 202);
     const { status, id } = first.json() as { status: string; id: string };
     assert.equal(status, 'published');
-    assert.match(id, /^[0-9a-z]+$/);
+    // The second it was sent, then four random digits, in base 36.
+    assert.match(id, /^[0-9a-z]{10}$/);
+    assert.equal(id.slice(0, 6), Math.floor(app!.clock() / 1000).toString(36));
     app!.clock.advance(1000);
     const reply = await app!.post('hello', { name: 'Bob', text: 'Agreed.', parent: id });
     assert.equal(reply.statusCode, 202);
@@ -37,6 +41,7 @@ describe('comments API', () => {
     assert.deepEqual(body.comments[0]!.author, { name: 'Ada', url: 'https://ada.example' });
     assert.equal(body.comments[0]!.parent, null);
     assert.equal(body.comments[0]!.kind, 'comment');
+    assert.equal(body.comments[0]!.created_at, new Date(Math.floor((app!.clock() - 1000) / 1000) * 1000).toISOString());
     assert.equal(body.comments[1]!.parent, id);
     const html = body.comments[0]!.html as string;
     assert.match(html, /<em>post<\/em>/);

@@ -1520,10 +1520,11 @@ export interface operations {
                                 name: string;
                                 url: string | null;
                             };
-                            /** @description RFC 3339. */
+                            /** @description RFC 3339, to the second (`2026-11-29T10:00:00.000Z`). */
                             created_at: string;
                             /** @description The comment's Markdown rendered without raw HTML, links `rel="nofollow ugc"`. */
                             html: string;
+                            /** @description Letters a-z and digits (`tkp8qxa3f2`): `#comment-<id>` on a page, and what a reply's `parent` names. */
                             id: string;
                             /**
                              * @description "comment", or what a webmention is (docs/comments.md "Webmentions").

@@ -19,11 +19,11 @@ const originHeader = z.object({
 });
 
 const publicComment = z.strictObject({
-  id: z.string(),
+  id: z.string().openapi({ description: 'Letters a-z and digits (`tkp8qxa3f2`): `#comment-<id>` on a page, and what a reply\'s `parent` names.' }),
   parent: z.string().nullable().openapi({ description: 'The comment this one answers; null at the top of the thread.' }),
   author: z.strictObject({ name: z.string(), url: z.string().nullable() }),
   html: z.string().openapi({ description: 'The comment\'s Markdown rendered without raw HTML, links `rel="nofollow ugc"`.' }),
-  created_at: z.string().openapi({ description: 'RFC 3339.' }),
+  created_at: z.string().openapi({ description: 'RFC 3339, to the second (`2026-11-29T10:00:00.000Z`).' }),
   kind: z.enum(['comment', 'reply', 'like', 'repost', 'bookmark', 'mention']).openapi({ description: '"comment", or what a webmention is (docs/comments.md "Webmentions").' }),
 });
 

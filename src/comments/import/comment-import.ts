@@ -33,7 +33,7 @@ export function comparableUrl(address: string): string {
   }
 }
 
-/** The id of an imported comment: 20 hex characters, as a new comment's, derived from its source and id. */
+/** The id of an imported comment: 20 hex characters derived from its source and id. */
 export function importedIdOf(format: ImportFormat, sourceId: string): string {
   return createHash('sha256').update(`${format}\n${sourceId}`).digest('hex').slice(0, 20);
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkCommentFields } from '../../src/comments/comment-fields.js';
 import type { StoredComment } from '../../src/comments/comment-store.js';
-import { commentIdOf, IDS_PER_SECOND } from '../../src/comments/comment-id.js';
+import { commentIdOf, createCommentIdMaker, IDS_PER_SECOND } from '../../src/comments/comment-id.js';
 import { publicThreadOf } from '../../src/comments/comment-thread.js';
 import { isThreadClosed, statusOfNewComment } from '../../src/comments/moderation.js';
 import { createCommentRenderer } from '../../src/comments/render-comment.js';
@@ -119,5 +119,20 @@ describe('comment ids', () => {
 
   it('sort as their times do', () => {
     assert.ok(commentIdOf(Date.UTC(2026, 0, 1), IDS_PER_SECOND - 1) < commentIdOf(Date.UTC(2026, 0, 1, 0, 0, 1), 0));
+  });
+
+  it('are never given twice by one maker in the same second, even when the random source repeats itself', () => {
+    const now = Date.UTC(2026, 0, 1, 12);
+    const draws = [7, 7, 7, 9, 7, 9, 3];
+    const make = createCommentIdMaker(() => now, () => draws.shift()!);
+    assert.deepEqual([make(), make(), make()], [commentIdOf(now, 7), commentIdOf(now, 9), commentIdOf(now, 3)]);
+  });
+
+  it('may give a draw again in a later second', () => {
+    let now = Date.UTC(2026, 0, 1, 12);
+    const make = createCommentIdMaker(() => now, () => 5);
+    const first = make();
+    now += 1000;
+    assert.notEqual(make(), first);
   });
 });

@@ -21,7 +21,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 import { isCacheHeader, type CacheKey } from '../../kit/files/cache-header.js';
-import type { GramDictionary, SavedGrams } from '../text/grams.js';
+import { unitsOfWideKey, wideGramEntries, type GramDictionary, type SavedGrams } from '../text/grams.js';
 import { decodeInto, encodeAscending, isListBelow, type PostingLists } from './posting-lists.js';
 import type { SavedIndex, SavedWords, SearchIndex } from './search-index.js';
 import type { StepDue } from './step-clock.js';
@@ -207,12 +207,13 @@ function gramsBytes(dictionary: GramDictionary): Buffer {
   const short: Array<[number, number]> = [];
   dictionary.unigrams.forEach((value, slot) => value !== 0 && short.push([slot, value]));
   dictionary.bigrams.forEach((value, slot) => value !== 0 && short.push([128 + slot, value]));
-  const bytes = Buffer.alloc(12 + 8 * short.length + 12 * dictionary.wide.size);
+  const wide = wideGramEntries(dictionary);
+  const bytes = Buffer.alloc(12 + 8 * short.length + 12 * wide.length);
   let at = bytes.writeUInt32LE(dictionary.size, 0);
   at = bytes.writeUInt32LE(short.length, at);
   for (const [slot, value] of short) at = bytes.writeUInt32LE(value, bytes.writeUInt32LE(slot, at));
-  at = bytes.writeUInt32LE(dictionary.wide.size, at);
-  for (const [wideKey, number] of dictionary.wide) at = bytes.writeUInt32LE(number, bytes.writeDoubleLE(wideKey, at));
+  at = bytes.writeUInt32LE(wide.length, at);
+  for (const [wideKey, number] of wide) at = bytes.writeUInt32LE(number, bytes.writeDoubleLE(wideKey, at));
   return bytes;
 }
 
@@ -427,7 +428,7 @@ function readGrams(reader: Reader): SavedGrams | null {
   for (let pair = 0; pair < wideCount; pair += 1) {
     const bytes = reader.take(12)!;
     const number = bytes.readUInt32LE(8);
-    if (number >= size) return null;
+    if (number >= size || unitsOfWideKey(bytes.readDoubleLE(0)) === null) return null;
     wide.push([bytes.readDoubleLE(0), number]);
   }
   return { unigrams, bigrams, wide, size };

@@ -189,6 +189,29 @@ describe('q scanned by words before the index is ready', () => {
     }
   });
 
+  it('answers, by default, only once the words\' trigram index is built', async () => {
+    const posts = Array.from({ length: 300 }, (_, at) => countedPost(`p${at}.md\n1`, `post ${at} word${at} w${at % 13}`));
+    const catalog = { published: posts.map((post) => ({ post })) } as unknown as Catalog;
+    const waiting: Array<() => void> = [];
+    const indexer = createSearchIndexer({ stepMs: 0, pause: () => new Promise<void>((resolve) => waiting.push(resolve)), onError: (error) => assert.fail(String(error)) });
+    indexer.index(catalog);
+    const waited = indexer.whenIndexed(catalog).then(() => indexer.indexFor(catalog));
+    let pauses = 0;
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const index = indexer.indexFor(catalog);
+      if (index) assert.equal(index.vocabulary.texts.length, index.offsets.length - 1, 'every word is in the trigram index');
+      const next = waiting.shift();
+      if (!next) break;
+      pauses += 1;
+      next();
+    }
+    assert.ok(pauses > 1, 'the build paused');
+    const index = await waited;
+    assert.equal(index!.vocabulary.texts.length, index!.offsets.length - 1);
+    assert.deepEqual(findPositions(index!, ['w1']), expected(posts, ['w1']));
+  });
+
   it('keeps what a scan read after the file is taken in: the build reads only the changed post, and that once', async () => {
     const bodies = ['alpha beta', 'beta gamma', 'gamma delta'];
     const saved = readSearchWords(await encoded(buildSearchIndex(bodies.map((body, at) => countedPost(`p${at}.md\n1`, body)))), KEY);

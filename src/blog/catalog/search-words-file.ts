@@ -13,18 +13,19 @@
 // the list (posting-lists.ts encodeAscending). Then 1 and the posting lists (the word count, its offsets, the
 // bytes' length and the bytes), or 0 when the records are not every post of the index; after the lists, 1 and the
 // trigram index (the gram dictionary as gramsBytes writes it, the count of gram lists, their offsets, the bytes'
-// length and the bytes), or 0. Last, the SHA-1 of every byte after the first line: a damaged byte anywhere in
-// 100 MB of lists is found without reading each list.
+// length and the bytes), or 0 (it is always written now; a file without it is still read). Last, the SHA-1 of
+// every byte after the first line: a damaged byte anywhere in 100 MB of lists is found without reading each list.
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 import { isCacheHeader, type CacheKey } from '../../kit/files/cache-header.js';
-import { unitsOfWideKey, wideGramEntries, type GramDictionary, type SavedGrams } from '../text/grams.js';
+import { createGramDictionary, unitsOfWideKey, wideGramEntries, type GramDictionary, type SavedGrams } from '../text/grams.js';
 import { decodeInto, encodeAscending, isListBelow, type PostingLists } from './posting-lists.js';
 import type { SavedIndex, SavedWords, SearchIndex } from './search-index.js';
-import type { StepDue } from './step-clock.js';
+import { gramIndexSteps } from './gram-index.js';
+import { stepClock, type StepDue } from './step-clock.js';
 
 /** The file's name in data_dir (config/data-files.ts reserves it). */
 export const SEARCH_WORDS_FILE = 'blog-search-words.bin';
@@ -94,7 +95,7 @@ export function createSearchWordsStore(file: string, key: SearchWordsKey, window
  * The file's bytes for `index`, in pieces. Words no post holds any more (their posts were edited or removed) are
  * left out and the others numbered again in the same order, so that the lists stay ascending and the file does
  * not grow from one start to the next; the posting lists of the words left out are empty, so the others' bytes
- * stay as they are, but the trigram index, which lists words by number, is then not kept (a restart builds it).
+ * stay as they are, and the trigram index, which lists words by number, is then built again over the words kept.
  */
 export async function* encodeSearchWords(index: SearchIndex, key: SearchWordsKey, pause: () => Promise<unknown>): AsyncGenerator<Uint8Array> {
   yield Buffer.from(`${JSON.stringify({ format: FORMAT, key })}\n`);
@@ -164,15 +165,19 @@ export async function* encodeSearchWords(index: SearchIndex, key: SearchWordsKey
   else {
     yield hashed(uint32s(1, kept.length));
     for await (const piece of listsBytes(keptLists(index, renumbered, kept.length), pause)) yield hashed(piece);
-    const { vocabulary } = index;
-    // Its trigram index lists words by the numbers they had: kept only when they are the same.
-    if (!unchanged || vocabulary.texts.length !== kept.length) yield hashed(uint32s(0));
-    else {
-      yield hashed(uint32s(1));
-      yield hashed(gramsBytes(vocabulary.dictionary));
-      yield hashed(uint32s(vocabulary.offsets.length - 1));
-      for await (const piece of listsBytes(vocabulary, pause)) yield hashed(piece);
+    // Its trigram index lists words by the numbers they had, and only those numbered when it was built: when words
+    // were left out or came since (edits), one over the words kept is built for the file, so that a restart has it.
+    let vocabulary = index.vocabulary;
+    if (!unchanged || vocabulary.texts.length !== kept.length) {
+      const steps = gramIndexSteps(kept, createGramDictionary(), stepClock());
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) await pause();
+      vocabulary = step.value;
     }
+    yield hashed(uint32s(1));
+    yield hashed(gramsBytes(vocabulary.dictionary));
+    yield hashed(uint32s(vocabulary.offsets.length - 1));
+    for await (const piece of listsBytes(vocabulary, pause)) yield hashed(piece);
   }
   yield checksum.digest();
 }

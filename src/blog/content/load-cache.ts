@@ -64,8 +64,11 @@ export interface LoadCacheStore {
   write(records: ReadonlyArray<[string, () => CacheRecord]>): Promise<void>;
 }
 
-/** The store at `file` for content parsed under `key`; `windowBytes` is how much of it is read at once (less in tests). */
-export function createLoadCacheStore(file: string, key: LoadCacheKey, windowBytes = WINDOW_BYTES): LoadCacheStore {
+/**
+ * The store at `file` for content parsed under `key`; `windowBytes` is how much of it is read at once (less in
+ * tests), `pause` what the write waits for between two slices (the next event-loop turn by default).
+ */
+export function createLoadCacheStore(file: string, key: LoadCacheKey, windowBytes = WINDOW_BYTES, pause: () => Promise<unknown> = () => yieldToEventLoop()): LoadCacheStore {
   return {
     read() {
       let descriptor: number;
@@ -95,7 +98,7 @@ export function createLoadCacheStore(file: string, key: LoadCacheKey, windowByte
     },
     async write(records) {
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFileAtomically(file, encodeCache(records, key, () => yieldToEventLoop()));
+      await writeFileAtomically(file, encodeCache(records, key, pause));
     },
   };
 }

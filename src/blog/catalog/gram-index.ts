@@ -21,17 +21,15 @@ export interface GramIndex extends PostingLists {
  * the counting sort of layOutPostingsSteps then reads in place.
  */
 export function* gramIndexSteps(texts: readonly string[], dictionary: GramDictionary, due: StepDue = stepClock()): Generator<void, GramIndex> {
+  // A text of n units has at most 3n grams: one array of that size is never grown.
+  let units = 0;
+  for (let at = 0; at < texts.length; at += 1) units += texts[at]!.length;
+  const grams = new Uint32Array(3 * units);
   const starts = new Uint32Array(texts.length + 1);
-  let grams = new Uint32Array(Math.max(1024, 8 * texts.length));
   let count = 0;
   for (let at = 0; at < texts.length; at += 1) {
     const own = collectGrams(dictionary, texts[at]!);
-    if (count + own.length > grams.length) {
-      const grown = new Uint32Array(Math.max(count + own.length, 2 * grams.length));
-      grown.set(grams.subarray(0, count));
-      grams = grown;
-    }
-    grams.set(own, count);
+    for (let index = 0; index < own.length; index += 1) grams[count + index] = own[index]!;
     count += own.length;
     starts[at + 1] = count;
     if ((at & 255) === 255 && due()) yield;

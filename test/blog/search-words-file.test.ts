@@ -155,6 +155,22 @@ describe('the q index words file', () => {
     for (const q of ['alpha', 'bet', 'a', 'gamma', 'etam', 'zeta', 'max']) assert.deepEqual(findPositions(step.value, [q]), plainSearch(kept, [q]), q);
   });
 
+  it('keeps lists larger than one slice of the write whole: more offsets and bytes than a slice holds', async () => {
+    const words = Array.from({ length: 70_000 }, (_, at) => `w${at}`).join(' ');
+    const posts = [0, 1, 2, 3].map((at) => post(`p${at}.md\n1`, `${words} only${at}`));
+    const index = buildSearchIndex(posts);
+    assert.ok(index.offsets.length > 65_536 && index.bytes.length > 1 << 18, 'the offsets and the bytes take several slices');
+    const saved = readSearchWords(await encoded(index), KEY)!;
+    assert.ok(saved.index?.vocabulary, 'the file is used');
+    assert.deepEqual(saved.index.postings.offsets, index.offsets);
+    assert.deepEqual(saved.index.postings.bytes, index.bytes);
+    const store = createWordStore();
+    assert.ok(adoptSavedWords(store, saved));
+    const step = savedIndexSteps(posts, saved, store, () => false).next();
+    assert.ok(step.done);
+    for (const q of ['w69999', 'only2', 'w1234 only3', 'w7000']) assert.deepEqual(findPositions(step.value, searchTerms(q)), plainSearch(posts, searchTerms(q)), q);
+  });
+
   it('is not used when any byte after its first line is changed', async () => {
     const file = await encoded(buildSearchIndex([post('a.md\n1', 'alpha beta été'), post('b.md\n1', 'gamma beta')]));
     assert.ok(readSearchWords(file, KEY)?.index?.vocabulary);

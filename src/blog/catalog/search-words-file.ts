@@ -36,7 +36,7 @@ const FORMAT = 2;
 /** The checksum's bytes at the end. */
 const CHECKSUM_BYTES = 20;
 
-/** Bytes of the file's large arrays read, or written, between two pauses. */
+/** Bytes of the file's large arrays read between two pauses. */
 const BYTES_PER_SLICE = 1 << 20;
 
 /** Bytes of the file read at once for its small fields. */
@@ -50,7 +50,14 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
 
 /** Records, and words, made between two pauses: each slice is one buffer of some 200 KB, soon collected. */
 const RECORDS_PER_SLICE = 256;
-const WORDS_PER_SLICE = 16_384;
+const WORDS_PER_SLICE = 4096;
+
+/**
+ * Bytes of a large array written between two pauses: hashed and handed to the write in about a millisecond, as a
+ * step of the index build takes, since a request waits for the step under way (a first start writes the file while
+ * the first queries come).
+ */
+const BYTES_PER_WRITE_SLICE = 1 << 18;
 
 /** What the words were read under (the load cache's key): a file written under any other is not used. */
 export type SearchWordsKey = CacheKey;
@@ -195,11 +202,14 @@ function keptLists(index: SearchIndex, renumbered: Int32Array, count: number): P
 
 /** The offsets of `lists`, the bytes' length and the bytes, a slice at a time. */
 async function* listsBytes(lists: PostingLists, pause: () => Promise<unknown>): AsyncGenerator<Uint8Array> {
-  yield uint32Array(lists.offsets);
+  for (let start = 0; start < lists.offsets.length; start += BYTES_PER_WRITE_SLICE / 4) {
+    if (start > 0) await pause();
+    yield uint32Array(lists.offsets.subarray(start, start + BYTES_PER_WRITE_SLICE / 4));
+  }
   yield uint32s(lists.bytes.length);
-  for (let start = 0; start < lists.bytes.length; start += BYTES_PER_SLICE) {
+  for (let start = 0; start < lists.bytes.length; start += BYTES_PER_WRITE_SLICE) {
     await pause();
-    yield lists.bytes.subarray(start, start + BYTES_PER_SLICE);
+    yield lists.bytes.subarray(start, start + BYTES_PER_WRITE_SLICE);
   }
 }
 

@@ -103,8 +103,11 @@ export function createLoadCacheStore(file: string, key: LoadCacheKey, windowByte
   };
 }
 
-/** Records serialised between two pauses. */
-const RECORDS_PER_SLICE = 2000;
+/**
+ * Records serialised between two pauses: some 1-2 ms of work, as a step of the `q` index build takes, since a
+ * request waits for the step under way (a first start writes the file while the first queries come).
+ */
+const RECORDS_PER_SLICE = 250;
 
 /** The cache file's text, in pieces: the key, then one record per file (each made when its slice is). */
 export async function* encodeCache(records: ReadonlyArray<[string, () => CacheRecord]>, key: LoadCacheKey, pause: () => Promise<unknown>): AsyncGenerator<string> {

@@ -12,7 +12,7 @@ import { containsEveryTerm, plainSearch, type Searchable } from '../../src/blog/
 import { selectPage } from '../../src/blog/catalog/query.js';
 import { decodeInto } from '../../src/blog/catalog/posting-lists.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
-import { adoptSavedWords, buildSearchIndex, createWordStore, findPositions, fitsSavedIndex, savedIndexSteps, type SearchIndex } from '../../src/blog/catalog/search-index.js';
+import { adoptSavedWords, buildSearchIndex, createWordStore, findPositions, fitsSavedIndex, savedIndexSteps, takeTermsOf, type SearchIndex } from '../../src/blog/catalog/search-index.js';
 import { createSearchIndexer } from '../../src/blog/catalog/search-indexer.js';
 import { createSearchWordsStore, readSearchWords } from '../../src/blog/catalog/search-words-file.js';
 import { foldCase } from '../../src/blog/text/fold-case.js';
@@ -79,6 +79,28 @@ describe('the q index words file', () => {
     assert.deepEqual(findPositions(index, ['alpha']), [0, 1]);
     assert.deepEqual(findPositions(index, ['beta']), [0]);
     assert.deepEqual(findPositions(index, ['gamma']), []);
+  });
+
+  it('keeps a few words no post holds, as numbered, with the index\'s own trigram index', async () => {
+    const store = createWordStore();
+    // A draft read as the posts are loaded: its words are numbered, and no indexed post holds them.
+    takeTermsOf(store, post('draft.md\n1', ''), foldCase('zeta'), false);
+    const posts = Array.from({ length: 10 }, (_, at) => post(`p${at}.md\n1`, `alpha${at} beta${at} common`));
+    const index = buildSearchIndex(posts, undefined, store);
+    assert.equal(index.vocabulary.texts.length, 22);
+    const saved = readSearchWords(await encoded(index), KEY)!;
+    assert.equal(saved.count, 22, 'zeta stays');
+    assert.deepEqual(saved.index?.vocabulary?.lists.offsets, index.vocabulary.offsets, 'the trigram index as it is');
+    assert.deepEqual(saved.index?.vocabulary?.lists.bytes, index.vocabulary.bytes);
+    const { index: again, textsRead } = restarted(posts, await encoded(index));
+    assert.equal(textsRead, 0);
+    for (const q of ['zeta', 'alpha3', 'common', 'a', 'eta']) assert.deepEqual(findPositions(again, [q]), plainSearch(posts, [q]), q);
+    // Past an eighth of the words, they are left out and the trigram index is built over the others.
+    for (const draft of ['eta theta iota', 'kappa lambda']) takeTermsOf(store, post(`${draft}.md\n1`, ''), foldCase(draft), false);
+    const later = buildSearchIndex(posts, index, store);
+    const compacted = readSearchWords(await encoded(later), KEY)!;
+    assert.equal(compacted.count, 21);
+    assert.ok(compacted.index?.vocabulary, 'with a trigram index of the words kept');
   });
 
   it('keeps no record of a post whose text is not from a file', async () => {

@@ -103,6 +103,8 @@ export function createSearchWordsStore(file: string, key: SearchWordsKey, window
  * left out and the others numbered again in the same order, so that the lists stay ascending and the file does
  * not grow from one start to the next; the posting lists of the words left out are empty, so the others' bytes
  * stay as they are, and the trigram index, which lists words by number, is then built again over the words kept.
+ * When they are few (an eighth of the index's words at most) and the index's trigram index holds every word, they
+ * stay instead, and the file takes that trigram index as it is.
  */
 export async function* encodeSearchWords(index: SearchIndex, key: SearchWordsKey, pause: () => Promise<unknown>): AsyncGenerator<Uint8Array> {
   yield Buffer.from(`${JSON.stringify({ format: FORMAT, key })}\n`);
@@ -121,8 +123,18 @@ export async function* encodeSearchWords(index: SearchIndex, key: SearchWordsKey
     for (let at = 0; at < decoded.count; at += 1) renumbered[scratch[at]!] = 0;
     if (position % RECORDS_PER_SLICE === RECORDS_PER_SLICE - 1) await pause();
   }
+  // The words of the index, and how many of them its posts hold.
+  const wordCount = index.offsets.length - 1;
+  let held = 0;
+  for (let number = 0; number < wordCount; number += 1) if (renumbered[number] === 0) held += 1;
   const kept: string[] = [];
-  for (let number = 0; number < words.length; number += 1) if (renumbered[number] === 0) renumbered[number] = kept.push(words[number]!) - 1;
+  if (index.vocabulary.texts.length === wordCount && (wordCount - held) * 8 <= wordCount) {
+    // A few words held by no post (a first start's drafts, say) stay, as they are numbered: the trigram index is
+    // written as it is rather than built again while the first queries come. Past an eighth they are left out.
+    for (let number = 0; number < wordCount; number += 1) renumbered[number] = kept.push(words[number]!) - 1;
+  } else {
+    for (let number = 0; number < words.length; number += 1) if (renumbered[number] === 0) renumbered[number] = kept.push(words[number]!) - 1;
+  }
   const encoding = kept.some((word) => LONE_SURROGATE.test(word)) ? 16 : 8;
   const unitBytes = encoding === 8 ? 'utf8' : 'utf16le';
   let wordBytes = 0;
@@ -136,7 +148,8 @@ export async function* encodeSearchWords(index: SearchIndex, key: SearchWordsKey
   let records = 0;
   for (const post of index.posts) if (post.searchKey !== undefined) records += 1;
   yield hashed(uint32s(records));
-  const unchanged = kept.length === words.length;
+  // Whether every word kept has the number it had: then the lists are written as they are.
+  const unchanged = kept.length === wordCount || kept.length === words.length;
   for (let start = 0; start < index.posts.length; start += RECORDS_PER_SLICE) {
     await pause();
     const slice: Array<{ key: string; list: Uint8Array }> = [];

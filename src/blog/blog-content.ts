@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { BlogConfig, SiteConfig } from '../config/config.js';
 import type { Logger } from '../kit/log.js';
 import { VERSION } from '../version.js';
+import { createBackgroundTurns } from './catalog/background-turns.js';
 import { buildCatalog, isCatalogCurrent } from './catalog/catalog.js';
 import { createSearchIndexer, RESTORE_STEP_MS } from './catalog/search-indexer.js';
 import { createSearchWordsStore } from './catalog/search-words-file.js';
@@ -100,11 +101,14 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
     baseUrl: site.base_url,
     unicode: process.versions.unicode ?? '',
   };
-  const loadCache = deps.loadCacheFile ? createLoadCacheStore(deps.loadCacheFile, cacheKey) : undefined;
+  // The index build, the summaries' warm-up and the files' writes take one step per event-loop turn between them.
+  const takeTurn = createBackgroundTurns();
+  const loadCache = deps.loadCacheFile ? createLoadCacheStore(deps.loadCacheFile, cacheKey, undefined, takeTurn) : undefined;
   // The q index is built after each catalog is served, in the background; a q query waits for it.
   const searchIndexer = createSearchIndexer({
     words: deps.searchWordsFile ? createSearchWordsStore(deps.searchWordsFile, cacheKey) : undefined,
     stepMs: deps.searchStepMs,
+    pause: takeTurn,
     restoreStepMs: deps.searchStepMs ?? RESTORE_STEP_MS,
     onError: (error) => logger.error({ err: error }, 'blog search index build failed'),
     onSaveError: (error) =>
@@ -162,7 +166,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
     const stale = () => stopped || snapshot !== next;
     warming = searchIndexer
       .whenIndexed(next.catalog)
-      .then(() => (stale() ? undefined : next.warmUp(stale)))
+      .then(() => (stale() ? undefined : next.warmUp(stale, takeTurn)))
       .then(() => (stale() ? undefined : library.saveCache()));
     // One line when the q index of this content is ready (not when a newer content took its place first).
     void searchIndexer.idle().then(() => {

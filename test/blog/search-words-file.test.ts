@@ -12,7 +12,7 @@ import { containsEveryTerm, plainSearch, type Searchable } from '../../src/blog/
 import { selectPage } from '../../src/blog/catalog/query.js';
 import { decodeInto } from '../../src/blog/catalog/posting-lists.js';
 import { searchTerms } from '../../src/blog/catalog/search.js';
-import { adoptSavedWords, buildSearchIndex, createWordStore, findPositions, fitsSavedIndex, savedIndexSteps, type SearchIndex } from '../../src/blog/catalog/search-index.js';
+import { adoptSavedWords, buildSearchIndex, createWordStore, findPositions, fitsSavedIndex, savedIndexSteps, takeTermsOf, type SearchIndex } from '../../src/blog/catalog/search-index.js';
 import { createSearchIndexer } from '../../src/blog/catalog/search-indexer.js';
 import { createSearchWordsStore, readSearchWords } from '../../src/blog/catalog/search-words-file.js';
 import { foldCase } from '../../src/blog/text/fold-case.js';
@@ -81,6 +81,28 @@ describe('the q index words file', () => {
     assert.deepEqual(findPositions(index, ['gamma']), []);
   });
 
+  it('keeps a few words no post holds, as numbered, with the index\'s own trigram index', async () => {
+    const store = createWordStore();
+    // A draft read as the posts are loaded: its words are numbered, and no indexed post holds them.
+    takeTermsOf(store, post('draft.md\n1', ''), foldCase('zeta'), false);
+    const posts = Array.from({ length: 10 }, (_, at) => post(`p${at}.md\n1`, `alpha${at} beta${at} common`));
+    const index = buildSearchIndex(posts, undefined, store);
+    assert.equal(index.vocabulary.texts.length, 22);
+    const saved = readSearchWords(await encoded(index), KEY)!;
+    assert.equal(saved.count, 22, 'zeta stays');
+    assert.deepEqual(saved.index?.vocabulary?.lists.offsets, index.vocabulary.offsets, 'the trigram index as it is');
+    assert.deepEqual(saved.index?.vocabulary?.lists.bytes, index.vocabulary.bytes);
+    const { index: again, textsRead } = restarted(posts, await encoded(index));
+    assert.equal(textsRead, 0);
+    for (const q of ['zeta', 'alpha3', 'common', 'a', 'eta']) assert.deepEqual(findPositions(again, [q]), plainSearch(posts, [q]), q);
+    // Past an eighth of the words, they are left out and the trigram index is built over the others.
+    for (const draft of ['eta theta iota', 'kappa lambda']) takeTermsOf(store, post(`${draft}.md\n1`, ''), foldCase(draft), false);
+    const later = buildSearchIndex(posts, index, store);
+    const compacted = readSearchWords(await encoded(later), KEY)!;
+    assert.equal(compacted.count, 21);
+    assert.ok(compacted.index?.vocabulary, 'with a trigram index of the words kept');
+  });
+
   it('keeps no record of a post whose text is not from a file', async () => {
     const saved = readSearchWords(await encoded(buildSearchIndex([post(undefined, 'alpha'), post('b.md\n1', 'beta')])), KEY)!;
     assert.deepEqual([...saved.lists.keys()], ['b.md\n1']);
@@ -135,23 +157,40 @@ describe('the q index words file', () => {
     );
   });
 
-  it('keeps the lists but not the words\' trigram index when words were left out: the index answers at once and builds it', async () => {
+  it('keeps the words\' trigram index when words were left out or came since it was built: a restart builds nothing', async () => {
     const first = buildSearchIndex([post('a.md\n1', 'gamma delta beta'), post('b.md\n1', 'alpha beta'), post('c.md\n1', 'alphabet')]);
-    const kept = [first.posts[1]!, first.posts[2]!];
-    const saved = readSearchWords(await encoded(buildSearchIndex(kept, first, first.store)), KEY)!;
-    assert.ok(saved.index, 'the lists are in the file');
-    assert.equal(saved.index.vocabulary, undefined, 'the trigram index numbered words that are left out');
+    // An edit that adds words: the index keeps the trigram index it had, and searches the new words one by one.
+    const edited = post('c.md\n2', 'alphabet zeta betamax');
+    const later = buildSearchIndex([first.posts[1]!, edited], first, first.store);
+    assert.ok(later.vocabulary.texts.length < later.store.table.words.length, 'the new words are not in the kept trigram index');
+    const kept = [first.posts[1]!, edited];
+    const saved = readSearchWords(await encoded(later), KEY)!;
+    assert.ok(saved.index?.vocabulary, 'the lists and a trigram index of the words kept are in the file');
     const store = createWordStore();
     assert.ok(adoptSavedWords(store, saved));
+    assert.deepEqual(store.table.words, ['beta', 'alpha', 'alphabet', 'zeta', 'betamax'], 'gamma and delta left out');
     assert.ok(fitsSavedIndex(kept, saved));
     const steps = savedIndexSteps(kept, saved, store, () => false);
-    const early = steps.next();
-    assert.ok(!early.done && early.value, 'the index answers before its trigram index is built');
-    for (const q of ['alpha', 'bet', 'a', 'gamma']) assert.deepEqual(findPositions(early.value, [q]), plainSearch(kept, [q]), q);
-    let step = steps.next();
-    while (!step.done) step = steps.next();
-    assert.equal(step.value.vocabulary.texts.length, 3, "beta, alpha, alphabet");
-    for (const q of ['alpha', 'bet', 'a', 'gamma']) assert.deepEqual(findPositions(step.value, [q]), plainSearch(kept, [q]), q);
+    const step = steps.next();
+    assert.ok(step.done, 'nothing is built: the index is there at once');
+    assert.equal(step.value.vocabulary.texts.length, 5, 'every word kept is in its trigram index');
+    for (const q of ['alpha', 'bet', 'a', 'gamma', 'etam', 'zeta', 'max']) assert.deepEqual(findPositions(step.value, [q]), plainSearch(kept, [q]), q);
+  });
+
+  it('keeps lists larger than one slice of the write whole: more offsets and bytes than a slice holds', async () => {
+    const words = Array.from({ length: 70_000 }, (_, at) => `w${at}`).join(' ');
+    const posts = [0, 1, 2, 3].map((at) => post(`p${at}.md\n1`, `${words} only${at}`));
+    const index = buildSearchIndex(posts);
+    assert.ok(index.offsets.length > 65_536 && index.bytes.length > 1 << 18, 'the offsets and the bytes take several slices');
+    const saved = readSearchWords(await encoded(index), KEY)!;
+    assert.ok(saved.index?.vocabulary, 'the file is used');
+    assert.deepEqual(saved.index.postings.offsets, index.offsets);
+    assert.deepEqual(saved.index.postings.bytes, index.bytes);
+    const store = createWordStore();
+    assert.ok(adoptSavedWords(store, saved));
+    const step = savedIndexSteps(posts, saved, store, () => false).next();
+    assert.ok(step.done);
+    for (const q of ['w69999', 'only2', 'w1234 only3', 'w7000']) assert.deepEqual(findPositions(step.value, searchTerms(q)), plainSearch(posts, searchTerms(q)), q);
   });
 
   it('is not used when any byte after its first line is changed', async () => {

@@ -5,7 +5,7 @@
 // three units need their candidates checked with a substring search, because the list of a term's own unigram,
 // bigram or trigram is already its exact answer.
 import { collectGrams, createGramDictionary, gramsOfTerm, type GramDictionary } from '../text/grams.js';
-import { appendList, createPackedLists, keysOfPacked, layOutPostingsSteps, listBytes, postingsOf, someInList, type PostingLists } from './posting-lists.js';
+import { layOutPostingsSteps, listBytes, postingsOf, someInList, type KeysOf, type PostingLists } from './posting-lists.js';
 import { stepClock, type StepDue } from './step-clock.js';
 
 /** The texts holding each gram, by the gram's number, as positions in `texts`. */
@@ -17,14 +17,25 @@ export interface GramIndex extends PostingLists {
 /**
  * Indexes folded `texts`, numbering grams in `dictionary` (pass the previous index's to keep numbers), pausing
  * whenever `due()` says so. Every text is read on each build: they are words, a small share of the posts' text.
+ * Each text's distinct grams go into one flat array as they are read (no list sorted or coded per text), which
+ * the counting sort of layOutPostingsSteps then reads in place.
  */
 export function* gramIndexSteps(texts: readonly string[], dictionary: GramDictionary, due: StepDue = stepClock()): Generator<void, GramIndex> {
-  const gramLists = createPackedLists();
+  // A text of n units has at most 3n grams: one array of that size is never grown.
+  let units = 0;
+  for (let at = 0; at < texts.length; at += 1) units += texts[at]!.length;
+  const grams = new Uint32Array(3 * units);
+  const starts = new Uint32Array(texts.length + 1);
+  let count = 0;
   for (let at = 0; at < texts.length; at += 1) {
-    appendList(gramLists, collectGrams(dictionary, texts[at]!).sort());
-    if ((at & 31) === 31 && due()) yield;
+    const own = collectGrams(dictionary, texts[at]!);
+    for (let index = 0; index < own.length; index += 1) grams[count + index] = own[index]!;
+    count += own.length;
+    starts[at + 1] = count;
+    if ((at & 255) === 255 && due()) yield;
   }
-  return { texts, ...(yield* layOutPostingsSteps(texts.length, keysOfPacked(gramLists), dictionary.size, due)), dictionary };
+  const keysOf: KeysOf = (position) => ({ values: grams.subarray(starts[position]!, starts[position + 1]!), count: starts[position + 1]! - starts[position]! });
+  return { texts, ...(yield* layOutPostingsSteps(texts.length, keysOf, dictionary.size, due)), dictionary };
 }
 
 /** An index of no text, numbering grams in `dictionary`: it finds nothing. */
@@ -89,6 +100,6 @@ export function measureGramIndex(index: GramIndex): { postings: number; tables: 
   const { dictionary } = index;
   return {
     postings: index.bytes.byteLength + index.offsets.byteLength,
-    tables: dictionary.unigrams.byteLength + dictionary.bigrams.byteLength + dictionary.seenIn.byteLength + dictionary.wide.size * 16,
+    tables: dictionary.unigrams.byteLength + dictionary.bigrams.byteLength + dictionary.seenIn.byteLength + dictionary.wide.keys.byteLength + dictionary.wide.numbers.byteLength,
   };
 }

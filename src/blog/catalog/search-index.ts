@@ -241,9 +241,9 @@ export function takeTermsOf(store: WordStore, post: Searchable, folded: string, 
  * it are in none of this index's posts.
  *
  * `onWordsRead()` is called once every post's words are read, before the lists are laid out. Once they are, the
- * generator yields the index, which answers from then on: until the words'
- * trigram index is built (a second at 100,000 posts), the words it lacks are searched one by one, some
- * milliseconds a term, where a scan of the posts' words would take tens. The index returned is that object.
+ * generator yields the index, which can answer from then on (the indexer waits for the rest: search-indexer.ts
+ * EARLY_ANSWER_MS): until the words' trigram index is built, the words it lacks are searched one by one, some
+ * milliseconds a term at 10,000 posts. The index returned is that object.
  */
 export function* indexSteps(
   posts: readonly Searchable[],

@@ -13,18 +13,19 @@
 // the list (posting-lists.ts encodeAscending). Then 1 and the posting lists (the word count, its offsets, the
 // bytes' length and the bytes), or 0 when the records are not every post of the index; after the lists, 1 and the
 // trigram index (the gram dictionary as gramsBytes writes it, the count of gram lists, their offsets, the bytes'
-// length and the bytes), or 0. Last, the SHA-1 of every byte after the first line: a damaged byte anywhere in
-// 100 MB of lists is found without reading each list.
+// length and the bytes), or 0 (it is always written now; a file without it is still read). Last, the SHA-1 of
+// every byte after the first line: a damaged byte anywhere in 100 MB of lists is found without reading each list.
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../../kit/files/atomic-file.js';
 import { isCacheHeader, type CacheKey } from '../../kit/files/cache-header.js';
-import type { GramDictionary, SavedGrams } from '../text/grams.js';
+import { createGramDictionary, unitsOfWideKey, wideGramEntries, type GramDictionary, type SavedGrams } from '../text/grams.js';
 import { decodeInto, encodeAscending, isListBelow, type PostingLists } from './posting-lists.js';
 import type { SavedIndex, SavedWords, SearchIndex } from './search-index.js';
-import type { StepDue } from './step-clock.js';
+import { gramIndexSteps } from './gram-index.js';
+import { stepClock, type StepDue } from './step-clock.js';
 
 /** The file's name in data_dir (config/data-files.ts reserves it). */
 export const SEARCH_WORDS_FILE = 'blog-search-words.bin';
@@ -35,7 +36,7 @@ const FORMAT = 2;
 /** The checksum's bytes at the end. */
 const CHECKSUM_BYTES = 20;
 
-/** Bytes of the file's large arrays read, or written, between two pauses. */
+/** Bytes of the file's large arrays read between two pauses. */
 const BYTES_PER_SLICE = 1 << 20;
 
 /** Bytes of the file read at once for its small fields. */
@@ -49,7 +50,14 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
 
 /** Records, and words, made between two pauses: each slice is one buffer of some 200 KB, soon collected. */
 const RECORDS_PER_SLICE = 256;
-const WORDS_PER_SLICE = 16_384;
+const WORDS_PER_SLICE = 4096;
+
+/**
+ * Bytes of a large array written between two pauses: hashed and handed to the write in about a millisecond, as a
+ * step of the index build takes, since a request waits for the step under way (a first start writes the file while
+ * the first queries come).
+ */
+const BYTES_PER_WRITE_SLICE = 1 << 18;
 
 /** What the words were read under (the load cache's key): a file written under any other is not used. */
 export type SearchWordsKey = CacheKey;
@@ -94,7 +102,9 @@ export function createSearchWordsStore(file: string, key: SearchWordsKey, window
  * The file's bytes for `index`, in pieces. Words no post holds any more (their posts were edited or removed) are
  * left out and the others numbered again in the same order, so that the lists stay ascending and the file does
  * not grow from one start to the next; the posting lists of the words left out are empty, so the others' bytes
- * stay as they are, but the trigram index, which lists words by number, is then not kept (a restart builds it).
+ * stay as they are, and the trigram index, which lists words by number, is then built again over the words kept.
+ * When they are few (an eighth of the index's words at most) and the index's trigram index holds every word, they
+ * stay instead, and the file takes that trigram index as it is.
  */
 export async function* encodeSearchWords(index: SearchIndex, key: SearchWordsKey, pause: () => Promise<unknown>): AsyncGenerator<Uint8Array> {
   yield Buffer.from(`${JSON.stringify({ format: FORMAT, key })}\n`);
@@ -113,8 +123,18 @@ export async function* encodeSearchWords(index: SearchIndex, key: SearchWordsKey
     for (let at = 0; at < decoded.count; at += 1) renumbered[scratch[at]!] = 0;
     if (position % RECORDS_PER_SLICE === RECORDS_PER_SLICE - 1) await pause();
   }
+  // The words of the index, and how many of them its posts hold.
+  const wordCount = index.offsets.length - 1;
+  let held = 0;
+  for (let number = 0; number < wordCount; number += 1) if (renumbered[number] === 0) held += 1;
   const kept: string[] = [];
-  for (let number = 0; number < words.length; number += 1) if (renumbered[number] === 0) renumbered[number] = kept.push(words[number]!) - 1;
+  if (index.vocabulary.texts.length === wordCount && (wordCount - held) * 8 <= wordCount) {
+    // A few words held by no post (a first start's drafts, say) stay, as they are numbered: the trigram index is
+    // written as it is rather than built again while the first queries come. Past an eighth they are left out.
+    for (let number = 0; number < wordCount; number += 1) renumbered[number] = kept.push(words[number]!) - 1;
+  } else {
+    for (let number = 0; number < words.length; number += 1) if (renumbered[number] === 0) renumbered[number] = kept.push(words[number]!) - 1;
+  }
   const encoding = kept.some((word) => LONE_SURROGATE.test(word)) ? 16 : 8;
   const unitBytes = encoding === 8 ? 'utf8' : 'utf16le';
   let wordBytes = 0;
@@ -128,7 +148,8 @@ export async function* encodeSearchWords(index: SearchIndex, key: SearchWordsKey
   let records = 0;
   for (const post of index.posts) if (post.searchKey !== undefined) records += 1;
   yield hashed(uint32s(records));
-  const unchanged = kept.length === words.length;
+  // Whether every word kept has the number it had: then the lists are written as they are.
+  const unchanged = kept.length === wordCount || kept.length === words.length;
   for (let start = 0; start < index.posts.length; start += RECORDS_PER_SLICE) {
     await pause();
     const slice: Array<{ key: string; list: Uint8Array }> = [];
@@ -164,15 +185,19 @@ export async function* encodeSearchWords(index: SearchIndex, key: SearchWordsKey
   else {
     yield hashed(uint32s(1, kept.length));
     for await (const piece of listsBytes(keptLists(index, renumbered, kept.length), pause)) yield hashed(piece);
-    const { vocabulary } = index;
-    // Its trigram index lists words by the numbers they had: kept only when they are the same.
-    if (!unchanged || vocabulary.texts.length !== kept.length) yield hashed(uint32s(0));
-    else {
-      yield hashed(uint32s(1));
-      yield hashed(gramsBytes(vocabulary.dictionary));
-      yield hashed(uint32s(vocabulary.offsets.length - 1));
-      for await (const piece of listsBytes(vocabulary, pause)) yield hashed(piece);
+    // Its trigram index lists words by the numbers they had, and only those numbered when it was built: when words
+    // were left out or came since (edits), one over the words kept is built for the file, so that a restart has it.
+    let vocabulary = index.vocabulary;
+    if (!unchanged || vocabulary.texts.length !== kept.length) {
+      const steps = gramIndexSteps(kept, createGramDictionary(), stepClock());
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) await pause();
+      vocabulary = step.value;
     }
+    yield hashed(uint32s(1));
+    yield hashed(gramsBytes(vocabulary.dictionary));
+    yield hashed(uint32s(vocabulary.offsets.length - 1));
+    for await (const piece of listsBytes(vocabulary, pause)) yield hashed(piece);
   }
   yield checksum.digest();
 }
@@ -190,11 +215,14 @@ function keptLists(index: SearchIndex, renumbered: Int32Array, count: number): P
 
 /** The offsets of `lists`, the bytes' length and the bytes, a slice at a time. */
 async function* listsBytes(lists: PostingLists, pause: () => Promise<unknown>): AsyncGenerator<Uint8Array> {
-  yield uint32Array(lists.offsets);
+  for (let start = 0; start < lists.offsets.length; start += BYTES_PER_WRITE_SLICE / 4) {
+    if (start > 0) await pause();
+    yield uint32Array(lists.offsets.subarray(start, start + BYTES_PER_WRITE_SLICE / 4));
+  }
   yield uint32s(lists.bytes.length);
-  for (let start = 0; start < lists.bytes.length; start += BYTES_PER_SLICE) {
+  for (let start = 0; start < lists.bytes.length; start += BYTES_PER_WRITE_SLICE) {
     await pause();
-    yield lists.bytes.subarray(start, start + BYTES_PER_SLICE);
+    yield lists.bytes.subarray(start, start + BYTES_PER_WRITE_SLICE);
   }
 }
 
@@ -207,12 +235,13 @@ function gramsBytes(dictionary: GramDictionary): Buffer {
   const short: Array<[number, number]> = [];
   dictionary.unigrams.forEach((value, slot) => value !== 0 && short.push([slot, value]));
   dictionary.bigrams.forEach((value, slot) => value !== 0 && short.push([128 + slot, value]));
-  const bytes = Buffer.alloc(12 + 8 * short.length + 12 * dictionary.wide.size);
+  const wide = wideGramEntries(dictionary);
+  const bytes = Buffer.alloc(12 + 8 * short.length + 12 * wide.length);
   let at = bytes.writeUInt32LE(dictionary.size, 0);
   at = bytes.writeUInt32LE(short.length, at);
   for (const [slot, value] of short) at = bytes.writeUInt32LE(value, bytes.writeUInt32LE(slot, at));
-  at = bytes.writeUInt32LE(dictionary.wide.size, at);
-  for (const [wideKey, number] of dictionary.wide) at = bytes.writeUInt32LE(number, bytes.writeDoubleLE(wideKey, at));
+  at = bytes.writeUInt32LE(wide.length, at);
+  for (const [wideKey, number] of wide) at = bytes.writeUInt32LE(number, bytes.writeDoubleLE(wideKey, at));
   return bytes;
 }
 
@@ -427,7 +456,7 @@ function readGrams(reader: Reader): SavedGrams | null {
   for (let pair = 0; pair < wideCount; pair += 1) {
     const bytes = reader.take(12)!;
     const number = bytes.readUInt32LE(8);
-    if (number >= size) return null;
+    if (number >= size || unitsOfWideKey(bytes.readDoubleLE(0)) === null) return null;
     wide.push([bytes.readDoubleLE(0), number]);
   }
   return { unigrams, bigrams, wide, size };

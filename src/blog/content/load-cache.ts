@@ -64,8 +64,11 @@ export interface LoadCacheStore {
   write(records: ReadonlyArray<[string, () => CacheRecord]>): Promise<void>;
 }
 
-/** The store at `file` for content parsed under `key`; `windowBytes` is how much of it is read at once (less in tests). */
-export function createLoadCacheStore(file: string, key: LoadCacheKey, windowBytes = WINDOW_BYTES): LoadCacheStore {
+/**
+ * The store at `file` for content parsed under `key`; `windowBytes` is how much of it is read at once (less in
+ * tests), `pause` what the write waits for between two slices (the next event-loop turn by default).
+ */
+export function createLoadCacheStore(file: string, key: LoadCacheKey, windowBytes = WINDOW_BYTES, pause: () => Promise<unknown> = () => yieldToEventLoop()): LoadCacheStore {
   return {
     read() {
       let descriptor: number;
@@ -95,13 +98,16 @@ export function createLoadCacheStore(file: string, key: LoadCacheKey, windowByte
     },
     async write(records) {
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFileAtomically(file, encodeCache(records, key, () => yieldToEventLoop()));
+      await writeFileAtomically(file, encodeCache(records, key, pause));
     },
   };
 }
 
-/** Records serialised between two pauses. */
-const RECORDS_PER_SLICE = 2000;
+/**
+ * Records serialised between two pauses: some 1-2 ms of work, as a step of the `q` index build takes, since a
+ * request waits for the step under way (a first start writes the file while the first queries come).
+ */
+const RECORDS_PER_SLICE = 250;
 
 /** The cache file's text, in pieces: the key, then one record per file (each made when its slice is). */
 export async function* encodeCache(records: ReadonlyArray<[string, () => CacheRecord]>, key: LoadCacheKey, pause: () => Promise<unknown>): AsyncGenerator<string> {

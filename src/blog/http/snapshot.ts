@@ -43,9 +43,9 @@ export interface BlogSnapshot {
   posts(query: PostsQuery): PreparedResponse | Promise<PreparedResponse>;
   /**
    * Serialises every summary ahead of requests, a few milliseconds per event-loop turn, newest first; stops early
-   * when `stop()` says so (a newer snapshot or shutdown).
+   * when `stop()` says so (a newer snapshot or shutdown). `pause` waits for the next turn (setImmediate by default).
    */
-  warmUp(stop: () => boolean): Promise<void>;
+  warmUp(stop: () => boolean, pause?: () => Promise<unknown>): Promise<void>;
 }
 
 /**
@@ -208,14 +208,14 @@ export function buildSnapshot(catalog: Catalog, tools: SnapshotTools, buildTime:
     },
     html,
     posts,
-    async warmUp(stop) {
+    async warmUp(stop, pause = () => yieldToEventLoop()) {
       // Slices cut by time, as the q index build's (catalog/step-clock.ts): a summary whose excerpt is derived from
       // the Markdown costs a hundred times one the load cache kept, and a request waits for one slice at most.
       const due = stepClock();
       for (const entry of catalog.published) {
         if (stop()) return;
         summaryOf(entry);
-        if (due()) await yieldToEventLoop();
+        if (due()) await pause();
       }
     },
   };

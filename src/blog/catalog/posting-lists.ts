@@ -47,37 +47,6 @@ export function encodeAscending(values: ArrayLike<number>): Uint8Array {
   return bytes;
 }
 
-/**
- * Lists coded one after another in one buffer, list i in bytes[starts[i], starts[i + 1]): many short lists
- * without an object each (the gram lists of 100,000 words would otherwise leave as many arrays to collect).
- */
-export interface PackedLists {
-  bytes: Uint8Array;
-  starts: Uint32Array;
-  count: number;
-}
-
-export function createPackedLists(): PackedLists {
-  return { bytes: new Uint8Array(4096), starts: new Uint32Array(1024), count: 0 };
-}
-
-/** Adds `values` (ascending, distinct) as the next list, growing the buffers as needed. */
-export function appendList(lists: PackedLists, values: ArrayLike<number>): void {
-  const start = lists.starts[lists.count]!;
-  const end = start + listSize(values);
-  if (end > lists.bytes.length) lists.bytes = copyGrown(lists.bytes, end, start);
-  if (lists.count + 2 > lists.starts.length) lists.starts = copyGrown(lists.starts, lists.count + 2, lists.count + 1);
-  putList(lists.bytes, start, values);
-  lists.count += 1;
-  lists.starts[lists.count] = end;
-}
-
-function copyGrown<T extends Uint8Array | Uint32Array>(array: T, needed: number, used: number): T {
-  const grown = new (array.constructor as new (length: number) => T)(Math.max(needed, array.length * 2));
-  grown.set(array.subarray(0, used));
-  return grown;
-}
-
 /** Where the gap readGap read last ends: a second result, without an object per gap. */
 let gapEnd = 0;
 
@@ -197,11 +166,6 @@ export function decodeInto(bytes: Uint8Array, start: number, end: number, into: 
 
 /** Decodes the keys of item `position` into `into` (as decodeInto). */
 export type KeysOf = (position: number, into: Uint32Array) => { values: Uint32Array; count: number };
-
-/** The keys of each list of `lists`, for layOutPostingsSteps. */
-export function keysOfPacked(lists: PackedLists): KeysOf {
-  return (position, into) => decodeInto(lists.bytes, lists.starts[position]!, lists.starts[position + 1]!, into);
-}
 
 /**
  * Inverts the key lists of `items` items (the distinct keys, below `keyCount`, of each item by position) by a

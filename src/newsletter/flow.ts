@@ -19,6 +19,8 @@ import type { Redemption } from './newsletter-store.js';
 import { createToken, hashToken } from './token.js';
 import { createPreferences } from './preferences.js';
 import { createUnsubscribing } from './unsubscribe.js';
+import { createPreferencesToken, createUnsubscribeToken } from './unsubscribe-token.js';
+import { listHeaders, listHeadersWithoutForm } from './list-headers.js';
 import { welcomeMail } from './welcome.js';
 import type { ConfirmOutcome, ConfirmState, Newsletter, NewsletterDeps, SignupOutcome } from './types.js';
 
@@ -258,7 +260,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
         to: email,
         automation,
         fields: { email, list: list.name, lang: lang ?? '' },
-        list: await unsubscribing.listHeadersFor(form, email),
+        list: await listHeadersOf(list, email),
         preferencesUrl: await preferences.linkFor(email),
       });
       const outcome = await sendMail(form.path, 'newsletter', mail);
@@ -293,6 +295,12 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     handingOver.add(handOver);
   };
   const preferences = createPreferences({ store, lists, url: preferencesUrl, clock, logger, onJoin });
+  /** The list headers of a mail of `list`: its form's unsubscribe link, or for a list without one the preference page naming it. */
+  const listHeadersOf = async (list: NewsletterList, email: string) => {
+    const secret = await store.secret();
+    const form = forms.find((candidate) => candidate.path === list.form);
+    return form ? listHeaders(form, createUnsubscribeToken(secret, form.path, email)) : listHeadersWithoutForm(list, preferencesUrl, createPreferencesToken(secret, email));
+  };
   return {
     signup,
     confirm,
@@ -302,6 +310,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     remove: unsubscribing.remove,
     unsubscribeLinkFor: unsubscribing.unsubscribeLinkFor,
     listHeadersFor: unsubscribing.listHeadersFor,
+    listHeadersOf,
     isSubscribed: (form, email) => store.isSubscribed(form, email),
     listSubscribers: (form) => store.listSubscribers(form),
     preferences,

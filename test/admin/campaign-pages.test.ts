@@ -77,7 +77,7 @@ describe('the send and campaign pages', () => {
       }),
       ...createSendPages({
         sources: {
-          forms: config.forms,
+          lists: config.newsletter.lists,
           findPost: (slug, lang) => posts.get(`${slug}/${lang ?? 'en'}`),
           readSubscribers: (form) => readSubscribers(dataDir, form),
           store,
@@ -88,6 +88,7 @@ describe('the send and campaign pages', () => {
             {
               from: mail.from,
               publicUrl: config.server.public_url,
+              forms: config.forms,
               siteTitle: 'Example',
               loadSecret: async () => Buffer.alloc(32, 7),
               sendNow: async (message) => {

@@ -165,7 +165,10 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     try {
       const link = confirmationLink(form.confirm_url, token);
       const listNames = (record.lists ?? []).flatMap((key) => lists.find((list) => list.log.path === key)?.name ?? []);
-      handedOver = await sendMail(form.path, 'confirmation', confirmationMail(from, deps.siteNameFor(form), record.email, link, record.expiresAt, listNames));
+      // The confirmation carries the form's unsubscribe headers too (docs/newsletter.md "Leaving the list"): a mail
+      // client's "unsubscribe" on it is harmless, and mailbox providers expect them on every mail of a list.
+      const mail = { ...confirmationMail(from, deps.siteNameFor(form), record.email, link, record.expiresAt, listNames), list: await unsubscribing.listHeadersFor(form, record.email) };
+      handedOver = await sendMail(form.path, 'confirmation', mail);
     } catch (error) {
       metrics.count(form.path, 'send_failed');
       logger.error({ event: 'confirmation_send_failed', form: form.path, reason: safeReason(error) }, 'confirmation mail failed');

@@ -158,6 +158,7 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
     forms: newsletterForms,
     lists: settings.newsletterLists,
     preferencesUrl: settings.preferencesUrl,
+    siteUrl: settings.siteUrl,
     automations: settings.newsletterAutomations,
     from: settings.from,
     siteNameFor,

@@ -265,6 +265,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
         fields: { email, list: list.name, lang: lang ?? '' },
         list: await listHeadersOf(list, email),
         preferencesUrl: await preferences.linkFor(email),
+        site: { title: deps.siteNameFor(form), baseUrl: deps.siteUrl ?? form.allowed_origins[0] ?? new URL(preferencesUrl).origin },
+        layout: list.layout,
       });
       const outcome = await sendMail(form.path, 'newsletter', mail);
       logger.info({ event: 'automation_mailed', form: form.path, automation: automation.id, outcome }, 'automation mail handed over');

@@ -80,6 +80,8 @@ export interface NewsletterDeps {
   preferencesUrl?: string;
   /** `mail.from`. */
   from: string;
+  /** `[site] base_url`: where an automation's mail links back to, and its relative links resolve. */
+  siteUrl?: string;
   /** The name the confirmation mail gives the site. */
   siteNameFor(form: NewsletterForm): string;
   /**

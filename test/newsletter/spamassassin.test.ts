@@ -4,6 +4,8 @@
 // (docs/newsletter.md "Leaving the list"). SpamAssassin must be installed: a missing binary fails this test.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { campaignsDirOf, createCampaignFiles } from '../../src/adapters/files/campaign-files.js';
 import { createSmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
@@ -11,6 +13,7 @@ import { planCampaign, startCampaign, type CampaignPlan } from '../../src/newsle
 import type { Mailer } from '../../src/ports.js';
 import { createTestFormsService, TEST_ORIGIN, type TestFormsService } from '../support/forms-app.js';
 import { rawHeaderValues, startSmtpServer, type ReceivedMessage, type TestSmtpServer } from '../support/smtp-server.js';
+import { createTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
 const PUBLIC_URL = 'https://forms.example.com';
@@ -43,8 +46,13 @@ describe('the newsletter mails and SpamAssassin', () => {
   let smtp: TestSmtpServer;
   let mailer: Mailer;
   let forms: TestFormsService;
+  let layoutDir: Awaited<ReturnType<typeof createTempDir>>;
 
   before(async () => {
+    // The mails are scored in the list's layout (docs/newsletter.md "Layouts"), as a site would send them.
+    layoutDir = await createTempDir('layout');
+    const layout = path.join(layoutDir.dir, 'letter.md');
+    await writeFile(layout, '**The Garden Letter**: notes from a small garden in Lyon.\n\n{{content}}\n\nYou can reply to this letter: we read every answer.\n');
     smtp = await startSmtpServer();
     mailer = createSmtpMailer({ host: smtp.host, port: smtp.port, secure: false });
     forms = await createTestFormsService({
@@ -54,6 +62,7 @@ describe('the newsletter mails and SpamAssassin', () => {
         site: { title: 'The Garden Letter', base_url: 'https://blog.example.com' },
         mail: { from: 'The Garden Letter <letters@example.com>', transport: 'smtp', smtp: { host: smtp.host, port: smtp.port, secure: false }, queue: true, send_per_minute: 0 },
         newsletter: {
+          lists: [{ id: 'newsletter', name: 'The Garden Letter', layout, colors: { link: '#2f6f3e' } }],
           automations: [
             {
               id: 'hello',
@@ -72,6 +81,7 @@ describe('the newsletter mails and SpamAssassin', () => {
     await forms.close();
     await mailer.close();
     await smtp.close();
+    await layoutDir.remove();
   });
 
   const received = (what: string, subject: string) => smtp.waitForMessage(what, (message) => message.parsed.subject === subject);
@@ -109,6 +119,10 @@ describe('the newsletter mails and SpamAssassin', () => {
     const campaign = await received('the campaign mail', POST.title);
     await waitFor('the campaign to finish', async () => ((await store.readJournal(started.started.id)).some((line) => 'finished_at' in line) ? true : undefined));
 
+    for (const message of [welcome, campaign]) {
+      assert.match(String(message.parsed.html), /notes from a small garden in Lyon/, 'in the list\u2019s layout');
+      assert.match(message.parsed.text ?? '', /notes from a small garden in Lyon/, 'the plain-text part too');
+    }
     for (const message of [confirmation, welcome, campaign]) await assertPasses(message);
   });
 });

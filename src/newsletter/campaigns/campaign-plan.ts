@@ -61,7 +61,7 @@ export async function planCampaign(sources: CampaignSources, wanted: { list: str
   return {
     list,
     post,
-    body: renderCampaignContent(post, sources.site),
+    body: renderCampaignContent(post, sources.site, list.layout),
     recipients: (wanted.segment ? segmentMembers(wanted.segment, subscribers) : subscribers).map((subscriber) => subscriber.email),
     listCount: subscribers.length,
     earlier,

@@ -160,7 +160,7 @@ describe('usage errors of the commands that take arguments', () => {
       [['queue'], 'queue needs list, retry or drop'],
       [['subscribers', 'export'], 'subscribers export needs --form PATH or --list ID'],
       [['subscribers', 'export', '--form', '/news', '--format', 'xml'], '--format is csv or json, not "xml"'],
-      [['subscribers'], 'subscribers takes one command: export or tag'],
+      [['subscribers'], 'subscribers takes one command: export, tag or import'],
       [['migrate', 'now'], 'migrate takes no arguments, not "now"'],
     ];
     for (const [args, reason] of cases) {

@@ -117,10 +117,12 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     const now = clock();
     const key = addressKey(form.path, email);
     const chosen = chosenLogsOf(form, ticked, lists);
-    // Every look-up, always: none is skipped when an earlier one already tells. Already on every list chosen is a duplicate.
-    const [subscribed, pending] = await Promise.all([
+    // Every look-up, always: none is skipped when an earlier one already tells. Already on every list chosen is a
+    // duplicate. The secret signs the unsubscribe link of the confirmation mail.
+    const [subscribed, pending, secret] = await Promise.all([
       Promise.all(chosen.map((log) => store.isSubscribed(log, email))).then((answers) => answers.every(Boolean)),
       store.hasLivePending(form, email, now),
+      store.secret(),
     ]);
     const isNew = !subscribed && !pending && !signingUp.has(key);
     const listKeys = chosen.length === 1 && chosen[0]!.path === form.path ? undefined : chosen.map((log) => log.path);
@@ -141,8 +143,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
         return 'storage_failed';
       }
       if (!isNew) return duplicate(form);
-      if (deps.mailBeforeAnswer) return (await mailLink(form, record, token)) ? 'ok' : 'send_failed';
-      const handOver = mailLink(form, record, token).finally(() => handingOver.delete(handOver));
+      if (deps.mailBeforeAnswer) return (await mailLink(form, record, token, secret)) ? 'ok' : 'send_failed';
+      const handOver = mailLink(form, record, token, secret).finally(() => handingOver.delete(handOver));
       handingOver.add(handOver);
       return 'ok';
     } finally {
@@ -160,14 +162,14 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
    * Mails the link of a signup; false when it could not be handed over. Such a mail ends the pending record, so
    * that the address may simply sign up again (docs/newsletter.md "When something fails"). Never rejects.
    */
-  async function mailLink(form: NewsletterForm, record: PendingRecord, token: string): Promise<boolean> {
+  async function mailLink(form: NewsletterForm, record: PendingRecord, token: string, secret: Buffer): Promise<boolean> {
     let handedOver: Awaited<ReturnType<typeof sendMail>>;
     try {
       const link = confirmationLink(form.confirm_url, token);
       const listNames = (record.lists ?? []).flatMap((key) => lists.find((list) => list.log.path === key)?.name ?? []);
       // The confirmation carries the form's unsubscribe headers too (docs/newsletter.md "Leaving the list"): a mail
       // client's "unsubscribe" on it is harmless, and mailbox providers expect them on every mail of a list.
-      const mail = { ...confirmationMail(from, deps.siteNameFor(form), record.email, link, record.expiresAt, listNames), list: await unsubscribing.listHeadersFor(form, record.email) };
+      const mail = { ...confirmationMail(from, deps.siteNameFor(form), record.email, link, record.expiresAt, listNames), list: listHeaders(form, createUnsubscribeToken(secret, form.path, record.email)) };
       handedOver = await sendMail(form.path, 'confirmation', mail);
     } catch (error) {
       metrics.count(form.path, 'send_failed');

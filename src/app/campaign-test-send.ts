@@ -23,7 +23,7 @@ export interface TestSendDeps {
   forms: readonly FormConfig[];
   siteTitle: string | undefined;
   /** `config.newsletter.preferences_url`: the preference page linked in every mail (docs/newsletter.md "Preferences"). */
-  preferencesUrl?: string;
+  preferencesUrl: string;
   /** The newsletter secret of data_dir or PostgreSQL (created at first use), which signs unsubscribe tokens. */
   loadSecret(): Promise<Buffer>;
   /** Sends one mail now and reports how it went. */
@@ -47,8 +47,8 @@ function createTestMessage(deps: TestSendDeps, list: NewsletterList, plan: Pick<
     body: plan.body,
     siteTitle: siteForm ? resolveSiteName(deps.siteTitle, siteForm, deps.publicUrl) : (deps.siteTitle ?? 'our website'),
     postUrl: plan.post.url,
-    list: form ? listHeaders(form, createUnsubscribeToken(secret, form.path, address)) : listHeadersWithoutForm(list, deps.preferencesUrl ?? '', preferencesToken),
-    preferencesUrl: deps.preferencesUrl && `${deps.preferencesUrl}?token=${encodeURIComponent(preferencesToken)}`,
+    list: form ? listHeaders(form, createUnsubscribeToken(secret, form.path, address)) : listHeadersWithoutForm(list, deps.preferencesUrl, preferencesToken),
+    preferencesUrl: `${deps.preferencesUrl}?token=${encodeURIComponent(preferencesToken)}`,
   });
 }
 

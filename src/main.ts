@@ -41,7 +41,7 @@ Options:
       --to ADDRESS    (check --send-test-mail) where the test mail goes (default mail.to)
       --all-failed    (queue retry) every failed message
       --form PATH     (subscribers export, newsletter send) the newsletter form
-      --list ID       (subscribers export) a newsletter list, instead of a form
+      --list ID       (subscribers export, newsletter send) a newsletter list, instead of a form
       --format F      (subscribers export) csv (default) or json; (bounces list) text (default) or json
       --segment ID    (newsletter send) a segment of a form's subscribers, instead of --form
       --post SLUG     (newsletter send) the published post to send
@@ -147,7 +147,7 @@ async function main(argv: string[]): Promise<number> {
 const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   'all-failed': ['queue'],
   form: ['subscribers', 'newsletter'],
-  list: ['subscribers'],
+  list: ['subscribers', 'newsletter'],
   format: ['subscribers', 'bounces'],
   post: ['newsletter'],
   segment: ['newsletter'],
@@ -177,7 +177,7 @@ function readCommandLine(command: 'queue' | 'subscribers' | 'newsletter' | 'migr
       return 'problem' in read ? { ...read, usage: SUBSCRIBERS_USAGE } : { run: (config) => onBackend(config, (backend) => runSubscribersCommand(read, config, backend, { out, error, now: Date.now })) };
     }
     case 'newsletter': {
-      const options = { form: values.form, segment: values.segment, post: values.post, lang: values.lang, test: values.test, dryRun: values['dry-run'], resend: values.resend };
+      const options = { form: values.form, list: values.list, segment: values.segment, post: values.post, lang: values.lang, test: values.test, dryRun: values['dry-run'], resend: values.resend };
       const read = parseNewsletterCommand(args, options);
       if ('problem' in read) return { ...read, usage: NEWSLETTER_USAGE };
       const io = {

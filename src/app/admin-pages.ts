@@ -60,7 +60,7 @@ export interface AdminPagesCore {
   /** The running forms in this process, with [[forms]] and [mail]. */
   forms?: MailCore;
   /** "Send a test" of a campaign: one mail now, without the queue. */
-  sendTest?(plan: Pick<CampaignPlan, 'form' | 'post' | 'body'>, address: string): Promise<TestSendOutcome>;
+  sendTest?(plan: Pick<CampaignPlan, 'list' | 'post' | 'body'>, address: string): Promise<TestSendOutcome>;
   logger: Logger;
   clock: Clock;
   /** The users of /admin: the config's `[admin] users` and the account store's. */
@@ -165,9 +165,9 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
   const site = config.site;
   const sendPages = createSendPages({
     sources: {
-      forms: config.forms,
+      lists: config.newsletter.lists,
       findPost: (slug, lang) => content.findPublishedPost(slug, lang),
-      readSubscribers,
+      readSubscribers: (log) => (forms ? forms.newsletter.listSubscribers(log) : backend.newsletter.listSubscribers(log)),
       store: backend.campaigns,
       site: { title: site.title, baseUrl: site.base_url },
     },

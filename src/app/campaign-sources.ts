@@ -30,9 +30,9 @@ export async function loadCampaignSources(config: Config, backend: Pick<Backend,
     return released;
   };
   return {
-    forms: config.forms,
+    lists: config.newsletter.lists,
     findPost: (slug, lang) => content?.findPublishedPost(slug, lang),
-    readSubscribers: (form) => backend.newsletter.listSubscribers(form),
+    readSubscribers: (log) => backend.newsletter.listSubscribers(log),
     store: backend.campaigns,
     site: { title: config.site.title, baseUrl: config.site.base_url },
     releasePosts,

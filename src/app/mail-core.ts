@@ -8,7 +8,8 @@
 import type { Backend } from '../adapters/backend.js';
 import { createBounces, type Bounces } from '../bounces/bounces.js';
 import { guardDispatch } from '../bounces/guard.js';
-import type { BouncesConfig, FormConfig, NewsletterForm } from '../config/config.js';
+import type { BouncesConfig, FormConfig, NewsletterForm, NewsletterList } from '../config/config.js';
+import { formListsOf } from '../newsletter/lists.js';
 import { createDelivery } from '../forms/delivery.js';
 import type { FormsReadings, FormsSettings, SubmissionDelivery } from '../forms/forms-service.js';
 import { createMetrics, type Metrics } from '../forms/metrics.js';
@@ -91,6 +92,13 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
   const siteNameFor = (form: FormConfig) => resolveSiteName(settings.siteTitle, form, settings.server.public_url);
   const newsletterForms = forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
   const newsletterFormsByPath = new Map(newsletterForms.map((form) => [form.path, form] as const));
+  // Campaigns go to any list, those of [[newsletter.lists]] without a form too, named by their log's key.
+  const campaignLists = new Map((settings.newsletterLists ?? formListsOf(newsletterForms)).map((list) => [list.log.path, list] as const));
+  /** The site a list's mails name: that of its form, or of the first form for a list without one. */
+  const siteNameOfList = (list: NewsletterList) => {
+    const form = newsletterFormsByPath.get(list.form ?? '') ?? forms[0];
+    return form ? siteNameFor(form) : (settings.siteTitle ?? (settings.server.public_url ? new URL(settings.server.public_url).host : 'our website'));
+  };
 
   // 1. The bounces: the policy over the suppression list and the newsletter's records, the guard every mail passes.
   const bounces =
@@ -120,8 +128,8 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
   const ledger = tuning
     ? createCampaignLedger({
         store: backend.campaigns,
-        formOf: (path) => newsletterFormsByPath.get(path),
-        isSubscribed: (form, email) => backend.newsletter.isSubscribed(form, email),
+        listOf: (key) => campaignLists.get(key),
+        isSubscribed: (log, email) => backend.newsletter.isSubscribed(log, email),
         isHeldBack: guard && ((email, form) => guard.isHeldBack(email, { kind: 'newsletter', form })),
         timers,
       })
@@ -150,6 +158,7 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
     forms: newsletterForms,
     lists: settings.newsletterLists,
     preferencesUrl: settings.preferencesUrl,
+    siteUrl: settings.siteUrl,
     automations: settings.newsletterAutomations,
     from: settings.from,
     siteNameFor,
@@ -180,16 +189,16 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
       ledger,
       enqueue: (messages) => queue.enqueue(messages),
       pendingMessages: (campaign) => queue.pendingMessages(campaignLane(campaign)),
-      formOf: (path) => newsletterFormsByPath.get(path),
+      listOf: (key) => campaignLists.get(key),
       bounceTally: bounces && backend.suppressions ? (campaign) => backend.suppressions!.campaignTally(campaign) : undefined,
-      mailFor: async (form, email, body, request) =>
+      mailFor: async (list, email, body, request) =>
         createRecipientMail({
           from: settings.from,
           to: email,
           body,
-          siteTitle: siteNameFor(form),
+          siteTitle: siteNameOfList(list),
           postUrl: request.post_url,
-          list: await newsletter.listHeadersFor(form, email),
+          list: await newsletter.listHeadersOf(list, email),
           preferencesUrl: await newsletter.preferences.linkFor(email),
         }),
       sendPerMinute: settings.sendPerMinute ?? 60,

@@ -12,9 +12,9 @@ import { describeProgress, watchCampaign, type WatchIo } from './campaign-watch.
 import type { Backend } from '../adapters/backend.js';
 import type { Config, MailConfig, NewsletterSegment } from '../config/config.js';
 
-export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH|--segment ID --post SLUG [--lang LANG] [--test ADDRESS] [--dry-run]
-                         [--resend] [--config FILE]
-                                  send a published post to a newsletter form's subscribers, or a segment of them
+export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH|--list ID|--segment ID --post SLUG [--lang LANG] [--test ADDRESS]
+                         [--dry-run] [--resend] [--config FILE]
+                                  send a published post to a newsletter list's subscribers, or a segment of them
   postbox newsletter list [--config FILE]
                                   the campaigns sent so far, with their counts
 `;
@@ -22,6 +22,7 @@ export const NEWSLETTER_USAGE = `  postbox newsletter send --form PATH|--segment
 /** The options of `newsletter` as given on the command line. */
 export interface NewsletterOptions {
   form?: string;
+  list?: string;
   segment?: string;
   post?: string;
   lang?: string;
@@ -42,12 +43,13 @@ export function parseNewsletterCommand(args: readonly string[], options: Newslet
   const [action, ...rest] = args;
   if (rest.length > 0) return { problem: `unexpected "${rest.join(' ')}"` };
   if (action === 'list') {
-    const anyOption = options.form !== undefined || options.segment !== undefined || options.post !== undefined || options.test !== undefined || options.dryRun || options.resend;
+    const anyOption = options.form !== undefined || options.list !== undefined || options.segment !== undefined || options.post !== undefined || options.test !== undefined || options.dryRun || options.resend;
     return anyOption ? { problem: 'newsletter list takes no options but --config' } : { action };
   }
   if (action !== 'send') return { problem: action === undefined ? 'newsletter needs send or list' : `unknown newsletter command "${action}"` };
-  const { form, segment, post } = options;
-  if ((form === undefined) === (segment === undefined) || post === undefined) return { problem: 'newsletter send needs --form PATH or --segment ID, and --post SLUG' };
+  const { form, list, segment, post } = options;
+  const targets = [form, list, segment].filter((given) => given !== undefined).length;
+  if (targets !== 1 || post === undefined) return { problem: 'newsletter send needs one of --form PATH, --list ID or --segment ID, and --post SLUG' };
   if (options.test !== undefined && options.dryRun) return { problem: '--test and --dry-run do not go together' };
   return { ...options, action, post };
 }
@@ -64,26 +66,26 @@ export async function runNewsletterCommand(command: NewsletterCommand, config: C
   const target = targetOf(command, config);
   if ('problem' in target) return fail(io, target.problem);
   try {
-    const plan = await planCampaign(sources, { form: target.form, slug: command.post, lang: command.lang, segment: target.segment });
+    const plan = await planCampaign(sources, { list: target.list, slug: command.post, lang: command.lang, segment: target.segment });
     await sources.releasePosts();
     if ('problem' in plan) {
-      if (plan.problem === 'no_form') return fail(io, `no newsletter form at ${target.form} (newsletter forms: ${plan.newsletters.join(', ') || 'none'})`);
+      if (plan.problem === 'no_list') return fail(io, `no newsletter list "${target.list}" (lists: ${config.newsletter.lists.map((list) => list.id).join(', ') || 'none'})`);
       return fail(io, `no published post "${command.post}"${command.lang ? ` in ${command.lang}` : ''} (drafts and scheduled posts are not sent)`);
     }
     if (command.test !== undefined) return sendTest(config, config.mail, backend, plan, command.test, io);
     const count = plan.recipients.length;
     const whom = count === 1 ? 'the 1 subscriber' : `the ${count} subscribers`;
-    const of = target.segment ? `of segment ${target.segment.id} (${plan.listCount} on ${plan.form.path})` : `of ${plan.form.path}`;
+    const of = target.segment ? `of segment ${target.segment.id} (${plan.listCount} on ${plan.list.log.path})` : `of ${plan.list.log.path}`;
     io.out(`"${plan.body.subject}" (${plan.post.lang}, ${plan.post.url}) to ${whom} ${of}\n`);
     for (const { request, finished } of plan.earlier) io.out(`  sent before as campaign ${request.id}${finished ? '' : ' (still sending)'}\n`);
     if (command.dryRun) return 0;
     if (!config.mail.queue) return fail(io, 'campaigns go through the mail queue: set [mail] queue = true');
     const outcome = await startCampaign(sources.store, plan, { resend: command.resend, now: io.clock(), randomHex: randomBytes(2).toString('hex') });
     if ('refused' in outcome) {
-      if (outcome.refused === 'no_subscribers') return fail(io, target.segment ? `segment ${target.segment.id} takes no confirmed subscriber` : `${plan.form.path} has no confirmed subscribers`);
-      if (outcome.refused === 'taken') return fail(io, `another send of this post to ${plan.form.path} in ${plan.post.lang} started at the same moment; see postbox newsletter list`);
-      if (outcome.refused === 'still_sending') return fail(io, `campaign ${outcome.earlier!.id} is still sending this post to ${plan.form.path}`);
-      return fail(io, `this post was sent to ${plan.form.path} in ${plan.post.lang} already (campaign ${outcome.earlier!.id}); pass --resend to send it again`);
+      if (outcome.refused === 'no_subscribers') return fail(io, target.segment ? `segment ${target.segment.id} takes no confirmed subscriber` : `${plan.list.log.path} has no confirmed subscribers`);
+      if (outcome.refused === 'taken') return fail(io, `another send of this post to ${plan.list.log.path} in ${plan.post.lang} started at the same moment; see postbox newsletter list`);
+      if (outcome.refused === 'still_sending') return fail(io, `campaign ${outcome.earlier!.id} is still sending this post to ${plan.list.log.path}`);
+      return fail(io, `this post was sent to ${plan.list.log.path} in ${plan.post.lang} already (campaign ${outcome.earlier!.id}); pass --resend to send it again`);
     }
     io.out(`campaign ${outcome.started.id} created; sending at [mail] send_per_minute = ${config.mail.send_per_minute || 'no limit'}\n`);
     const final = await watchCampaign(sources.store, outcome.started, io);
@@ -94,14 +96,21 @@ export async function runNewsletterCommand(command: NewsletterCommand, config: C
   }
 }
 
-/** The form whose list the send goes to, and the segment of it when one is asked for. */
-function targetOf(command: NewsletterOptions, config: Config): { form: string; segment?: NewsletterSegment } | { problem: string } {
-  if (command.segment === undefined) return { form: command.form ?? '' };
+/**
+ * The list the send goes to, by its campaign key (a form's path, or a list id: campaign-plan.ts), and the segment of
+ * it when one is asked for.
+ */
+function targetOf(command: NewsletterOptions, config: Config): { list: string; segment?: NewsletterSegment } | { problem: string } {
+  if (command.form !== undefined) {
+    // --form names a form's path only, so that a list id never stands in for a path that was mistyped.
+    if (config.newsletter.lists.some((list) => list.form === command.form)) return { list: command.form };
+    const forms = config.newsletter.lists.flatMap((list) => (list.form === undefined ? [] : [list.form]));
+    return { problem: `no newsletter form at ${command.form} (newsletter forms: ${forms.join(', ') || 'none'})` };
+  }
+  if (command.segment === undefined) return { list: command.list ?? '' };
   const segment = config.newsletter.segments.find((entry) => entry.id === command.segment);
   if (!segment) return { problem: `no segment "${command.segment}" (segments: ${config.newsletter.segments.map((entry) => entry.id).join(', ') || 'none'})` };
-  const form = config.newsletter.lists.find((list) => list.id === segment.list)?.form;
-  if (form === undefined) return { problem: `segment ${segment.id} is over list "${segment.list}", which has no form: campaigns go to the list of a newsletter form` };
-  return { form, segment };
+  return { list: segment.list, segment };
 }
 
 /** `--test ADDRESS`: the mail a subscriber would get, with an unsubscribe link for ADDRESS, sent now without the queue. */

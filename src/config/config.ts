@@ -9,12 +9,14 @@ import type { BouncesConfig } from './bounces.js';
 import type { DkimConfig } from './dkim.js';
 import type { SpamConfig } from './spam.js';
 import { challengePathOf, confirmPathOf, unsubscribePathOf } from './form-clashes.js';
+import type { MailLayout } from './mail-layouts.js';
 import { PREFERENCES_PATH, resolveNewsletterLists, type NewsletterAutomation, type NewsletterList, type NewsletterSegment } from './newsletter-lists.js';
 import type { ParsedConfig } from './schema.js';
 import type { WebhookConfig } from './webhook.js';
 
 export { challengePathOf, confirmPathOf, unsubscribePathOf };
 export type { NewsletterAutomation, NewsletterList, NewsletterSegment, SubscriberLogRef } from './newsletter-lists.js';
+export type { LayoutColors, MailLayout } from './mail-layouts.js';
 export { PREFERENCES_PATH };
 
 import type { AttachmentsConfig } from './attachments.js';
@@ -111,7 +113,7 @@ export type ListenAddress = ServerConfig['listen'];
  * there); relative folders resolve against `baseDir`, the config file's folder. `dkim` is [mail.dkim] with its
  * key read (src/config/dkim.ts), when there is one.
  */
-export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: DkimConfig): Config {
+export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: DkimConfig, layouts?: ReadonlyMap<string, MailLayout>): Config {
   const { mail } = parsed;
   const publicUrl = parsed.server.public_url ?? '';
   const forms = parsed.forms.map((form) => resolveForm(form, mail?.to ?? '', publicUrl));
@@ -128,7 +130,7 @@ export function resolveConfig(parsed: ParsedConfig, baseDir: string, dkim?: Dkim
     },
     mail: mail && resolveMail(mail, dkim),
     forms,
-    newsletter: { lists: resolveNewsletterLists(parsed.newsletter, newsletterForms), segments: parsed.newsletter?.segments ?? [], automations: parsed.newsletter?.automations ?? [], preferences_url: `${publicUrl}${PREFERENCES_PATH}` },
+    newsletter: { lists: resolveNewsletterLists(parsed.newsletter, newsletterForms, layouts), segments: parsed.newsletter?.segments ?? [], automations: parsed.newsletter?.automations ?? [], preferences_url: `${publicUrl}${PREFERENCES_PATH}` },
     admin: parsed.admin && {
       ...parsed.admin,
       public_url: adminPublicUrlOf(parsed),

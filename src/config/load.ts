@@ -6,6 +6,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import type { z } from 'zod';
 import { contentDirProblem, resolveConfig, type Config } from './config.js';
 import { resolveDkim } from './dkim.js';
+import { readMailLayouts } from './mail-layouts.js';
 import { nearestKey } from './nearest-key.js';
 import { configSchema } from './schema.js';
 
@@ -62,7 +63,9 @@ export function parseConfigText(text: string, env: NodeJS.ProcessEnv, baseDir: s
   // The DKIM key file is read once the rest of the file is valid (its path is known to be one by then).
   const dkim = result.data.mail?.dkim && resolveDkim(result.data.mail.dkim, baseDir);
   if (dkim && 'problem' in dkim) return { ok: false, problems: [dkim.problem] };
-  return { ok: true, config: deepFreeze(resolveConfig(result.data, baseDir, dkim?.dkim)) };
+  const layouts = readMailLayouts(result.data.newsletter?.lists ?? [], baseDir);
+  if ('problem' in layouts) return { ok: false, problems: [layouts.problem] };
+  return { ok: true, config: deepFreeze(resolveConfig(result.data, baseDir, dkim?.dkim, layouts.layouts)) };
 }
 
 /**

@@ -4,6 +4,7 @@
 // filters over a list (docs/newsletter.md "Segments"). The schema here, the cross-key rules over the forms, and the
 // resolution into the lists the code uses.
 import { z } from 'zod';
+import { layoutColorsSchema, type MailLayout } from './mail-layouts.js';
 import { oneLineText } from './text-values.js';
 
 /** The path of the preference page on the forms service (docs/newsletter.md "Preferences"); no form may take it. */
@@ -19,6 +20,9 @@ const newsletterList = z.strictObject({
   name: oneLineText.optional(),
   description: z.string().default(''),
   public: z.boolean().default(true),
+  /** docs/newsletter.md "Layouts": a Markdown file, and the colours of the list's mails. */
+  layout: z.string().min(1).optional(),
+  colors: layoutColorsSchema.optional(),
 });
 
 /** A time as TOML gives it (an offset date-time, or a local date read as midnight UTC), or the same as text. */
@@ -89,6 +93,8 @@ export interface NewsletterList {
   /** The path of the newsletter form whose own list this is; undefined for a list declared without a form. */
   form?: string;
   log: SubscriberLogRef;
+  /** The layout of the list's mails (docs/newsletter.md "Layouts"); the default one when undefined. */
+  layout?: MailLayout;
 }
 
 /** What a list needs of a newsletter form. */
@@ -107,7 +113,7 @@ export function listLogFileOf(id: string): string {
  * Every list: each newsletter form's own list (named by a `[[newsletter.lists]]` entry of the same id, when there
  * is one), then the declared lists without a form, in the order of the file.
  */
-export function resolveNewsletterLists(parsed: ParsedNewsletter | undefined, forms: readonly ListForm[]): NewsletterList[] {
+export function resolveNewsletterLists(parsed: ParsedNewsletter | undefined, forms: readonly ListForm[], layouts: ReadonlyMap<string, MailLayout> = new Map()): NewsletterList[] {
   const declared = new Map((parsed?.lists ?? []).map((entry) => [entry.id, entry]));
   const ofForms = forms.map((form): NewsletterList => {
     const entry = declared.get(form.list);
@@ -118,12 +124,22 @@ export function resolveNewsletterLists(parsed: ParsedNewsletter | undefined, for
       public: entry?.public ?? true,
       form: form.path,
       log: { path: form.path, subscribers: form.subscribers },
+      ...(layouts.has(form.list) ? { layout: layouts.get(form.list) } : {}),
     };
   });
   const taken = new Set(forms.map((form) => form.list));
   const alone = [...declared.values()]
     .filter((entry) => !taken.has(entry.id))
-    .map((entry): NewsletterList => ({ id: entry.id, name: entry.name ?? entry.id, description: entry.description, public: entry.public, log: { path: entry.id, subscribers: listLogFileOf(entry.id) } }));
+    .map(
+      (entry): NewsletterList => ({
+        id: entry.id,
+        name: entry.name ?? entry.id,
+        description: entry.description,
+        public: entry.public,
+        log: { path: entry.id, subscribers: listLogFileOf(entry.id) },
+        ...(layouts.has(entry.id) ? { layout: layouts.get(entry.id) } : {}),
+      }),
+    );
   return [...ofForms, ...alone];
 }
 

@@ -19,6 +19,8 @@ import type { Redemption } from './newsletter-store.js';
 import { createToken, hashToken } from './token.js';
 import { createPreferences } from './preferences.js';
 import { createUnsubscribing } from './unsubscribe.js';
+import { createPreferencesToken, createUnsubscribeToken } from './unsubscribe-token.js';
+import { listHeaders, listHeadersWithoutForm } from './list-headers.js';
 import { welcomeMail } from './welcome.js';
 import type { ConfirmOutcome, ConfirmState, Newsletter, NewsletterDeps, SignupOutcome } from './types.js';
 
@@ -115,10 +117,12 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     const now = clock();
     const key = addressKey(form.path, email);
     const chosen = chosenLogsOf(form, ticked, lists);
-    // Every look-up, always: none is skipped when an earlier one already tells. Already on every list chosen is a duplicate.
-    const [subscribed, pending] = await Promise.all([
+    // Every look-up, always: none is skipped when an earlier one already tells. Already on every list chosen is a
+    // duplicate. The secret signs the unsubscribe link of the confirmation mail.
+    const [subscribed, pending, secret] = await Promise.all([
       Promise.all(chosen.map((log) => store.isSubscribed(log, email))).then((answers) => answers.every(Boolean)),
       store.hasLivePending(form, email, now),
+      store.secret(),
     ]);
     const isNew = !subscribed && !pending && !signingUp.has(key);
     const listKeys = chosen.length === 1 && chosen[0]!.path === form.path ? undefined : chosen.map((log) => log.path);
@@ -139,8 +143,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
         return 'storage_failed';
       }
       if (!isNew) return duplicate(form);
-      if (deps.mailBeforeAnswer) return (await mailLink(form, record, token)) ? 'ok' : 'send_failed';
-      const handOver = mailLink(form, record, token).finally(() => handingOver.delete(handOver));
+      if (deps.mailBeforeAnswer) return (await mailLink(form, record, token, secret)) ? 'ok' : 'send_failed';
+      const handOver = mailLink(form, record, token, secret).finally(() => handingOver.delete(handOver));
       handingOver.add(handOver);
       return 'ok';
     } finally {
@@ -158,12 +162,15 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
    * Mails the link of a signup; false when it could not be handed over. Such a mail ends the pending record, so
    * that the address may simply sign up again (docs/newsletter.md "When something fails"). Never rejects.
    */
-  async function mailLink(form: NewsletterForm, record: PendingRecord, token: string): Promise<boolean> {
+  async function mailLink(form: NewsletterForm, record: PendingRecord, token: string, secret: Buffer): Promise<boolean> {
     let handedOver: Awaited<ReturnType<typeof sendMail>>;
     try {
       const link = confirmationLink(form.confirm_url, token);
       const listNames = (record.lists ?? []).flatMap((key) => lists.find((list) => list.log.path === key)?.name ?? []);
-      handedOver = await sendMail(form.path, 'confirmation', confirmationMail(from, deps.siteNameFor(form), record.email, link, record.expiresAt, listNames));
+      // The confirmation carries the form's unsubscribe headers too (docs/newsletter.md "Leaving the list"): a mail
+      // client's "unsubscribe" on it is harmless, and mailbox providers expect them on every mail of a list.
+      const mail = { ...confirmationMail(from, deps.siteNameFor(form), record.email, link, record.expiresAt, listNames), list: listHeaders(form, createUnsubscribeToken(secret, form.path, record.email)) };
+      handedOver = await sendMail(form.path, 'confirmation', mail);
     } catch (error) {
       metrics.count(form.path, 'send_failed');
       logger.error({ event: 'confirmation_send_failed', form: form.path, reason: safeReason(error) }, 'confirmation mail failed');
@@ -258,8 +265,10 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
         to: email,
         automation,
         fields: { email, list: list.name, lang: lang ?? '' },
-        list: await unsubscribing.listHeadersFor(form, email),
+        list: await listHeadersOf(list, email),
         preferencesUrl: await preferences.linkFor(email),
+        site: { title: deps.siteNameFor(form), baseUrl: deps.siteUrl ?? form.allowed_origins[0] ?? new URL(preferencesUrl).origin },
+        layout: list.layout,
       });
       const outcome = await sendMail(form.path, 'newsletter', mail);
       logger.info({ event: 'automation_mailed', form: form.path, automation: automation.id, outcome }, 'automation mail handed over');
@@ -293,6 +302,12 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     handingOver.add(handOver);
   };
   const preferences = createPreferences({ store, lists, url: preferencesUrl, clock, logger, onJoin });
+  /** The list headers of a mail of `list`: its form's unsubscribe link, or for a list without one the preference page naming it. */
+  const listHeadersOf = async (list: NewsletterList, email: string) => {
+    const secret = await store.secret();
+    const form = forms.find((candidate) => candidate.path === list.form);
+    return form ? listHeaders(form, createUnsubscribeToken(secret, form.path, email)) : listHeadersWithoutForm(list, preferencesUrl, createPreferencesToken(secret, email));
+  };
   return {
     signup,
     confirm,
@@ -302,6 +317,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     remove: unsubscribing.remove,
     unsubscribeLinkFor: unsubscribing.unsubscribeLinkFor,
     listHeadersFor: unsubscribing.listHeadersFor,
+    listHeadersOf,
     isSubscribed: (form, email) => store.isSubscribed(form, email),
     listSubscribers: (form) => store.listSubscribers(form),
     preferences,

@@ -22,6 +22,12 @@ export type Redemption =
   /** Nothing was written: the address is not on the list. */
   | { kind: 'not_saved' };
 
+/** What a join may record besides the address (docs/newsletter.md "Importing addresses"): where it came from, its language. */
+export interface JoinAttributes {
+  source?: string;
+  lang?: string;
+}
+
 export interface NewsletterStore {
   /** Reads what must be in memory before the first request (the files); called once at start, `now` being its time. */
   open(now: number): Promise<void>;
@@ -49,7 +55,7 @@ export interface NewsletterStore {
    * Puts `email` on the list `log` at `at` (RFC 3339) without a confirmation: a change on the preference page of an
    * address that proved it reads its mail (docs/newsletter.md "Preferences"); false when it was on it already.
    */
-  join(log: SubscriberLogRef, email: string, at: string): Promise<boolean>;
+  join(log: SubscriberLogRef, email: string, at: string, attributes?: JoinAttributes): Promise<boolean>;
   /**
    * Sets the tags of `email`'s subscription to the list `log` (already in one spelling, attributes.ts), replacing
    * those it had; false when the address is not on the list. A later subscription starts without tags.

@@ -35,6 +35,8 @@ export interface Preferences {
   save(token: string | undefined, ticked: readonly string[]): Promise<PreferencesOutcome>;
   /** Leaves every list, public or not. */
   leaveAll(token: string | undefined): Promise<PreferencesOutcome>;
+  /** Leaves the list `id` alone: the one-click unsubscribe of a mail of a list without a form (docs/newsletter.md "Leaving the list"). */
+  leave(token: string | undefined, id: string): Promise<PreferencesOutcome>;
   /** `<public_url>/newsletter/preferences?token=...` for `email`, for every mail to a subscriber. */
   linkFor(email: string): Promise<string>;
 }
@@ -106,6 +108,10 @@ export function createPreferences(deps: PreferencesDeps): Preferences {
       const email = await emailOf(token);
       // The page shows every list the address is on (those not public too), so leaving each shown one leaves all.
       return email === undefined ? { kind: 'bad_token' } : apply(email, () => false);
+    },
+    async leave(token, id) {
+      const email = await emailOf(token);
+      return email === undefined ? { kind: 'bad_token' } : apply(email, (list) => list.joined && list.id !== id);
     },
     linkFor: async (email) => `${deps.url}?token=${encodeURIComponent(createPreferencesToken(await store.secret(), email))}`,
   };

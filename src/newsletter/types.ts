@@ -49,6 +49,8 @@ export interface Newsletter {
   unsubscribeLinkFor(form: NewsletterForm, email: string): Promise<string>;
   /** The `list` field (List-Id, List-Unsubscribe) of every mail to a subscriber. */
   listHeadersFor(form: NewsletterForm, email: string): Promise<MailList>;
+  /** The same for a mail of `list`: a list without a form unsubscribes on the preference page (docs/newsletter.md "Leaving the list"). */
+  listHeadersOf(list: NewsletterList, email: string): Promise<MailList>;
   /** Whether `email` is on the list of `form` now (a campaign skips an address that left it); asks the store each time. */
   isSubscribed(form: SubscriberLogRef, email: string): Promise<boolean>;
   /** The current subscribers of `form`, in the order of their last subscription (the list a campaign goes to). */
@@ -78,6 +80,8 @@ export interface NewsletterDeps {
   preferencesUrl?: string;
   /** `mail.from`. */
   from: string;
+  /** `[site] base_url`: where an automation's mail links back to, and its relative links resolve. */
+  siteUrl?: string;
   /** The name the confirmation mail gives the site. */
   siteNameFor(form: NewsletterForm): string;
   /**

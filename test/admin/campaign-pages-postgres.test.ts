@@ -58,7 +58,7 @@ describe('the campaign pages with campaigns in PostgreSQL', () => {
     const pages = [
       ...createSendPages({
         sources: {
-          forms: config.forms,
+          lists: config.newsletter.lists,
           findPost: (slug, lang) => (slug === POST.slug && (lang ?? 'en') === POST.lang ? POST : undefined),
           readSubscribers: (form) => readSubscribers(dataDir, form),
           store,

@@ -52,8 +52,9 @@ describe('the send and campaign pages', () => {
     const config = loadNewsletterConfig(dataDir, [
       { path: '/newsletter', type: 'newsletter', allowed_origins: ['https://example.com'], subscribers: 'subscribers.jsonl' },
       { path: '/letters', type: 'newsletter', allowed_origins: ['https://example.com'], subscribers: 'letters.jsonl' },
-    ]);
+    ], { newsletter: { lists: [{ id: 'weekly', name: 'The weekly' }] } });
     await writeFile(path.join(dataDir, 'subscribers.jsonl'), READERS.map((email) => subscribedLine(email)).join(''));
+    await writeFile(path.join(dataDir, 'newsletter-list-weekly-subscribers.jsonl'), subscribedLine('weekly@example.org', 'weekly'));
     mailer = createRecordingMailer();
     wakes = 0;
     posts = new Map([['hello/en', { slug: 'hello', lang: 'en', title: 'Hello', url: 'https://example.com/blog/hello', html: '<p>First words.</p>', date: '2024-05-01T00:00:00Z' }]]);
@@ -77,7 +78,7 @@ describe('the send and campaign pages', () => {
       }),
       ...createSendPages({
         sources: {
-          forms: config.forms,
+          lists: config.newsletter.lists,
           findPost: (slug, lang) => posts.get(`${slug}/${lang ?? 'en'}`),
           readSubscribers: (form) => readSubscribers(dataDir, form),
           store,
@@ -88,6 +89,8 @@ describe('the send and campaign pages', () => {
             {
               from: mail.from,
               publicUrl: config.server.public_url,
+              forms: config.forms,
+              preferencesUrl: config.newsletter.preferences_url,
               siteTitle: 'Example',
               loadSecret: async () => Buffer.alloc(32, 7),
               sendNow: async (message) => {
@@ -162,6 +165,21 @@ describe('the send and campaign pages', () => {
     const bad = await post('/admin/newsletter/test', { post: 'hello', lang: 'en', form: '/newsletter', address: 'not an address' });
     assert.equal(bad.statusCode, 422);
     assert.equal(mailer.sent.length, 1);
+  });
+
+  it('sends to a list without a form: offered by its id, its test mail unsubscribing on the preference page, its campaign created', async () => {
+    const page = await get('/admin/newsletter/send?post=hello&lang=en');
+    assert.match(text(page.body), /weekly \(1 subscribers\)/);
+    const sent = await post('/admin/newsletter/test', { post: 'hello', lang: 'en', form: 'weekly', address: 'me@example.net' });
+    assert.equal(sent.statusCode, 303);
+    assert.match(mailer.sent.at(-1)!.list!.unsubscribeUrl, /^https:\/\/forms\.example\.com\/newsletter\/preferences\?token=[^&]+&list=weekly$/);
+    const confirm = await get('/admin/newsletter/confirm?post=hello&lang=en&form=weekly');
+    assert.match(text(confirm.body), /to 1 subscribers? of weekly\?/);
+    const started = await post('/admin/newsletter/start', { post: 'hello', lang: 'en', form: 'weekly' });
+    assert.equal(started.statusCode, 303);
+    const [campaign] = await createCampaignFiles(campaignsDirOf(dataDir)).list();
+    assert.equal(campaign?.form, 'weekly');
+    assert.deepEqual(await createCampaignFiles(campaignsDirOf(dataDir)).readRecipients(campaign!.id), ['weekly@example.org']);
   });
 
   it('asks for the password again before sending when the sign-in is more than 15 minutes old', async () => {

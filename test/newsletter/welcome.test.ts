@@ -45,7 +45,9 @@ describe('the welcome automation', () => {
     assert.equal(welcomes().length, 1);
     const [mail] = welcomes();
     assert.equal(mail!.to, 'ada@example.org');
-    assert.match(mail!.text, /^Hello ada@example\.org,\n\nthanks for joining \*\*The Letter\*\*\.\n\n-- \nUnsubscribe: https:\/\/\S+\nChoose your lists: https:\/\/\S+\n$/);
+    assert.match(mail!.text, /^Hello ada@example\.org,\n\nthanks for joining The Letter\.\n\n-- \nYou receive this because you subscribed to [^\n]+\.\nUnsubscribe: https:\/\/\S+\nChoose your lists: https:\/\/\S+\n$/);
+    assert.match(mail!.html!, /<strong[^>]*>The Letter<\/strong>/, 'the Markdown as HTML');
+    assert.ok(mail!.html!.includes(mail!.list!.unsubscribeUrl.replace(/&/g, '&amp;')), 'the unsubscribe link in the HTML');
     assert.ok(mail!.list?.unsubscribeUrl);
 
     // Joining a list on the preference page starts that list's welcome.

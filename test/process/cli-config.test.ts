@@ -151,7 +151,7 @@ describe('usage errors of the commands that take arguments', () => {
     // No such file: a command line that cannot run is told first.
     const file = path.join(temp.dir, 'none.toml');
     const cases: Array<[string[], string]> = [
-      [['newsletter', 'send'], 'newsletter send needs --form PATH or --segment ID, and --post SLUG'],
+      [['newsletter', 'send'], 'newsletter send needs one of --form PATH, --list ID or --segment ID, and --post SLUG'],
       [['newsletter', 'send', '--form', '/news', '--post', 'a', '--test', 'me@example.com', '--dry-run'], '--test and --dry-run do not go together'],
       [['newsletter', 'list', '--form', '/news'], 'newsletter list takes no options but --config'],
       [['newsletter', 'sent'], 'unknown newsletter command "sent"'],
@@ -160,7 +160,7 @@ describe('usage errors of the commands that take arguments', () => {
       [['queue'], 'queue needs list, retry or drop'],
       [['subscribers', 'export'], 'subscribers export needs --form PATH or --list ID'],
       [['subscribers', 'export', '--form', '/news', '--format', 'xml'], '--format is csv or json, not "xml"'],
-      [['subscribers'], 'subscribers takes one command: export or tag'],
+      [['subscribers'], 'subscribers takes one command: export, tag or import'],
       [['migrate', 'now'], 'migrate takes no arguments, not "now"'],
     ];
     for (const [args, reason] of cases) {

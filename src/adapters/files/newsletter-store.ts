@@ -97,9 +97,9 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       }
       return { kind: 'confirmed', record, subscribedAt: now };
     },
-    async join(log, email, at) {
+    async join(log, email, at, attributes = {}) {
       if (subscribers.has(log, email)) return false;
-      await subscribers.subscribe(log, { email, subscribed_at: at, signed_up_at: at });
+      await subscribers.subscribe(log, { email, subscribed_at: at, signed_up_at: at, ...attributes });
       return true;
     },
     setTags: (log, email, tags, at) => subscribers.tag(log, email, tags, at),

@@ -40,10 +40,10 @@ INSERT INTO subscriber_events (log, form, event, email, at)
 SELECT $1, $2, 'unsubscribed', $3, $4
 WHERE (SELECT event FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) ORDER BY id DESC LIMIT 1) = 'subscribed'`;
 
-/** A `subscribed` event when the address is not on the list: $1 log, $2 list key, $3 address, $4 time. */
+/** A `subscribed` event when the address is not on the list: $1 log, $2 list key, $3 address, $4 time, $5 source, $6 language. */
 const JOIN = `
-INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at)
-SELECT $1, $2, 'subscribed', $3, $4, $4
+INSERT INTO subscriber_events (log, form, event, email, at, signed_up_at, source, lang)
+SELECT $1, $2, 'subscribed', $3, $4, $4, $5, $6
 WHERE coalesce((SELECT event FROM subscriber_events WHERE form = $2 AND lower(email) = lower($3) ORDER BY id DESC LIMIT 1), '') <> 'subscribed'`;
 
 /** The tags of the address's current subscription, when its last event is one: $1 list key, $2 address, $3 tags. */
@@ -127,7 +127,7 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
       const expired = await exists('SELECT 1 FROM pending_signups WHERE hash = $1 AND form = $2', [hash, form.path]);
       return { kind: 'gone', reason: expired ? 'expired' : 'unknown' };
     },
-    join: (log, email, at) => exists(JOIN, [log.subscribers, log.path, email, at]),
+    join: (log, email, at, attributes = {}) => exists(JOIN, [log.subscribers, log.path, email, at, attributes.source ?? null, attributes.lang ?? null]),
     setTags: (log, email, tags) => exists(SET_TAGS, [log.path, email, tags]),
     claimAutomation: (automation, email, at) =>
       exists('INSERT INTO newsletter_automations_mailed (automation, email_key, email, at) VALUES ($1, lower($2), $2, $3) ON CONFLICT DO NOTHING', [automation, email, at]),

@@ -5,7 +5,6 @@
 // 500s. Logged: {"event":"admin_campaign_test"|"admin_campaign_started","user","form","slug","lang"[,"campaign"]}.
 import { planCampaign, startCampaign, type CampaignPlan, type CampaignSources } from '../../newsletter/campaigns/campaign-plan.js';
 import type { SendOutcome as TestSendOutcome } from '../../ports.js';
-import type { NewsletterForm } from '../../config/config.js';
 import { isEmailAddress } from '../../kit/email-address.js';
 import type { Answer } from '../../http/answer.js';
 import { createPasswordConfirmation, type PasswordAttempts } from '../reauth.js';
@@ -41,7 +40,6 @@ type Wanted = { slug: string; lang?: string; form?: string };
 export function createSendPages(deps: SendPagesDeps): AdminRoute[] {
   const { sources, logger } = deps;
   const outcomes = createTestOutcomes(deps.randomHex);
-  const newsletters = sources.forms.filter((form): form is NewsletterForm => form.type === 'newsletter');
   const fromQuery = (request: AdminRequest): URLSearchParams => new URLSearchParams(request.query);
   const fromForm = (request: AdminRequest): URLSearchParams => request.form?.fields ?? new URLSearchParams();
   const wantedOf = (fields: URLSearchParams): Wanted => ({
@@ -54,15 +52,15 @@ export function createSendPages(deps: SendPagesDeps): AdminRoute[] {
 
   /** The plan for what the request names, or the page saying why there is none. */
   async function planOf(wanted: Wanted, session: AdminSession): Promise<{ plan: CampaignPlan; target: SendTarget } | { answer: Answer }> {
-    const form = wanted.form ?? newsletters[0]?.path;
-    if (form === undefined) return { answer: message(404, session, 'No newsletter form', 'The configuration has no newsletter form to send posts to.') };
-    const plan = await planCampaign(sources, { form, slug: wanted.slug, lang: wanted.lang });
+    const list = wanted.form ?? sources.lists[0]?.log.path;
+    if (list === undefined) return { answer: message(404, session, 'No newsletter list', 'The configuration has no newsletter list to send posts to.') };
+    const plan = await planCampaign(sources, { list, slug: wanted.slug, lang: wanted.lang });
     if ('problem' in plan) {
-      return plan.problem === 'no_form'
-        ? { answer: message(404, session, 'No such newsletter form', `There is no newsletter form at that path. Newsletter forms: ${plan.newsletters.join(', ') || 'none'}.`) }
+      return plan.problem === 'no_list'
+        ? { answer: message(404, session, 'No such newsletter list', `There is no newsletter list by that name. Lists: ${plan.lists.join(', ') || 'none'}.`) }
         : { answer: message(404, session, 'No such published post', 'There is no published post by that name in that language. Drafts and scheduled posts are not sent.') };
     }
-    return { plan, target: { slug: plan.post.slug, lang: plan.post.lang, form: plan.form.path } };
+    return { plan, target: { slug: plan.post.slug, lang: plan.post.lang, form: plan.list.log.path } };
   }
 
   const show: AdminPage = async (request, session) => {
@@ -70,8 +68,9 @@ export function createSendPages(deps: SendPagesDeps): AdminRoute[] {
     const found = await planOf(wantedOf(query), session);
     if ('answer' in found) return found.answer;
     const { plan, target } = found;
+    // Every list, named by its campaign key (a form's path, or the id of a list without a form).
     const forms = await Promise.all(
-      newsletters.map(async (form) => ({ path: form.path, subscribers: form === plan.form ? plan.recipients.length : (await sources.readSubscribers(form)).length })),
+      sources.lists.map(async (list) => ({ path: list.log.path, subscribers: list === plan.list ? plan.recipients.length : (await sources.readSubscribers(list.log)).length })),
     );
     const test = outcomes.find(session.user, query.get('test') ?? '');
     return htmlAnswer(200, <SendPage session={session} title={plan.post.title} target={target} forms={forms} earlier={plan.earlier} test={test} />);

@@ -1,5 +1,5 @@
-// "Send to subscribers" (docs/admin.md "Sending a post"): the page of one published post, with the newsletter form
-// to send to, earlier campaigns of the post, a test send and "Continue"; then the confirmation step that names
+// "Send to subscribers" (docs/admin.md "Sending a post"): the page of one published post, with the newsletter list
+// to send to (named by its form's path, or by its id for a list without a form), earlier campaigns of the post, a test send and "Continue"; then the confirmation step that names
 // the number of subscribers and creates the campaign. Every form works without script.
 import type { CampaignRequest } from '../../newsletter/campaigns/campaign.js';
 import type { AdminSession } from '../sessions.js';
@@ -52,7 +52,7 @@ export interface SendPageProps {
   session: AdminSession;
   title: string;
   target: SendTarget;
-  /** Every newsletter form with its confirmed subscribers now. */
+  /** Every newsletter list, by its campaign key (a form's path or a list id), with its confirmed subscribers now. */
   forms: ReadonlyArray<{ path: string; subscribers: number }>;
   earlier: readonly EarlierCampaign[];
   test?: TestOutcomeNote;
@@ -77,7 +77,7 @@ export function SendPage({ session, title, target, forms, earlier, test }: SendP
         <dd>{target.lang}</dd>
         {forms.length === 1 && (
           <>
-            <dt>Newsletter form</dt>
+            <dt>Newsletter list</dt>
             <dd>
               {target.form}: {chosen?.subscribers ?? 0} confirmed subscribers
             </dd>
@@ -89,7 +89,7 @@ export function SendPage({ session, title, target, forms, earlier, test }: SendP
           <input type="hidden" name="post" value={target.slug} />
           <input type="hidden" name="lang" value={target.lang} />
           <div>
-            <label for="send-form">Newsletter form</label>
+            <label for="send-form">Newsletter list</label>
             <select id="send-form" name="form">
               {forms.map((form) => (
                 <option key={form.path} value={form.path} selected={form.path === target.form}>
@@ -98,7 +98,7 @@ export function SendPage({ session, title, target, forms, earlier, test }: SendP
               ))}
             </select>
           </div>
-          <button type="submit">Choose this form</button>
+          <button type="submit">Choose this list</button>
         </form>
       )}
       <h2>Sent before</h2>

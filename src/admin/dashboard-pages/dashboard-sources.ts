@@ -5,7 +5,7 @@
 // The admin is built before that service, so the running parts come through functions that may give undefined.
 import type { PostVersionState } from '../../blog/post-version-state.js';
 import type { CampaignStore } from '../../newsletter/campaigns/campaign-store.js';
-import type { FormConfig, MessageForm, NewsletterForm } from '../../config/config.js';
+import type { FormConfig, MessageForm, SubscriberLogRef } from '../../config/config.js';
 import type { FormsReadings } from '../../forms/forms-service.js';
 import type { SpamStore } from '../../forms/spam/quarantine.js';
 import type { Newsletter } from '../../newsletter/index.js';
@@ -20,8 +20,8 @@ export interface DashboardSources {
   clock: Clock;
   /** Submissions per UTC day of `form`'s archive over `days` days up to `now`, oldest first. */
   countSubmissions(form: ArchivedForm, days: number, now: number): Promise<Array<{ day: string; count: number }>>;
-  /** The raw lines of `form`'s subscriber log (the history folds them; readSubscribers gives the list). */
-  readSubscriberLines(form: NewsletterForm): Promise<unknown[]>;
+  /** The raw lines of the subscriber log `form` (the history folds them; readSubscribers gives the list). */
+  readSubscriberLines(form: SubscriberLogRef): Promise<unknown[]>;
   /** Unexpired pending signups at `now`, by form path. */
   countPending(now: number): Promise<Map<string, number>>;
   /** Every post version of the blog, or undefined without one. */

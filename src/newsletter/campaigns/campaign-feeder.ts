@@ -14,7 +14,7 @@
 // A campaign whose recipients complain or bounce hard too often pauses itself (campaign-pause.ts; docs/bounces.md
 // "Suppression"): a `paused_at` line says why, the feeder leaves it for the next campaign, and a `resumed_at`
 // line (/admin "Resume") lets it go on, its rates counted afresh from there.
-import type { NewsletterForm } from '../../config/config.js';
+import type { NewsletterList } from '../../config/config.js';
 import type { Logger } from '../../kit/log.js';
 import type { Clock, MailMessage, Timers } from '../../ports.js';
 import type { OutgoingMessage, QueuedMessage, QueueOutcome } from '../../queue/outgoing.js';
@@ -34,9 +34,10 @@ export interface CampaignFeederDeps {
   enqueue(messages: readonly OutgoingMessage[]): Promise<void>;
   /** The queue's pending mails of `campaign` now (with PostgreSQL, every replica's). */
   pendingMessages(campaign: string): Promise<readonly QueuedMessage[]>;
-  formOf(path: string): NewsletterForm | undefined;
+  /** The list a campaign names (CampaignRequest.form: a form's path or a list id). */
+  listOf(key: string): NewsletterList | undefined;
   /** The mail of one recipient: the body with their unsubscribe link and list headers. */
-  mailFor(form: NewsletterForm, email: string, body: CampaignBody, request: CampaignRequest): Promise<MailMessage>;
+  mailFor(list: NewsletterList, email: string, body: CampaignBody, request: CampaignRequest): Promise<MailMessage>;
   /** Mails per minute handed to the queue; 0 for no limit. */
   sendPerMinute: number;
   /** The time the journal's lines carry. */
@@ -170,9 +171,9 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
     campaign.sent = states.reduce((count, state) => count + (state === RecipientState.sent ? 1 : 0), 0);
     campaign.since = since;
     for (const { index, outcome } of campaign.early.splice(0)) apply(campaign, index, outcome);
-    const form = deps.formOf(request.form);
-    if (!form) {
-      // The form left the configuration: the campaign waits for it (a restart with the form back) instead of
+    const list = deps.listOf(request.form);
+    if (!list) {
+      // The list left the configuration: the campaign waits for it (a restart with the list back) instead of
       // skipping everyone still to be mailed.
       choice.setAside(request, 'form_missing');
       return undefined;
@@ -211,12 +212,12 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
         const email = recipients[end]!;
         const index = end;
         end += 1;
-        if (!(await ledger.isRecipientWanted(form, email))) {
+        if (!(await ledger.isRecipientWanted(list, email))) {
           states[index] = RecipientState.skipped;
           await store.append(request.id, { r: index, s: 'skipped' });
           continue;
         }
-        batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail: await deps.mailFor(form, email, body, request), recipient: { campaign: request.id, index } });
+        batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail: await deps.mailFor(list, email, body, request), recipient: { campaign: request.id, index } });
       }
       if (batch.length > 0) {
         try {

@@ -5,7 +5,7 @@
 //
 // Nobody is mailed twice after a crash: the queue awaits `settled` before it lets go of a message
 // (QueueWorkerDeps.settled), so every recipient the feeder handed over is either still queued or journaled.
-import type { NewsletterForm } from '../../config/config.js';
+import type { NewsletterList, SubscriberLogRef } from '../../config/config.js';
 import type { Timers } from '../../ports.js';
 import type { OutgoingMessage, QueuedMessage, QueueOutcome } from '../../queue/outgoing.js';
 import type { CampaignStore } from './campaign-store.js';
@@ -15,10 +15,11 @@ const JOURNAL_ATTEMPTS = 3;
 
 export interface CampaignLedgerDeps {
   store: Pick<CampaignStore, 'append'>;
-  formOf(path: string): NewsletterForm | undefined;
-  isSubscribed(form: NewsletterForm, email: string): Promise<boolean>;
+  /** The list a campaign mail names (OutgoingMessage.form: a form's path or a list id). */
+  listOf(key: string): NewsletterList | undefined;
+  isSubscribed(log: SubscriberLogRef, email: string): Promise<boolean>;
   /**
-   * Whether the suppression list holds back a campaign mail of form `form` to `email` (docs/bounces.md
+   * Whether the suppression list holds back a campaign mail of the list keyed `form` to `email` (docs/bounces.md
    * "Suppression"); nothing is held back without it.
    */
   isHeldBack?(email: string, form: string): Promise<boolean>;
@@ -32,8 +33,8 @@ export type OutcomeListener = (index: number, outcome: QueueOutcome) => void;
 export interface CampaignLedger {
   /** Whether a queued campaign mail is still wanted: its address has not left the list since it was queued. */
   isWanted(message: OutgoingMessage): Promise<boolean>;
-  /** Whether `email` gets the campaign mails of `form` now: on its list and not held back by the suppression list. */
-  isRecipientWanted(form: NewsletterForm, email: string): Promise<boolean>;
+  /** Whether `email` gets the campaign mails of `list` now: on it and not held back by the suppression list. */
+  isRecipientWanted(list: NewsletterList, email: string): Promise<boolean>;
   /** The queue's hook: journals how a campaign mail left the queue, before the queue forgets it. */
   settled(message: QueuedMessage, outcome: QueueOutcome): Promise<void>;
   /** Tells `listener` every outcome of campaign `id` journaled from now on, until the returned function is called. */
@@ -45,17 +46,17 @@ export function createCampaignLedger(deps: CampaignLedgerDeps): CampaignLedger {
   const followers = new Map<string, OutcomeListener>();
   const pause = (ms: number) => new Promise<void>((resolve) => timers.setTimeout(resolve, ms));
 
-  async function isRecipientWanted(form: NewsletterForm, email: string): Promise<boolean> {
+  async function isRecipientWanted(list: NewsletterList, email: string): Promise<boolean> {
     // A suppressed address is skipped like one that left the list.
-    return (await deps.isSubscribed(form, email)) && !(await deps.isHeldBack?.(email, form.path));
+    return (await deps.isSubscribed(list.log, email)) && !(await deps.isHeldBack?.(email, list.log.path));
   }
 
   return {
     isRecipientWanted,
     async isWanted(message) {
       if (message.channel !== 'mail' || !message.recipient) return true;
-      const form = deps.formOf(message.form);
-      return form !== undefined && (await isRecipientWanted(form, message.mail.to));
+      const list = deps.listOf(message.form);
+      return list !== undefined && (await isRecipientWanted(list, message.mail.to));
     },
     async settled(queued, outcome) {
       const { message } = queued;

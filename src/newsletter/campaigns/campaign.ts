@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 export interface CampaignRequest {
   /** Sortable by creation: `<UTC date and time>-<random>`. */
   id: string;
-  /** The newsletter form's path: its subscribers receive the post. */
+  /** The list whose subscribers receive the post, by the key of its log: a newsletter form's path, or a list id. */
   form: string;
   slug: string;
   lang: string;

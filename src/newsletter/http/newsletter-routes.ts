@@ -58,7 +58,13 @@ function createPreferencesRoute(newsletter: Newsletter, site: pages.PageSite): R
     if (!body.ok) return errorAnswer(body.error, { 'cache-control': 'no-store', ...NO_INDEX });
     const fields = parseQuery(body.body.toString('utf8'));
     const leaveAll = fields.action === 'leave_all';
-    const outcome: PreferencesOutcome = leaveAll ? await newsletter.preferences.leaveAll(token) : await newsletter.preferences.save(token, parseTickedLists(fields.lists));
+    // A mail of a list without a form links here with `list=<id>`: its one-click POST (RFC 8058) leaves that list alone.
+    const oneList = fields['List-Unsubscribe'] === 'One-Click' ? listOf(request) : undefined;
+    const outcome: PreferencesOutcome = oneList
+      ? await newsletter.preferences.leave(token, oneList)
+      : leaveAll
+        ? await newsletter.preferences.leaveAll(token)
+        : await newsletter.preferences.save(token, parseTickedLists(fields.lists));
     if (outcome.kind === 'bad_token' || !token) return answer(badPreferencesLinkPage(site));
     if (outcome.kind === 'not_saved') return answer(preferencesNotSavedPage(site));
     return answer(preferencesPage(site, token, outcome.view, leaveAll ? 'left_all' : 'saved'));
@@ -116,4 +122,10 @@ function tokenOf(request: RoutedRequest): string | undefined {
 
 function answer(page: pages.NewsletterPage): Answer {
   return { status: page.status, headers: { ...PAGE_HEADERS }, body: page.html };
+}
+
+/** The list id in the query (`list=`), when there is one. */
+function listOf(request: RoutedRequest): string | undefined {
+  const list = parseQuery(request.query).list;
+  return typeof list === 'string' && list !== '' ? list : undefined;
 }

@@ -1,6 +1,7 @@
 // The order of a campaign's journal: the finished line comes after every recipient's outcome. A store whose
 // outcome lines take a while to write (a slow disk, or PostgreSQL committing two inserts in flight in either
 // order) must not see the campaign finished before them. The feeder and the ledger run on fake time.
+import { formListsOf } from '../../../src/newsletter/lists.js';
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -17,7 +18,8 @@ import { createTempDir } from '../../support/temp-dir.js';
 
 const BODY = { subject: 'A new post', lang: 'en', html: '<p>Hello</p>', text: 'Hello' };
 const ID = '20261123T120000Z-abcd';
-const FORM = { path: '/newsletter', type: 'newsletter' } as NewsletterForm;
+const FORM = { path: '/newsletter', type: 'newsletter', list: 'newsletter', subscribers: 'newsletter-subscribers.jsonl' } as NewsletterForm;
+const LIST = formListsOf([FORM])[0]!;
 const ADDRESSES = Array.from({ length: 12 }, (_, index) => `reader${index}@example.org`);
 const REQUEST: CampaignRequest = { id: ID, form: '/newsletter', slug: 'a-new-post', lang: 'en', subject: BODY.subject, post_url: 'https://example.com/blog/a-new-post', created_at: '2026-11-23T12:00:00.000Z', recipients: ADDRESSES.length, resend: false };
 
@@ -41,7 +43,7 @@ describe('a campaign journal', () => {
         await files.append(id, line);
       },
     };
-    const ledger = createCampaignLedger({ store, formOf: (path) => (path === FORM.path ? FORM : undefined), isSubscribed: async () => true, timers });
+    const ledger = createCampaignLedger({ store, listOf: (key) => (key === LIST.log.path ? LIST : undefined), isSubscribed: async () => true, timers });
     let sent = 0;
     const feeder: CampaignFeeder = createCampaignFeeder({
       store,
@@ -54,8 +56,8 @@ describe('a campaign journal', () => {
         }
       },
       pendingMessages: async () => [],
-      formOf: (path) => (path === FORM.path ? FORM : undefined),
-      mailFor: async (_form, email, body) => ({ from: 'news@example.com', to: email, subject: body.subject, text: body.text, autoSubmitted: 'auto-generated' }),
+      listOf: (key) => (key === LIST.log.path ? LIST : undefined),
+      mailFor: async (_list, email, body) => ({ from: 'news@example.com', to: email, subject: body.subject, text: body.text, autoSubmitted: 'auto-generated' }),
       sendPerMinute: 0,
       clock: timers.now,
       timers,

@@ -3,6 +3,7 @@
 // replica that died leaves its campaign to another once the lease lapsed, which goes on after the last journaled
 // recipient; a replica that lost its lease hands no more mails to its queue. Polls and lease renewals run on fake
 // time; the leases themselves are the database's.
+import { formListsOf } from '../../../src/newsletter/lists.js';
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -20,7 +21,8 @@ import { startPostgresServer, type TestPostgres } from '../../support/postgres-s
 
 const BODY = { subject: 'A new post', lang: 'en', html: '<p>Hello</p>', text: 'Hello' };
 const ID = '20261123T120000Z-abcd';
-const FORM = { path: '/newsletter', type: 'newsletter' } as NewsletterForm;
+const FORM = { path: '/newsletter', type: 'newsletter', list: 'newsletter', subscribers: 'newsletter-subscribers.jsonl' } as NewsletterForm;
+const LIST = formListsOf([FORM])[0]!;
 const ADDRESSES = Array.from({ length: 60 }, (_, index) => `reader${index}@example.org`);
 
 function requestFor(recipients: number): CampaignRequest {
@@ -100,8 +102,8 @@ describe('the campaign feeder with several replicas on one PostgreSQL', () => {
         return held;
       },
     };
-    const formOf = (path: string) => (path === FORM.path ? FORM : undefined);
-    const ledger = createCampaignLedger({ store: leasing, formOf, isSubscribed: async () => true, timers });
+    const listOf = (key: string) => (key === LIST.log.path ? LIST : undefined);
+    const ledger = createCampaignLedger({ store: leasing, listOf, isSubscribed: async () => true, timers });
     self.feeder = createCampaignFeeder({
       store: leasing,
       ledger,
@@ -114,8 +116,8 @@ describe('the campaign feeder with several replicas on one PostgreSQL', () => {
         }
       },
       pendingMessages: async () => [...pending],
-      formOf,
-      mailFor: async (_form, email, body) => ({ from: 'news@example.com', to: email, subject: body.subject, text: body.text, autoSubmitted: 'auto-generated' }),
+      listOf,
+      mailFor: async (_list, email, body) => ({ from: 'news@example.com', to: email, subject: body.subject, text: body.text, autoSubmitted: 'auto-generated' }),
       sendPerMinute: 0,
       clock: timers.now,
       timers,

@@ -29,7 +29,7 @@ describe('starting a campaign', () => {
       temp.dir,
     );
     return {
-      forms: config.forms,
+      lists: config.newsletter.lists,
       findPost: (slug) => (slug === POST.slug ? POST : undefined),
       readSubscribers: async () => [
         { email: 'a@example.org', subscribed_at: '2026-01-01T00:00:00.000Z' },
@@ -40,7 +40,7 @@ describe('starting a campaign', () => {
     };
   }
 
-  const plan = async (from: CampaignSources) => (await planCampaign(from, { form: '/newsletter', slug: 'spring' })) as CampaignPlan;
+  const plan = async (from: CampaignSources) => (await planCampaign(from, { list: '/newsletter', slug: 'spring' })) as CampaignPlan;
 
   it('makes one campaign of two sends started at the same moment', async () => {
     const from = await sources();
@@ -69,7 +69,7 @@ describe('starting a campaign', () => {
   it('creates a campaign to a segment with exactly the subscribers it takes', async () => {
     const from = await sources();
     const segment = { id: 'beta', list: 'newsletter', tags_include: ['beta'], tags_exclude: [] };
-    const planned = (await planCampaign(from, { form: '/newsletter', slug: 'spring', segment })) as CampaignPlan;
+    const planned = (await planCampaign(from, { list: '/newsletter', slug: 'spring', segment })) as CampaignPlan;
     assert.deepEqual([planned.recipients, planned.listCount], [['b@example.org'], 2]);
     const started = await startCampaign(from.store, planned, { resend: false, now: Date.parse('2026-11-23T12:00:00Z'), randomHex: 'aaaa' });
     assert.ok('started' in started);

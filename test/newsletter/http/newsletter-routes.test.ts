@@ -35,9 +35,10 @@ function createFakeNewsletter(): FakeNewsletter {
     remove: async () => 'not_subscribed',
     unsubscribeLinkFor: async () => '',
     listHeadersFor: async () => ({ id: '', unsubscribeUrl: '' }),
+    listHeadersOf: async () => ({ id: '', unsubscribeUrl: '' }),
     isSubscribed: async () => false,
     listSubscribers: async () => [],
-    preferences: { view: async () => undefined, save: async () => ({ kind: 'bad_token' }), leaveAll: async () => ({ kind: 'bad_token' }), linkFor: async () => '' },
+    preferences: { view: async () => undefined, save: async () => ({ kind: 'bad_token' }), leaveAll: async () => ({ kind: 'bad_token' }), leave: async () => ({ kind: 'bad_token' }), linkFor: async () => '' },
     async close() {
       fake.closed = true;
     },

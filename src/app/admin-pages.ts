@@ -21,7 +21,7 @@ import { createCampaignPages } from '../admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from '../admin/campaign-pages/send-pages.js';
 import { createDashboardPages } from '../admin/dashboard-pages/dashboard-pages.js';
 import { createInboxPages } from '../admin/inbox-pages/inbox-pages.js';
-import { createAttachmentFiles } from '../adapters/files/attachment-files.js';
+import { createAttachmentStoreOf, takesAttachments } from './attachment-storage.js';
 import { createSpamPages } from '../admin/spam-pages/spam-pages.js';
 import { createPasskeyPages } from '../admin/passkeys/passkey-pages.js';
 import type { NewsletterSending } from '../admin/post-pages/post-list-page.js';
@@ -267,8 +267,8 @@ function networkOf(core: AdminPagesCore, request: RoutedRequest): string {
 
 /** Deletes the files of an inbox entry (docs/attachments.md "Storage") when a form takes files. */
 function attachmentRemoverOf(config: Config): ((ids: readonly string[]) => Promise<void>) | undefined {
-  if (!config.forms.some((form) => form.type !== 'newsletter' && form.attachments !== undefined)) return undefined;
-  const files = createAttachmentFiles(config.data_dir);
+  if (!takesAttachments(config)) return undefined;
+  const files = createAttachmentStoreOf(config);
   return async (ids) => {
     for (const id of ids) await files.remove(id).catch(() => {});
   };

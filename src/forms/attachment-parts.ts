@@ -24,10 +24,12 @@ export interface AttachmentDeps {
   scanner: VirusScanner | undefined;
   /** The install's secret, which signs the links. */
   secret(): Promise<string>;
+  /** Held submissions are tried again every RETRY_INTERVAL_MS on these. */
   timers: Timers;
-  /** How often held submissions are tried again; a minute unless a test says otherwise. */
-  retryIntervalMs?: number;
 }
+
+/** How often held submissions are tried again (docs/attachments.md "Virus scan"). */
+export const RETRY_INTERVAL_MS = 60_000;
 
 type ServiceParts = AcceptedPathDeps & { logger: Logger; clock: Clock; spamStore: Pick<SpamStore, 'quarantine'> };
 
@@ -63,9 +65,9 @@ export function createAttachmentParts(forms: readonly FormConfig[], publicUrl: s
     } catch (error) {
       parts.logger.error({ event: 'attachment_sweep_failed', reason: safeReason(error) }, 'attachment sweep failed');
     }
-    if (!stopped) handle = timers.setTimeout(() => void sweep(), deps.retryIntervalMs ?? 60_000);
+    if (!stopped) handle = timers.setTimeout(() => void sweep(), RETRY_INTERVAL_MS);
   };
-  handle = timers.setTimeout(() => void sweep(), deps.retryIntervalMs ?? 60_000);
+  handle = timers.setTimeout(() => void sweep(), RETRY_INTERVAL_MS);
 
   return {
     linkAttachments,

@@ -1,16 +1,23 @@
 // Form attachments against a real clamd (docs/attachments.md): a clean PDF is linked in the owner mail and its
 // link downloads it; EICAR quarantines the submission with reason virus and is never linked; with clamd down the
-// submission is held, then delivered once clamd is back; limits answer 413 and 400 and keep nothing.
+// submission is held, then delivered once clamd is back (on fake time); limits answer 413 and 400 and keep nothing.
+// The same on an S3-compatible server (s3rver): files in the bucket, streamed back through the signed link.
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createAttachmentStoreOf } from '../../src/app/attachment-storage.js';
+import { RETRY_INTERVAL_MS } from '../../src/forms/attachment-parts.js';
 import { startClamd, EICAR, type TestClamd } from '../support/clamd-server.js';
+import { createFakeTimer } from '../support/fake-timers.js';
 import { contactForm, TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../support/forms-app.js';
-import { waitFor } from '../support/wait.js';
+import { startS3, type TestS3 } from '../support/s3-server.js';
+import { zipOf } from '../support/zip-file.js';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+// The smallest PNG: a 1x1 transparent pixel.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const BOUNDARY = 'postbox-test-boundary';
 
 type Part = { name: string; value: string } | { name: string; filename: string; content: Buffer | string };
@@ -97,20 +104,46 @@ describe('form attachments with clamd', () => {
     assert.deepEqual(await storedFiles(textForms), []);
   });
 
-  it('holds a submission while clamd is down and delivers it once clamd is back', async () => {
-    const forms = await startForms();
+  it('holds a submission while clamd is down and delivers it at the next minute once clamd is back', async () => {
+    const timers = createFakeTimer();
+    const forms = await start({
+      forms: [contactForm({ attachments: { max_files: 2, max_bytes: 1024, types: ['application/pdf', 'image/*'] } })],
+      extra: { storage: { clamd: clamd.address }, server: { public_url: 'https://forms.example.com' } },
+      deps: { timers },
+    });
     await clamd.stop();
     try {
       const response = await submit(forms, [{ name: 'upload', filename: 'report.pdf', content: PDF }]);
       assert.equal(response.statusCode, 200);
       assert.equal(forms.mailer.sent.length, 0, 'nothing is delivered unscanned');
       assert.equal((await readdir(join(forms.dataDir, 'attachments', 'held'))).length, 1);
+      await timers.advance(RETRY_INTERVAL_MS);
+      await timers.until('the retry done', async () => (forms.logs.lines().filter((line) => line.event === 'attachment_scan_unavailable').length >= 2 ? true : undefined));
+      assert.equal(forms.mailer.sent.length, 0, 'still held while clamd is down');
     } finally {
       await clamd.start();
     }
-    const mail = await waitFor('the held submission delivered', () => forms.mailer.sent.find((message) => message.to === 'owner@example.com'));
+    assert.equal(forms.mailer.sent.length, 0, 'nothing happens before the next minute');
+    await timers.advance(RETRY_INTERVAL_MS);
+    const mail = await timers.until('the held submission delivered', () => forms.mailer.sent.find((message) => message.to === 'owner@example.com'));
     assert.match(mail.text, /\/attachments\//);
-    await waitFor('the hold released', async () => ((await readdir(join(forms.dataDir, 'attachments', 'held'))).length === 0 ? true : undefined));
+    await timers.until('the hold released', async () => ((await readdir(join(forms.dataDir, 'attachments', 'held'))).length === 0 ? true : undefined));
+  });
+
+  it('quarantines EICAR inside a ZIP: clamd unpacks the archive', async () => {
+    const zipForms = await start({
+      forms: [contactForm({ attachments: { types: ['application/zip'] } })],
+      extra: { storage: { clamd: clamd.address } },
+    });
+    const clean = await submit(zipForms, [{ name: 'upload', filename: 'notes.zip', content: zipOf('notes.txt', 'Nothing to see here.') }]);
+    assert.equal(clean.statusCode, 200);
+    const ownerMails = () => zipForms.mailer.sent.filter((message) => message.to === 'owner@example.com').length;
+    assert.equal(ownerMails(), 1, 'a clean archive is delivered');
+    const response = await submit(zipForms, [{ name: 'upload', filename: 'eicar.zip', content: zipOf('eicar.com', EICAR) }]);
+    assert.equal(response.statusCode, 200);
+    assert.equal(ownerMails(), 1, 'the infected one is not');
+    const quarantined = await zipForms.backend.spam.list('/contact', { limit: 10 });
+    assert.deepEqual(quarantined.map((entry) => entry.reasons), [['virus']]);
   });
 
   it('tells a client declaring a body of fields and files "100 Continue" over a real socket', async () => {
@@ -164,5 +197,86 @@ describe('form attachments with clamd', () => {
 
     assert.deepEqual(await storedFiles(forms), []);
     assert.equal(forms.mailer.sent.length, 0);
+  });
+});
+
+describe('form attachments on an S3-compatible store', () => {
+  let clamd: TestClamd;
+  let s3: TestS3;
+  before(async () => {
+    [clamd, s3] = await Promise.all([startClamd(), startS3()]);
+  });
+  after(async () => {
+    await Promise.all([clamd.close(), s3.close()]);
+  });
+  const start = useTestFormsService();
+  const startForms = () =>
+    start({
+      forms: [contactForm({ archive: 'contact.jsonl', attachments: { max_files: 2, max_bytes: 1024, types: ['application/pdf', 'image/*', 'text/plain', 'application/zip'] } })],
+      extra: { storage: { ...s3.storage, clamd: clamd.address }, server: { public_url: 'https://forms.example.com' } },
+    });
+
+  it('keeps a PDF and a PNG in the bucket, links them, streams them back, and deletes them with the submission', async () => {
+    const forms = await startForms();
+    const response = await submit(forms, [
+      { name: 'report', filename: 'report.pdf', content: PDF },
+      { name: 'photo', filename: 'photo.png', content: PNG },
+    ]);
+    assert.equal(response.statusCode, 200);
+    const mail = forms.mailer.sent.find((message) => message.to === 'owner@example.com');
+    assert.ok(mail);
+    const links = [...mail.text.matchAll(/https:\/\/forms\.example\.com(\/attachments\/\S+)/g)].map((match) => match[1] as string);
+    assert.equal(links.length, 2, mail.text);
+    const ids = links.map((link) => /\/attachments\/([^?]+)/.exec(link)?.[1] as string);
+    assert.deepEqual(await s3.keys(), ids.map((id) => `attachments/${id}`).sort());
+    for (const [link, content, type] of [[links[0], PDF, 'application/pdf'], [links[1], PNG, 'image/png']] as const) {
+      const download = await forms.app.inject({ method: 'GET', url: link! });
+      assert.equal(download.statusCode, 200, 'served by Postbox itself, never a redirect to the store');
+      assert.deepEqual(download.rawPayload, content);
+      assert.equal(download.headers['content-type'], type);
+      assert.match(String(download.headers['content-disposition']), /^attachment; /);
+      assert.equal(download.headers['x-content-type-options'], 'nosniff');
+    }
+    // Plain bodies with their length, signed with Signature V4, never aws-chunked.
+    const puts = s3.requests.filter((request) => request.method === 'PUT');
+    assert.equal(puts.length, 2);
+    for (const put of puts) {
+      assert.ok(Number(put.headers['content-length']) > 0);
+      assert.equal(put.headers['transfer-encoding'], undefined);
+      assert.equal(put.headers['content-encoding'], undefined);
+      assert.equal(put.headers['x-amz-content-sha256'], 'UNSIGNED-PAYLOAD');
+      assert.match(String(put.headers.authorization), /^AWS4-HMAC-SHA256 Credential=S3RVER\/\d{8}\/us-east-1\/s3\/aws4_request/);
+    }
+    // The inbox deletes the files through the same store (test/admin/inbox-pages.test.ts drives the page).
+    const store = createAttachmentStoreOf(forms.config);
+    for (const id of ids) await store.remove(id);
+    assert.deepEqual(await s3.keys(), []);
+    assert.equal((await forms.app.inject({ method: 'GET', url: links[0]! })).statusCode, 404);
+  });
+
+  it('quarantines EICAR, plain and zipped, with reason virus and keeps nothing of it in the bucket', async () => {
+    const forms = await startForms();
+    for (const file of [
+      { name: 'upload', filename: 'notes.txt', content: EICAR },
+      { name: 'upload', filename: 'eicar.zip', content: zipOf('eicar.com', EICAR) },
+    ]) {
+      assert.equal((await submit(forms, [file])).statusCode, 200);
+    }
+    assert.equal(forms.mailer.sent.length, 0);
+    const quarantined = await forms.backend.spam.list('/contact', { limit: 10 });
+    assert.deepEqual(quarantined.map((entry) => entry.reasons), [['virus'], ['virus']]);
+    assert.deepEqual(await s3.keys(), []);
+  });
+
+  it('refuses HTML renamed .pdf, a file too large and too many files, keeping nothing in the bucket', async () => {
+    const forms = await startForms();
+    const html = await submit(forms, [{ name: 'page', filename: 'report.pdf', content: '<!doctype html><script>alert(1)</script>' }]);
+    assert.equal(html.statusCode, 400);
+    const tooLarge = await submit(forms, [{ name: 'upload', filename: 'big.pdf', content: Buffer.concat([PDF, Buffer.alloc(2048, 0x20)]) }]);
+    assert.equal(tooLarge.statusCode, 413);
+    const tooMany = await submit(forms, [1, 2, 3].map((index) => ({ name: `file${index}`, filename: `r${index}.pdf`, content: PDF })));
+    assert.equal(tooMany.statusCode, 400);
+    assert.deepEqual(await s3.keys(), []);
+    assert.deepEqual(await readdir(join(forms.dataDir, 'attachments', 'spool')).catch(() => []), [], 'no spooled file left behind');
   });
 });

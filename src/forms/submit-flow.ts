@@ -138,8 +138,8 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
         return refused('unavailable');
       }
       if (verdict.reasons.length > 0) {
-        // Spam keeps the names of its files, never the files: a release could otherwise link them unscanned.
-        await attachments?.gate.removeFiles(files);
+        // Spam keeps its files, unscanned, until a person decides: "Not spam" scans them before anything links
+        // them (docs/attachments.md "Virus scan"); they age out after keep_days with the quarantine.
         return handleSpam({ ...check.submission, ...(files.length > 0 ? { attachments: files } : {}) }, verdict);
       }
     }

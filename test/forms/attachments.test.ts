@@ -8,7 +8,9 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createAttachmentStoreOf } from '../../src/app/attachment-storage.js';
+import { composeSpamRelease } from '../../src/app/spam-release.js';
 import { RETRY_INTERVAL_MS } from '../../src/forms/attachment-parts.js';
+import type { WebhookEvent } from '../../src/ports.js';
 import { startClamd, EICAR, type TestClamd } from '../support/clamd-server.js';
 import { createFakeTimer } from '../support/fake-timers.js';
 import { contactForm, TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../support/forms-app.js';
@@ -41,12 +43,13 @@ const FIELDS: Part[] = [
   { name: 'message', value: 'Please find the file attached.' },
 ];
 
-function submit(forms: TestFormsService, files: Part[]) {
+function submit(forms: TestFormsService, files: Part[], message?: string) {
+  const fields = message === undefined ? FIELDS : FIELDS.map((field) => (field.name === 'message' ? { name: 'message', value: message } : field));
   return forms.app.inject({
     method: 'POST',
     url: '/contact',
     headers: { origin: TEST_ORIGIN, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-    payload: multipart([...FIELDS, ...files]),
+    payload: multipart([...fields, ...files]),
   });
 }
 
@@ -89,6 +92,35 @@ describe('form attachments with clamd', () => {
     assert.equal((await forms.app.inject({ method: 'GET', url: forged })).statusCode, 404);
   });
 
+  it('links the files in the Telegram message and the webhook payload too', async () => {
+    const chats: string[] = [];
+    const events: WebhookEvent[] = [];
+    const forms = await start({
+      forms: [
+        contactForm({
+          attachments: { types: ['application/pdf'] },
+          telegram: { bot_token: '1:T', chat_id: 1 },
+          webhook: { url: 'https://hooks.example.org/postbox', secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}` },
+        }),
+      ],
+      extra: { storage: { clamd: clamd.address }, server: { public_url: 'https://forms.example.com' } },
+      deps: {
+        createChatNotifier: () => ({ send: async (text) => void chats.push(text) }),
+        createWebhookNotifier: () => ({ send: async (event) => void events.push(event) }),
+      },
+    });
+    assert.equal((await submit(forms, [{ name: 'upload', filename: 'report.pdf', content: PDF }])).statusCode, 200);
+    const chatLink = /https:\/\/forms\.example\.com(\/attachments\/\S+)/.exec(chats[0] ?? '')?.[1];
+    assert.ok(chatLink, chats[0]);
+    assert.equal(events.length, 1);
+    const [file] = events[0]?.attachments ?? [];
+    assert.deepEqual({ ...file, url: undefined }, { filename: 'report.pdf', type: 'application/pdf', size: PDF.length, url: undefined });
+    for (const url of [chatLink, new URL(file!.url).pathname + new URL(file!.url).search]) {
+      const download = await forms.app.inject({ method: 'GET', url });
+      assert.deepEqual(download.rawPayload, PDF);
+    }
+  });
+
   it('quarantines EICAR with reason virus, removes it and links nothing', async () => {
     // EICAR is text, not a PDF: a form taking text/plain receives it.
     const textForms = await start({
@@ -128,6 +160,34 @@ describe('form attachments with clamd', () => {
     const mail = await timers.until('the held submission delivered', () => forms.mailer.sent.find((message) => message.to === 'owner@example.com'));
     assert.match(mail.text, /\/attachments\//);
     await timers.until('the hold released', async () => ((await readdir(join(forms.dataDir, 'attachments', 'held'))).length === 0 ? true : undefined));
+  });
+
+  it('keeps a spam submission\'s files until "Not spam" scans and links them; a virus quarantine\'s release links nothing', async () => {
+    const forms = await start({
+      forms: [contactForm({ spam: { blocked_words: ['casino'] }, attachments: { types: ['application/pdf', 'text/plain'] } })],
+      extra: { storage: { clamd: clamd.address }, server: { public_url: 'https://forms.example.com' } },
+    });
+    const release = composeSpamRelease(forms.config, forms.backend, forms.core, forms.logs.logger, forms.clock);
+    const spam = await submit(forms, [{ name: 'upload', filename: 'report.pdf', content: PDF }], 'Win at the casino');
+    assert.equal(spam.statusCode, 200);
+    assert.equal(forms.mailer.sent.length, 0);
+    assert.equal((await storedFiles(forms)).length, 1, 'the file waits with the quarantined submission');
+    const [waiting] = await forms.backend.spam.list('/contact', { limit: 10 });
+    assert.deepEqual(waiting?.reasons, ['words']);
+    assert.equal(await release(waiting!.id, 'owner'), 'released');
+    const mail = forms.mailer.sent.find((message) => message.to === 'owner@example.com');
+    const link = /https:\/\/forms\.example\.com(\/attachments\/\S+)/.exec(mail?.text ?? '')?.[1];
+    assert.ok(link, mail?.text);
+    assert.deepEqual((await forms.app.inject({ method: 'GET', url: link })).rawPayload, PDF);
+
+    forms.mailer.sent.length = 0;
+    assert.equal((await submit(forms, [{ name: 'upload', filename: 'notes.txt', content: EICAR }])).statusCode, 200);
+    const [infected] = await forms.backend.spam.list('/contact', { limit: 10 });
+    assert.deepEqual(infected?.reasons, ['virus']);
+    assert.equal(await release(infected!.id, 'owner'), 'released');
+    const released = forms.mailer.sent.find((message) => message.to === 'owner@example.com');
+    assert.ok(released);
+    assert.doesNotMatch(released.text, /\/attachments\//, 'a removed file is never linked');
   });
 
   it('quarantines EICAR inside a ZIP: clamd unpacks the archive', async () => {

@@ -35,7 +35,7 @@ export function createScanGate(deps: ScanGateDeps) {
 
   async function scanAll(files: readonly StoredAttachment[]): Promise<ScanOutcome> {
     if (scanner === undefined) return { kind: 'clean' };
-    for (const file of files) {
+    for (const file of files.filter((kept) => !kept.removed)) {
       const content = await store.read(file.id);
       if (content === undefined) return { kind: 'unreachable', reason: 'file missing' };
       try {
@@ -50,7 +50,7 @@ export function createScanGate(deps: ScanGateDeps) {
   }
 
   async function removeFiles(files: readonly StoredAttachment[]): Promise<void> {
-    await Promise.all(files.map((file) => store.remove(file.id).catch(() => {})));
+    await Promise.all(files.filter((file) => !file.removed).map((file) => store.remove(file.id).catch(() => {})));
   }
 
   /** Scans the record's files, then accepts, quarantines or holds it; 'held' when the scanner could not be asked. */
@@ -64,7 +64,8 @@ export function createScanGate(deps: ScanGateDeps) {
     if (outcome.kind === 'infected') {
       logger.warn({ event: 'attachment_infected', form: record.form, signature: outcome.signature }, 'infected attachment: submission quarantined');
       await removeFiles(files);
-      await sinks.quarantineVirus(record);
+      // The quarantine keeps the files' names, marked removed: "Not spam" never links them.
+      await sinks.quarantineVirus({ ...record, submission: { ...record.submission, attachments: files.map((file) => ({ ...file, removed: true as const })) } });
       return 'infected';
     }
     await sinks.accept(record);

@@ -12,7 +12,8 @@ import type { S3Client } from './s3-client.js';
 
 const ID = /^[A-Za-z0-9_-]{16,64}$/;
 
-export function createS3Attachments(client: S3Client, prefix: string, dataDir: string): AttachmentStore & { held: HeldSubmissions } {
+/** `listPageSize` is how many keys keep_days' prune lists a request (tests make it small to page). */
+export function createS3Attachments(client: S3Client, prefix: string, dataDir: string, listPageSize = 1000): AttachmentStore & { held: HeldSubmissions } {
   const spool = join(dataDir, 'attachments', 'spool');
   const keyOf = (id: string): string => {
     if (!ID.test(id)) throw new Error('not an attachment id');
@@ -40,7 +41,7 @@ export function createS3Attachments(client: S3Client, prefix: string, dataDir: s
     },
     async prune(before) {
       let removed = 0;
-      for await (const object of client.list(prefix)) {
+      for await (const object of client.list(prefix, listPageSize)) {
         const id = object.key.slice(prefix.length);
         if (!ID.test(id) || !(object.lastModified < before)) continue;
         await client.delete(object.key);

@@ -93,21 +93,25 @@ export function createS3Client(settings: S3Settings) {
       if (response.statusCode !== 204 && response.statusCode !== 200 && response.statusCode !== 404) throw await failure('DELETE', response);
       response.resume();
     },
-    /** Every object under `prefix` (ListObjectsV2, a page of 1000 at a time). */
-    async *list(prefix: string): AsyncIterable<S3Object> {
-      let token: string | undefined;
-      do {
-        const query = new URLSearchParams({ 'list-type': '2', prefix, ...(token ? { 'continuation-token': token } : {}) });
-        const url = urlOf('', query);
-        const response = await send('GET', url);
-        if (response.statusCode !== 200) throw await failure('ListObjectsV2', response);
+    /**
+     * Every object under `prefix`, `pageSize` keys a request: ListObjects (version 1), the next page from the last
+     * key seen (`marker`). Every S3-compatible store takes it, and it needs no continuation token (docs/attachments.md
+     * "S3 storage").
+     */
+    async *list(prefix: string, pageSize = 1000): AsyncIterable<S3Object> {
+      let marker: string | undefined;
+      for (;;) {
+        const query = new URLSearchParams({ 'max-keys': String(pageSize), prefix, ...(marker === undefined ? {} : { marker }) });
+        const response = await send('GET', urlOf('', query));
+        if (response.statusCode !== 200) throw await failure('ListObjects', response);
         const page = load(await readText(response), { xml: true });
-        for (const element of page('Contents').toArray()) {
-          const entry = page(element);
-          yield { key: entry.children('Key').text(), lastModified: Date.parse(entry.children('LastModified').text()) };
-        }
-        token = page('IsTruncated').first().text() === 'true' ? page('NextContinuationToken').first().text() || undefined : undefined;
-      } while (token !== undefined);
+        const objects = page('Contents')
+          .toArray()
+          .map((element) => ({ key: page(element).children('Key').text(), lastModified: Date.parse(page(element).children('LastModified').text()) }));
+        yield* objects;
+        if (page('IsTruncated').first().text() !== 'true' || objects.length === 0) return;
+        marker = objects[objects.length - 1]!.key;
+      }
     },
   };
 }

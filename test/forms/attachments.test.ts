@@ -328,6 +328,29 @@ describe('form attachments on an S3-compatible store', () => {
     assert.deepEqual(await s3.keys(), []);
   });
 
+  it('holds a submission while clamd is down, its file in the bucket, and delivers it once clamd is back', async () => {
+    const timers = createFakeTimer();
+    const forms = await start({
+      forms: [contactForm({ attachments: { max_files: 2, max_bytes: 1024, types: ['application/pdf'] } })],
+      extra: { storage: { ...s3.storage, clamd: clamd.address }, server: { public_url: 'https://forms.example.com' } },
+      deps: { timers },
+    });
+    await clamd.stop();
+    try {
+      assert.equal((await submit(forms, [{ name: 'upload', filename: 'report.pdf', content: PDF }])).statusCode, 200);
+      assert.equal(forms.mailer.sent.length, 0, 'nothing is delivered unscanned');
+      assert.equal((await s3.keys()).length, 1);
+    } finally {
+      await clamd.start();
+    }
+    await timers.advance(RETRY_INTERVAL_MS);
+    const mail = await timers.until('the held submission delivered', () => forms.mailer.sent.find((message) => message.to === 'owner@example.com'));
+    const link = /https:\/\/forms\.example\.com(\/attachments\/\S+)/.exec(mail.text)?.[1];
+    assert.deepEqual((await forms.app.inject({ method: 'GET', url: link! })).rawPayload, PDF);
+    const id = /\/attachments\/([^?]+)/.exec(link!)?.[1] as string;
+    await createAttachmentStoreOf(forms.config).remove(id);
+  });
+
   it('refuses HTML renamed .pdf, a file too large and too many files, keeping nothing in the bucket', async () => {
     const forms = await startForms();
     const html = await submit(forms, [{ name: 'page', filename: 'report.pdf', content: '<!doctype html><script>alert(1)</script>' }]);

@@ -21,7 +21,7 @@ import { createCampaignPages } from '../admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from '../admin/campaign-pages/send-pages.js';
 import { createDashboardPages } from '../admin/dashboard-pages/dashboard-pages.js';
 import { createInboxPages, type InboxDeps } from '../admin/inbox-pages/inbox-pages.js';
-import { createAttachmentStoreOf, takesAttachments } from './attachment-storage.js';
+import { createAttachmentStoreOf, takesAttachments, withFilesDiscarded } from './attachment-storage.js';
 import { createSpamPages } from '../admin/spam-pages/spam-pages.js';
 import { createPasskeyPages } from '../admin/passkeys/passkey-pages.js';
 import type { NewsletterSending } from '../admin/post-pages/post-list-page.js';
@@ -116,7 +116,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
     ),
     ...createInboxPages({ forms: config.forms, archives: backend.archiveReader, spam: backend.spam, logger, ...attachmentPartsOf(config) }),
     // Each form's quarantine and its "Not spam", which delivers through the mail core when it runs in this process.
-    ...createSpamPages({ forms: config.forms, store: backend.spam, clock, release: forms ? composeSpamRelease(config, backend, forms, logger, clock) : undefined }),
+    ...createSpamPages({ forms: config.forms, store: takesAttachments(config) ? withFilesDiscarded(backend.spam, createAttachmentStoreOf(config)) : backend.spam, clock, release: forms ? composeSpamRelease(config, backend, forms, logger, clock) : undefined }),
     // The suppression list (docs/bounces.md "Suppression"), like the inbox the owners' alone.
     ...createBouncesPages({ store: backend.suppressions, logger }),
     ...createAccountPages(config, core),

@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createAttachmentStoreOf } from '../../src/app/attachment-storage.js';
+import { createAttachmentStoreOf, withFilesDiscarded } from '../../src/app/attachment-storage.js';
 import { composeSpamRelease } from '../../src/app/spam-release.js';
 import { RETRY_INTERVAL_MS } from '../../src/forms/attachment-parts.js';
 import type { WebhookEvent } from '../../src/ports.js';
@@ -188,6 +188,21 @@ describe('form attachments with clamd', () => {
     const released = forms.mailer.sent.find((message) => message.to === 'owner@example.com');
     assert.ok(released);
     assert.doesNotMatch(released.text, /\/attachments\//, 'a removed file is never linked');
+  });
+
+  it('deletes a spam submission\'s files when the Spam view deletes it', async () => {
+    const forms = await start({
+      forms: [contactForm({ spam: { blocked_words: ['casino'] }, attachments: { types: ['application/pdf'] } })],
+      extra: { storage: { clamd: clamd.address } },
+    });
+    const spamView = withFilesDiscarded(forms.backend.spam, createAttachmentStoreOf(forms.config));
+    for (let sent = 0; sent < 3; sent += 1) await submit(forms, [{ name: 'upload', filename: 'report.pdf', content: PDF }], 'Win at the casino');
+    assert.equal((await storedFiles(forms)).length, 3);
+    const [newest, middle] = await forms.backend.spam.list('/contact', { limit: 10 });
+    assert.equal(await spamView.discard('/contact', { id: newest!.id }, forms.clock(), 60_000), 1);
+    assert.equal((await storedFiles(forms)).length, 2);
+    assert.equal(await spamView.discard('/contact', { upTo: middle!.id }, forms.clock(), 60_000), 2);
+    assert.deepEqual(await storedFiles(forms), []);
   });
 
   it('quarantines EICAR inside a ZIP: clamd unpacks the archive', async () => {

@@ -3,7 +3,7 @@
 // upload is never held in memory and nothing half-received reaches the bucket. Held submissions stay on the
 // replica that took them, in data_dir/attachments/held/, like the files store's.
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AttachmentStore, HeldSubmissions } from '../../forms/attachments/attachment-store.js';
@@ -40,6 +40,11 @@ export function createS3Attachments(client: S3Client, prefix: string, dataDir: s
       await client.delete(keyOf(id));
     },
     async prune(before) {
+      // A spooled file older than that was left by a process stopped mid-upload.
+      for (const name of await readdir(spool).catch(() => [] as string[])) {
+        const stats = await stat(join(spool, name)).catch(() => undefined);
+        if (stats && stats.mtimeMs < before) await rm(join(spool, name), { force: true });
+      }
       let removed = 0;
       for await (const object of client.list(prefix, listPageSize)) {
         const id = object.key.slice(prefix.length);

@@ -1,8 +1,8 @@
 // The S3 attachment store (src/adapters/storage/) against s3rver: a file streamed in and back, a missing key, a
 // write cut off midway leaving nothing (in the bucket or the spool), removal, keep_days' prune over a listing of
-// more than one page, and an unknown access key refused with the store's error code.
+// more than one page and of a spooled file left by a stop, and an unknown access key refused with its error code.
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
+import { readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
@@ -62,7 +62,11 @@ describe('S3 attachment store', () => {
     for (const id of ids) await store.write(id, Readable.from([Buffer.from(id)]));
     const pages = () => s3.requests.filter((request) => request.method === 'GET' && request.path.includes('max-keys=')).length;
     const listedBefore = pages();
+    const leftOver = join(temp.dir, 'attachments', 'spool', 'C'.repeat(24) + '.part');
+    await writeFile(leftOver, 'cut off by a stop');
+    await utimes(leftOver, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     assert.equal(await store.prune(Date.now() - 60_000), 0, 'none is older than a minute');
+    assert.deepEqual(await readdir(join(temp.dir, 'attachments', 'spool')), [], 'a spooled file left by a stop is removed');
     assert.equal(pages() - listedBefore, 3, 'five keys, two a page');
     assert.equal(await store.prune(Date.now() + 60_000), ids.length);
     assert.deepEqual(await s3.keys(), []);

@@ -36,7 +36,9 @@ export function createScanGate(deps: ScanGateDeps) {
   async function scanAll(files: readonly StoredAttachment[]): Promise<ScanOutcome> {
     if (scanner === undefined) return { kind: 'clean' };
     for (const file of files.filter((kept) => !kept.removed)) {
-      const content = await store.read(file.id);
+      // Storage that cannot be read (an S3 store down) holds the submission like a scanner that cannot be asked.
+      const content = await store.read(file.id).catch((error: unknown) => error as Error);
+      if (content instanceof Error) return { kind: 'unreachable', reason: safeReason(content) };
       if (content === undefined) return { kind: 'unreachable', reason: 'file missing' };
       try {
         const result = await scanner.scan(content);

@@ -111,6 +111,12 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
         // An input's name, or `attachments` for too many files: the form's own markup names it.
         return { kind: 'invalid', details: [{ field: body.field as FieldName, message: body.message }] };
       }
+      if (body.error === 'storage_failed') {
+        // Nothing of the body was kept (docs/attachments.md "S3 storage"): the client may send it again.
+        count('persist_failed');
+        logger.error({ event: 'attachment_write_failed', form: form.path }, 'a file could not be written to storage');
+        return refused('storage_failed');
+      }
       count(body.error);
       return refused(body.error, body.message);
     }

@@ -15,6 +15,7 @@ import { startClamd, EICAR, type TestClamd } from '../support/clamd-server.js';
 import { createFakeTimer } from '../support/fake-timers.js';
 import { contactForm, TEST_ORIGIN, useTestFormsService, type TestFormsService } from '../support/forms-app.js';
 import { startS3, type TestS3 } from '../support/s3-server.js';
+import { findFreePort } from '../support/smtp-server.js';
 import { zipOf } from '../support/zip-file.js';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
@@ -364,6 +365,18 @@ describe('form attachments on an S3-compatible store', () => {
     assert.deepEqual((await forms.app.inject({ method: 'GET', url: link! })).rawPayload, PDF);
     const id = /\/attachments\/([^?]+)/.exec(link!)?.[1] as string;
     await createAttachmentStoreOf(forms.config).remove(id);
+  });
+
+  it('answers 500 storage_failed when the bucket cannot be reached, keeping nothing', async () => {
+    const forms = await start({
+      forms: [contactForm({ attachments: { types: ['application/pdf'] } })],
+      extra: { storage: { ...s3.storage, endpoint: `http://127.0.0.1:${await findFreePort()}`, clamd: clamd.address } },
+    });
+    const response = await submit(forms, [{ name: 'upload', filename: 'report.pdf', content: PDF }]);
+    assert.equal(response.statusCode, 500);
+    assert.equal(response.json().error, 'storage_failed');
+    assert.equal(forms.mailer.sent.length, 0);
+    assert.deepEqual(await readdir(join(forms.dataDir, 'attachments', 'spool')), []);
   });
 
   it('refuses HTML renamed .pdf, a file too large and too many files, keeping nothing in the bucket', async () => {

@@ -55,3 +55,14 @@ it('takes [storage] kind = "s3" with its endpoint, bucket and keys, and names ea
   assert.throws(() => loadTestConfig({ ...base, storage: { ...s3, endpoint: 'ftp://files.example' }, forms: [form({})] }, '/tmp'), /storage\.endpoint/);
   assert.throws(() => loadTestConfig({ ...base, storage: { ...s3, kind: 'gcs' }, forms: [form({})] }, '/tmp'), /must be "files" or "s3"/);
 });
+
+it('postbox check names where attachments are kept, and warns when links would be relative', () => {
+  const s3 = { kind: 's3', endpoint: 'https://s3.eu-west-1.amazonaws.com', bucket: 'postbox-files', access_key_id: 'key', secret_access_key: 'a-secret', clamd: '127.0.0.1:3310' };
+  const summary = describeConfig(loadTestConfig({ ...base, storage: s3, forms: [form({})] }, '/tmp'));
+  assert.match(summary, /attachments in the S3 bucket postbox-files at s3\.eu-west-1\.amazonaws\.com \(prefix "attachments\/"\)/);
+  assert.doesNotMatch(summary, /a-secret/);
+  assert.match(summary, /warning: forms take files but \[server\] public_url is not set/);
+  const local = describeConfig(loadTestConfig({ ...base, server: { public_url: 'https://forms.example.com' }, storage: { clamd: '127.0.0.1:3310' }, forms: [form({})] }, '/data'));
+  assert.match(local, /attachments in \/data\/data\/attachments\//);
+  assert.doesNotMatch(local, /public_url is not set/);
+});

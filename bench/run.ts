@@ -34,6 +34,7 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'forms-http', group: 'forms', run: benchFormsHttp },
   { name: 'rate-limiter', group: 'forms', run: benchRateLimiterMemory },
   { name: 'spam', group: 'forms', run: async (context) => (await import('./spam.js')).benchSpam(context) },
+  { name: 'attachments', group: 'forms', run: async (context) => (await import('./attachments.js')).benchAttachments(context) },
   { name: 'campaign-10k', group: 'newsletter', run: benchCampaign10k },
   { name: 'inbox-100k', group: 'admin', run: benchInbox100k },
   { name: 'sign-in-burst', group: 'admin', run: benchSignInBurst },

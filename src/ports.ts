@@ -78,6 +78,8 @@ export interface WebhookEvent {
   email: string;
   service?: string;
   message?: string;
+  /** Signed links to the submission's scanned files (docs/attachments.md "Links"), when it has any. */
+  attachments?: Array<{ filename: string; type: string; size: number; url: string }>;
 }
 
 /** Posts one submission to a form's webhook; rejects when the receiver did not accept it (a 2xx answer). */

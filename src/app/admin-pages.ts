@@ -22,8 +22,8 @@ import { createCommentRenderer } from '../comments/render-comment.js';
 import { createCampaignPages } from '../admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from '../admin/campaign-pages/send-pages.js';
 import { createDashboardPages } from '../admin/dashboard-pages/dashboard-pages.js';
-import { createInboxPages } from '../admin/inbox-pages/inbox-pages.js';
-import { createAttachmentFiles } from '../adapters/files/attachment-files.js';
+import { createInboxPages, type InboxDeps } from '../admin/inbox-pages/inbox-pages.js';
+import { createAttachmentStoreOf, takesAttachments, withFilesDiscarded } from './attachment-storage.js';
 import { createSpamPages } from '../admin/spam-pages/spam-pages.js';
 import { createPasskeyPages } from '../admin/passkeys/passkey-pages.js';
 import type { NewsletterSending } from '../admin/post-pages/post-list-page.js';
@@ -117,9 +117,9 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
       EDITORS,
       createCampaignPages({ store: backend.campaigns, resume: forms?.campaigns ? (id, by) => forms.campaigns!.resume(id, by) : undefined, logger }),
     ),
-    ...createInboxPages({ forms: config.forms, archives: backend.archiveReader, spam: backend.spam, logger, removeAttachments: attachmentRemoverOf(config) }),
+    ...createInboxPages({ forms: config.forms, archives: backend.archiveReader, spam: backend.spam, logger, ...attachmentPartsOf(config) }),
     // Each form's quarantine and its "Not spam", which delivers through the mail core when it runs in this process.
-    ...createSpamPages({ forms: config.forms, store: backend.spam, clock, release: forms ? composeSpamRelease(config, backend, forms, logger, clock) : undefined }),
+    ...createSpamPages({ forms: config.forms, store: takesAttachments(config) ? withFilesDiscarded(backend.spam, createAttachmentStoreOf(config)) : backend.spam, clock, release: forms ? composeSpamRelease(config, backend, forms, logger, clock) : undefined }),
     // The suppression list (docs/bounces.md "Suppression"), like the inbox the owners' alone.
     ...createBouncesPages({ store: backend.suppressions, logger }),
     // Who follows the blog on the fediverse (docs/activitypub.md "Followers"), like the subscribers the owners' alone.
@@ -270,11 +270,14 @@ function networkOf(core: AdminPagesCore, request: RoutedRequest): string {
   return core.networkOf ? core.networkOf(request) : createRateLimitKey(64)(request.clientAddress);
 }
 
-/** Deletes the files of an inbox entry (docs/attachments.md "Storage") when a form takes files. */
-function attachmentRemoverOf(config: Config): ((ids: readonly string[]) => Promise<void>) | undefined {
-  if (!config.forms.some((form) => form.type !== 'newsletter' && form.attachments !== undefined)) return undefined;
-  const files = createAttachmentFiles(config.data_dir);
-  return async (ids) => {
-    for (const id of ids) await files.remove(id).catch(() => {});
+/** Reads and deletes the files of inbox entries (docs/attachments.md "In /admin") when a form takes files. */
+function attachmentPartsOf(config: Config): Pick<InboxDeps, 'removeAttachments' | 'readAttachment'> {
+  if (!takesAttachments(config)) return {};
+  const files = createAttachmentStoreOf(config);
+  return {
+    async removeAttachments(ids) {
+      for (const id of ids) await files.remove(id).catch(() => {});
+    },
+    readAttachment: (id) => files.read(id),
   };
 }

@@ -20,7 +20,7 @@ import { createWebhookNotifier } from '../adapters/notify/webhook.js';
 import { adminWarnings } from '../admin/example-user.js';
 import { adminServiceOf, type Config, type ListenAddress, type MailConfig, type WebhookConfig } from '../config/config.js';
 import { createFormsService, type FormsSettings } from '../forms/forms-service.js';
-import { createAttachmentFiles } from '../adapters/files/attachment-files.js';
+import { createAttachmentStoreOf, takesAttachments } from './attachment-storage.js';
 import { createClamdScanner } from '../adapters/clamd/clamd-scanner.js';
 import { parseClamdAddress } from '../config/attachments.js';
 import { createMetricsRoute } from '../forms/http/status-routes.js';
@@ -154,7 +154,7 @@ export function composeFormsService(
   mail: MailConfig,
   backend: Pick<Backend, 'archives' | 'unavailableParts' | 'spam' | 'newsletter'>,
   core: MailCore,
-  parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[]; requestDurations?: RequestDurations; convert?(form: string, page: string): void; attachmentRetryMs?: number } & SpamParts,
+  parts: { logger: Logger; requestLog: RequestLog; clock: Clock; extraRoutes?: readonly Route[]; requestDurations?: RequestDurations; convert?(form: string, page: string): void; timers?: Timers } & SpamParts,
 ): Promise<HttpService> {
   const secret = memoize(() => backend.newsletter.secret());
   return createFormsService(formsSettingsOf(config, mail), core, {
@@ -170,14 +170,14 @@ export function composeFormsService(
     requestDurations: parts.requestDurations,
     convert: parts.convert,
     spamStore: backend.spam,
-    // docs/attachments.md: files in data_dir/attachments/, scanned by clamd.
-    attachments: config.forms.some((form) => form.type !== 'newsletter' && form.attachments !== undefined)
+    // docs/attachments.md: files in data_dir/attachments/ or an S3 bucket, scanned by clamd.
+    attachments: takesAttachments(config)
       ? {
-          store: createAttachmentFiles(config.data_dir),
+          store: createAttachmentStoreOf(config),
           scanner: config.storage.clamd === undefined ? undefined : createClamdScanner(parseClamdAddress(config.storage.clamd)),
           secret: async () => `attachments:${await secret()}`,
-          timers: systemTimers,
-          retryIntervalMs: parts.attachmentRetryMs,
+          // Held submissions are retried every minute on these timers (tests hand in fake time).
+          timers: parts.timers ?? systemTimers,
         }
       : undefined,
     // docs/bounces.md "Where bounces come from": POST /bounces/<provider>, into the suppression policy's sink.
@@ -337,6 +337,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         fetch: deps.fetch,
         captchaVerifyUrl: deps.captchaVerifyUrl,
         convert: analytics ? (form, page) => analytics.analytics.convert(form, page) : undefined,
+        timers: deps.timers,
       });
       services.push(withAdmin ? withAdminBodies(service, admin!) : service);
     }

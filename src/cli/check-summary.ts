@@ -34,6 +34,12 @@ export function describeConfig(config: Config): string {
     if (withoutWork.length > 0) {
       lines.push(`recommended: [forms.spam] proof_of_work = true for ${withoutWork.join(', ')}: a honeypot and a rate limit stop few bots today (docs/spam.md)`);
     }
+    if (config.forms.some((form) => form.type !== 'newsletter' && form.attachments !== undefined)) {
+      const { storage } = config;
+      // The endpoint's host alone: the bucket's address, never a key.
+      lines.push(storage.kind === 's3' ? `attachments in the S3 bucket ${storage.bucket} at ${new URL(storage.endpoint!).host} (prefix "${storage.prefix}")` : `attachments in ${config.data_dir}/attachments/`);
+      if (!config.server.public_url) lines.push('warning: forms take files but [server] public_url is not set: the links in mails are relative (docs/attachments.md "Links")');
+    }
     const unscanned = config.forms.filter((form) => form.type !== 'newsletter' && form.attachments?.scan === false).map((form) => form.path);
     if (unscanned.length > 0) lines.push(`warning: ${unscanned.join(', ')} deliver attachments without a virus scan ([forms.attachments] scan = false, docs/attachments.md)`);
   }

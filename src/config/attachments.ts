@@ -38,11 +38,29 @@ export const attachmentsSchema = z.strictObject({
 
 export type AttachmentsConfig = z.output<typeof attachmentsSchema>;
 
-export const storageSchema = z.strictObject({
-  kind: z.enum(['files'], { error: 'must be "files"' }).default('files'),
-  /** "host:port" of clamd's TCP socket, or the path of its Unix socket. */
-  clamd: z.string().min(1).optional(),
-});
+export const storageSchema = z
+  .strictObject({
+    kind: z.enum(['files', 's3'], { error: 'must be "files" or "s3"' }).default('files'),
+    /** "host:port" of clamd's TCP socket, or the path of its Unix socket. */
+    clamd: z.string().min(1).optional(),
+    /** With `kind = "s3"`: the store's base URL, e.g. "https://s3.eu-west-1.amazonaws.com" or a MinIO address. */
+    endpoint: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional(),
+    region: z.string().min(1).default('us-east-1'),
+    /** Use "${S3_ACCESS_KEY_ID}" and "${S3_SECRET_ACCESS_KEY}": the keys come from the environment. */
+    access_key_id: z.string().min(1).optional(),
+    secret_access_key: z.string().min(1).optional(),
+    /** Prepended to each object's key. */
+    prefix: z.string().regex(/^[A-Za-z0-9!_.*'()\/-]*$/, 'must be letters, digits and !_.*\'()/-').default('attachments/'),
+    /** `<endpoint>/<bucket>/<key>` (MinIO, most self-hosted stores) rather than `<bucket>.<endpoint host>/<key>`. */
+    path_style: z.boolean().default(true),
+  })
+  .superRefine((value, context) => {
+    if (value.kind !== 's3') return;
+    for (const key of ['endpoint', 'bucket', 'access_key_id', 'secret_access_key'] as const) {
+      if (value[key] === undefined) context.addIssue({ code: 'custom', path: [key], message: 'is required with kind = "s3"' });
+    }
+  });
 
 export type StorageConfig = z.output<typeof storageSchema>;
 

@@ -278,7 +278,7 @@ export const configSchema = z
     // docs/newsletter.md "Lists".
     newsletter: newsletterSchema.optional(),
     // docs/attachments.md "Storage".
-    storage: storageSchema.default({ kind: 'files' }),
+    storage: storageSchema.prefault({}),
   })
   .superRefine((value, context) => {
     // Runs even when other keys are invalid (see reportAlongsideOtherProblems), so nothing here may assume

@@ -11,7 +11,7 @@ export interface ArchiveLine {
   service?: string;
   message?: string;
   /** The files of the submission (docs/attachments.md), so that the inbox can delete them with the line. */
-  attachments?: Array<{ id: string; filename: string; type: string; size: number }>;
+  attachments?: Array<{ id: string; filename: string; type: string; size: number; removed?: true }>;
 }
 
 /** The record appended (and fsynced) to the form's archive before delivery. */
@@ -24,6 +24,6 @@ export function toArchiveLine({ form, submission, receivedAt }: SubmissionNotice
     email: submission.email,
     ...(submission.service === undefined ? {} : { service: submission.service }),
     ...(submission.message === undefined ? {} : { message: submission.message }),
-    ...(submission.attachments === undefined ? {} : { attachments: submission.attachments.map(({ id, filename, type, size }) => ({ id, filename, type, size })) }),
+    ...(submission.attachments === undefined ? {} : { attachments: submission.attachments.map(({ id, filename, type, size, removed }) => ({ id, filename, type, size, ...(removed ? { removed } : {}) })) }),
   };
 }

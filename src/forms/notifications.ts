@@ -15,7 +15,7 @@ export interface SubmissionNotice {
   submission: Submission;
   /** RFC 3339 UTC time the submission arrived. */
   receivedAt: string;
-  /** Signed links to the submission's scanned files (docs/attachments.md "Links"), in the owner mail only. */
+  /** Signed links to the submission's scanned files (docs/attachments.md "Links"): owner mail, chat and webhook. */
   links?: readonly AttachmentLink[];
 }
 
@@ -43,12 +43,12 @@ export function composeOwnerMail(notice: SubmissionNotice, addresses: MailAddres
     to: addresses.owner,
     replyTo: submission.email,
     subject: `New ${form.type} form submission from ${who}`,
-    text: `${describeSubmission(notice)}${describeLinks(notice.links ?? [])}\n\nReply to this mail to answer the sender.\n`,
+    text: `${describeSubmission(notice)}\n\nReply to this mail to answer the sender.\n`,
     autoSubmitted: 'auto-generated',
   };
 }
 
-/** The chat notification: the same fields as the owner mail. */
+/** The chat notification: the same fields and links as the owner mail. */
 export function composeChatText(notice: SubmissionNotice): string {
   return describeSubmission(notice);
 }
@@ -102,7 +102,7 @@ export function describeSubmissionFields(fields: Omit<WebhookEvent, 'id'>): stri
   if (fields.service !== undefined) lines.push(`Service: ${fields.service}`);
   lines.push(`Received: ${fields.received_at}`);
   if (fields.message !== undefined) lines.push('', 'Message:', fields.message);
-  return lines.join('\n');
+  return `${lines.join('\n')}${describeLinks(fields.attachments ?? [])}`;
 }
 
 /** The files as links, never as parts of the mail: a scanned file is fetched, not opened from the inbox. */
@@ -117,7 +117,7 @@ function describeSubmission(notice: SubmissionNotice): string {
 }
 
 /** The fields in the order of the webhook's JSON shape, absent ones left out. */
-function fieldsOf({ form, submission, receivedAt }: SubmissionNotice): Omit<WebhookEvent, 'id'> {
+function fieldsOf({ form, submission, receivedAt, links }: SubmissionNotice): Omit<WebhookEvent, 'id'> {
   return {
     form: form.path,
     type: form.type,
@@ -126,5 +126,6 @@ function fieldsOf({ form, submission, receivedAt }: SubmissionNotice): Omit<Webh
     email: submission.email,
     ...(submission.service === undefined ? {} : { service: submission.service }),
     ...(submission.message === undefined ? {} : { message: submission.message }),
+    ...(links === undefined || links.length === 0 ? {} : { attachments: links.map(({ filename, type, size, url }) => ({ filename, type, size, url })) }),
   };
 }

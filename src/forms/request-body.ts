@@ -22,7 +22,9 @@ export type BodyOutcome =
       message: string;
     }
   /** A file refused (docs/attachments.md "Limits"): too many, or of a type the form does not take. */
-  | { ok: false; error: 'validation'; field: string; message: string };
+  | { ok: false; error: 'validation'; field: string; message: string }
+  /** A file the storage did not take (an S3 store down): nothing of the body was kept. */
+  | { ok: false; error: 'storage_failed'; message: string };
 
 export const ACCEPTED_CONTENT_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] as const;
 
@@ -141,6 +143,7 @@ async function readFormEncoded(stream: Readable, contentType: string, maxBytes: 
   const { status, field, message } = taken.refusal;
   // The field's name is the form's own markup, cut short so that a made-up one cannot fill the answer.
   const named = `${message} (field "${field.slice(0, 64)}")`;
+  if (status === 500) return { ok: false, error: 'storage_failed', message };
   return status === 413 ? { ok: false, error: 'body_too_large', message: named } : { ok: false, error: 'validation', field: field.slice(0, 64), message };
 }
 

@@ -111,6 +111,12 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
         // An input's name, or `attachments` for too many files: the form's own markup names it.
         return { kind: 'invalid', details: [{ field: body.field as FieldName, message: body.message }] };
       }
+      if (body.error === 'storage_failed') {
+        // Nothing of the body was kept (docs/attachments.md "S3 storage"): the client may send it again.
+        count('persist_failed');
+        logger.error({ event: 'attachment_write_failed', form: form.path }, 'a file could not be written to storage');
+        return refused('storage_failed');
+      }
       count(body.error);
       return refused(body.error, body.message);
     }
@@ -138,8 +144,8 @@ export function createSubmitFlow(form: FormConfig, deps: SubmitFlowDeps): (input
         return refused('unavailable');
       }
       if (verdict.reasons.length > 0) {
-        // Spam keeps the names of its files, never the files: a release could otherwise link them unscanned.
-        await attachments?.gate.removeFiles(files);
+        // Spam keeps its files, unscanned, until a person decides: "Not spam" scans them before anything links
+        // them (docs/attachments.md "Virus scan"); they age out after keep_days with the quarantine.
         return handleSpam({ ...check.submission, ...(files.length > 0 ? { attachments: files } : {}) }, verdict);
       }
     }

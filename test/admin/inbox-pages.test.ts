@@ -7,6 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { createInboxPages } from '../../src/admin/inbox-pages/inbox-pages.js';
 import { createFileArchiveReader } from '../../src/adapters/files/archive-reader-files.js';
@@ -29,6 +30,9 @@ function archiveLine(sent: Sent, index: number, form = '/contact'): string {
   const receivedAt = new Date(Date.UTC(2026, 0, 1) + index * 60_000).toISOString().replace('.000Z', 'Z');
   return `${JSON.stringify({ received_at: receivedAt, form, type: 'contact', ...sent })}\n`;
 }
+
+const STORED_FILE_ID = 'f'.repeat(24);
+const STORED_FILE = Buffer.from('%PDF-1.4\n%%EOF\n');
 
 const HOSTILE: Sent[] = [
   { name: '<script>alert("x")</script>', email: '=HYPERLINK("https://evil.example","click")@example.org', service: '@SUM(A1:A9)', message: '+1 and "quotes", commas\nand a second line' },
@@ -72,9 +76,10 @@ describe('the inbox pages', () => {
     const removeAttachments = async (ids: readonly string[]) => {
       removedAttachments.push(...ids);
     };
+    const readAttachment = async (id: string) => (id === STORED_FILE_ID ? Readable.from([STORED_FILE]) : undefined);
     const pages = [
       ...createPlaceholderPages(),
-      ...createInboxPages({ forms: config.forms, archives: createFileArchiveReader(dataDir, createJsonlFiles().exclusive), logger: logs.logger, removeAttachments }),
+      ...createInboxPages({ forms: config.forms, archives: createFileArchiveReader(dataDir, createJsonlFiles().exclusive), logger: logs.logger, removeAttachments, readAttachment }),
     ];
     app = await startTestAdmin({ dataDir, pages });
     session = await signIn(app);
@@ -174,6 +179,27 @@ describe('the inbox pages', () => {
     assert.equal(rows[1]!.service, `'\t=cmd`);
     assert.equal(rows[0]!.received_at, '2026-01-01T00:00:00Z');
     assert.equal((await get('/admin/inbox/forms:feedback/export.csv')).body, '\uFEFFreceived_at,name,email,service,message\r\n', 'an empty archive is the header');
+  });
+
+  it('lists a submission\'s files and downloads them as attachments, never a removed one (docs/attachments.md "In /admin")', async () => {
+    const files = [
+      { id: STORED_FILE_ID, filename: '<b>cv</b>.pdf', type: 'application/pdf', size: STORED_FILE.length },
+      { id: 'r'.repeat(24), filename: 'eicar.txt', type: 'text/plain', size: 68, removed: true },
+    ];
+    await writeArchive([`${JSON.stringify({ received_at: '2026-01-01T00:05:00Z', form: '/contact', type: 'contact', email: 'bob@example.org', attachments: files })}\n`]);
+    const [link] = submissionLinks((await get('/admin/inbox/contact')).body);
+    const page = (await get(link!)).body;
+    assert.match(page, new RegExp(`href="${link}/files/${STORED_FILE_ID}"`));
+    assert.match(page, />&lt;b>cv&lt;\/b>\.pdf<\/a>/, 'the name is shown as text');
+    assert.doesNotMatch(page, /eicar\.txt|rrrrrrrr/, 'a removed file is not offered');
+    const download = await get(`${link}/files/${STORED_FILE_ID}`);
+    assert.equal(download.statusCode, 200);
+    assert.deepEqual(download.rawPayload, STORED_FILE);
+    assert.equal(download.headers['content-type'], 'application/pdf');
+    assert.match(String(download.headers['content-disposition']), /^attachment; filename="<b>cv<\/b>\.pdf"/);
+    assert.equal(download.headers['x-content-type-options'], 'nosniff');
+    assert.equal((await get(`${link}/files/${'r'.repeat(24)}`)).statusCode, 404);
+    assert.equal((await get(`${link}/files/${'x'.repeat(24)}`)).statusCode, 404, 'only the files its line lists');
   });
 
   it('deletes the files of a submission with it (docs/attachments.md "Storage")', async () => {

@@ -40,3 +40,29 @@ it('postbox check warns of a form that delivers files unscanned', () => {
   const config = loadTestConfig({ ...base, forms: [form({ scan: false })] }, '/tmp');
   assert.match(describeConfig(config), /warning: \/contact deliver attachments without a virus scan/);
 });
+
+it('takes [storage] kind = "s3" with its endpoint, bucket and keys, and names each one missing', () => {
+  const s3 = { kind: 's3', endpoint: 'http://127.0.0.1:9000', bucket: 'postbox-files', access_key_id: 'key', secret_access_key: 'secret', clamd: '127.0.0.1:3310' };
+  const config = loadTestConfig({ ...base, storage: s3, forms: [form({})] }, '/tmp');
+  assert.equal(config.storage.kind, 's3');
+  assert.equal(config.storage.region, 'us-east-1');
+  assert.equal(config.storage.prefix, 'attachments/');
+  assert.equal(config.storage.path_style, true);
+  for (const key of ['endpoint', 'bucket', 'access_key_id', 'secret_access_key']) {
+    const { [key]: _left, ...rest } = s3 as Record<string, string>;
+    assert.throws(() => loadTestConfig({ ...base, storage: rest, forms: [form({})] }, '/tmp'), new RegExp(`storage\\.${key}: is required with kind = "s3"`), key);
+  }
+  assert.throws(() => loadTestConfig({ ...base, storage: { ...s3, endpoint: 'ftp://files.example' }, forms: [form({})] }, '/tmp'), /storage\.endpoint/);
+  assert.throws(() => loadTestConfig({ ...base, storage: { ...s3, kind: 'gcs' }, forms: [form({})] }, '/tmp'), /must be "files" or "s3"/);
+});
+
+it('postbox check names where attachments are kept, and warns when links would be relative', () => {
+  const s3 = { kind: 's3', endpoint: 'https://s3.eu-west-1.amazonaws.com', bucket: 'postbox-files', access_key_id: 'key', secret_access_key: 'a-secret', clamd: '127.0.0.1:3310' };
+  const summary = describeConfig(loadTestConfig({ ...base, storage: s3, forms: [form({})] }, '/tmp'));
+  assert.match(summary, /attachments in the S3 bucket postbox-files at s3\.eu-west-1\.amazonaws\.com \(prefix "attachments\/"\)/);
+  assert.doesNotMatch(summary, /a-secret/);
+  assert.match(summary, /warning: forms take files but \[server\] public_url is not set/);
+  const local = describeConfig(loadTestConfig({ ...base, server: { public_url: 'https://forms.example.com' }, storage: { clamd: '127.0.0.1:3310' }, forms: [form({})] }, '/data'));
+  assert.match(local, /attachments in \/data\/data\/attachments\//);
+  assert.doesNotMatch(local, /public_url is not set/);
+});

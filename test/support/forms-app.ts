@@ -9,7 +9,7 @@ import { openBackend } from '../../src/app/open-backend.js';
 import type { Config } from '../../src/config/config.js';
 import type { HttpService } from '../../src/http/http-service.js';
 import type { RunningNewsletter } from '../../src/newsletter/flow.js';
-import type { Mailer } from '../../src/ports.js';
+import type { Mailer, Timers } from '../../src/ports.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { loadTestConfig, type TomlTable } from './config.js';
 import { driveService, type ServiceDriver } from './http.js';
@@ -35,7 +35,7 @@ export interface TestFormsService {
 }
 
 /** Parts a test may replace, and how notifiers are made from a form's [forms.telegram] and [forms.webhook]. */
-export type TestFormsDeps = NotifierFactories & SpamParts & { mailer?: Mailer; clock?: () => number; createNewsletter?: MailCoreParts['createNewsletter'] };
+export type TestFormsDeps = NotifierFactories & SpamParts & { mailer?: Mailer; clock?: () => number; createNewsletter?: MailCoreParts['createNewsletter']; timers?: Timers };
 
 export interface TestFormsOptions {
   /** The [[forms]] tables; default: one contact form at /contact allowing https://example.com. */
@@ -88,8 +88,8 @@ export async function createTestFormsService(options: TestFormsOptions = {}): Pr
     const used = { logger: logs.logger, clock: deps.clock ?? clock, mailer: deps.mailer ?? mailer };
     // A queue (when a test turns it on) retries within milliseconds, on real time: tests do not wait a minute.
     core = await composeMailCore(config, config.mail!, backend, { ...deps, ...used, queue: { policy: TEST_RETRY_POLICY, pollIntervalMs: 20 } });
-    // Held attachments are tried again within milliseconds too.
-    service = await composeFormsService(config, config.mail!, backend, core, { ...used, requestLog: logs.requestLog, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl, attachmentRetryMs: 50 });
+    // Held attachments are tried again on `deps.timers` (fake time in test/forms/attachments.test.ts).
+    service = await composeFormsService(config, config.mail!, backend, core, { ...used, requestLog: logs.requestLog, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl, timers: deps.timers });
   } catch (error) {
     // A rejected config or a failing start leaves no temp folder behind.
     await core?.close();

@@ -4,12 +4,14 @@
 //   GET  /admin/inbox                       the forms, each with the number waiting in its quarantine
 //   GET  /admin/inbox/<form>?q=&page=       a page of submissions
 //   GET  /admin/inbox/<form>/export.csv     every submission, oldest first
-//   GET  /admin/inbox/<form>/<id>           one submission
+//   GET  /admin/inbox/<form>/<id>           one submission, with its files
+//   GET  /admin/inbox/<form>/<id>/files/<file>  one of its files, as a download (docs/attachments.md "In /admin")
 //   POST /admin/inbox/<form>/<id>/delete    asks first (a page naming the submission); with confirm=yes removes its
 //                                           line, then 303 to the list with a notice
 //
 // <form> is inboxKeyOf(form.path); <id> is the entry's id (src/admin/inbox/inbox-entry.ts). Unknown ones are 404.
 // Each form's Spam view (its quarantine) is /admin/spam/<form> (src/admin/spam-pages/), linked from both lists.
+import type { Readable } from 'node:stream';
 import type { FormConfig } from '../../config/config.js';
 import type { SpamStore } from '../../forms/spam/quarantine.js';
 import { searchTermsOf } from '../inbox/inbox-entry.js';
@@ -24,7 +26,7 @@ import { ConfirmPage, isConfirmed } from '../views/confirm-page.js';
 import { MessagePage } from '../views/message-page.js';
 import { createInboxCsv } from './inbox-export.js';
 import { exportFileNameOf, findArchivedForm, inboxKeyOf, isArchivedForm, PAGE_SIZE, pageNumberOf, type ArchivedForm } from './inbox-forms.js';
-import { InboxFormsPage, SubmissionListPage, SubmissionPage, type InboxNotice } from './inbox-views.js';
+import { InboxFormsPage, SubmissionListPage, SubmissionPage, type InboxNotice, type ListedFile } from './inbox-views.js';
 
 const INBOX = '/admin/inbox';
 const PREFIX = `${INBOX}/`;
@@ -38,6 +40,8 @@ export interface InboxDeps {
   spam?: Pick<SpamStore, 'count'>;
   /** Removes the files of a deleted submission (docs/attachments.md "Storage"), when forms take files. */
   removeAttachments?(ids: readonly string[]): Promise<void>;
+  /** A file's bytes from storage, or undefined when it is gone; when forms take files. */
+  readAttachment?(id: string): Promise<Readable | undefined>;
   logger: Logger;
 }
 
@@ -115,9 +119,32 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     const { rest } = target;
     if (rest.length === 0 || (rest.length === 1 && rest[0] === '')) return showList(target, new URLSearchParams(request.query), session);
     if (rest.length === 1 && rest[0] === EXPORT) return exportCsv(target);
+    if (rest.length === 3 && rest[1] === 'files') return downloadFile(target, rest[0]!, rest[2]!, session);
     const entry = rest.length === 1 ? await archives.readEntry(archiveOf(target.form), rest[0]!) : undefined;
     if (!entry) return notFound(session, 'submission', `${INBOX}/${target.key}`);
-    return htmlAnswer(200, <SubmissionPage session={session} formPath={target.form.path} formKey={target.key} entry={entry} />);
+    const files = deps.readAttachment ? filesOf(entry) : [];
+    return htmlAnswer(200, <SubmissionPage session={session} formPath={target.form.path} formKey={target.key} entry={entry} files={files} />);
+  };
+
+  /**
+   * A file the submission's archive line lists, and no other: only scanned, clean files reach the archive (a
+   * virus quarantine is never archived). Always a download, never shown inline (the writer adds nosniff).
+   */
+  const downloadFile = async (target: InboxTarget, entryId: string, fileId: string, session: AdminSession) => {
+    const entry = await archives.readEntry(archiveOf(target.form), entryId);
+    const file = entry ? filesOf(entry).find((listed) => listed.id === fileId) : undefined;
+    const content = file && (await deps.readAttachment?.(file.id));
+    if (!file || !content) return notFound(session, 'submission', `${INBOX}/${target.key}`);
+    return {
+      status: 200,
+      headers: {
+        'content-type': /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(file.type) ? file.type : 'application/octet-stream',
+        'content-disposition': attachmentDisposition(file.filename),
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'private, no-store',
+      },
+      body: content,
+    };
   };
 
   const remove: AdminPage = async (request, session) => {
@@ -144,6 +171,26 @@ export function createInboxPages(deps: InboxDeps): AdminRoute[] {
     { path: INBOX, methods: { GET: listForms } },
     { path: PREFIX, prefix: true, methods: { GET: show, POST: remove } },
   ];
+}
+
+/** The files an archive line lists (src/forms/archive.ts), removed ones left out; none when it lists none. */
+function filesOf(entry: InboxEntry): ListedFile[] {
+  try {
+    const files = JSON.parse(entry.fields.attachments ?? '[]') as unknown;
+    if (!Array.isArray(files)) return [];
+    return files
+      .filter((file): file is ListedFile & { removed?: boolean } => typeof file?.id === 'string' && typeof file.filename === 'string' && typeof file.type === 'string' && typeof file.size === 'number')
+      .filter((file) => file.removed !== true)
+      .map(({ id, filename, type, size }) => ({ id, filename, type, size }));
+  } catch {
+    return [];
+  }
+}
+
+/** RFC 6266: an ASCII fallback and the UTF-8 name (RFC 8187). */
+function attachmentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_') || 'attachment';
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /** The ids of the files an archive line lists (src/forms/archive.ts); none when it lists none. */

@@ -161,9 +161,17 @@ export function SubmissionListPage({ session, formPath, formKey, entries, query,
 }
 
 /** /admin/inbox/<form>/<id>: every field of one submission, and "Delete". */
-export function SubmissionPage({ session, formPath, formKey, entry }: { session: AdminSession; formPath: string; formKey: string; entry: InboxEntry }) {
+/** A file an archive line lists (src/forms/archive.ts), as the submission page shows it. */
+export interface ListedFile {
+  id: string;
+  filename: string;
+  type: string;
+  size: number;
+}
+
+export function SubmissionPage({ session, formPath, formKey, entry, files }: { session: AdminSession; formPath: string; formKey: string; entry: InboxEntry; files: readonly ListedFile[] }) {
   const base = `/admin/inbox/${formKey}`;
-  const { received_at: receivedAt, message, ...others } = entry.fields;
+  const { received_at: receivedAt, message, attachments: _listed, ...others } = entry.fields;
   return (
     <Layout title={`Submission to ${formPath}`} session={session} section="inbox">
       <h1>Submission to {formPath}</h1>
@@ -182,6 +190,23 @@ export function SubmissionPage({ session, formPath, formKey, entry }: { session:
           <>
             <dt>message</dt>
             <dd class="admin-message">{message}</dd>
+          </>
+        )}
+        {files.length > 0 && (
+          <>
+            <dt>files</dt>
+            <dd>
+              <ul>
+                {files.map((file) => (
+                  <li key={file.id}>
+                    <a href={`${base}/${entry.id}/files/${file.id}`} download={file.filename}>
+                      {file.filename}
+                    </a>{' '}
+                    ({file.type}, {file.size} bytes)
+                  </li>
+                ))}
+              </ul>
+            </dd>
           </>
         )}
       </dl>

@@ -13,6 +13,8 @@ export interface StoredAttachment {
   /** The sniffed MIME type (sniff.ts), never the declared one. */
   type: string;
   size: number;
+  /** Set on the files of a virus quarantine: removed at once, never to be linked or scanned again. */
+  removed?: true;
 }
 
 export interface AttachmentStore {

@@ -15,8 +15,11 @@ export interface AttachmentIntake {
   createId(): string;
 }
 
-/** Why the files of a body were refused: 413 for a file too large, 400 validation otherwise; `field` names the input. */
-export type FileRefusal = { status: 413 | 400; field: string; message: string };
+/**
+ * Why the files of a body were refused: 413 for a file too large, 500 when storage did not take one, 400 validation
+ * otherwise; `field` names the input.
+ */
+export type FileRefusal = { status: 413 | 400 | 500; field: string; message: string };
 
 /** Collects the files of one body. */
 export function createFileCollector(intake: AttachmentIntake) {
@@ -50,7 +53,8 @@ export function createFileCollector(intake: AttachmentIntake) {
         file.unpipe(gate);
         file.resume();
       });
-      writes.push(intake.store.write(stored.id, file.pipe(gate)).catch(() => refuse({ status: 400, field, message: 'The file could not be kept.' })));
+      // A limit or type refusal came first when the write failed because of it; otherwise storage failed.
+      writes.push(intake.store.write(stored.id, file.pipe(gate)).catch(() => refuse({ status: 500, field, message: 'The file could not be kept.' })));
     },
     /** Waits for every write; the files when all were taken, else the refusal (their files removed). */
     async finish(): Promise<{ ok: true; files: StoredAttachment[] } | { ok: false; refusal: FileRefusal }> {

@@ -35,8 +35,10 @@ export function createScanGate(deps: ScanGateDeps) {
 
   async function scanAll(files: readonly StoredAttachment[]): Promise<ScanOutcome> {
     if (scanner === undefined) return { kind: 'clean' };
-    for (const file of files) {
-      const content = await store.read(file.id);
+    for (const file of files.filter((kept) => !kept.removed)) {
+      // Storage that cannot be read (an S3 store down) holds the submission like a scanner that cannot be asked.
+      const content = await store.read(file.id).catch((error: unknown) => error as Error);
+      if (content instanceof Error) return { kind: 'unreachable', reason: safeReason(content) };
       if (content === undefined) return { kind: 'unreachable', reason: 'file missing' };
       try {
         const result = await scanner.scan(content);
@@ -50,7 +52,7 @@ export function createScanGate(deps: ScanGateDeps) {
   }
 
   async function removeFiles(files: readonly StoredAttachment[]): Promise<void> {
-    await Promise.all(files.map((file) => store.remove(file.id).catch(() => {})));
+    await Promise.all(files.filter((file) => !file.removed).map((file) => store.remove(file.id).catch(() => {})));
   }
 
   /** Scans the record's files, then accepts, quarantines or holds it; 'held' when the scanner could not be asked. */
@@ -64,7 +66,8 @@ export function createScanGate(deps: ScanGateDeps) {
     if (outcome.kind === 'infected') {
       logger.warn({ event: 'attachment_infected', form: record.form, signature: outcome.signature }, 'infected attachment: submission quarantined');
       await removeFiles(files);
-      await sinks.quarantineVirus(record);
+      // The quarantine keeps the files' names, marked removed: "Not spam" never links them.
+      await sinks.quarantineVirus({ ...record, submission: { ...record.submission, attachments: files.map((file) => ({ ...file, removed: true as const })) } });
       return 'infected';
     }
     await sinks.accept(record);

@@ -1,6 +1,6 @@
 // What a file is, judged from its first bytes and never from its name or the type the client declared
 // (docs/attachments.md "Types"). Only the families a form may take are recognised; anything else (HTML, SVG,
-// programs, archives) is undefined and refused.
+// programs, archives other than ZIP) is undefined and refused.
 import { isUtf8 } from 'node:buffer';
 
 /** How many leading bytes the sniffer needs. */
@@ -20,13 +20,14 @@ const SIGNATURES: ReadonlyArray<{ type: string; test(bytes: Uint8Array): boolean
 /** The MIME type of a file from its first SNIFF_BYTES bytes (all of it when shorter); undefined when unknown. */
 export function sniffType(head: Uint8Array, complete: boolean): string | undefined {
   for (const signature of SIGNATURES) if (signature.test(head)) return signature.type;
-  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04])) return officeTypeOf(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('latin1'));
+  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04])) return officeTypeOf(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('latin1')) ?? 'application/zip';
   return isPlainText(head, complete) ? 'text/plain' : undefined;
 }
 
 /**
  * An office document is a ZIP archive whose first entries name it: ODF stores `mimetype` first, uncompressed,
- * and OOXML starts with `[Content_Types].xml` then its parts' folders. Any other ZIP is not taken.
+ * and OOXML starts with `[Content_Types].xml` then its parts' folders. Any other ZIP is `application/zip`, which
+ * a form takes only when its `types` list it (clamd scans inside the archive).
  */
 function officeTypeOf(head: string): string | undefined {
   const odf = /^PK\x03\x04[\s\S]{26}mimetype(application\/vnd\.oasis\.opendocument\.[a-z.-]+)/.exec(head);

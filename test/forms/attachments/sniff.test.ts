@@ -2,6 +2,7 @@
 // never markup, scripts or programs whatever their name.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { DEFAULT_ATTACHMENT_TYPES } from '../../../src/config/attachments.js';
 import { isTypeAccepted, sniffType } from '../../../src/forms/attachments/sniff.js';
 
 const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
@@ -15,7 +16,7 @@ it('recognises the default families from their magic numbers', () => {
     [bytes('%PDF-1.7\n'), 'application/pdf'],
     [bytes('PK\x03\x04', 'x'.repeat(26), 'mimetypeapplication/vnd.oasis.opendocument.text'), 'application/vnd.oasis.opendocument.text'],
     [bytes('PK\x03\x04', 'x'.repeat(26), '[Content_Types].xml....word/document.xml'), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-    [bytes('PK\x03\x04', 'x'.repeat(26), 'payload.exe'), undefined],
+    [bytes('PK\x03\x04', 'x'.repeat(26), 'payload.exe'), 'application/zip'],
     [Buffer.from('Grüße,\nplain text\twith a tab\n'), 'text/plain'],
     [Buffer.from('  <!doctype html><script>'), undefined],
     [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), undefined],
@@ -38,4 +39,6 @@ it('matches types and families', () => {
   assert.equal(isTypeAccepted('image/png', ['image/*']), true);
   assert.equal(isTypeAccepted('application/pdf', ['image/*', 'application/pdf']), true);
   assert.equal(isTypeAccepted('text/plain', ['image/*', 'application/pdf']), false);
+  // A ZIP is taken only when a form lists it: the defaults do not.
+  assert.equal(isTypeAccepted('application/zip', DEFAULT_ATTACHMENT_TYPES), false);
 });

@@ -207,7 +207,7 @@ export function checkRecord(value: unknown, stamp: string): CacheRecord | null {
 
 /** What the cache keeps of a post. */
 export function recordOf(post: LoadedPost): PostRecord {
-  const { file, slug, lang, hasLanguageSuffix, title, date, updated, draft, tags, allLangs, rawHtml, comments, author, fediverseCreator, cover } = post;
+  const { file, slug, lang, hasLanguageSuffix, title, date, updated, draft, tags, allLangs, rawHtml, comments, newsletter, author, fediverseCreator, cover } = post;
   return {
     file,
     slug,
@@ -221,6 +221,7 @@ export function recordOf(post: LoadedPost): PostRecord {
     allLangs,
     rawHtml,
     comments,
+    newsletter,
     author,
     fediverseCreator,
     cover,
@@ -246,6 +247,7 @@ function isPostRecord(value: unknown): value is PostRecord {
     typeof value.allLangs === 'boolean' &&
     typeof value.rawHtml === 'boolean' &&
     typeof value.comments === 'boolean' &&
+    typeof value.newsletter === 'boolean' &&
     isNullableString(value.author) &&
     isNullableString(value.fediverseCreator) &&
     (cover === null || (isObject(cover) && typeof cover.url === 'string' && isNullableString(cover.alt) && Object.keys(cover).length === 2)) &&

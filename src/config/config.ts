@@ -14,7 +14,7 @@ import type { ParsedConfig } from './schema.js';
 import type { WebhookConfig } from './webhook.js';
 
 export { challengePathOf, confirmPathOf, unsubscribePathOf };
-export type { NewsletterAutomation, NewsletterList, NewsletterSegment, SubscriberLogRef } from './newsletter-lists.js';
+export type { NewsletterAutomation, NewsletterList, NewsletterSegment, PostAutomation, SubscriberLogRef, WelcomeAutomation } from './newsletter-lists.js';
 export { PREFERENCES_PATH };
 
 import type { AttachmentsConfig } from './attachments.js';

@@ -1,7 +1,7 @@
 // The welcome automation's mail (docs/newsletter.md "Automations"): the configured Markdown body with its
 // `{{field}}` places filled from the sign-up, as the plain text it reads as, with the footer every mail to a
 // subscriber carries. Pure.
-import type { NewsletterAutomation } from '../config/config.js';
+import type { WelcomeAutomation } from '../config/config.js';
 import type { MailList, MailMessage } from '../ports.js';
 
 /** What a welcome body may name: `{{email}}`, `{{list}}` (the list's name), `{{lang}}`. */
@@ -16,7 +16,7 @@ export interface WelcomeMailParts {
   from: string;
   to: string;
   /** The automation, or one of its steps: what is mailed. */
-  automation: Pick<NewsletterAutomation, 'subject' | 'body'>;
+  automation: Pick<WelcomeAutomation, 'subject' | 'body'>;
   fields: WelcomeFields;
   /** List-Id and List-Unsubscribe of the list welcomed to. */
   list: MailList;

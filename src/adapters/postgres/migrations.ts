@@ -18,6 +18,7 @@ import { ACTIVITYPUB_TABLES } from './schema/activitypub.js';
 import { PENDING_LISTS_COLUMN } from './schema/newsletter-lists.js';
 import { SUBSCRIBER_ATTRIBUTE_COLUMNS } from './schema/newsletter-attributes.js';
 import { ANALYTICS_TABLES } from './schema/analytics.js';
+import { NEWSLETTER_AUTOMATION_TABLES } from './schema/newsletter-automations.js';
 
 export interface Migration {
   version: number;
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 14, name: 'newsletter subscriber attributes and automations', sql: SUBSCRIBER_ATTRIBUTE_COLUMNS },
   { version: 15, name: 'analytics daily rollups', sql: ANALYTICS_TABLES },
   { version: 16, name: 'blog activitypub', sql: ACTIVITYPUB_TABLES },
+  { version: 17, name: 'newsletter automations of posts', sql: NEWSLETTER_AUTOMATION_TABLES },
 ]);

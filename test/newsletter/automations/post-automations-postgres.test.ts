@@ -4,7 +4,11 @@
 // gets the post twice, nobody is missed. And a pause on one replica holds on the others.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { createPostgresAutomationStore } from '../../../src/adapters/postgres/automation-store.js';
+import { createAutomationFiles } from '../../../src/adapters/files/automation-files.js';
+import { createPostgresAutomationStore, importAutomationRunsFromFiles } from '../../../src/adapters/postgres/automation-store.js';
+import type { Config } from '../../../src/config/config.js';
+import { createJsonlFiles } from '../../../src/kit/files/jsonl.js';
+import { createTempDir } from '../../support/temp-dir.js';
 import { createPostgresCampaignStore } from '../../../src/adapters/postgres/campaign-store.js';
 import { createPostgresState, type PostgresState } from '../../../src/adapters/postgres/state.js';
 import type { PostAutomation } from '../../../src/config/config.js';
@@ -122,5 +126,25 @@ describe('the on_publish automation with replicas on one PostgreSQL', () => {
     await two.automations.setPaused('posts', false, 'bob');
     await one.automations.runOnce();
     await advanceUntil('every reader mailed', () => inbox.length === READERS.length);
+  });
+
+  it('copies the runs file of data_dir with migrate --from-files, once', async () => {
+    const { state } = await start('import');
+    const temp = await createTempDir('automation-import');
+    try {
+      const files = createAutomationFiles(temp.dir, createJsonlFiles().append);
+      await files.register('posts', '2026-01-01T00:00:00.000Z', ['post:en:old']);
+      await files.claim({ automation: 'posts', item: 'post:en:new', outcome: 'campaign', campaign: '20260102T000000Z-abcdef12', at: '2026-01-02T00:00:00.000Z' });
+      await files.setPaused('posts', { paused: true, at: '2026-01-03T00:00:00.000Z', by: 'alice' });
+      assert.deepEqual(await importAutomationRunsFromFiles(temp.dir, {} as Config, state), { copied: 2, skipped: 0 });
+      assert.deepEqual(await importAutomationRunsFromFiles(temp.dir, {} as Config, state), { copied: 0, skipped: 2 });
+      const copied = createPostgresAutomationStore(state);
+      assert.deepEqual(await copied.states(), [{ automation: 'posts', addedAt: '2026-01-01T00:00:00.000Z', paused: { at: '2026-01-03T00:00:00.000Z', by: 'alice' } }]);
+      assert.deepEqual(await copied.runs('posts'), await files.runs('posts'));
+      assert.deepEqual(await copied.claimedAmong('posts', ['post:en:old', 'post:en:other']), new Set(['post:en:old']));
+      assert.equal(await copied.isCampaignPaused('20260102T000000Z-abcdef12'), true);
+    } finally {
+      await temp.remove();
+    }
   });
 });

@@ -1,4 +1,4 @@
-// The on_publish and digest automations (docs/newsletter.md "Automations"): once a minute, and at start (which
+// The on_publish and digest automations (docs/newsletter.md "Automations"): every half minute, and at start (which
 // catches up what came due while no process ran), each one that is not paused looks for its work and hands it to
 // the campaigns (src/newsletter/campaigns/), which send it through the mail queue at `send_per_minute`, journal
 // each recipient and resume after a crash or on another replica without mailing anyone twice.
@@ -27,8 +27,8 @@ import { createAutomationControl, type AutomationControl } from './automation-co
 
 export type { AutomationOverview } from './automation-control.js';
 
-/** Within a minute of its time (docs/newsletter.md "Automations"). */
-const DEFAULT_INTERVAL_MS = 60_000;
+/** Half a minute between the end of a run and the next: within a minute of its time (docs/newsletter.md "Automations"). */
+const DEFAULT_INTERVAL_MS = 30_000;
 /** A claim this old without its campaign was left by a process that died while planning it. */
 const DEFAULT_RECOVER_AFTER_MS = 60_000;
 

@@ -43,6 +43,8 @@ export interface HarnessOptions {
   /** The stores one replica works on (each its own connection, or the same files). */
   stores(name: string): { store: AutomationStore; campaigns: CampaignStore };
   timeZone?: string;
+  /** The campaigns' pace; no limit unless given. */
+  sendPerMinute?: number;
 }
 
 export function createHarness(options: HarnessOptions) {
@@ -118,7 +120,7 @@ export function createHarness(options: HarnessOptions) {
       pendingMessages: async () => pending.map((entry) => entry.queued),
       formOf,
       mailFor: async (_form, email, body) => ({ from: 'news@example.com', to: email, subject: body.subject, text: body.text, html: body.html, autoSubmitted: 'auto-generated' }),
-      sendPerMinute: 0,
+      sendPerMinute: options.sendPerMinute ?? 0,
       clock: timers.now,
       timers,
       logger: logs.logger,

@@ -31,12 +31,12 @@ describe('on_publish and digest automations in data_dir', () => {
     await dir.remove();
   });
 
-  const start = (automations: PostAutomation[]) => {
+  const start = (automations: PostAutomation[], sendPerMinute?: number) => {
     const jsonl = createJsonlFiles();
     // One process serves a data_dir: every "replica" here is that process again, on the same files.
     const store = createAutomationFiles(dir.dir, jsonl.append);
     const campaigns = createCampaignFiles(campaignsDirOf(dir.dir));
-    harness = createHarness({ timers, automations, subscribers: READERS, stores: () => ({ store, campaigns }) });
+    harness = createHarness({ timers, automations, subscribers: READERS, stores: () => ({ store, campaigns }), sendPerMinute });
     return harness;
   };
   /** Runs the automations, then lets the feeder send what they planned. */
@@ -133,5 +133,26 @@ describe('on_publish and digest automations in data_dir', () => {
     await one.automations.setPaused('posts', false, 'alice');
     await runAndSend(one);
     assert.equal(inbox.length, READERS.length);
+  });
+
+  it('stops a campaign of a paused automation before its next mail, and lets it go on once resumed', async () => {
+    const { posts, inbox, replica, mailsPerAddress } = start([ON_PUBLISH], 60);
+    const one = replica('one');
+    await one.automations.runOnce();
+    posts.push({ slug: 'paced', lang: 'en', title: 'One a second', date: timers.now() + MINUTE, newsletter: true });
+    await timers.advance(MINUTE);
+    await one.automations.runOnce();
+    for (let step = 0; step < 5; step += 1) await timers.advance(1_000);
+    assert.ok(inbox.length > 0 && inbox.length < READERS.length, `sending: ${inbox.length}`);
+    await one.automations.setPaused('posts', true, 'alice');
+    await timers.advance(2_000);
+    const atPause = inbox.length;
+    for (let step = 0; step < 60; step += 1) await timers.advance(1_000);
+    assert.equal(inbox.length, atPause, 'nothing more while paused');
+
+    await one.automations.setPaused('posts', false, 'alice');
+    for (let step = 0; step < 60; step += 1) await timers.advance(1_000);
+    assert.equal(inbox.length, READERS.length);
+    for (const reader of READERS) assert.equal(mailsPerAddress().get(reader.email), 1, reader.email);
   });
 });

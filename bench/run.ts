@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { benchBlog1k } from './blog-1k.js';
 import { benchBlog10k } from './blog-10k.js';
 import { benchCampaign10k } from './campaign-10k.js';
+import { benchOnPublish10k } from './on-publish-10k.js';
 import { benchCluster } from './cluster.js';
 import { benchFormsHttp } from './forms-http.js';
 import { benchInbox100k } from './inbox-100k.js';
@@ -36,6 +37,7 @@ const PARTS: Array<{ name: string; group: string; run: (context: BenchContext) =
   { name: 'spam', group: 'forms', run: async (context) => (await import('./spam.js')).benchSpam(context) },
   { name: 'attachments', group: 'forms', run: async (context) => (await import('./attachments.js')).benchAttachments(context) },
   { name: 'campaign-10k', group: 'newsletter', run: benchCampaign10k },
+  { name: 'on-publish-10k', group: 'newsletter', run: benchOnPublish10k },
   { name: 'inbox-100k', group: 'admin', run: benchInbox100k },
   { name: 'sign-in-burst', group: 'admin', run: benchSignInBurst },
   { name: 'git-save', group: 'admin', run: async (context) => (await import('./git-save.js')).benchGitSave(context) },

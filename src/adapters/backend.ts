@@ -8,6 +8,7 @@ import type { DraftStore } from '../admin/drafts/draft-store.js';
 import type { DashboardSources } from '../admin/dashboard-pages/dashboard-sources.js';
 import type { CampaignStore } from '../newsletter/campaigns/campaign-store.js';
 import type { NewsletterStore } from '../newsletter/newsletter-store.js';
+import type { AutomationStore } from '../newsletter/automations/automation-store.js';
 import type { ArchiveReader } from '../admin/inbox/archive-reader.js';
 import type { ArchiveStore } from '../ports.js';
 import type { BounceStore } from '../bounces/bounce-store.js';
@@ -30,6 +31,8 @@ export interface Backend {
   campaigns: CampaignStore;
   /** Pending signups, subscriber logs and the unsubscribe secret. */
   newsletter: NewsletterStore;
+  /** What the on_publish and digest automations took, and whether each is paused (docs/newsletter.md "Automations"). */
+  automations: AutomationStore;
   /** The suppression list, the soft bounces counting, and what sent mails' tags stand for (docs/bounces.md). */
   suppressions: BounceStore;
   /** The spam quarantine and the used proof-of-work challenges (docs/spam.md "Quarantine"), pruned by spam_keep_days. */

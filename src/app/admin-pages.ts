@@ -21,6 +21,8 @@ import type { CommentMail } from '../comments/comment-mail.js';
 import { createCommentRenderer } from '../comments/render-comment.js';
 import { createCampaignPages } from '../admin/campaign-pages/campaign-pages.js';
 import { createSendPages } from '../admin/campaign-pages/send-pages.js';
+import { createAutomationPages } from '../admin/campaign-pages/automation-pages.js';
+import type { PostAutomations } from '../newsletter/automations/post-automations.js';
 import { createDashboardPages } from '../admin/dashboard-pages/dashboard-pages.js';
 import { createInboxPages, type InboxDeps } from '../admin/inbox-pages/inbox-pages.js';
 import { createAttachmentStoreOf, takesAttachments, withFilesDiscarded } from './attachment-storage.js';
@@ -59,6 +61,8 @@ export interface AdminPagesCore {
   content?: BlogContent;
   /** The running forms in this process, with [[forms]] and [mail]. */
   forms?: MailCore;
+  /** The on_publish and digest automations running in this process (docs/newsletter.md "Automations"). */
+  automations?: PostAutomations;
   /** "Send a test" of a campaign: one mail now, without the queue. */
   sendTest?(plan: Pick<CampaignPlan, 'list' | 'post' | 'body'>, address: string): Promise<TestSendOutcome>;
   logger: Logger;
@@ -117,6 +121,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
       EDITORS,
       createCampaignPages({ store: backend.campaigns, resume: forms?.campaigns ? (id, by) => forms.campaigns!.resume(id, by) : undefined, logger }),
     ),
+    ...forRoles(EDITORS, createAutomationPages({ automations: core.automations, campaigns: backend.campaigns, logger })),
     ...createInboxPages({ forms: config.forms, archives: backend.archiveReader, spam: backend.spam, logger, ...attachmentPartsOf(config) }),
     // Each form's quarantine and its "Not spam", which delivers through the mail core when it runs in this process.
     ...createSpamPages({ forms: config.forms, store: takesAttachments(config) ? withFilesDiscarded(backend.spam, createAttachmentStoreOf(config)) : backend.spam, clock, release: forms ? composeSpamRelease(config, backend, forms, logger, clock) : undefined }),

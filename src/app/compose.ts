@@ -48,6 +48,7 @@ import { startActivityPubQueue } from './activitypub-queue.js';
 import { ACTIVITY_MAX_BODY_BYTES } from '../activitypub/http/activitypub-routes.js';
 import { composeBounceWebhooks, startBounceMailboxOf } from './bounce-intakes.js';
 import { createMailCore, type MailCore, type MailCoreDeps, type QueueTuning } from './mail-core.js';
+import { composePostAutomations } from './automations.js';
 import { composeGitContent } from './git-content.js';
 import { openBackend } from './open-backend.js';
 import { configOwnerAddresses, createOwnerCheck } from './owner-addresses.js';
@@ -128,7 +129,7 @@ export interface MailCoreParts extends NotifierFactories {
 export function composeMailCore(
   config: Config,
   mail: MailConfig,
-  backend: Pick<Backend, 'queue' | 'campaigns' | 'newsletter'> & Partial<Pick<Backend, 'suppressions' | 'accounts'>>,
+  backend: Pick<Backend, 'queue' | 'campaigns' | 'newsletter'> & Partial<Pick<Backend, 'suppressions' | 'accounts' | 'automations'>>,
   parts: MailCoreParts,
 ): Promise<MailCore> {
   const { logger, clock, mailer } = parts;
@@ -304,6 +305,9 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     if (content) closers.push(() => content.close());
     const federated = activitypub && content && activityQueue ? activitypub.start(activityQueue, content) : undefined;
     if (federated) closers.push(() => federated.close());
+    // docs/newsletter.md "Automations": posts mailed as they are published, and digests, through the core's campaigns.
+    const automations = composePostAutomations(config, backend, content, forms, { clock, timers: systemTimers, logger });
+    if (automations) closers.push(() => automations.stop());
     const commentMail = content && composeCommentMail(config, backend, forms?.queue, content, { clock, logger });
     // docs/analytics.md: page views and conversions counted in memory, written in batches; closed after the services.
     const analytics = composeAnalytics(config, backend, { logger, clock, timers: deps.timers ?? systemTimers });
@@ -317,7 +321,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
       admin = await createAdmin(
         { admin: config.admin },
         { logger, clock, randomBytes, records: backend.admin, accounts, ipv6Prefix: config.server.rate_limit_ipv6_prefix },
-        (tools) => deps.adminPages ?? createAdminPages(config, { backend, content, forms, sendTest, accounts, logger, clock, git, commentMail, analytics: analytics !== undefined, ...tools }),
+        (tools) => deps.adminPages ?? createAdminPages(config, { backend, content, forms, automations, sendTest, accounts, logger, clock, git, commentMail, analytics: analytics !== undefined, ...tools }),
       );
       const opened = admin;
       closers.push(() => opened.close());

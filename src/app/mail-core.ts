@@ -42,7 +42,7 @@ export interface QueueTuning {
 /** What the mail core is built from. */
 export interface MailCoreDeps {
   /** Without `suppressions` no mail is checked or tagged (a test's partial backend). */
-  backend: Pick<Backend, 'queue' | 'campaigns' | 'newsletter'> & Partial<Pick<Backend, 'suppressions'>>;
+  backend: Pick<Backend, 'queue' | 'campaigns' | 'newsletter'> & Partial<Pick<Backend, 'suppressions' | 'automations'>>;
   mailer: Mailer;
   /** The chat notifier of each form with [forms.telegram], by form path. */
   chatNotifiers: ReadonlyMap<string, ChatNotifier>;
@@ -191,6 +191,8 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
       pendingMessages: (campaign) => queue.pendingMessages(campaignLane(campaign)),
       listOf: (key) => campaignLists.get(key),
       bounceTally: bounces && backend.suppressions ? (campaign) => backend.suppressions!.campaignTally(campaign) : undefined,
+      // A paused automation stops its campaigns at once, on every replica (docs/newsletter.md "Automations").
+      isHeld: backend.automations && settings.newsletterAutomations?.some((automation) => automation.type !== 'welcome') ? (campaign) => backend.automations!.isCampaignPaused(campaign) : undefined,
       mailFor: async (list, email, body, request) =>
         createRecipientMail({
           from: settings.from,

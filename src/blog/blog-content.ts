@@ -24,7 +24,7 @@ import { createContentWatcher, type ContentWatcher } from './content/watch.js';
 import { createResponseFactory, type ResponseFactory } from './http/prepared-response.js';
 import { buildSnapshot, createSnapshotMemo, type BlogSnapshot, type SnapshotTools } from './http/snapshot.js';
 import type { PostVersionState } from './post-version-state.js';
-import { findPublishedPost, type PublishedPost } from './published-post.js';
+import { findPublishedPost, listPublishedVersions, type PublishedPost, type PublishedVersion } from './published-post.js';
 
 /** What the blog is configured with. */
 export interface BlogSettings {
@@ -83,6 +83,8 @@ export interface BlogContent {
    * the version in `lang`. Drafts, scheduled versions and unknown slugs or languages give undefined.
    */
   findPublishedPost(slug: string, lang?: string): PublishedPost | undefined;
+  /** Every version published now (the newsletter's automations look for new ones), newest first. */
+  listPublished(): PublishedVersion[];
   /** Stops watching and indexing, and keeps what was parsed for the next start. */
   close(): Promise<void>;
 }
@@ -222,6 +224,7 @@ export async function createBlogContent(settings: BlogSettings, deps: BlogConten
         defaultLanguage: site.language,
       }),
     findPublishedPost: (slug, lang) => findPublishedPost(current().catalog, current().html, slug, lang),
+    listPublished: () => listPublishedVersions(current().catalog),
     close: async () => {
       stopped = true;
       rescans.close();

@@ -35,3 +35,20 @@ export function findPublishedPost(
   const { post } = entry;
   return { slug: post.slug, lang: post.lang, title: post.title, url: publicPostUrl(catalog, entry), html: html(entry), date: post.date.rfc3339 };
 }
+
+/** A published version as the newsletter's automations look for new ones (docs/newsletter.md "Automations"). */
+export interface PublishedVersion {
+  slug: string;
+  lang: string;
+  /** Milliseconds since 1970 of its `date`: when it was, or is to be, published. */
+  publishedAt: number;
+  /** Front matter `newsletter`: false keeps it out of the automations' mails. */
+  newsletter: boolean;
+  /** The slug's primary version (a digest names a post by it). */
+  primary: boolean;
+}
+
+/** Every version `catalog` publishes now, newest first. */
+export function listPublishedVersions(catalog: Catalog): PublishedVersion[] {
+  return catalog.published.map(({ post, primary }) => ({ slug: post.slug, lang: post.lang, publishedAt: post.date.time, newsletter: post.newsletter, primary }));
+}

@@ -43,6 +43,11 @@ export function describeConfig(config: Config): string {
     const unscanned = config.forms.filter((form) => form.type !== 'newsletter' && form.attachments?.scan === false).map((form) => form.path);
     if (unscanned.length > 0) lines.push(`warning: ${unscanned.join(', ')} deliver attachments without a virus scan ([forms.attachments] scan = false, docs/attachments.md)`);
   }
+  // docs/newsletter.md "Automations": posts are mailed by a service with the blog and the mail queue.
+  const postAutomations = config.newsletter.automations.filter((automation) => automation.type !== 'welcome').map((automation) => automation.id);
+  if (postAutomations.length > 0 && (!config.blog || !config.site || !config.mail?.queue)) {
+    lines.push(`warning: the automations ${postAutomations.join(', ')} never run: mailing posts needs [blog], [site] and [mail] queue = true (docs/newsletter.md)`);
+  }
   if (config.blog) {
     const { host, port } = config.blog.listen;
     lines.push(`blog service on ${host}:${port}, posts from ${config.blog.content_dir}${describeGit(config.blog.git)}`);

@@ -15,7 +15,7 @@ import type { ParsedConfig } from './schema.js';
 import type { WebhookConfig } from './webhook.js';
 
 export { challengePathOf, confirmPathOf, unsubscribePathOf };
-export type { NewsletterAutomation, NewsletterList, NewsletterSegment, SubscriberLogRef } from './newsletter-lists.js';
+export type { NewsletterAutomation, NewsletterList, NewsletterSegment, PostAutomation, SubscriberLogRef, WelcomeAutomation } from './newsletter-lists.js';
 export type { LayoutColors, MailLayout } from './mail-layouts.js';
 export { PREFERENCES_PATH };
 

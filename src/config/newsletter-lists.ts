@@ -51,9 +51,9 @@ const newsletterSegment = z.strictObject({
 /** One segment as the code uses it; times are RFC 3339 UTC. */
 export type NewsletterSegment = z.output<typeof newsletterSegment>;
 
-const newsletterAutomation = z.strictObject({
+const welcomeAutomation = z.strictObject({
   id: listId,
-  type: z.literal('welcome', { error: 'must be "welcome"' }),
+  type: z.literal('welcome'),
   list: listId,
   subject: oneLineText,
   body: z.string().min(1),
@@ -62,8 +62,42 @@ const newsletterAutomation = z.strictObject({
     .default([]),
 });
 
+/** `list` or `segment`, one of them: whom a post or a digest goes to. */
+const audience = { list: listId.optional(), segment: listId.optional() };
+
+const onPublishAutomation = z.strictObject({
+  id: listId,
+  type: z.literal('on_publish'),
+  ...audience,
+  /** The subject; `{{title}}` is the post's title, which is the subject when this is left out. */
+  subject: oneLineText.default('{{title}}'),
+});
+
+const digestAutomation = z.strictObject({
+  id: listId,
+  type: z.literal('digest'),
+  ...audience,
+  subject: oneLineText,
+  /** Markdown above the list of posts; `{{count}}` and `{{site}}` are filled in. */
+  body: z.string().default(''),
+  every: z.enum(['week', 'month'], { error: 'must be "week" or "month"' }),
+  day: z.number().int().min(1).max(28).default(1),
+  time: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day such as "09:00"')
+    .default('09:00'),
+});
+
+const newsletterAutomation = z.discriminatedUnion('type', [welcomeAutomation, onPublishAutomation, digestAutomation], {
+  error: (issue) => (issue.code === 'invalid_union' ? 'must have type "welcome", "on_publish" or "digest"' : undefined),
+});
+
 /** One automation as the code uses it (docs/newsletter.md "Automations"). */
 export type NewsletterAutomation = z.output<typeof newsletterAutomation>;
+/** A welcome automation, with its drip steps. */
+export type WelcomeAutomation = z.output<typeof welcomeAutomation>;
+/** An automation that mails posts: each one as it is published, or a digest of those of a week or a month. */
+export type PostAutomation = z.output<typeof onPublishAutomation> | z.output<typeof digestAutomation>;
 
 export const newsletterSchema = z.strictObject({
   lists: z.array(newsletterList, { error: 'must be [[newsletter.lists]] tables, one per list' }).default([]),
@@ -198,5 +232,35 @@ export function findListProblems(forms: readonly unknown[], newsletter: unknown)
       if (typeof list === 'string' && !known.has(list)) problems.push({ path: ['newsletter', key, index, 'list'], message: `"${list}" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list` });
     });
   }
+  problems.push(...findPostAutomationProblems(newsletter, formOfList, known));
+  return problems;
+}
+
+/**
+ * An on_publish or digest automation names a list or a segment, one of them, and mails through the campaigns of a
+ * newsletter form: its list (or its segment's) must be a form's own list (docs/newsletter.md "Automations").
+ */
+function findPostAutomationProblems(newsletter: unknown, formLists: ReadonlyMap<string, unknown>, known: ReadonlySet<string>): ListProblem[] {
+  const problems: ListProblem[] = [];
+  const { segments, automations } = (newsletter ?? {}) as Record<string, unknown>;
+  const segmentLists = new Map<string, unknown>((Array.isArray(segments) ? segments : []).map((entry: unknown) => [(entry as { id?: unknown } | null)?.id as string, (entry as { list?: unknown } | null)?.list]));
+  (Array.isArray(automations) ? automations : []).forEach((entry: unknown, index) => {
+    const { type, list, segment } = (entry ?? {}) as Record<string, unknown>;
+    if (type !== 'on_publish' && type !== 'digest') return;
+    const at = ['newsletter', 'automations', index];
+    if ((list === undefined) === (segment === undefined)) {
+      problems.push({ path: [...at, 'list'], message: 'give either list or segment: whom the posts are mailed to' });
+      return;
+    }
+    if (typeof segment === 'string' && !segmentLists.has(segment)) {
+      problems.push({ path: [...at, 'segment'], message: `"${segment}" is no segment: declare it in [[newsletter.segments]]` });
+      return;
+    }
+    const listOf = typeof segment === 'string' ? segmentLists.get(segment) : list;
+    // A list that does not exist at all is told above.
+    if (typeof listOf === 'string' && known.has(listOf) && !formLists.has(listOf)) {
+      problems.push({ path: [...at, typeof segment === 'string' ? 'segment' : 'list'], message: `"${listOf}" is a list without a newsletter form: posts are mailed to the list of a newsletter form` });
+    }
+  });
   return problems;
 }

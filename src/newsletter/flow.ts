@@ -8,7 +8,7 @@
 // that has expired when written). The mail, which only a new address gets, is handed over after the answer; only
 // without the queue (`mailBeforeAnswer`) is it sent first, so that a failure is told, and then the time of the
 // answer does tell a new address from a known one (docs/newsletter.md "Duplicates").
-import { PREFERENCES_PATH, type NewsletterAutomation, type NewsletterForm, type NewsletterList } from '../config/config.js';
+import { PREFERENCES_PATH, type NewsletterForm, type NewsletterList, type WelcomeAutomation } from '../config/config.js';
 import { canonicalEmailAddress } from '../kit/email-address.js';
 import { safeReason } from '../kit/safe-reason.js';
 import { UnavailableError } from '../kit/unavailable-error.js';
@@ -58,7 +58,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     if (!closed) timer = timers.setTimeout(purgeAndRepeat, purgeIntervalMs);
   };
 
-  const drips = (deps.automations ?? []).filter((automation) => automation.type === 'welcome' && automation.steps.length > 0);
+  const drips = (deps.automations ?? []).filter((automation): automation is WelcomeAutomation => automation.type === 'welcome' && automation.steps.length > 0);
   const dripIntervalMs = deps.dripIntervalMs ?? DEFAULT_DRIP_INTERVAL_MS;
   let dripTimer: unknown;
   let dripping: Promise<void> = Promise.resolve();
@@ -250,14 +250,15 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
    */
   async function welcome(form: NewsletterForm, email: string, keys: readonly string[], lang?: string): Promise<void> {
     for (const automation of deps.automations ?? []) {
+      if (automation.type !== 'welcome') continue;
       const list = lists.find((candidate) => candidate.id === automation.list);
-      if (automation.type !== 'welcome' || !list || !keys.includes(list.log.path)) continue;
+      if (!list || !keys.includes(list.log.path)) continue;
       await mailAutomation(form, automation, list, email, lang);
     }
   }
 
   /** Claims (automation, email) in the store, then hands its mail over; nothing when it was claimed before. Never rejects. */
-  async function mailAutomation(form: NewsletterForm, automation: Pick<NewsletterAutomation, 'id' | 'subject' | 'body'>, list: NewsletterList, email: string, lang: string | undefined): Promise<void> {
+  async function mailAutomation(form: NewsletterForm, automation: Pick<WelcomeAutomation, 'id' | 'subject' | 'body'>, list: NewsletterList, email: string, lang: string | undefined): Promise<void> {
     try {
       if (!(await store.claimAutomation(automation.id, email, new Date(clock()).toISOString()))) return;
       const mail = welcomeMail({

@@ -1,7 +1,7 @@
 // The welcome automation's mail (docs/newsletter.md "Automations"): the configured Markdown body with its
 // `{{field}}` places filled from the sign-up, rendered in the list's layout (docs/newsletter.md "Layouts") to HTML
 // with inline styles and its plain text, with the footer every mail to a subscriber carries. Pure.
-import type { MailLayout, NewsletterAutomation } from '../config/config.js';
+import type { MailLayout, WelcomeAutomation } from '../config/config.js';
 import type { MailList, MailMessage } from '../ports.js';
 import { composeCampaignMail, renderMailContent, renderMailMarkdown } from './campaigns/campaign-mail.js';
 
@@ -17,7 +17,7 @@ export interface WelcomeMailParts {
   from: string;
   to: string;
   /** The automation, or one of its steps: what is mailed. */
-  automation: Pick<NewsletterAutomation, 'subject' | 'body'>;
+  automation: Pick<WelcomeAutomation, 'subject' | 'body'>;
   fields: WelcomeFields;
   /** List-Id and List-Unsubscribe of the list welcomed to. */
   list: MailList;

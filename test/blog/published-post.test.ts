@@ -1,5 +1,6 @@
 // BlogService.findPublishedPost, which campaigns mail from: the published version of a slug with its page URL,
-// the detail's HTML (media URLs absolute) and an RFC 3339 date; drafts and scheduled versions are not found.
+// the detail's HTML (media URLs absolute) and an RFC 3339 date; drafts and scheduled versions are not found. And
+// the versions published now as the newsletter's automations list them, with their front matter `newsletter`.
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,6 +21,7 @@ async function writeContent(dir: string): Promise<void> {
   await writeFile(path.join(dir, 'trip', 'index.de.md'), '+++\ntitle = "Eine Reise"\ndate = 2024-07-01\n+++\nSpäter\n');
   await writeFile(path.join(dir, 'later.md'), '+++\ntitle = "Later"\ndate = 2024-06-02\n+++\nNot yet\n');
   await writeFile(path.join(dir, 'sketch.md'), '+++\ntitle = "Sketch"\ndate = 2024-01-01\ndraft = true\n+++\nDraft\n');
+  await writeFile(path.join(dir, 'notes.md'), '---\ntitle: Notes\ndate: 2024-04-01\nnewsletter: false\n---\nFor the site only\n');
 }
 
 describe('BlogService.findPublishedPost', () => {
@@ -75,5 +77,18 @@ describe('BlogService.findPublishedPost', () => {
     await time.advance(Date.parse('2024-06-02T00:00:00Z') - NOW);
     const post = await waitFor('the release', () => blog.content.findPublishedPost('later'), 5000);
     assert.equal(post.title, 'Later');
+  });
+
+  it('lists the versions published now for the automations, newest first, with their front matter newsletter', () => {
+    // "later" came due in the test before.
+    assert.deepEqual(
+      blog.content.listPublished().map((version) => `${version.slug} ${version.lang} ${new Date(version.publishedAt).toISOString()} newsletter=${version.newsletter} primary=${version.primary}`),
+      [
+        'later en 2024-06-02T00:00:00.000Z newsletter=true primary=true',
+        'trip pt-BR 2024-05-02T00:00:00.000Z newsletter=true primary=false',
+        'trip en 2024-05-01T08:00:00.000Z newsletter=true primary=true',
+        'notes en 2024-04-01T00:00:00.000Z newsletter=false primary=true',
+      ],
+    );
   });
 });

@@ -141,11 +141,11 @@ describe('segment and automation keys, and the field lang', () => {
   });
 
   it('refuses an automation of another type or over a list that does not exist', () => {
-    const result = parseConfigText(`${CONFIG}[[newsletter.automations]]\nid = "a"\ntype = "digest"\nlist = "nope"\nsubject = "Hi"\nbody = "Hello"\n`, {}, '/tmp');
+    const result = parseConfigText(`${CONFIG}[[newsletter.automations]]\nid = "a"\ntype = "weekly"\nlist = "nope"\nsubject = "Hi"\nbody = "Hello"\n`, {}, '/tmp');
     assert.ok(!result.ok);
     assert.deepEqual(
       result.problems.map((problem) => `${problem.path}: ${problem.message}`),
-      ['newsletter.automations[0].type: must be "welcome"', 'newsletter.automations[0].list: "nope" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list'],
+      ['newsletter.automations[0].type: must have type "welcome", "on_publish" or "digest"', 'newsletter.automations[0].list: "nope" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list'],
     );
   });
 

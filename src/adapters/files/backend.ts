@@ -9,6 +9,7 @@ import { createSignInThrottle } from '../../admin/sign-in-throttle.js';
 import type { Config, NewsletterForm } from '../../config/config.js';
 import { createJsonlFiles } from '../../kit/files/jsonl.js';
 import { createFileNewsletterStore } from './newsletter-store.js';
+import { createAutomationFiles } from './automation-files.js';
 import type { Logger } from '../../kit/log.js';
 import { createAccountFiles } from './account-files.js';
 import { createFileArchiveReader } from './archive-reader-files.js';
@@ -38,6 +39,7 @@ export function openBackend(config: Config, logger: Logger, clock: () => number 
     queue: createQueueFiles(queueDirOf(dataDir)),
     campaigns: createCampaignFiles(campaignsDirOf(dataDir)),
     newsletter: createFileNewsletterStore({ dataDir, forms: newsletterForms, lists: config.newsletter.lists.map((list) => list.log), appendLine: jsonl.append, randomBytes, logger }),
+    automations: createAutomationFiles(dataDir, jsonl.append),
     suppressions: createSuppressionFiles(dataDir),
     comments: createCommentFiles(dataDir, clock),
     activitypub: createActivityPubFiles(dataDir),

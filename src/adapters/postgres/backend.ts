@@ -14,6 +14,7 @@ import { createPostgresCampaignStore } from './campaign-store.js';
 import { createPostgresDashboardSources } from './dashboard-sources.js';
 import { createPostgresDraftStore } from './drafts.js';
 import { createPostgresNewsletterStore } from './newsletter-store.js';
+import { createPostgresAutomationStore } from './automation-store.js';
 import { createPostgresQueueStore } from './queue-store.js';
 import { createPostgresSignInThrottle } from './sign-in-failures.js';
 import { createPostgresState, migratedForCommand } from './state.js';
@@ -35,6 +36,7 @@ export function openBackend(config: Config, logger: Logger, clock: Clock = Date.
     queue: createPostgresQueueStore(state, { clock }),
     campaigns: createPostgresCampaignStore(state),
     newsletter: createPostgresNewsletterStore(state, randomBytes, config.newsletter.lists.map((list) => list.log)),
+    automations: createPostgresAutomationStore(state),
     suppressions: createPostgresSuppressions(state),
     comments: createPostgresCommentStore(state),
     activitypub: createPostgresActivityPubStore(state),

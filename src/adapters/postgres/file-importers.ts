@@ -11,6 +11,7 @@ import type { PostgresState } from './state.js';
 import { importSuppressionsFromFiles } from './suppressions-import.js';
 import { importCommentsFromFiles } from './comment-store.js';
 import { importWebmentionsFromFiles } from './import-webmentions.js';
+import { importAutomationRunsFromFiles } from './automation-store.js';
 
 export interface FileImporter {
   /** What it copies, as the command prints it ("form archives"). */
@@ -23,6 +24,7 @@ export const FILE_IMPORTERS: readonly FileImporter[] = [
   { name: 'admin sessions', run: importAdminSessionsFromFiles },
   { name: 'newsletter records', run: (dataDir, config, state) => importNewsletterFromFiles(dataDir, config, state) },
   { name: 'campaigns', run: importCampaignsFromFiles },
+  { name: 'newsletter automation runs', run: importAutomationRunsFromFiles },
   { name: 'mail queue', run: (dataDir, config, state) => importQueueFromFiles(dataDir, config, state) },
   { name: 'suppression list', run: importSuppressionsFromFiles },
   { name: 'blog comments', run: importCommentsFromFiles },

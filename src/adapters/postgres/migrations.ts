@@ -18,6 +18,7 @@ import { ACTIVITYPUB_QUEUED_TABLE, ACTIVITYPUB_TABLES } from './schema/activityp
 import { PENDING_LISTS_COLUMN } from './schema/newsletter-lists.js';
 import { SUBSCRIBER_ATTRIBUTE_COLUMNS } from './schema/newsletter-attributes.js';
 import { ANALYTICS_TABLES } from './schema/analytics.js';
+import { NEWSLETTER_AUTOMATION_TABLES } from './schema/newsletter-automations.js';
 
 export interface Migration {
   version: number;
@@ -46,5 +47,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 14, name: 'newsletter subscriber attributes and automations', sql: SUBSCRIBER_ATTRIBUTE_COLUMNS },
   { version: 15, name: 'analytics daily rollups', sql: ANALYTICS_TABLES },
   { version: 16, name: 'blog activitypub', sql: ACTIVITYPUB_TABLES },
+  { version: 17, name: 'newsletter automations of posts', sql: NEWSLETTER_AUTOMATION_TABLES },
   { version: 18, name: 'blog activitypub inboxes queued', sql: ACTIVITYPUB_QUEUED_TABLE },
 ]);

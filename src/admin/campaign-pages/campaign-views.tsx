@@ -81,6 +81,9 @@ export function CampaignListPage({ session, campaigns }: { session: AdminSession
     <Layout title="Campaigns" session={session} section="campaigns">
       <h1>Campaigns</h1>
       <p>A campaign sends a published post to the subscribers of a newsletter form: start one from a published post in the posts list.</p>
+      <p>
+        <a href="/admin/automations">Automations</a> start campaigns on their own: a post as it is published, or a digest.
+      </p>
       {campaigns.length === 0 ? (
         <p>No campaigns yet.</p>
       ) : (

@@ -17,6 +17,8 @@ export const frontMatterSchema = z.object({
   raw_html: z.boolean({ error: 'must be true or false' }).default(false),
   // docs/comments.md: `comments = false` closes the post's comments.
   comments: z.boolean({ error: 'must be true or false' }).default(true),
+  // docs/newsletter.md "Automations": `newsletter = false` keeps the post out of the automations' mails.
+  newsletter: z.boolean({ error: 'must be true or false' }).default(true),
   author: text.optional(),
   fediverse_creator: text.optional(),
   cover: z
@@ -57,17 +59,17 @@ const OPTIONAL_TEXT = ['lang', 'author', 'fediverse_creator', 'excerpt', 'slug']
 
 /** The schema's output for `data` when it is plainly valid; undefined when zod should judge it. */
 export function plainFrontMatter(data: Record<string, unknown>): FrontMatter | undefined {
-  const { title, date, updated, draft = false, tags = [], all_langs: allLangs = false, raw_html: rawHtml = false, comments = true, cover } = data;
+  const { title, date, updated, draft = false, tags = [], all_langs: allLangs = false, raw_html: rawHtml = false, comments = true, newsletter = true, cover } = data;
   if (typeof title !== 'string') return undefined;
   const trimmedTitle = title.trim();
   if (trimmedTitle === '' || !isDateValue(date) || (updated !== undefined && !isDateValue(updated))) return undefined;
-  if (typeof draft !== 'boolean' || typeof allLangs !== 'boolean' || typeof rawHtml !== 'boolean' || typeof comments !== 'boolean' || !Array.isArray(tags)) return undefined;
+  if (typeof draft !== 'boolean' || typeof allLangs !== 'boolean' || typeof rawHtml !== 'boolean' || typeof comments !== 'boolean' || typeof newsletter !== 'boolean' || !Array.isArray(tags)) return undefined;
   const trimmedTags: string[] = [];
   for (const tag of tags as unknown[]) {
     if (typeof tag !== 'string' || tag.trim() === '') return undefined;
     trimmedTags.push(tag.trim());
   }
-  const result: FrontMatter = { title: trimmedTitle, date, draft, tags: trimmedTags, all_langs: allLangs, raw_html: rawHtml, comments };
+  const result: FrontMatter = { title: trimmedTitle, date, draft, tags: trimmedTags, all_langs: allLangs, raw_html: rawHtml, comments, newsletter };
   if (updated !== undefined) result.updated = updated;
   for (const key of OPTIONAL_TEXT) {
     const value = data[key];

@@ -213,7 +213,7 @@ export function checkRecord(value: unknown, stamp: string): CacheRecord | null {
 
 /** What the cache keeps of a post. */
 export function recordOf(post: LoadedPost): PostRecord {
-  const { file, slug, lang, hasLanguageSuffix, title, date, updated, draft, tags, allLangs, rawHtml, comments, author, fediverseCreator, cover } = post;
+  const { file, slug, lang, hasLanguageSuffix, title, date, updated, draft, tags, allLangs, rawHtml, comments, newsletter, author, fediverseCreator, cover } = post;
   return {
     file,
     slug,
@@ -227,6 +227,7 @@ export function recordOf(post: LoadedPost): PostRecord {
     allLangs,
     rawHtml,
     comments,
+    newsletter,
     author,
     fediverseCreator,
     cover,
@@ -252,6 +253,7 @@ function isPostRecord(value: unknown): value is PostRecord {
     typeof value.allLangs === 'boolean' &&
     typeof value.rawHtml === 'boolean' &&
     typeof value.comments === 'boolean' &&
+    typeof value.newsletter === 'boolean' &&
     isNullableString(value.author) &&
     isNullableString(value.fediverseCreator) &&
     (cover === null || (isObject(cover) && typeof cover.url === 'string' && isNullableString(cover.alt) && Object.keys(cover).length === 2)) &&

@@ -60,6 +60,7 @@ export class LoadedPost implements PostVersion {
   readonly allLangs: boolean;
   readonly rawHtml: boolean;
   readonly comments: boolean;
+  readonly newsletter: boolean;
   readonly author: string | null;
   readonly fediverseCreator: string | null;
   readonly cover: PostVersion['cover'];
@@ -80,6 +81,7 @@ export class LoadedPost implements PostVersion {
     this.allLangs = fields.allLangs;
     this.rawHtml = fields.rawHtml;
     this.comments = fields.comments;
+    this.newsletter = fields.newsletter;
     this.author = fields.author;
     this.fediverseCreator = fields.fediverseCreator;
     this.cover = fields.cover;
@@ -144,7 +146,8 @@ export class LoadedPost implements PostVersion {
  * 22 characters of base64url SHA-256. The file's name and folder are not content: moving the file keeps it.
  */
 export function contentDigest(fields: PostFields, frontMatterExcerpt: string | undefined, body: string): string {
-  const { slug, lang, title, date, updated, draft, tags, allLangs, rawHtml, comments, author, fediverseCreator, cover } = fields;
-  const frontMatter = [slug, lang, title, date.text, updated?.text ?? null, draft, tags, allLangs, rawHtml, comments, author, fediverseCreator, cover, frontMatterExcerpt ?? null];
+  const { slug, lang, title, date, updated, draft, tags, allLangs, rawHtml, comments, newsletter, author, fediverseCreator, cover } = fields;
+  // `newsletter` only when false: the digest of every other post stays what it was.
+  const frontMatter = [slug, lang, title, date.text, updated?.text ?? null, draft, tags, allLangs, rawHtml, comments, author, fediverseCreator, cover, frontMatterExcerpt ?? null, ...(newsletter ? [] : [false])];
   return createHash('sha256').update(JSON.stringify(frontMatter)).update('\n').update(body).digest('base64url').slice(0, 22);
 }

@@ -24,6 +24,8 @@ export interface PostVersion {
   rawHtml: boolean;
   /** Front matter `comments`: false closes the post's comments (docs/comments.md). */
   comments: boolean;
+  /** Front matter `newsletter`: false keeps the post out of the newsletter's automations (docs/newsletter.md). */
+  newsletter: boolean;
   /** The post's own values; the site's defaults are applied by the catalog. */
   author: string | null;
   fediverseCreator: string | null;

@@ -54,6 +54,11 @@ export interface CampaignFeederDeps {
    * recipient counted once; without it a campaign never pauses itself.
    */
   bounceTally?(campaign: string): Promise<Omit<BounceCounts, 'sent'>>;
+  /**
+   * Whether campaign `id` is held by a pause outside it (its automation paused, docs/newsletter.md "Automations"),
+   * asked before each batch: the campaign stops at once, and a `paused_at` line in its journal keeps it waiting.
+   */
+  isHeld?(campaign: string): Promise<boolean>;
 }
 
 export interface CampaignFeeder {
@@ -203,7 +208,7 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
         await waitForChange(wait);
         continue;
       }
-      if (await pausesNow(campaign)) return 'paused';
+      if ((await deps.isHeld?.(request.id)) || (await pausesNow(campaign))) return 'paused';
       // Without a limit a batch fills the window in one queue write; with one, a mail at a time.
       const room = intervalMs === 0 ? WINDOW - campaign.queued : 1;
       const batch: OutgoingMessage[] = [];

@@ -1,0 +1,64 @@
+// The keys of on_publish and digest automations (docs/configuration.md "[[newsletter.automations]]"): their
+// defaults, what is refused at load, and the warning of `postbox check` when they cannot run.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { describeConfig } from '../../../src/cli/check-summary.js';
+import { parseConfigText } from '../../../src/config/load.js';
+
+const CONFIG = `
+[server]
+public_url = "https://forms.example.com"
+[mail]
+from = "forms@example.com"
+to = "owner@example.com"
+[[forms]]
+path = "/newsletter"
+type = "newsletter"
+[[newsletter.lists]]
+id = "product"
+[[newsletter.segments]]
+id = "beta"
+list = "newsletter"
+tags_include = ["beta"]
+`;
+
+const problemsOf = (extra: string) => {
+  const result = parseConfigText(`${CONFIG}${extra}`, {}, '/tmp');
+  return result.ok ? [] : result.problems.map((problem) => `${problem.path}: ${problem.message}`);
+};
+
+describe('on_publish and digest keys', () => {
+  it('reads an on_publish over a segment and a digest with its defaults', () => {
+    const result = parseConfigText(
+      `${CONFIG}[[newsletter.automations]]\nid = "posts"\ntype = "on_publish"\nsegment = "beta"\n[[newsletter.automations]]\nid = "monthly"\ntype = "digest"\nlist = "newsletter"\nsubject = "{{count}} posts"\nevery = "month"\n`,
+      {},
+      '/tmp',
+    );
+    assert.ok(result.ok, JSON.stringify(!result.ok && result.problems));
+    assert.deepEqual(result.config.newsletter.automations, [
+      { id: 'posts', type: 'on_publish', segment: 'beta', subject: '{{title}}' },
+      { id: 'monthly', type: 'digest', list: 'newsletter', subject: '{{count}} posts', body: '', every: 'month', day: 1, time: '09:00' },
+    ]);
+  });
+
+  it('refuses neither or both of list and segment, an unknown segment, a list without a form, and a bad time', () => {
+    assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "on_publish"\n'), ['newsletter.automations[0].list: give either list or segment: whom the posts are mailed to']);
+    assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "on_publish"\nlist = "newsletter"\nsegment = "beta"\n'), [
+      'newsletter.automations[0].list: give either list or segment: whom the posts are mailed to',
+    ]);
+    assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "on_publish"\nsegment = "nope"\n'), ['newsletter.automations[0].segment: "nope" is no segment: declare it in [[newsletter.segments]]']);
+    assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "on_publish"\nlist = "product"\n'), [
+      'newsletter.automations[0].list: "product" is a list without a newsletter form: posts are mailed to the list of a newsletter form',
+    ]);
+    assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "digest"\nlist = "newsletter"\nsubject = "Hi"\nevery = "day"\nday = 29\n'), [
+      'newsletter.automations[0].every: must be "week" or "month"',
+      'newsletter.automations[0].day: Too big: expected number to be <=28',
+    ]);
+  });
+
+  it('warns in postbox check when they cannot run: no blog', () => {
+    const result = parseConfigText(`${CONFIG}[[newsletter.automations]]\nid = "posts"\ntype = "on_publish"\nlist = "newsletter"\n`, {}, '/tmp');
+    assert.ok(result.ok);
+    assert.match(describeConfig(result.config), /warning: the automations posts never run: mailing posts needs \[blog\], \[site\] and \[mail\] queue = true/);
+  });
+});

@@ -322,7 +322,7 @@ export const configSchema = z
     if (value.blog?.media_storage === 's3' && value.storage?.kind !== 's3') {
       context.addIssue({ code: 'custom', path: ['blog', 'media_storage'], message: 'needs [storage] kind = "s3" (the bucket the images go to)' });
     }
-    if (value.blog?.media_storage === 's3' && value.blog.git) {
+    if (value.blog?.media_storage === 's3' && value.blog.git?.enabled === true) {
       context.addIssue({ code: 'custom', path: ['blog', 'media_storage'], message: 'is for sites without [blog.git]: with git, images are committed beside their post' });
     }
     if (value.blog && !value.site) {

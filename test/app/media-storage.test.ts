@@ -37,7 +37,7 @@ describe('blog media in S3 storage', () => {
   });
 
   /** A replica in a folder of its own (its data_dir and content_dir), the post files written there first. */
-  async function startReplica(name: string, files: Record<string, string | Buffer>, mediaStorage: 's3' | 'content_dir' = 's3'): Promise<Replica> {
+  async function startReplica(name: string, files: Record<string, string | Buffer>, mediaStorage: 's3' | 'content_dir' = 's3', storage = s3.storage): Promise<Replica> {
     const dir = path.join(temp.dir, name);
     for (const [file, content] of Object.entries(files)) {
       await mkdir(path.dirname(path.join(dir, 'posts', file)), { recursive: true });
@@ -49,7 +49,7 @@ describe('blog media in S3 storage', () => {
         site: { title: 'Blog', base_url: 'http://localhost:8081' },
         blog: { listen: '127.0.0.1:0', content_dir: 'posts', media_storage: mediaStorage },
         admin: { users: [{ name: 'jane', password_hash: await testHash() }] },
-        ...(mediaStorage === 's3' ? { storage: s3.storage } : {}),
+        ...(mediaStorage === 's3' ? { storage } : {}),
       },
       dir,
     );
@@ -146,6 +146,13 @@ describe('blog media in S3 storage', () => {
     const editor = await first.blog.inject({ method: 'GET', url: '/admin/posts/edit?file=trip%2Findex.md', headers: { cookie: session.cookie } });
     assert.match(editor.body, /<code>lake\.png<\/code>/);
     assert.match(editor.body, /<code>lake-2\.png<\/code>/);
+    const preview = await first.blog.inject({
+      method: 'POST',
+      url: '/admin/posts/preview.json',
+      payload: new URLSearchParams({ csrf_token: session.csrf, file: 'trip/index.md', body: '![](lake-2.png)' }).toString(),
+      headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.match((JSON.parse(preview.body) as { html: string }).html, new RegExp(`src="data:image/png;base64,${PNG.toString('base64').replace(/[+/]/g, '\\$&')}"`), 'the preview inlines the image from the bucket');
 
     const fields = { csrf_token: session.csrf, file: 'trip/index.md', name: 'lake.png' };
     const post = (extra: Record<string, string>) =>
@@ -164,5 +171,12 @@ describe('blog media in S3 storage', () => {
     assert.deepEqual(await s3.keys(), ['media/trip/lake-2.png']);
     assert.equal((await second.blog.inject({ method: 'GET', url: '/api/blog/media/trip/lake.png' })).statusCode, 404);
     assert.equal((await post({ confirm: 'yes' })).statusCode, 404, 'gone: no such image');
+  });
+
+  it('answers 500, never 404, when the bucket refuses the request', async () => {
+    const refused = await startReplica('refused', { 'trip/index.md': POST }, 's3', { ...s3.storage, access_key_id: 'NOBODY' });
+    const answer = await refused.blog.inject({ method: 'GET', url: '/api/blog/media/trip/lake-2.png' });
+    assert.equal(answer.statusCode, 500);
+    assert.doesNotMatch(answer.body, /NOBODY|InvalidAccessKeyId|media\//, 'nothing of the store in the answer');
   });
 });

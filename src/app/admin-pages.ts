@@ -53,6 +53,7 @@ import type { Logger } from '../kit/log.js';
 import type { Clock } from '../ports.js';
 import type { MailCore } from './mail-core.js';
 import { composeSpamRelease } from './spam-release.js';
+import { createMediaStoreOf, createStoredMediaReaderOf } from './media-storage.js';
 
 /** What /admin's pages are built on. */
 export interface AdminPagesCore {
@@ -138,8 +139,14 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
   const contentDir = config.blog.content_dir;
   const sending = newsletterSendingOf(config);
   // One PostFiles and one preview renderer for the posts pages and the editor's script routes: their writes take turns.
-  const posts = createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock, defaultLanguage: config.site.language, changes: core.git?.changes });
-  const renderPreview = createPreviewRenderer({ contentDir, render: createMarkdownTools({ iframeHosts: config.blog.allow_iframes_from }).render, maxImageBytes: config.admin.max_upload_bytes });
+  const media = createMediaStoreOf(config);
+  const posts = createPostFiles({ contentDir, trashDir: path.join(config.data_dir, TRASH_FOLDER), clock, defaultLanguage: config.site.language, changes: core.git?.changes, media });
+  const renderPreview = createPreviewRenderer({
+    contentDir,
+    render: createMarkdownTools({ iframeHosts: config.blog.allow_iframes_from }).render,
+    maxImageBytes: config.admin.max_upload_bytes,
+    readStoredImage: media && createStoredMediaReaderOf(config, media),
+  });
   const postPages = [
     ...withUnsavedDrafts(
       createPostPages({
@@ -150,6 +157,7 @@ export function createAdminPages(config: Config, core: AdminPagesCore): readonly
         sending,
         links: publicPostLinksOf(config.site, config.blog),
         history: core.git !== undefined,
+        mediaInStorage: media !== undefined,
         logger,
       }),
       backend.drafts,

@@ -2,7 +2,7 @@
 // as `[storage] kind` says. The forms service and /admin's inbox work through the same store.
 import { createAttachmentFiles } from '../adapters/files/attachment-files.js';
 import { createS3Attachments } from '../adapters/storage/s3-attachments.js';
-import { createS3Client } from '../adapters/storage/s3-client.js';
+import { createS3Client, type S3Client } from '../adapters/storage/s3-client.js';
 import type { Config } from '../config/config.js';
 import type { AttachmentStore, HeldSubmissions } from '../forms/attachments/attachment-store.js';
 import type { QuarantinedSubmission, SpamStore } from '../forms/spam/quarantine.js';
@@ -11,10 +11,15 @@ import type { QuarantinedSubmission, SpamStore } from '../forms/spam/quarantine.
 export const takesAttachments = (config: Config): boolean => config.forms.some((form) => form.type !== 'newsletter' && form.attachments !== undefined);
 
 export function createAttachmentStoreOf(config: Config): AttachmentStore & { held: HeldSubmissions } {
+  if (config.storage.kind !== 's3') return createAttachmentFiles(config.data_dir);
+  return createS3Attachments(createS3ClientOf(config), config.storage.prefix, config.data_dir);
+}
+
+/** The client of `[storage]`'s bucket (kind = "s3"), which attachments and blog media share. */
+export function createS3ClientOf(config: Config): S3Client {
   const storage = config.storage;
-  if (storage.kind !== 's3') return createAttachmentFiles(config.data_dir);
   // The schema requires these keys with kind = "s3".
-  const client = createS3Client({
+  return createS3Client({
     endpoint: storage.endpoint!,
     bucket: storage.bucket!,
     region: storage.region,
@@ -22,7 +27,6 @@ export function createAttachmentStoreOf(config: Config): AttachmentStore & { hel
     secretAccessKey: storage.secret_access_key!,
     pathStyle: storage.path_style,
   });
-  return createS3Attachments(client, storage.prefix, config.data_dir);
 }
 
 type Discarding = Pick<SpamStore, 'list' | 'count' | 'discard'>;

@@ -52,6 +52,7 @@ import { composePostAutomations } from './automations.js';
 import { composeGitContent } from './git-content.js';
 import { openBackend } from './open-backend.js';
 import { configOwnerAddresses, createOwnerCheck } from './owner-addresses.js';
+import { createMediaStoreOf, createStoredMediaReaderOf } from './media-storage.js';
 
 /** How notifiers are made from a form's settings; tests hand in fakes or local endpoints. */
 export interface NotifierFactories {
@@ -347,6 +348,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
     }
     if (content && config.blog && config.site) {
       const withAdmin = adminOn === 'blog' && admin !== undefined;
+      const mediaStore = createMediaStoreOf(config);
       const comments = composeCommentRoutes(config, backend, content, { clock, timers: systemTimers, logger, fetch: deps.fetch, captchaVerifyUrl: deps.captchaVerifyUrl, mail: commentMail });
       if (comments) closers.push(() => comments.close());
       const blog = createBlogService({ site: config.site, blog: config.blog }, content, {
@@ -365,6 +367,7 @@ export async function composeServices(config: Config, deps: RootDeps): Promise<C
         ],
         requestDurations,
         documentParts: [...(comments ? [comments.documentPart] : []), ...(analytics ? [analytics.documentPart] : [])],
+        readMedia: mediaStore && createStoredMediaReaderOf(config, mediaStore),
       });
       const bodyBytes = Math.max(comments?.maxBodyBytes ?? 0, federated ? ACTIVITY_MAX_BODY_BYTES : 0, analytics ? MAX_EVENT_BYTES : 0);
       const withComments = bodyBytes > blog.serverSettings.maxBodyBytes ? { ...blog, serverSettings: { ...blog.serverSettings, maxBodyBytes: bodyBytes } } : blog;

@@ -15,7 +15,7 @@ import type { BlogDocumentPart } from './http/openapi.js';
 import { createAnswerPicker } from './http/encoded-answers.js';
 import { BLOG_COMMON_HEADERS } from './http/prepared-response.js';
 import { createBlogResolver } from './http/resolve.js';
-import { createMediaReader } from './media/media-files.js';
+import { createMediaReader, type MediaReader } from './media/media-files.js';
 
 /** What the blog's HTTP service works through. */
 export interface BlogServiceDeps {
@@ -28,6 +28,8 @@ export interface BlogServiceDeps {
   documentParts?: readonly BlogDocumentPart[];
   /** How cached answers are compressed (the blog's levels of http/compression.ts unless a test counts the calls). */
   compress?: Compress;
+  /** Where media are read from (docs/blog.md "Media in storage"); content_dir unless given. */
+  readMedia?: MediaReader;
   /** Where its requests are counted for the forms service's /metrics (docs/forms-api.md "/metrics"). */
   requestDurations?: RequestDurations;
 }
@@ -40,7 +42,7 @@ export function createBlogService(settings: BlogSettings, content: BlogContent, 
   const handle = createFrontDoor({
     routes: [
       ...(deps.extraRoutes ?? []),
-      ...createBlogRoutes({ current: content.current, resolver, readMedia: createMediaReader(blog.content_dir), respond, pick: createAnswerPicker(deps.compress), documentParts: deps.documentParts }),
+      ...createBlogRoutes({ current: content.current, resolver, readMedia: deps.readMedia ?? createMediaReader(blog.content_dir), respond, pick: createAnswerPicker(deps.compress), documentParts: deps.documentParts }),
     ],
     answers: createBlogDoorAnswers(resolver),
     clientAddressOf: deps.clientAddressOf,

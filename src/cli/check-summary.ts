@@ -52,6 +52,7 @@ export function describeConfig(config: Config): string {
     const { host, port } = config.blog.listen;
     lines.push(`blog service on ${host}:${port}, posts from ${config.blog.content_dir}${describeGit(config.blog.git)}`);
     const activitypub = config.blog.activitypub;
+    if (config.blog.media_storage === 's3') lines.push(`uploaded blog images in the S3 bucket ${config.storage.bucket} under "media/" (docs/blog.md "Media in storage")`);
     if (activitypub.enabled) lines.push(`followed from the fediverse as @${activitypub.username}@${new URL(config.blog.public_url).host} (docs/activitypub.md)`);
   }
   if (config.admin) {

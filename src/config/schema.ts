@@ -227,6 +227,8 @@ const blog = z.strictObject({
   comments: blogCommentsSchema.prefault({}),
   // docs/activitypub.md: the blog followed from the fediverse, on this listener.
   activitypub: blogActivityPubSchema.prefault({}),
+  // docs/blog.md "Media in storage": images uploaded in /admin kept in content_dir, or in [storage]'s bucket.
+  media_storage: z.enum(['content_dir', 's3'], { error: 'must be "content_dir" or "s3"' }).default('content_dir'),
 });
 
 /** The whole file. Cross-section rules live in the superRefine below. */
@@ -316,6 +318,12 @@ export const configSchema = z
     }
     if (forms.some((entry) => entry?.type === 'newsletter') && !value.server?.public_url) {
       context.addIssue({ code: 'custom', path: ['server', 'public_url'], message: 'is required when a newsletter form exists (confirmation links are built on it)' });
+    }
+    if (value.blog?.media_storage === 's3' && value.storage?.kind !== 's3') {
+      context.addIssue({ code: 'custom', path: ['blog', 'media_storage'], message: 'needs [storage] kind = "s3" (the bucket the images go to)' });
+    }
+    if (value.blog?.media_storage === 's3' && value.blog.git?.enabled === true) {
+      context.addIssue({ code: 'custom', path: ['blog', 'media_storage'], message: 'is for sites without [blog.git]: with git, images are committed beside their post' });
     }
     if (value.blog && !value.site) {
       context.addIssue({ code: 'custom', path: ['site'], message: 'is required when [blog] is configured' });

@@ -66,3 +66,15 @@ it('postbox check names where attachments are kept, and warns when links would b
   assert.match(local, /attachments in \/data\/data\/attachments\//);
   assert.doesNotMatch(local, /public_url is not set/);
 });
+
+it('takes [blog] media_storage = "s3" only with an S3 [storage] and without git', () => {
+  const s3 = { kind: 's3', endpoint: 'http://127.0.0.1:9000', bucket: 'postbox-files', access_key_id: 'key', secret_access_key: 'secret' };
+  const blog = (table: Record<string, unknown>) => ({ site: { title: 'Blog', base_url: 'https://example.com' }, blog: { content_dir: '.', ...table } });
+  assert.equal(loadTestConfig(blog({}), '/tmp').blog?.media_storage, 'content_dir');
+  const inBucket = loadTestConfig({ ...blog({ media_storage: 's3' }), storage: s3 }, '/tmp');
+  assert.equal(inBucket.blog?.media_storage, 's3');
+  assert.match(describeConfig(inBucket), /uploaded blog images in the S3 bucket postbox-files under "media\/"/);
+  assert.throws(() => loadTestConfig(blog({ media_storage: 's3' }), '/tmp'), /blog\.media_storage: needs \[storage\] kind = "s3"/);
+  assert.throws(() => loadTestConfig({ ...blog({ media_storage: 's3', git: { enabled: true } }), storage: s3 }, '/tmp'), /blog\.media_storage: is for sites without \[blog\.git\]/);
+  assert.throws(() => loadTestConfig(blog({ media_storage: 'disk' }), '/tmp'), /must be "content_dir" or "s3"/);
+});

@@ -21,6 +21,7 @@ export interface S3Object {
   key: string;
   /** Milliseconds since the epoch. */
   lastModified: number;
+  bytes: number;
 }
 
 const TIMEOUT_MS = 60_000;
@@ -77,8 +78,8 @@ export function createS3Client(settings: S3Settings) {
       if (response.statusCode !== 200) throw await failure('PUT', response);
       response.resume();
     },
-    /** The object's bytes, or undefined when there is no such key. */
-    async get(key: string): Promise<Readable | undefined> {
+    /** The object's bytes (its headers, `etag` among them, on the response), or undefined when there is no such key. */
+    async get(key: string): Promise<IncomingMessage | undefined> {
       const response = await send('GET', urlOf(key));
       if (response.statusCode === 404) {
         response.resume();
@@ -107,7 +108,11 @@ export function createS3Client(settings: S3Settings) {
         const page = load(await readText(response), { xml: true });
         const objects = page('Contents')
           .toArray()
-          .map((element) => ({ key: page(element).children('Key').text(), lastModified: Date.parse(page(element).children('LastModified').text()) }));
+          .map((element) => ({
+            key: page(element).children('Key').text(),
+            lastModified: Date.parse(page(element).children('LastModified').text()),
+            bytes: Number(page(element).children('Size').text()),
+          }));
         yield* objects;
         if (page('IsTruncated').first().text() !== 'true' || objects.length === 0) return;
         marker = objects[objects.length - 1]!.key;

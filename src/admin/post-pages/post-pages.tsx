@@ -40,6 +40,8 @@ export interface PostPagesDeps {
   links?: PublicPostLinks;
   /** Whether posts have a history (docs/admin.md "Posts in git"): the editor links to it. */
   history?: boolean;
+  /** Whether images are kept in the media storage (docs/blog.md "Media in storage"), which has no trash. */
+  mediaInStorage?: boolean;
   logger: Logger;
 }
 
@@ -56,6 +58,7 @@ const NOTICES: Record<string, string> = {
   restored: 'The version from the history was restored, as a new change. The blog serves it within two seconds.',
   deleted: 'The post was moved to the trash folder (data_dir/trash), where it can be restored by hand.',
   image_deleted: 'The image was moved to the trash folder (data_dir/trash), where it can be restored by hand.',
+  image_removed: 'The image was deleted from the media storage.',
 };
 
 /** Whether a POST carries the editor's fields (what was typed), rather than only the file and its version. */
@@ -311,18 +314,25 @@ export function createPostPages(deps: PostPagesDeps): AdminRoute[] {
           fields={{ file, name }}
           cancel={{ href: editPath(file), label: 'Cancel, back to the post' }}
         >
-          <p>
-            The image <code>{name}</code> ({image.bytes} bytes) beside <code>{file}</code> will be moved to the trash
-            folder (<code>data_dir/trash</code>), where it can be restored by hand. A text that still shows it, in this
-            post or a translation, shows a missing image.
-          </p>
+          {deps.mediaInStorage ? (
+            <p>
+              The image <code>{name}</code> ({image.bytes} bytes) beside <code>{file}</code> will be deleted from the
+              media storage, for good. A text that still shows it, in this post or a translation, shows a missing image.
+            </p>
+          ) : (
+            <p>
+              The image <code>{name}</code> ({image.bytes} bytes) beside <code>{file}</code> will be moved to the trash
+              folder (<code>data_dir/trash</code>), where it can be restored by hand. A text that still shows it, in this
+              post or a translation, shows a missing image.
+            </p>
+          )}
         </ConfirmPage>,
       );
     }
     const outcome = await postsOf(session).deleteImage(file, name);
     if (outcome.ok) {
       log('image_deleted', session, file);
-      return redirectAnswer(editPath(file, 'image_deleted'));
+      return redirectAnswer(editPath(file, outcome.kind === 'deleted' ? 'image_removed' : 'image_deleted'));
     }
     if (outcome.kind === 'no_image') return noImage();
     if (outcome.kind === 'forbidden') return forbidden(session);

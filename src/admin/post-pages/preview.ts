@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { detectImageType } from '../../kit/image-type.js';
+import type { MediaReader } from '../../blog/media/media-files.js';
 import { isInsideContentDir } from '../posts/post-path.js';
 
 export interface PreviewOptions {
@@ -17,6 +18,8 @@ export interface PreviewOptions {
   render(body: string, mediaBase?: string | null, rawHtml?: boolean): string;
   /** Images larger than this are not inlined. */
   maxImageBytes: number;
+  /** Where the images beside a post are read from when not from content_dir (docs/blog.md "Media in storage"). */
+  readStoredImage?: MediaReader;
 }
 
 /** A post file in a folder of its own (`<slug>/index.md`, `<slug>/index.<lang>.md`) has files beside it. */
@@ -50,6 +53,10 @@ async function imageDataUrl(options: PreviewOptions, folder: string, encodedName
     return '#';
   }
   if (name === '' || name.startsWith('.') || /[/\\]/.test(name)) return '#';
+  if (options.readStoredImage) {
+    const image = await options.readStoredImage(folder, name).catch(() => null);
+    return image && image.body.length <= options.maxImageBytes ? `data:${image.contentType};base64,${image.body.toString('base64')}` : '#';
+  }
   try {
     const root = await realpath(path.join(options.contentDir, folder));
     // A symlinked folder pointing out of content_dir shows nothing.

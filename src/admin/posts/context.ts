@@ -1,6 +1,7 @@
 // What every post-file operation shares: the folders, the clock, the language lookup, and the blog's own parse
 // as the last check before a write (a saved file must be one the blog serves).
 import { readFile } from 'node:fs/promises';
+import type { MediaStore } from '../../blog/media/media-store.js';
 import type { Clock } from '../../ports.js';
 import { ownershipOf, type PostAccess } from './post-access.js';
 import { withoutRawHtml } from './raw-html.js';
@@ -22,6 +23,8 @@ export interface PostFilesContext {
   access?: PostAccess;
   /** False: every text written loses its `raw_html` mark (raw-html.ts). Absent: written as it is. */
   rawHtml?: boolean;
+  /** Where uploaded images go instead of the post's folder (docs/blog.md "Media in storage"). */
+  media?: MediaStore;
 }
 
 /** An outcome that names no file: the path was refused, there is no such post file, or it is not the person's. */

@@ -33,6 +33,7 @@ import { readVersion, replaceText, saveVersion, setDraftKey, type ReadOutcome, t
 import type { PostChangeLog } from './post-changes.js';
 import { recordCreate, recordDeleteImage, recordRemove, recordSave, recordStoreImage, type Recorder } from './recorded-writes.js';
 import type { PostFields } from './post-fields.js';
+import type { MediaStore } from '../../blog/media/media-store.js';
 import { storeImage, type StoreImageOutcome } from './store-image.js';
 import { removeVersion, type RemoveOutcome } from './trash.js';
 import type { PostAccess } from './post-access.js';
@@ -55,6 +56,8 @@ export interface PostFilesOptions {
   defaultLanguage?: string;
   /** Where each write is recorded as one change (docs/admin.md "Posts in git"); writes take turns through it. */
   changes?: PostChangeLog;
+  /** Where uploaded images go instead of the post's folder (docs/blog.md "Media in storage"); never with `changes`. */
+  media?: MediaStore;
 }
 
 export interface PostFiles {
@@ -103,6 +106,7 @@ export function createPostFiles(options: PostFilesOptions): PostFiles {
       const outcome = parsePostFile(file, text, parseContext);
       return outcome.ok ? null : outcome.reason;
     },
+    media: options.media,
   };
   const changes = options.changes;
   const writes = changes ? <T>(task: () => Promise<T>) => changes.exclusive(task) : createSerializer();

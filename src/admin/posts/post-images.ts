@@ -1,7 +1,8 @@
 // The images beside a post (docs/admin.md "Posts"; docs/blog.md "Images beside a post"): the image files in a folder
 // post's folder, listed with their sizes, and "Delete image", which moves one to data_dir/trash/ like a deleted
-// post (restorable by hand). A `<slug>.md` post has no folder, so no images. A name is only ever a file directly
-// in the post's own folder: no path, no hidden name, no post file, no link.
+// post (restorable by hand). In the media store (docs/blog.md "Media in storage") they are listed and deleted there.
+// A `<slug>.md` post has no folder, so no images. A name is only ever a file directly in the post's own folder: no
+// path, no hidden name, no post file, no link.
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
@@ -21,6 +22,8 @@ export type ImagesOutcome = { ok: true; images: PostImage[] } | PathRefusal;
 
 export type DeleteImageOutcome =
   | { ok: true; kind: 'trashed'; name: string; trashedAs: string }
+  /** Deleted from the media store, which has no trash. */
+  | { ok: true; kind: 'deleted'; name: string }
   /** No such image beside the post (or a name that is no image of its folder). */
   | { ok: false; kind: 'no_image' }
   | PathRefusal;
@@ -34,6 +37,7 @@ export async function listPostImages(context: PostFilesContext, file: string): P
   if (!found.ok) return found;
   const folder = folderOf(found.post.path.relative);
   if (folder === null) return { ok: true, images: [] };
+  if (context.media) return { ok: true, images: (await context.media.list(folder)).filter((entry) => isImageName(context, folder, entry.name)) };
   const absolute = path.join(context.contentDir, folder);
   const images: PostImage[] = [];
   for (const name of (await readdir(absolute).catch(() => [] as string[])).sort()) {
@@ -50,6 +54,11 @@ export async function deletePostImage(context: PostFilesContext, file: string, n
   if (!found.ok) return found;
   const folder = folderOf(found.post.path.relative);
   if (folder === null || !isImageName(context, folder, name)) return { ok: false, kind: 'no_image' };
+  if (context.media) {
+    if (!(await context.media.list(folder)).some((entry) => entry.name === name)) return { ok: false, kind: 'no_image' };
+    await context.media.remove(folder, name);
+    return { ok: true, kind: 'deleted', name };
+  }
   const source = path.join(context.contentDir, folder, name);
   const stats = await lstat(source).catch(() => null);
   if (!stats?.isFile() || !(await isInsideContentDir(context.contentDir, source, true))) return { ok: false, kind: 'no_image' };

@@ -1,8 +1,11 @@
 // Images uploaded beside a post (docs/admin.md "Posts", "Upload image"): checked by content and size, stored under a
-// clean name in the post's folder, never over an existing file. A `<slug>.md` post first becomes `<slug>/index.md`,
+// clean name in the post's folder (or under that folder's name in the media store: docs/blog.md "Media in storage"),
+// never over an existing file. A `<slug>.md` post first becomes `<slug>/index.md`,
 // its translations `<slug>.<lang>.md` coming along as `<slug>/index.<lang>.md`.
 import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { MediaStore } from '../../blog/media/media-store.js';
 import { parsePostFileName } from '../../blog/content/file-name.js';
 import { createFileExclusively, syncFolder } from '../../kit/files/atomic-file.js';
 import { findPost, mayChangeText, type PathRefusal, type PostFilesContext } from './context.js';
@@ -55,7 +58,8 @@ export async function storeImage(
     moved = migration.moved;
     newPostFile = moved.find((move) => move.from === post.relative)!.to;
   }
-  const fileName = await writeNewFile(path.join(context.contentDir, folder), imageFileName(originalName, type.extension), bytes);
+  const name = imageFileName(originalName, type.extension);
+  const fileName = context.media ? await writeNewObject(context.media, folder, name, bytes) : await writeNewFile(path.join(context.contentDir, folder), name, bytes);
   return { ok: true, kind: 'stored', fileName, markdown: `![](${fileName})`, mediaType: type.mediaType, postFile: newPostFile, moved };
 }
 
@@ -92,6 +96,16 @@ async function moveIntoFolder(
   await syncFolder(folder);
   await syncFolder(context.contentDir);
   return { ok: true, moved };
+}
+
+/** As writeNewFile, in the media store: `name`, or the first of `name-2`, `name-3`... that the folder does not list. */
+async function writeNewObject(media: MediaStore, folder: string, name: string, bytes: Uint8Array): Promise<string> {
+  const taken = new Set((await media.list(folder)).map((entry) => entry.name));
+  let attempt = 1;
+  while (taken.has(numberedFileName(name, attempt))) attempt += 1;
+  const free = numberedFileName(name, attempt);
+  await media.write(folder, free, Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), bytes.byteLength);
+  return free;
 }
 
 /** Writes `bytes` under `name` in `folder`, or `name-2`, `name-3`...: never over a file that exists. */

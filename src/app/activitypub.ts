@@ -12,6 +12,7 @@ import { actorIdOf, followersIdOf, keyIdOf } from '../activitypub/federation/pat
 import { createPostPublisher } from '../activitypub/federation/post-publisher.js';
 import { createSignedDelivery } from '../activitypub/federation/signed-delivery.js';
 import { createActivityPubRoutes } from '../activitypub/http/activitypub-routes.js';
+import { createPinnedFetch } from '../adapters/web/pinned-fetch.js';
 import type { BlogContent } from '../blog/blog-content.js';
 import type { BlogSnapshot } from '../blog/http/snapshot.js';
 import { createCommentedPostFinder } from '../comments/commented-post.js';
@@ -30,6 +31,7 @@ const htmlToText = lazyModule<typeof HtmlToText>('html-to-text');
 export interface ActivityPubParts {
   logger: Logger;
   clock: Clock;
+  /** Every outgoing request of ActivityPub; by default the fetch that connects only to the address it checked. */
   fetch?: typeof fetch;
 }
 
@@ -54,10 +56,11 @@ export function composeActivityPubSending(config: Config, backend: Pick<Backend,
     keyPair = undefined;
     throw error;
   });
+  const outgoing = parts.fetch ?? createPinnedFetch(settings.allow_private_address);
   let latest: BlogSnapshot | undefined;
   let hear: ((snapshot: BlogSnapshot) => void) | undefined;
   return {
-    deliverActivity: createSignedDelivery({ keyId: keyIdOf(origin, settings.username), allowPrivateAddress: settings.allow_private_address }, { keyPair: keys, fetch: parts.fetch ?? globalThis.fetch }),
+    deliverActivity: createSignedDelivery({ keyId: keyIdOf(origin, settings.username) }, { keyPair: keys, fetch: outgoing }),
     notice(snapshot) {
       latest = snapshot;
       hear?.(snapshot);
@@ -97,13 +100,12 @@ export function composeActivityPubSending(config: Config, backend: Pick<Backend,
           {
             origin,
             username: settings.username,
-            allowPrivateAddress: settings.allow_private_address,
             name: config.site!.title,
             summary: config.site!.description || undefined,
             siteUrl: config.site!.base_url,
             softwareVersion: VERSION,
           },
-          { store, inbox, articles: currentArticles, keyPair: keys, enqueue, createId, onInboxError: (error) => parts.logger.warn({ err: error, event: 'activity_not_taken' }, 'an incoming activity could not be taken') },
+          { store, inbox, articles: currentArticles, keyPair: keys, enqueue, createId, onInboxError: (error) => parts.logger.warn({ err: error, event: 'activity_not_taken' }, 'an incoming activity could not be taken'), fetch: outgoing },
         ));
       const actorId = actorIdOf(origin, settings.username);
       /** A browser that opens an Article or the actor is sent to the post's page or the site. */

@@ -1,11 +1,13 @@
 // A queued activity sent (docs/activitypub.md "Delivery"): signed by the blog's key and posted as
 // application/activity+json; an answer other than 2xx fails with `http_<status>`, which the queue takes as
-// temporary for 5xx and permanent for other 4xx; a private inbox is refused unless allowed.
+// temporary for 5xx and permanent for other 4xx; through the fetch of ActivityPub, an inbox on a private address,
+// or on a name that resolves to one, is refused for good unless private addresses are allowed.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, describe, it } from 'node:test';
 import { createActorKeys, cryptoKeysOf } from '../../src/activitypub/federation/blog-federation.js';
 import { createSignedDelivery } from '../../src/activitypub/federation/signed-delivery.js';
+import { createPinnedFetch } from '../../src/adapters/web/pinned-fetch.js';
 import { classifyFailure } from '../../src/queue/failure.js';
 import { listenOnLoopback } from '../support/loopback-server.js';
 
@@ -24,7 +26,9 @@ const server = await listenOnLoopback(
 after(() => server.close());
 const inbox = `http://127.0.0.1:${server.port}/inbox`;
 const keys = await cryptoKeysOf(await createActorKeys());
-const deliver = (allowPrivateAddress: boolean) => createSignedDelivery({ keyId: 'https://blog.example/activitypub/users/blog#main-key', allowPrivateAddress }, { keyPair: async () => keys, fetch });
+const resolveToLoopback = async () => [{ address: '127.0.0.1', family: 4 }];
+const deliver = (allowPrivateAddress: boolean) =>
+  createSignedDelivery({ keyId: 'https://blog.example/activitypub/users/blog#main-key' }, { keyPair: async () => keys, fetch: createPinnedFetch(allowPrivateAddress, resolveToLoopback) });
 const activity = { '@context': 'https://www.w3.org/ns/activitystreams', type: 'Create', id: 'https://blog.example/x#create' };
 
 /** The failure a delivery answered with `answer` rejects with, as the queue classifies it. */
@@ -56,8 +60,13 @@ describe('a signed delivery', () => {
 
   it('refuses an inbox on a private address unless allowed, for good', async () => {
     const before = seen.length;
-    const error = await deliver(false)(inbox, activity).catch((thrown: unknown) => thrown);
-    assert.deepEqual(classifyFailure(error), { permanent: true, reason: 'private_address' });
+    for (const privateInbox of [inbox, `http://inbox.test:${server.port}/inbox`]) {
+      const error = await deliver(false)(privateInbox, activity).catch((thrown: unknown) => thrown);
+      assert.deepEqual(classifyFailure(error), { permanent: true, reason: 'private_address' });
+    }
     assert.equal(seen.length, before);
+    status = 202;
+    await deliver(true)(`http://inbox.test:${server.port}/inbox`, activity);
+    assert.equal(seen.at(-1)!.headers.host, `inbox.test:${server.port}`);
   });
 });

@@ -7,6 +7,7 @@ import type { ActorKeys, ActivityPubStore } from '../activitypub-store.js';
 import { ARTICLE_PATH, type ArticleFields } from '../article.js';
 import type { FediverseInbox, Reaction } from '../fediverse-inbox.js';
 import { createOf, articleObject, type Audience } from './activity-objects.js';
+import { createDocumentLoaderFactories } from './document-loaders.js';
 import { fedify, vocab, type Fedify, type Vocab } from './fedify.js';
 import { ACTOR_PATH, FOLLOWERS_PATH, INBOX_PATH, NODEINFO_PATH, OUTBOX_PATH, SHARED_INBOX_PATH } from './paths.js';
 
@@ -14,7 +15,6 @@ export interface FederationSettings {
   /** The origin of blog.public_url: every id the blog gives is on it. */
   origin: string;
   username: string;
-  allowPrivateAddress: boolean;
   /** The actor's name and summary, and the site it stands for. */
   name: string;
   summary: string | undefined;
@@ -39,6 +39,8 @@ export interface FederationDeps {
   createId(): string;
   /** Hears what the inbox could not take, for the log. */
   onInboxError(error: unknown): void;
+  /** Every fetch of an actor, a key or an object: the one that refuses private addresses unless they are allowed. */
+  fetch: typeof fetch;
 }
 
 /** Posts the outbox lists per page. */
@@ -48,12 +50,9 @@ export function createBlogFederation(settings: FederationSettings, deps: Federat
   const { createFederation, MemoryKvStore } = fedify();
   const { Service, Endpoints, Follow, Accept, Undo, Delete, Create, Update, Note, Like, Announce, Article, Link, PUBLIC_COLLECTION } = vocab();
   const { username, origin } = settings;
-  const federation = createFederation<void>({
-    // Fetched actors and keys are cached here for the process; what must last is in the store.
-    kv: new MemoryKvStore(),
-    origin,
-    allowPrivateAddress: settings.allowPrivateAddress,
-  });
+  // Fetched actors and keys are cached here for the process; what must last is in the store.
+  const kv = new MemoryKvStore();
+  const federation = createFederation<void>({ kv, origin, ...createDocumentLoaderFactories(deps.fetch, kv) });
   const audienceOf = (context: Fedify.Context<void>): Audience => ({ actorId: context.getActorUri(username).href, followersId: context.getFollowersUri(username).href });
 
   federation

@@ -1,12 +1,11 @@
 // One queued activity sent (docs/activitypub.md "Delivery"): signed by the blog's actor (HTTP Signatures as the
 // library makes them) and POSTed to the inbox. A 2xx is accepted; any other answer throws with `http_<status>`,
-// which the queue takes as temporary (5xx, 429) or permanent (other 4xx). An inbox on a private address is
-// refused unless allowed.
+// which the queue takes as temporary (5xx, 429) or permanent (other 4xx). The fetch given refuses an inbox on a
+// private address unless allowed (checking the address it connects to), which is given up at once.
 import { fedify } from './fedify.js';
 
 export interface DeliverySettings {
   keyId: string;
-  allowPrivateAddress: boolean;
 }
 
 /** What a refused or failed delivery throws: a code the queue's log and classification read. */
@@ -28,20 +27,18 @@ export function createSignedDelivery(
   deps: { keyPair(): Promise<CryptoKeyPair>; fetch: typeof fetch },
 ): (inbox: string, activity: Record<string, unknown>) => Promise<void> {
   return async (inbox, activity) => {
-    const { signRequest, validatePublicUrl } = fedify();
-    if (!settings.allowPrivateAddress) {
-      // A private inbox can never become public by retrying: permanent.
-      await validatePublicUrl(inbox).catch(() => {
-        throw new DeliveryError('private_address', 'EPRIVATEADDRESS');
-      });
-    }
+    const { signRequest } = fedify();
     const unsigned = new Request(inbox, {
       method: 'POST',
       headers: { 'content-type': 'application/activity+json', accept: 'application/activity+json' },
       body: JSON.stringify(activity),
     });
     const signed = await signRequest(unsigned, (await deps.keyPair()).privateKey, new URL(settings.keyId));
-    const response = await deps.fetch(signed, { redirect: 'manual', signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
+    const response = await deps.fetch(signed, { redirect: 'manual', signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) }).catch((error: unknown) => {
+      // A private inbox can never become public by retrying: permanent.
+      if ((error as { code?: unknown }).code === 'EPRIVATEADDRESS') throw new DeliveryError('private_address', 'EPRIVATEADDRESS');
+      throw error;
+    });
     await response.body?.cancel();
     if (response.status < 200 || response.status > 299) throw new DeliveryError(`http_${response.status}`);
   };

@@ -1,42 +1,21 @@
 // Fetches for webmentions (docs/comments.md "Webmentions"): a page of another site, within PAGE_LIMITS, refusing
 // any address that is not public unless private ones are allowed. The host name is resolved here, every address
-// it has is checked, and the connection goes to a checked address (the socket's lookup is this check), so a name
-// that resolves differently a moment later cannot lead elsewhere. Every redirect is checked the same way.
-import { lookup as lookupAll } from 'node:dns/promises';
+// it has is checked, and the connection goes to a checked address (the socket's lookup is this check,
+// guarded-lookup.ts), so a name that resolves differently a moment later cannot lead elsewhere. Every redirect is
+// checked the same way.
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { isIP } from 'node:net';
 import { PAGE_LIMITS, PageRefused, type FetchedPage, type FetchPage } from '../../comments/webmention/fetch-page.js';
-import { isPublicAddress } from '../../kit/public-address.js';
 import { VERSION } from '../../version.js';
+import { createGuardedLookup, isRefusedLiteral, resolveWithSystem, type ResolveName } from './guarded-lookup.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const PRIVATE_REASON = 'The source is on a private address.';
 
-/** Every address of a host name, as the system resolver gives them. */
-export type ResolveName = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
-
-const resolveWithSystem: ResolveName = (hostname) => lookupAll(hostname, { all: true });
-
-/** A lookup that answers only with checked addresses. */
-function guardedLookup(allowPrivate: boolean, resolveName: ResolveName): LookupFunction {
-  return (hostname, options, callback) => {
-    resolveName(hostname).then(
-      (addresses) => {
-        if (addresses.length === 0) return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), '', 4);
-        if (!allowPrivate && addresses.some((entry) => !isPublicAddress(entry.address))) return callback(new PageRefused(PRIVATE_REASON), '', 4);
-        if (options.all) return (callback as unknown as (error: null, all: typeof addresses) => void)(null, addresses);
-        callback(null, addresses[0]!.address, addresses[0]!.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, '', 4),
-    );
-  };
-}
-
 /** The fetch of webmentions; with `allowPrivate` (tests, a site on a private network) every address is allowed. */
 export function createGuardedFetch(allowPrivate: boolean, resolveName: ResolveName = resolveWithSystem): FetchPage {
-  const lookup = guardedLookup(allowPrivate, resolveName);
+  const lookup = createGuardedLookup(allowPrivate, resolveName, () => new PageRefused(PRIVATE_REASON));
   return async (url, request = {}) => {
     const signal = AbortSignal.timeout(PAGE_LIMITS.timeoutMs);
     let current = new URL(url);
@@ -61,9 +40,8 @@ interface OneAnswer {
 
 function requestOnce(url: URL, form: Record<string, string> | undefined, lookup: LookupFunction, allowPrivate: boolean, signal: AbortSignal): Promise<OneAnswer> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new PageRefused('The source is not an http or https URL.'));
-  const bare = url.hostname.replace(/^\[|\]$/g, '');
   // An address literal is not looked up, so it is checked here.
-  if (isIP(bare) !== 0 && !allowPrivate && !isPublicAddress(bare)) return Promise.reject(new PageRefused(PRIVATE_REASON));
+  if (isRefusedLiteral(url, allowPrivate)) return Promise.reject(new PageRefused(PRIVATE_REASON));
   const body = form ? new URLSearchParams(form).toString() : undefined;
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {

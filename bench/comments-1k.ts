@@ -1,7 +1,9 @@
 // Comments: the thread of a post with 1,000 published comments (`GET /api/blog/posts/<slug>/comments`, its body
 // and ETag made once per version of the thread) against that post's detail on the same server, in the same
 // alternating rounds. Target: the thread at least 1 / 1.5 of the detail's throughput (docs/performance.md
-// "Figures"). The comments are posted through the API first, as visitors would post them.
+// "Figures"). The comments are posted through the API first, as visitors would post them. With
+// BENCH_COMMENTS_BACKEND=postgres the comments are kept in a PostgreSQL the bench starts (docs/performance.md "A
+// thread of 1,000 comments").
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { sideBySideOptions, type BenchContext } from './lib/context.js';
@@ -11,6 +13,7 @@ import { startPostbox, type RunningPostbox } from './lib/processes.js';
 import { runSideBySide } from './lib/side-by-side.js';
 import { formatCount } from './lib/report.js';
 import { addThroughputFigure, runProblems } from './lib/throughput-figure.js';
+import { startPostgresServer, type TestPostgres } from '../test/support/postgres-server.js';
 
 const SECTION = 'comments 1k';
 const COMMENTS = 1000;
@@ -36,12 +39,25 @@ export async function benchComments1k(context: BenchContext): Promise<void> {
     configFile,
     `\n[blog.comments]\nenabled = true\nmoderation = "none"\nrate_limit_per_hour = 0\nallowed_origins = ["${ORIGIN}"]\n\n[blog.comments.spam]\nproof_of_work = false\n`,
   );
+  const backend = process.env.BENCH_COMMENTS_BACKEND ?? 'files';
+  if (backend !== 'files' && backend !== 'postgres') throw new Error(`BENCH_COMMENTS_BACKEND is "files" or "postgres", not "${backend}"`);
   const slug = corpus.slugs[0] as string;
   let postbox: RunningPostbox | undefined;
+  let postgres: TestPostgres | undefined;
   try {
+    if (backend === 'postgres') {
+      postgres = await startPostgresServer({ durable: true });
+      appendFileSync(configFile, `\n[state]\nbackend = "postgres"\nurl = "${postgres.url}"\n`);
+      report.note('comments kept in PostgreSQL (BENCH_COMMENTS_BACKEND=postgres)');
+    }
     postbox = await startPostbox({ configFile, logFile: path.join(dir, 'postbox.log'), services: ['blog'], placement: context.cores.server, cpuProfileDir: context.cpuProfileDir });
     const base = postbox.addresses.blog as string;
     const thread = `${base}/api/blog/posts/${slug}/comments`;
+    // PostgreSQL is migrated in the background: the thread answers once that is done.
+    for (let tries = 0; (await fetch(thread)).status !== 200; tries += 1) {
+      if (tries === 100) throw new Error('the thread did not answer 200 within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     let parent: string | null = null;
     for (let index = 0; index < COMMENTS; index += 1) {
       const response = await fetch(thread, {
@@ -72,8 +88,8 @@ export async function benchComments1k(context: BenchContext): Promise<void> {
       sideBySideOptions(context),
     );
     addThroughputFigure(report, results, {
-      section: SECTION,
-      name: `GET /api/blog/posts/<slug>/comments, ${COMMENTS} comments, of the post detail`,
+      section: backend === 'postgres' ? `${SECTION} postgres` : SECTION,
+      name: `GET /api/blog/posts/<slug>/comments, ${COMMENTS} comments${backend === 'postgres' ? ' in PostgreSQL' : ''}, of the post detail`,
       subject: 'comments',
       reference: 'detail',
       minimumRatio: 1 / 1.5,
@@ -82,5 +98,6 @@ export async function benchComments1k(context: BenchContext): Promise<void> {
     });
   } finally {
     await postbox?.stop();
+    await postgres?.close();
   }
 }

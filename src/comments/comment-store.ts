@@ -46,6 +46,12 @@ export interface CommentStore {
   add(comment: StoredComment): Promise<void>;
   /** Every comment of one post version, whatever its status, oldest first. */
   listVersion(version: CommentedVersion): Promise<readonly StoredComment[]>;
+  /**
+   * A stamp of the version's comments, the same until one of them is added, changed or removed, on every replica
+   * (docs/comments.md "Reading the comments"). A store that reads the comments afresh each time (PostgreSQL) has
+   * it, so an unchanged thread costs one small read; the files store hands out the same array instead.
+   */
+  threadStamp?(version: CommentedVersion): Promise<string>;
   /** Every comment of every post, oldest first, for /admin. */
   listAll(): Promise<StoredComment[]>;
   /** Changes a comment's status; the comment as it is now, or undefined when there is no such comment. */

@@ -1,5 +1,6 @@
 // The blog's comments in PostgreSQL (docs/comments.md "Where comments are kept"), shared by every replica: the
-// tables of schema/comments.ts. Every change is one statement, so replicas need no lock; the webmentions received
+// tables of schema/comments.ts and the threads' stamps of schema/comment-thread-stamps.ts. Every change is one
+// statement, so replicas need no lock; the webmentions received
 // are in webmention-inbox.ts, those queued in webmention-ledger.ts.
 // A database that cannot be reached rejects with UnavailableError("postgres") (state.ts), as every store does.
 import type { CommentKind, CommentStatus, CommentStore, StoredComment } from '../../comments/comment-store.js';
@@ -102,6 +103,12 @@ export function createPostgresCommentStore(state: PostgresState): CommentStore {
     async listVersion({ slug, lang }) {
       const { rows } = await state.query<Row>(`SELECT ${COLUMNS} FROM blog_comments WHERE slug = $1 AND lang = $2 ORDER BY created_at, id`, [slug, lang]);
       return rows.map(commentOf);
+    },
+    // Bumped by the trigger of migration 20 in every change's own statement (schema/comment-thread-stamps.ts); a
+    // version never changed since then has no row.
+    async threadStamp({ slug, lang }) {
+      const { rows } = await state.query<{ stamp: string }>('SELECT stamp FROM blog_comment_thread_stamps WHERE slug = $1 AND lang = $2', [slug, lang]);
+      return rows[0]?.stamp ?? '0';
     },
     async listAll() {
       const { rows } = await state.query<Row>(`SELECT ${COLUMNS} FROM blog_comments ORDER BY created_at, id`);

@@ -72,28 +72,38 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
 
   // A thread's answer is prepared once per version of the thread, as the blog's cached answers are, and its
   // compressed forms (gzip, brotli) are made once, at the first request that takes each (encoded-answers.ts): a
-  // request of an unchanged thread costs the post's lookup, the store's (a memory read) and a map's. A
-  // store that hands out the same array while a version is unchanged (the files store) is looked up by it; one
-  // that reads afresh (PostgreSQL) finds the version's last answer by its entity tag.
+  // request of an unchanged thread costs the post's lookup, the store's and a map's. A store that hands out the
+  // same array while a version is unchanged (the files store, a memory read) is looked up by it. A store that reads
+  // afresh (PostgreSQL) gives the thread's stamp first, one small read: while it is the one the last answer was made
+  // under, that answer is given without reading the comments; after a change they are read and the answer is made
+  // again (its entity tag the same when what is shown did not change, as after a waiting comment's removal).
   const pickAnswer = createAnswerPicker(deps.compress ?? createCompress(THREAD_LEVELS));
   const byArray = new WeakMap<readonly StoredComment[], PreparedResponse>();
-  const lastOfVersion = new Map<string, PreparedResponse>();
-  const threadAnswerOf = (post: CommentedVersion, comments: readonly StoredComment[]): PreparedResponse => {
+  const lastOfVersion = new Map<string, { prepared: PreparedResponse; stamp?: string }>();
+  const threadAnswerOf = (key: string, comments: readonly StoredComment[], stamp?: string): PreparedResponse => {
     const known = byArray.get(comments);
     if (known) return known;
     // Bytes, not a string: a long thread is not encoded again for every answer.
     const body = Buffer.from(JSON.stringify(publicThreadOf(comments)));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    const key = `${post.slug}@${post.lang}`;
-    let prepared = lastOfVersion.get(key);
+    let prepared = lastOfVersion.get(key)?.prepared;
     if (prepared?.etag !== etag) {
       // Always asked again (a new comment shows at once), and answered 304 while the thread is unchanged.
       const cache = { etag, 'cache-control': 'no-cache' };
       prepared = prepareResponse(200, body, etag, { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(body.length), ...cache }, cache);
-      lastOfVersion.set(key, prepared);
     }
+    // The stamp read before the comments: a change between the two reads only makes the next request read again.
+    lastOfVersion.set(key, { prepared, stamp });
     byArray.set(comments, prepared);
     return prepared;
+  };
+  const currentAnswerOf = async (post: CommentedVersion): Promise<PreparedResponse> => {
+    const key = `${post.slug}@${post.lang}`;
+    if (!deps.store.threadStamp) return threadAnswerOf(key, await deps.store.listVersion(post));
+    const stamp = await deps.store.threadStamp(post);
+    const last = lastOfVersion.get(key);
+    if (last?.stamp === stamp) return last.prepared;
+    return threadAnswerOf(key, await deps.store.listVersion(post), stamp);
   };
 
   const readThread = async (request: RoutedRequest): Promise<Answer> => {
@@ -101,7 +111,7 @@ export function createCommentRoutes(options: CommentRoutesOptions, deps: Comment
     const post = postOf(request);
     if (post === 'invalid') return errorAnswer('invalid_query', headers, 'lang must be given at most once');
     if (!post) return errorAnswer('not_found', headers);
-    return pickAnswer(threadAnswerOf(post, await deps.store.listVersion(post)), request.raw.headers);
+    return pickAnswer(await currentAnswerOf(post), request.raw.headers);
   };
 
   const send: Handler = (request) => answerUnlessUnavailable(sendComment(request));

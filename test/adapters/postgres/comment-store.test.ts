@@ -84,6 +84,37 @@ describe('comments in PostgreSQL', () => {
     }
   });
 
+  it('stamps each version\'s comments: a new stamp on every add, status change, edit and removal, on every replica (migration 20)', async () => {
+    assert.equal(MIGRATIONS.find((candidate) => candidate.version === 20)?.name, 'blog comment thread stamps');
+    databases += 1;
+    const url = await postgres.createDatabase(`comments_${databases}`);
+    const store = createPostgresCommentStore(await openState(url));
+    const replica = createPostgresCommentStore(await openState(url));
+    const hello = { slug: 'hello', lang: 'en' };
+    const other = { slug: 'other', lang: 'en' };
+    const stamps: string[] = [await replica.threadStamp!(hello)];
+    const changed = async (what: string) => {
+      const stamp = await replica.threadStamp!(hello);
+      assert.ok(!stamps.includes(stamp), `${what}: a new stamp, not one of ${stamps.join(', ')}`);
+      stamps.push(stamp);
+    };
+    await store.add(storedComment('hello', 'c1', 1));
+    await changed('added');
+    await store.setStatus(hello, 'c1', 'published');
+    await changed('published');
+    await store.edit(hello, 'c1', 'new text', '<p>new text</p>');
+    await changed('edited');
+    await store.add(storedComment('other', 'o1', 2));
+    await store.setStatus(other, 'o1', 'spam');
+    await store.remove(other, 'o1');
+    await store.listVersion(hello);
+    await store.setStatus(hello, 'missing', 'spam');
+    assert.equal(await replica.threadStamp!(hello), stamps.at(-1), 'unchanged by reads, by other versions and by a change of nothing');
+    assert.ok(await store.remove(hello, 'c1'));
+    await changed('removed');
+    assert.equal(await replica.threadStamp!({ slug: 'hello', lang: 'de' }), '0', 'a version without comments');
+  });
+
   it('copies data_dir/comments with migrate --from-files, once however often it runs', async () => {
     const temp = await createTempDir('comments-import');
     try {

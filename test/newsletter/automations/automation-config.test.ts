@@ -41,14 +41,15 @@ describe('on_publish and digest keys', () => {
     ]);
   });
 
-  it('refuses neither or both of list and segment, an unknown segment, a list without a form, and a bad time', () => {
+  it('refuses neither or both of list and segment, an unknown segment or list, and a bad time, and takes a list without a form', () => {
     assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "on_publish"\n'), ['newsletter.automations[0].list: give either list or segment: whom the posts are mailed to']);
     assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "on_publish"\nlist = "newsletter"\nsegment = "beta"\n'), [
       'newsletter.automations[0].list: give either list or segment: whom the posts are mailed to',
     ]);
     assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "on_publish"\nsegment = "nope"\n'), ['newsletter.automations[0].segment: "nope" is no segment: declare it in [[newsletter.segments]]']);
-    assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "on_publish"\nlist = "product"\n'), [
-      'newsletter.automations[0].list: "product" is a list without a newsletter form: posts are mailed to the list of a newsletter form',
+    assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "on_publish"\nlist = "product"\n'), [], 'a list without a form is a list too');
+    assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "on_publish"\nlist = "nope"\n'), [
+      'newsletter.automations[0].list: "nope" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list',
     ]);
     assert.deepEqual(problemsOf('[[newsletter.automations]]\nid = "a"\ntype = "digest"\nlist = "newsletter"\nsubject = "Hi"\nevery = "day"\nday = 29\n'), [
       'newsletter.automations[0].every: must be "week" or "month"',

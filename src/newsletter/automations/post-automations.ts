@@ -209,8 +209,10 @@ export function createPostAutomations(deps: PostAutomationsDeps): PostAutomation
     }
     const subscribers = await deps.subscribers(audience.log);
     const members = audience.segment ? segmentMembers(audience.segment, subscribers) : subscribers;
-    const elsewhere = automation.type === 'on_publish' ? await mailedByOthers(automation, entry.item) : new Set<string>();
-    const recipients = members.map((subscriber) => subscriber.email).filter((email) => !elsewhere.has(email.toLowerCase()));
+    // A person on the lists of two on_publish automations gets the post once: each address goes to one campaign of the
+    // post, by a claim in the store that holds while other replicas plan the same post (a replanning keeps its own).
+    const emails = members.map((subscriber) => subscriber.email);
+    const recipients = automation.type === 'on_publish' ? await store.claimRecipients(entry.item, id, emails) : emails;
     const request: CampaignRequest = {
       id,
       form: audience.log.path,
@@ -231,18 +233,6 @@ export function createPostAutomations(deps: PostAutomationsDeps): PostAutomation
     created.add(id);
     logger.info({ event: 'automation_campaign', automation: automation.id, campaign: id, recipients: recipients.length }, 'automation campaign created');
     deps.onCampaign?.();
-  }
-
-  /** The addresses that other on_publish automations mail the same post to: a person on two lists gets it once. */
-  async function mailedByOthers(automation: PostAutomation, item: string): Promise<Set<string>> {
-    const addresses = new Set<string>();
-    for (const other of deps.automations) {
-      if (other.id === automation.id || other.type !== 'on_publish') continue;
-      const run = (await store.runs(other.id)).find((entry) => entry.item === item && entry.campaign);
-      if (!run || !(await campaigns.read(run.campaign!).catch(() => undefined))) continue;
-      for (const email of await campaigns.readRecipients(run.campaign!)) addresses.add(email.toLowerCase());
-    }
-    return addresses;
   }
 
   /** The mail of an item: the post rendered, or the digest of its period. */

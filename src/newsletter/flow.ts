@@ -74,8 +74,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
   if (forms.length > 0) {
     await store.open(clock());
     timer = timers.setTimeout(purgeAndRepeat, purgeIntervalMs);
-    // At start, the claims a stopped process left are queued again; then every minute, with the due drip steps.
-    if (welcomes.length > 0) dripping = recoverClaims();
+    // Every minute, the claims a stopped process left and the due drip steps; the claims at start too (below).
     if (welcomes.length > 0) dripTimer = timers.setTimeout(dripAndRepeat, dripIntervalMs);
   }
 
@@ -355,6 +354,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     const form = forms.find((candidate) => candidate.path === list.form);
     return form ? listHeaders(form, createUnsubscribeToken(secret, form.path, email)) : listHeadersWithoutForm(list, preferencesUrl, createPreferencesToken(secret, email));
   };
+  if (forms.length > 0 && welcomes.length > 0) dripping = recoverClaims();
   return {
     signup,
     confirm,

@@ -12,7 +12,7 @@ import { openBackend } from '../src/app/open-backend.js';
 import { importNewsletterFromFiles } from '../src/adapters/postgres/newsletter-import.js';
 import { createPostgresState } from '../src/adapters/postgres/state.js';
 import type { PublishedPost } from '../src/blog/published-post.js';
-import type { NewsletterForm, PostAutomation } from '../src/config/config.js';
+import type { PostAutomation } from '../src/config/config.js';
 import { parseConfigText } from '../src/config/load.js';
 import { createSilentLogger } from '../src/kit/log.js';
 import { systemTimers } from '../src/kit/timers.js';
@@ -73,13 +73,12 @@ async function runOn(context: BenchContext, backendName: 'files' | 'postgres', u
     automations: config.newsletter.automations as PostAutomation[],
     lists: config.newsletter.lists,
     segments: [],
-    forms: config.forms.filter((form): form is NewsletterForm => form.type === 'newsletter'),
     posts: {
       listPublished: () => (visible ? [{ slug: post.slug, lang: post.lang, publishedAt: Date.parse(post.date), newsletter: true, primary: true }] : []),
       findPublishedPost: () => (visible ? post : undefined),
       nextScheduledAt: () => undefined,
     },
-    subscribers: (form) => core.newsletter.listSubscribers(form),
+    subscribers: (log) => core.newsletter.listSubscribers(log),
     store: backend.automations,
     campaigns: backend.campaigns,
     site: { title: 'Bench Blog', baseUrl: 'https://bench.example', language: 'en' },

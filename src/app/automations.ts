@@ -3,7 +3,7 @@
 // campaigns are sent by the core's campaign feeder).
 import type { Backend } from '../adapters/backend.js';
 import type { BlogContent } from '../blog/blog-content.js';
-import type { Config, NewsletterForm, PostAutomation } from '../config/config.js';
+import type { Config, PostAutomation } from '../config/config.js';
 import type { Logger } from '../kit/log.js';
 import { createPostAutomations, type PostAutomations } from '../newsletter/automations/post-automations.js';
 import type { Clock, Timers } from '../ports.js';
@@ -24,7 +24,6 @@ export function composePostAutomations(
     automations,
     lists: config.newsletter.lists,
     segments: config.newsletter.segments,
-    forms: config.forms.filter((form): form is NewsletterForm => form.type === 'newsletter'),
     posts: {
       listPublished: () => content.listPublished(),
       findPublishedPost: (slug, lang) => content.findPublishedPost(slug, lang),
@@ -34,7 +33,7 @@ export function composePostAutomations(
       },
     },
     // The running newsletter's view: the files' lists are kept in its memory.
-    subscribers: (form) => core.newsletter.listSubscribers(form),
+    subscribers: (log) => core.newsletter.listSubscribers(log),
     store: backend.automations,
     campaigns: backend.campaigns,
     site: { title: config.site.title, baseUrl: config.site.base_url, language: config.site.language },

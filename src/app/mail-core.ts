@@ -123,6 +123,9 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
   /** Sends one message now, without the queue: tried once, so no id (a webhook event's) has to outlive it. */
   const sendNow = (message: OutgoingMessage) => dispatch({ id: `msg_${deps.randomBytes(16).toString('hex')}`, createdAt: clock(), message });
 
+  /** Whether a welcome mail's ledger claim is still its pair's: settled by the first try that asks. */
+  const isClaimCurrent = async (message: OutgoingMessage) => message.channel !== 'mail' || !message.automation || backend.newsletter.settleAutomationClaim(message.automation);
+
   // 2. The campaign ledger: which queued campaign mail is still wanted, and the journal of each one settled.
   const tuning = deps.queue;
   const ledger = tuning
@@ -141,8 +144,9 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
     ledger &&
     createQueueWorker({
       store: backend.queue,
-      // A campaign mail to an address that left the list while it waited is not sent (docs/newsletter.md "Sending a post").
-      dispatch: async (queued) => ((await ledger.isWanted(queued.message)) ? dispatch(queued) : 'skipped'),
+      // A campaign mail to an address that left the list while it waited is not sent (docs/newsletter.md "Sending a post"),
+      // nor a welcome whose claim was renewed after a kill (docs/newsletter.md "Exactly once, across crashes and replicas").
+      dispatch: async (queued) => ((await ledger.isWanted(queued.message)) && (await isClaimCurrent(queued.message)) ? dispatch(queued) : 'skipped'),
       settled: (queued, outcome) => ledger.settled(queued, outcome),
       // A campaign's mails go one at a time: a crash finds at most one of them in flight (docs/newsletter.md "Sending a post").
       laneOf: campaignLaneOf,
@@ -163,8 +167,8 @@ export async function createMailCore(settings: FormsSettings, deps: MailCoreDeps
     from: settings.from,
     siteNameFor,
     sendMail: queue
-      ? async (formPath, kind, mail) => {
-          const messages = await queueable([{ channel: 'mail', form: formPath, kind, mail }]);
+      ? async (formPath, kind, mail, claim) => {
+          const messages = await queueable([{ channel: 'mail', form: formPath, kind, mail, ...(claim ? { automation: claim } : {}) }]);
           if (messages.length === 0) return 'suppressed';
           await queue.enqueue(messages);
           return 'queued';

@@ -232,34 +232,26 @@ export function findListProblems(forms: readonly unknown[], newsletter: unknown)
       if (typeof list === 'string' && !known.has(list)) problems.push({ path: ['newsletter', key, index, 'list'], message: `"${list}" is no list: declare it in [[newsletter.lists]] or give a newsletter form that list` });
     });
   }
-  problems.push(...findPostAutomationProblems(newsletter, formOfList, known));
+  problems.push(...findPostAutomationProblems(newsletter));
   return problems;
 }
 
 /**
- * An on_publish or digest automation names a list or a segment, one of them, and mails through the campaigns of a
- * newsletter form: its list (or its segment's) must be a form's own list (docs/newsletter.md "Automations").
+ * An on_publish or digest automation names a list or a segment, one of them: any list, a form's own or one of
+ * `[[newsletter.lists]]` (docs/newsletter.md "Automations").
  */
-function findPostAutomationProblems(newsletter: unknown, formLists: ReadonlyMap<string, unknown>, known: ReadonlySet<string>): ListProblem[] {
+function findPostAutomationProblems(newsletter: unknown): ListProblem[] {
   const problems: ListProblem[] = [];
   const { segments, automations } = (newsletter ?? {}) as Record<string, unknown>;
-  const segmentLists = new Map<string, unknown>((Array.isArray(segments) ? segments : []).map((entry: unknown) => [(entry as { id?: unknown } | null)?.id as string, (entry as { list?: unknown } | null)?.list]));
+  const segmentIds = new Set((Array.isArray(segments) ? segments : []).map((entry: unknown) => (entry as { id?: unknown } | null)?.id));
   (Array.isArray(automations) ? automations : []).forEach((entry: unknown, index) => {
     const { type, list, segment } = (entry ?? {}) as Record<string, unknown>;
     if (type !== 'on_publish' && type !== 'digest') return;
     const at = ['newsletter', 'automations', index];
     if ((list === undefined) === (segment === undefined)) {
       problems.push({ path: [...at, 'list'], message: 'give either list or segment: whom the posts are mailed to' });
-      return;
-    }
-    if (typeof segment === 'string' && !segmentLists.has(segment)) {
+    } else if (typeof segment === 'string' && !segmentIds.has(segment)) {
       problems.push({ path: [...at, 'segment'], message: `"${segment}" is no segment: declare it in [[newsletter.segments]]` });
-      return;
-    }
-    const listOf = typeof segment === 'string' ? segmentLists.get(segment) : list;
-    // A list that does not exist at all is told above.
-    if (typeof listOf === 'string' && known.has(listOf) && !formLists.has(listOf)) {
-      problems.push({ path: [...at, typeof segment === 'string' ? 'segment' : 'list'], message: `"${listOf}" is a list without a newsletter form: posts are mailed to the list of a newsletter form` });
     }
   });
   return problems;

@@ -16,6 +16,7 @@ import { chosenLogsOf, formListsOf } from './lists.js';
 import { confirmationLink, confirmationMail, ownerNotice } from './mails.js';
 import { addressKey, expiryOf, type PendingRecord } from './pending.js';
 import type { Redemption } from './newsletter-store.js';
+import type { AutomationClaim } from '../queue/outgoing.js';
 import { createToken, hashToken } from './token.js';
 import { createPreferences } from './preferences.js';
 import { createUnsubscribing } from './unsubscribe.js';
@@ -27,8 +28,10 @@ import type { ConfirmOutcome, ConfirmState, Newsletter, NewsletterDeps, SignupOu
 /** How often expired pending records are purged from memory and from the journal. */
 const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
 
-/** How often the due steps of welcome automations are looked for: within a minute of their time. */
+/** How often the due steps of welcome automations, and the claims left unsettled, are looked for: within a minute. */
 const DEFAULT_DRIP_INTERVAL_MS = 60_000;
+/** A welcome claim this old and not settled was left by a process that stopped before the queue took its mail. */
+const CLAIM_LEASE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /** The newsletter createNewsletter makes: with `settled`, for whoever must see the mails of answered signups. */
@@ -58,19 +61,52 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     if (!closed) timer = timers.setTimeout(purgeAndRepeat, purgeIntervalMs);
   };
 
-  const drips = (deps.automations ?? []).filter((automation): automation is WelcomeAutomation => automation.type === 'welcome' && automation.steps.length > 0);
+  const welcomes = (deps.automations ?? []).filter((automation): automation is WelcomeAutomation => automation.type === 'welcome');
+  const drips = welcomes.filter((automation) => automation.steps.length > 0);
   const dripIntervalMs = deps.dripIntervalMs ?? DEFAULT_DRIP_INTERVAL_MS;
   let dripTimer: unknown;
   let dripping: Promise<void> = Promise.resolve();
   const dripAndRepeat = () => {
-    dripping = drip();
+    dripping = recoverClaims().then(drip);
     if (!closed) dripTimer = timers.setTimeout(dripAndRepeat, dripIntervalMs);
   };
 
   if (forms.length > 0) {
     await store.open(clock());
     timer = timers.setTimeout(purgeAndRepeat, purgeIntervalMs);
-    if (drips.length > 0) dripTimer = timers.setTimeout(dripAndRepeat, dripIntervalMs);
+    // Every minute, the claims a stopped process left and the due drip steps; the claims at start too (below).
+    if (welcomes.length > 0) dripTimer = timers.setTimeout(dripAndRepeat, dripIntervalMs);
+  }
+
+  /**
+   * Hands over again the welcome mails whose claim was never settled, a lease after it was made: the process that
+   * made it stopped before the queue took the mail, or after (docs/newsletter.md "Exactly once, across crashes and
+   * replicas"). The claim is renewed first, and the queue sends only a mail of the pair's current claim, so of a
+   * mail queued before the stop and the one queued now, one goes. Never rejects.
+   */
+  async function recoverClaims(): Promise<void> {
+    try {
+      for (const claim of await store.unsettledAutomationClaims(new Date(clock() - CLAIM_LEASE_MS).toISOString())) {
+        const [id, step] = claim.automation.split('#');
+        const automation = welcomes.find((candidate) => candidate.id === id);
+        const content = step === undefined ? automation : automation?.steps[Number(step) - 1];
+        const list = lists.find((candidate) => candidate.id === automation?.list);
+        const form = forms.find((candidate) => candidate.path === list?.form) ?? forms[0];
+        // An automation or step no longer configured keeps its claim, mailed if it comes back.
+        if (!automation || !content || !list || !form) continue;
+        if (!(await store.isSubscribed(list.log, claim.email))) {
+          // It left the list meanwhile: nothing more to send.
+          await store.settleAutomationClaim(claim);
+          continue;
+        }
+        const renewed = { ...claim, claimedAt: new Date(clock()).toISOString() };
+        if (!(await store.renewAutomationClaim(claim, renewed.claimedAt))) continue;
+        logger.warn({ event: 'automation_recovered', form: form.path, automation: claim.automation }, 'a welcome claim was left unsettled: mailed again');
+        await handOver(form, { id: claim.automation, subject: content.subject, body: content.body }, list, renewed, claim.lang);
+      }
+    } catch (error) {
+      logger.warn({ event: 'automation_recovery_failed', reason: safeReason(error) }, 'could not look for unsettled welcome claims');
+    }
   }
 
   /**
@@ -93,7 +129,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
             const id = stepIds[index]!;
             if (done.has(`${id}\n${welcomed.email.toLowerCase()}`) || Date.parse(welcomed.at) + step.after_days * DAY_MS > now) continue;
             if (!(await store.isSubscribed(list.log, welcomed.email))) break;
-            await mailAutomation(form, { ...automation, id, subject: step.subject, body: step.body }, list, welcomed.email, undefined);
+            await mailAutomation(form, { ...automation, id, subject: step.subject, body: step.body }, list, welcomed.email, welcomed.lang);
           }
         }
       }
@@ -245,8 +281,8 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
 
   /**
    * Mails each welcome automation of the lists `keys` that `email` joined, once per (automation, address): the pair
-   * is recorded in the store before the mail is handed over, so a second confirmation, another replica or a restart
-   * never mails it again (a mail lost between the two is not sent again). Never rejects.
+   * is claimed in the store before the mail is handed over, so a second confirmation, another replica or a restart
+   * never mails it again, and settled once it was; a claim left unsettled is recovered (recoverClaims). Never rejects.
    */
   async function welcome(form: NewsletterForm, email: string, keys: readonly string[], lang?: string): Promise<void> {
     for (const automation of deps.automations ?? []) {
@@ -260,23 +296,32 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
   /** Claims (automation, email) in the store, then hands its mail over; nothing when it was claimed before. Never rejects. */
   async function mailAutomation(form: NewsletterForm, automation: Pick<WelcomeAutomation, 'id' | 'subject' | 'body'>, list: NewsletterList, email: string, lang: string | undefined): Promise<void> {
     try {
-      if (!(await store.claimAutomation(automation.id, email, new Date(clock()).toISOString()))) return;
-      const mail = welcomeMail({
-        from,
-        to: email,
-        automation,
-        fields: { email, list: list.name, lang: lang ?? '' },
-        list: await listHeadersOf(list, email),
-        preferencesUrl: await preferences.linkFor(email),
-        site: { title: deps.siteNameFor(form), baseUrl: deps.siteUrl ?? form.allowed_origins[0] ?? new URL(preferencesUrl).origin },
-        layout: list.layout,
-      });
-      const outcome = await sendMail(form.path, 'newsletter', mail);
-      logger.info({ event: 'automation_mailed', form: form.path, automation: automation.id, outcome }, 'automation mail handed over');
+      const claimedAt = new Date(clock()).toISOString();
+      if (!(await store.claimAutomation(automation.id, email, claimedAt, lang))) return;
+      await handOver(form, automation, list, { automation: automation.id, email, claimedAt }, lang);
     } catch (error) {
       metrics.count(form.path, 'send_failed');
       logger.error({ event: 'automation_failed', form: form.path, automation: automation.id, reason: safeReason(error) }, 'automation mail failed');
     }
+  }
+
+  /** Hands over the mail of `claim`, queued under it, then settles the claim. */
+  async function handOver(form: NewsletterForm, automation: Pick<WelcomeAutomation, 'id' | 'subject' | 'body'>, list: NewsletterList, claim: AutomationClaim, lang: string | undefined): Promise<void> {
+    const { email } = claim;
+    const mail = welcomeMail({
+      from,
+      to: email,
+      automation,
+      fields: { email, list: list.name, lang: lang ?? '' },
+      list: await listHeadersOf(list, email),
+      preferencesUrl: await preferences.linkFor(email),
+      site: { title: deps.siteNameFor(form), baseUrl: deps.siteUrl ?? form.allowed_origins[0] ?? new URL(preferencesUrl).origin },
+      layout: list.layout,
+    });
+    const outcome = await sendMail(form.path, 'newsletter', mail, claim);
+    // False when a recovery renewed the claim meanwhile: the queue then sends the renewed claim's mail alone.
+    await store.settleAutomationClaim(claim);
+    logger.info({ event: 'automation_mailed', form: form.path, automation: automation.id, outcome }, 'automation mail handed over');
   }
 
   async function confirmState(form: NewsletterForm, token: string | undefined): Promise<ConfirmState> {
@@ -309,6 +354,7 @@ export async function createNewsletter(deps: NewsletterDeps): Promise<RunningNew
     const form = forms.find((candidate) => candidate.path === list.form);
     return form ? listHeaders(form, createUnsubscribeToken(secret, form.path, email)) : listHeadersWithoutForm(list, preferencesUrl, createPreferencesToken(secret, email));
   };
+  if (forms.length > 0 && welcomes.length > 0) dripping = recoverClaims();
   return {
     signup,
     confirm,

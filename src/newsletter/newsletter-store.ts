@@ -5,8 +5,14 @@
 import type { NewsletterForm, SubscriberLogRef } from '../config/config.js';
 import type { PendingRecord } from './pending.js';
 import type { Subscriber } from './subscriber-events.js';
+import type { AutomationClaim } from '../queue/outgoing.js';
 
-/** The ledger of the automations mailed in data_dir (docs/newsletter.md "Automations"), one line per (automation, address). */
+/** A claim of the ledger never settled, with the language of the sign-up it welcomes. */
+export interface UnsettledClaim extends AutomationClaim {
+  lang?: string;
+}
+
+/** The ledger of the automations mailed in data_dir (docs/newsletter.md "Exactly once"): a line per claim, settle or renewal of a pair. */
 export const AUTOMATIONS_FILE = 'newsletter-automations.jsonl';
 
 /** What redeeming a confirmation token came to. */
@@ -69,13 +75,22 @@ export interface NewsletterStore {
    */
   removeEverywhere(email: string, at: string): Promise<string[]>;
   /**
-   * Records, durably and before its mail is handed over, that the automation `automation` is mailed to `email`
-   * (compared case-insensitively), at `at` (RFC 3339); false when that was recorded already, by this process or
-   * another sharing the store (docs/newsletter.md "Automations").
+   * Claims the automation `automation` for `email` (compared case-insensitively) at `at` (RFC 3339), durably and
+   * before its mail is handed over; false when it was claimed already, by this process or another sharing the
+   * store. The claim stays unsettled until settleAutomationClaim (docs/newsletter.md "Exactly once").
    */
-  claimAutomation(automation: string, email: string, at: string): Promise<boolean>;
-  /** The pairs recorded by claimAutomation for the automations `ids` (each once, the address as claimed, `at` RFC 3339). */
-  automationsMailed(ids: readonly string[]): Promise<Array<{ automation: string; email: string; at: string }>>;
+  claimAutomation(automation: string, email: string, at: string, lang?: string): Promise<boolean>;
+  /**
+   * Marks `claim` as handed over; true when it is still the pair's claim (settled now or before), false when a
+   * recovery renewed it since, or there is no such pair: then the mail queued under it is not to be sent.
+   */
+  settleAutomationClaim(claim: AutomationClaim): Promise<boolean>;
+  /** Replaces the unsettled `claim` with one made at `at`; false when it was settled or renewed meanwhile. */
+  renewAutomationClaim(claim: AutomationClaim, at: string): Promise<boolean>;
+  /** The claims never settled that were made before `before` (RFC 3339): left by a process that stopped. */
+  unsettledAutomationClaims(before: string): Promise<UnsettledClaim[]>;
+  /** The pairs claimed for the automations `ids` (each once, the address as claimed, `at` RFC 3339: the first claim). */
+  automationsMailed(ids: readonly string[]): Promise<Array<{ automation: string; email: string; at: string; lang?: string }>>;
   /** Drops expired pending signups; returns how many went. */
   purge(now: number): Promise<number>;
   /** Waits for the writes already started. */

@@ -5,7 +5,7 @@ import type { Logger } from '../kit/log.js';
 import type { NewsletterStore } from './newsletter-store.js';
 import type { Preferences } from './preferences.js';
 import type { Subscriber } from './subscriber-events.js';
-import type { MailKind } from '../queue/outgoing.js';
+import type { AutomationClaim, MailKind } from '../queue/outgoing.js';
 import type { Clock, MailList, MailMessage, RandomBytes, Timers } from '../ports.js';
 
 /** What a signup came to. `ok` and `duplicate` must be answered identically. */
@@ -87,9 +87,10 @@ export interface NewsletterDeps {
   /**
    * Hands a mail to delivery: `sent` when its server accepted it now, `queued` when it waits durably in the mail
    * queue (which then counts it), `suppressed` when its address is on the suppression list and nothing was sent
-   * (docs/bounces.md "Suppression"); rejects when none of these happened.
+   * (docs/bounces.md "Suppression"); rejects when none of these happened. A welcome mail comes with its ledger
+   * `claim`, queued with it: the queue sends it only while that claim is the pair's (settleAutomationClaim).
    */
-  sendMail(formPath: string, kind: MailKind, mail: MailMessage): Promise<'sent' | 'queued' | 'suppressed'>;
+  sendMail(formPath: string, kind: MailKind, mail: MailMessage, claim?: AutomationClaim): Promise<'sent' | 'queued' | 'suppressed'>;
   /** The forms' counters (/metrics): the newsletter counts its own events there. */
   metrics: NewsletterCounters;
   logger: Logger;

@@ -16,11 +16,23 @@ export interface CampaignRecipient {
   index: number;
 }
 
+/**
+ * The ledger claim a welcome mail (or a drip step) was queued under (docs/newsletter.md "Exactly once"): the pair
+ * and the time of the claim. The queue sends it only while that claim is still the pair's, so a claim renewed after
+ * a kill leaves one mail of the two to go.
+ */
+export interface AutomationClaim {
+  automation: string;
+  email: string;
+  /** RFC 3339. */
+  claimedAt: string;
+}
+
 /** The fields a webhook posts (docs/configuration.md "[forms.webhook]"); its id is the queued message's id. */
 export type WebhookFields = Omit<WebhookEvent, 'id'>;
 
 export type OutgoingMessage =
-  | { channel: 'mail'; form: string; kind: MailKind; mail: MailMessage; recipient?: CampaignRecipient }
+  | { channel: 'mail'; form: string; kind: MailKind; mail: MailMessage; recipient?: CampaignRecipient; automation?: AutomationClaim }
   | { channel: 'telegram'; form: string; text: string }
   | { channel: 'webhook'; form: string; fields: WebhookFields }
   // docs/activitypub.md "Delivery": one activity (JSON-LD) to one inbox, signed by the blog's actor when it is sent.

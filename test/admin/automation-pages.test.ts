@@ -19,7 +19,7 @@ import { captureLogs } from '../support/log-capture.js';
 import { listenOnLoopback } from '../support/loopback-server.js';
 import { createTempDir } from '../support/temp-dir.js';
 import { systemTimers } from '../../src/kit/timers.js';
-import { FORM, LISTS, SITE, subscribersOf } from '../newsletter/automations/automation-harness.js';
+import { LISTS, SITE, subscribersOf } from '../newsletter/automations/automation-harness.js';
 import { signIn, startTestAdmin, type TestAdmin } from './admin-app.js';
 
 describe('/admin/automations', () => {
@@ -47,7 +47,6 @@ describe('/admin/automations', () => {
       ],
       lists: LISTS,
       segments: [],
-      forms: [FORM],
       posts: {
         listPublished: () => (published ? [{ slug: post.slug, lang: post.lang, publishedAt: Date.parse(post.date), newsletter: true, primary: true }] : []),
         findPublishedPost: () => (published ? post : undefined),

@@ -1,6 +1,6 @@
 // The automations' records in data_dir (docs/newsletter.md "Automations"): one JSONL file, each line fsynced before
 // it counts, read once and then kept in memory (one process serves a data_dir). A registration and its baseline are
-// one line, so a crash leaves both or neither.
+// one line, so a crash leaves both or neither; so are the addresses a campaign takes for a post.
 import path from 'node:path';
 import type { AppendLine } from '../../ports.js';
 import { readStateLines } from '../../newsletter/durable-file.js';
@@ -13,11 +13,14 @@ type Line =
   | { automation: string; added_at: string; baseline: string[] }
   | { automation: string; paused_at: string; by: string }
   | { automation: string; resumed_at: string; by: string }
-  | { automation: string; item: string; outcome: ItemOutcome; campaign?: string; at: string };
+  | { automation: string; item: string; outcome: ItemOutcome; campaign?: string; at: string }
+  | { item: string; campaign: string; recipients: string[] };
 
 export function createAutomationFiles(dataDir: string, appendLine: AppendLine): AutomationStore {
   const file = path.join(dataDir, AUTOMATION_RUNS_FILE);
   const states = new Map<string, AutomationState>();
+  /** Per post item: the campaign each address (lower-cased) was given to. */
+  const recipients = new Map<string, Map<string, string>>();
   /** Per automation: every item taken, baseline included. */
   const taken = new Map<string, Map<string, AutomationItem>>();
   let loaded: Promise<void> | undefined;
@@ -28,7 +31,15 @@ export function createAutomationFiles(dataDir: string, appendLine: AppendLine): 
     return items;
   };
   function apply(line: Line): void {
-    if (typeof line !== 'object' || line === null || typeof line.automation !== 'string') return;
+    if (typeof line !== 'object' || line === null) return;
+    if (!('automation' in line)) {
+      if (typeof line.item !== 'string' || typeof line.campaign !== 'string' || !Array.isArray(line.recipients)) return;
+      let given = recipients.get(line.item);
+      if (!given) recipients.set(line.item, (given = new Map()));
+      for (const email of line.recipients) if (!given.has(email.toLowerCase())) given.set(email.toLowerCase(), line.campaign);
+      return;
+    }
+    if (typeof line.automation !== 'string') return;
     const { automation } = line;
     if ('added_at' in line) {
       if (states.has(automation)) return;
@@ -81,6 +92,14 @@ export function createAutomationFiles(dataDir: string, appendLine: AppendLine): 
     async runs(automation) {
       await load();
       return [...itemsOf(automation).values()].filter((entry) => entry.outcome !== 'baseline');
+    },
+    async claimRecipients(item, campaign, emails) {
+      await load();
+      const given = recipients.get(item);
+      const fresh = [...new Set(emails.map((email) => email.toLowerCase()).filter((key) => !given?.has(key)))];
+      if (fresh.length > 0) await write({ item, campaign, recipients: fresh });
+      const now = recipients.get(item);
+      return emails.filter((email) => now?.get(email.toLowerCase()) === campaign);
     },
     async isCampaignPaused(campaign) {
       await load();

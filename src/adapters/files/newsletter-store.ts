@@ -23,6 +23,18 @@ export interface FileNewsletterStoreDeps {
   logger: Logger;
 }
 
+/** A pair of the automation ledger as its last line leaves it. */
+interface LedgerEntry {
+  automation: string;
+  email: string;
+  /** RFC 3339: the first claim (a drip's steps count from it). */
+  at: string;
+  /** RFC 3339: the current claim, renewed by a recovery. */
+  claimedAt: string;
+  settled: boolean;
+  lang?: string;
+}
+
 export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): NewsletterStore {
   const { dataDir, forms, logger } = deps;
   const pending = new PendingStore(dataDir, deps.appendLine);
@@ -30,10 +42,22 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
   const logs = new Map<string, SubscriberLogRef>();
   for (const log of [...forms, ...(deps.lists ?? [])]) if (!logs.has(log.path)) logs.set(log.path, { path: log.path, subscribers: log.subscribers });
   let secret: Buffer | undefined;
-  /** The (automation, address) pairs mailed, read from AUTOMATIONS_FILE at open. */
-  const automationsMailed = new Map<string, { automation: string; email: string; at: string }>();
+  /** The (automation, address) pairs claimed, read from AUTOMATIONS_FILE at open: its last line of a pair wins. */
+  const automationsMailed = new Map<string, LedgerEntry>();
   const automationsFile = path.join(dataDir, AUTOMATIONS_FILE);
   const mailedKey = (automation: string, email: string) => `${automation}\n${email.toLowerCase()}`;
+  /** Writes `entry` as the pair's state, in memory first so that two calls at once in this process see each other. */
+  const writeEntry = async (entry: LedgerEntry, before: LedgerEntry | undefined) => {
+    const key = mailedKey(entry.automation, entry.email);
+    automationsMailed.set(key, entry);
+    try {
+      await deps.appendLine(automationsFile, { automation: entry.automation, email: entry.email, at: entry.at, claimed_at: entry.claimedAt, settled: entry.settled, ...(entry.lang !== undefined ? { lang: entry.lang } : {}) });
+    } catch (error) {
+      if (before) automationsMailed.set(key, before);
+      else automationsMailed.delete(key);
+      throw error;
+    }
+  };
 
   return {
     async open(now) {
@@ -42,11 +66,14 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       for (const report of await subscribers.load([...logs.values()])) {
         logger.info({ event: 'subscribers_loaded', ...report }, 'subscriber log loaded');
       }
-      const { records } = await readStateLines<{ automation?: unknown; email?: unknown; at?: unknown }>(automationsFile, 'automation ledger');
+      const { records } = await readStateLines<Record<string, unknown>>(automationsFile, 'automation ledger');
       for (const line of records) {
         if (typeof line.automation !== 'string' || typeof line.email !== 'string') continue;
-        const key = mailedKey(line.automation, line.email);
-        if (!automationsMailed.has(key)) automationsMailed.set(key, { automation: line.automation, email: line.email, at: String(line.at ?? '') });
+        const at = String(line.at ?? '');
+        // A line without claimed_at was written before claims were settled: handed over then.
+        const entry: LedgerEntry = { automation: line.automation, email: line.email, at, claimedAt: typeof line.claimed_at === 'string' ? line.claimed_at : at, settled: line.settled !== false };
+        if (typeof line.lang === 'string') entry.lang = line.lang;
+        automationsMailed.set(mailedKey(line.automation, line.email), entry);
       }
       const journal = await pending.load(now);
       const level = journal.badLines > 0 || journal.unknownLines > 0 || !journal.compacted ? 'warn' : 'info';
@@ -103,20 +130,29 @@ export function createFileNewsletterStore(deps: FileNewsletterStoreDeps): Newsle
       return true;
     },
     setTags: (log, email, tags, at) => subscribers.tag(log, email, tags, at),
-    automationsMailed: async (ids) => [...automationsMailed.values()].filter((entry) => ids.includes(entry.automation)),
-    async claimAutomation(automation, email, at) {
-      const key = mailedKey(automation, email);
-      if (automationsMailed.has(key)) return false;
-      // Taken before the write, so that two confirmations at once in this process claim once.
-      automationsMailed.set(key, { automation, email, at });
-      try {
-        await deps.appendLine(automationsFile, { automation, email, at });
-      } catch (error) {
-        automationsMailed.delete(key);
-        throw error;
-      }
+    automationsMailed: async (ids) =>
+      [...automationsMailed.values()].filter((entry) => ids.includes(entry.automation)).map(({ automation, email, at, lang }) => ({ automation, email, at, ...(lang !== undefined ? { lang } : {}) })),
+    async claimAutomation(automation, email, at, lang) {
+      if (automationsMailed.has(mailedKey(automation, email))) return false;
+      await writeEntry({ automation, email, at, claimedAt: at, settled: false, ...(lang !== undefined ? { lang } : {}) }, undefined);
       return true;
     },
+    async settleAutomationClaim(claim) {
+      const entry = automationsMailed.get(mailedKey(claim.automation, claim.email));
+      if (!entry || entry.claimedAt !== claim.claimedAt) return false;
+      if (!entry.settled) await writeEntry({ ...entry, settled: true }, entry);
+      return true;
+    },
+    async renewAutomationClaim(claim, at) {
+      const entry = automationsMailed.get(mailedKey(claim.automation, claim.email));
+      if (!entry || entry.settled || entry.claimedAt !== claim.claimedAt) return false;
+      await writeEntry({ ...entry, claimedAt: at }, entry);
+      return true;
+    },
+    unsettledAutomationClaims: async (before) =>
+      [...automationsMailed.values()]
+        .filter((entry) => !entry.settled && Date.parse(entry.claimedAt) < Date.parse(before))
+        .map(({ automation, email, claimedAt, lang }) => ({ automation, email, claimedAt, ...(lang !== undefined ? { lang } : {}) })),
     async unsubscribe(form, email, at) {
       if (!subscribers.has(form, email)) return false;
       await subscribers.unsubscribe(form, email, at);

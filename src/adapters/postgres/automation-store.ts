@@ -1,6 +1,6 @@
 // The automations' records in PostgreSQL (docs/newsletter.md "Automations"), shared by every replica: a
 // registration and its baseline in one transaction, an item taken by the one insert its primary key lets through,
-// and the pause a column every replica reads before it acts.
+// an address of a post given to one campaign the same way, and the pause a column every replica reads before it acts.
 import path from 'node:path';
 import type { Config } from '../../config/config.js';
 import type { AutomationItem, AutomationState, AutomationStore, ItemOutcome } from '../../newsletter/automations/automation-store.js';
@@ -64,6 +64,21 @@ export function createPostgresAutomationStore(state: PostgresState): AutomationS
       );
       return rows.map((row): AutomationItem => ({ automation, item: row.item, outcome: row.outcome, ...(row.campaign ? { campaign: row.campaign } : {}), at: row.at.toISOString() }));
     },
+    async claimRecipients(item, campaign, emails) {
+      if (emails.length === 0) return [];
+      // A replica giving the same addresses at the same moment waits on their keys; the second statement, after the
+      // first committed, sees every row given by then.
+      await state.query(
+        'INSERT INTO newsletter_automation_recipients (item, email_key, campaign) SELECT $1, lower(email), $2 FROM unnest($3::text[]) AS email ON CONFLICT DO NOTHING',
+        [item, campaign, emails],
+      );
+      const { rows } = await state.query<{ email: string }>(
+        `SELECT email FROM unnest($3::text[]) WITH ORDINALITY AS given(email, n)
+         WHERE EXISTS (SELECT 1 FROM newsletter_automation_recipients r WHERE r.item = $1 AND r.campaign = $2 AND r.email_key = lower(given.email)) ORDER BY n`,
+        [item, campaign, emails],
+      );
+      return rows.map((row) => row.email);
+    },
     async isCampaignPaused(campaign) {
       const { rows } = await state.query(
         'SELECT 1 FROM newsletter_automation_items i JOIN newsletter_automation_states s USING (automation) WHERE i.campaign = $1 AND s.paused_at IS NOT NULL LIMIT 1',
@@ -86,6 +101,11 @@ export async function importAutomationRunsFromFiles(dataDir: string, _config: Co
   const add = (result: { rowCount: number | null }) => ((result.rowCount ?? 0) > 0 ? (counts.copied += 1) : (counts.skipped += 1));
   const { records } = await readStateLines<Record<string, unknown>>(path.join(dataDir, AUTOMATION_RUNS_FILE), 'automation runs');
   for (const line of records) {
+    if (typeof line === 'object' && line !== null && typeof line.item === 'string' && typeof line.campaign === 'string' && Array.isArray(line.recipients)) {
+      const emails = line.recipients.filter((email): email is string => typeof email === 'string');
+      add(await state.query('INSERT INTO newsletter_automation_recipients (item, email_key, campaign) SELECT $1, lower(email), $2 FROM unnest($3::text[]) AS email ON CONFLICT DO NOTHING', [line.item, line.campaign, emails]));
+      continue;
+    }
     if (typeof line !== 'object' || line === null || typeof line.automation !== 'string') continue;
     if (typeof line.added_at === 'string') {
       add(await state.query('INSERT INTO newsletter_automation_states (automation, added_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [line.automation, line.added_at]));

@@ -20,6 +20,7 @@ import { SUBSCRIBER_ATTRIBUTE_COLUMNS } from './schema/newsletter-attributes.js'
 import { ANALYTICS_TABLES } from './schema/analytics.js';
 import { NEWSLETTER_AUTOMATION_TABLES } from './schema/newsletter-automations.js';
 import { COMMENT_THREAD_STAMPS } from './schema/comment-thread-stamps.js';
+import { NEWSLETTER_AUTOMATION_CLAIMS } from './schema/newsletter-automation-claims.js';
 
 export interface Migration {
   version: number;
@@ -50,5 +51,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 16, name: 'blog activitypub', sql: ACTIVITYPUB_TABLES },
   { version: 17, name: 'newsletter automations of posts', sql: NEWSLETTER_AUTOMATION_TABLES },
   { version: 18, name: 'blog activitypub inboxes queued', sql: ACTIVITYPUB_QUEUED_TABLE },
+  { version: 19, name: 'newsletter automation claims', sql: NEWSLETTER_AUTOMATION_CLAIMS },
   { version: 20, name: 'blog comment thread stamps', sql: COMMENT_THREAD_STAMPS },
 ]);

@@ -59,14 +59,24 @@ export async function importNewsletterFromFiles(dataDir: string, config: Config,
   return counts;
 }
 
-/** One result per line of the automation ledger (docs/newsletter.md "Automations"): a pair already there is skipped. */
+/**
+ * One result per pair of the automation ledger (docs/newsletter.md "Exactly once, across crashes and replicas"), as
+ * its last line leaves it (a line written before claims were settled is settled): a pair already there is skipped.
+ */
 async function importAutomationsMailed(dataDir: string, state: PostgresState): Promise<boolean[]> {
-  const { records } = await readStateLines<{ automation?: unknown; email?: unknown; at?: unknown }>(path.join(dataDir, AUTOMATIONS_FILE), 'automation ledger');
-  const results: boolean[] = [];
+  const { records } = await readStateLines<Record<string, unknown>>(path.join(dataDir, AUTOMATIONS_FILE), 'automation ledger');
+  const pairs = new Map<string, Record<string, unknown> & { automation: string; email: string }>();
   for (const line of records) {
-    if (typeof line.automation !== 'string' || typeof line.email !== 'string') continue;
+    if (typeof line.automation === 'string' && typeof line.email === 'string') pairs.set(`${line.automation}\n${line.email.toLowerCase()}`, { ...line, automation: line.automation, email: line.email });
+  }
+  const results: boolean[] = [];
+  for (const line of pairs.values()) {
     const at = timeOf(typeof line.at === 'string' ? line.at : '') ?? new Date(0);
-    const result = await state.query('INSERT INTO newsletter_automations_mailed (automation, email_key, email, at) VALUES ($1, lower($2), $2, $3) ON CONFLICT DO NOTHING', [line.automation, line.email, at]);
+    const claimedAt = (typeof line.claimed_at === 'string' ? timeOf(line.claimed_at) : undefined) ?? at;
+    const result = await state.query(
+      'INSERT INTO newsletter_automations_mailed (automation, email_key, email, at, claimed_at, settled, lang) VALUES ($1, lower($2), $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING',
+      [line.automation, line.email, at, claimedAt, line.settled !== false, typeof line.lang === 'string' ? line.lang : null],
+    );
     results.push((result.rowCount ?? 0) > 0);
   }
   return results;

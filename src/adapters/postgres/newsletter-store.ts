@@ -129,11 +129,27 @@ export function createPostgresNewsletterStore(state: PostgresState, randomBytes:
     },
     join: (log, email, at, attributes = {}) => exists(JOIN, [log.subscribers, log.path, email, at, attributes.source ?? null, attributes.lang ?? null]),
     setTags: (log, email, tags) => exists(SET_TAGS, [log.path, email, tags]),
-    claimAutomation: (automation, email, at) =>
-      exists('INSERT INTO newsletter_automations_mailed (automation, email_key, email, at) VALUES ($1, lower($2), $2, $3) ON CONFLICT DO NOTHING', [automation, email, at]),
+    claimAutomation: (automation, email, at, lang) =>
+      exists('INSERT INTO newsletter_automations_mailed (automation, email_key, email, at, claimed_at, settled, lang) VALUES ($1, lower($2), $2, $3, $3, false, $4) ON CONFLICT DO NOTHING', [
+        automation,
+        email,
+        at,
+        lang ?? null,
+      ]),
+    settleAutomationClaim: ({ automation, email, claimedAt }) =>
+      exists('UPDATE newsletter_automations_mailed SET settled = true WHERE automation = $1 AND email_key = lower($2) AND claimed_at = $3', [automation, email, claimedAt]),
+    renewAutomationClaim: ({ automation, email, claimedAt }, at) =>
+      exists('UPDATE newsletter_automations_mailed SET claimed_at = $4 WHERE automation = $1 AND email_key = lower($2) AND claimed_at = $3 AND NOT settled', [automation, email, claimedAt, at]),
+    async unsettledAutomationClaims(before) {
+      const { rows } = await state.query<{ automation: string; email: string; claimed_at: Date; lang: string | null }>(
+        'SELECT automation, email, claimed_at, lang FROM newsletter_automations_mailed WHERE NOT settled AND claimed_at < $1 ORDER BY claimed_at',
+        [before],
+      );
+      return rows.map((row) => ({ automation: row.automation, email: row.email, claimedAt: row.claimed_at.toISOString(), ...(row.lang !== null ? { lang: row.lang } : {}) }));
+    },
     async automationsMailed(ids) {
-      const { rows } = await state.query<{ automation: string; email: string; at: Date }>('SELECT automation, email, at FROM newsletter_automations_mailed WHERE automation = ANY($1::text[])', [ids]);
-      return rows.map((row) => ({ automation: row.automation, email: row.email, at: row.at.toISOString() }));
+      const { rows } = await state.query<{ automation: string; email: string; at: Date; lang: string | null }>('SELECT automation, email, at, lang FROM newsletter_automations_mailed WHERE automation = ANY($1::text[])', [ids]);
+      return rows.map((row) => ({ automation: row.automation, email: row.email, at: row.at.toISOString(), ...(row.lang !== null ? { lang: row.lang } : {}) }));
     },
     unsubscribe: (form, email, at) => exists(UNSUBSCRIBE, [form.subscribers, form.path, email, at]),
     async removeEverywhere(email, at) {

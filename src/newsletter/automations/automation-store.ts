@@ -1,7 +1,7 @@
 // Where the on_publish and digest automations keep what they did (docs/newsletter.md "Automations"): when each was
 // added, with the items already there then (posts visible before it are not mailed), whether it is paused, and
 // one record per item it took (a post in one language, or a digest's period), claimed before anything is planned
-// so that one replica alone takes it. src/adapters/files/automation-files.ts keeps them in data_dir,
+// so that one replica alone takes it, and which campaign mails a post to each address. src/adapters/files/automation-files.ts keeps them in data_dir,
 // src/adapters/postgres/automation-store.ts in PostgreSQL, shared by every replica.
 
 /**
@@ -44,6 +44,12 @@ export interface AutomationStore {
   claimedAmong(automation: string, items: readonly string[]): Promise<Set<string>>;
   /** The items `automation` took, baseline left out, oldest first. */
   runs(automation: string): Promise<AutomationItem[]>;
+  /**
+   * Gives each of `emails` (compared case-insensitively) that no campaign has for `item` (a post in one language) to
+   * `campaign`, and returns those of `emails` that are `campaign`'s, given now or before: one address goes to one
+   * campaign of a post, whatever the automations and replicas planning it at the same moment.
+   */
+  claimRecipients(item: string, campaign: string, emails: readonly string[]): Promise<string[]>;
   /** Whether `campaign` mails an item of an automation that is paused now: the feeder stops sending it. */
   isCampaignPaused(campaign: string): Promise<boolean>;
   /** Pauses or resumes `automation` at `at` (RFC 3339), `by` naming who asked; every replica sees it at its next look. */

@@ -9,7 +9,7 @@
 // replica plans that campaign, under the same id, so one of them alone creates it (its key in PostgreSQL, a folder
 // renamed into place in data_dir).
 import { createHash } from 'node:crypto';
-import type { NewsletterForm, NewsletterList, NewsletterSegment, PostAutomation } from '../../config/config.js';
+import type { NewsletterList, NewsletterSegment, PostAutomation, SubscriberLogRef } from '../../config/config.js';
 import type { PublishedPost, PublishedVersion } from '../../blog/published-post.js';
 import type { Logger } from '../../kit/log.js';
 import { safeReason } from '../../kit/safe-reason.js';
@@ -44,10 +44,9 @@ export interface PostAutomationsDeps {
   automations: readonly PostAutomation[];
   lists: readonly NewsletterList[];
   segments: readonly NewsletterSegment[];
-  forms: readonly NewsletterForm[];
   posts: AutomationPosts;
-  /** The current subscribers of a form's list, in its order. */
-  subscribers(form: NewsletterForm): Promise<readonly Subscriber[]>;
+  /** The current subscribers of a list (a form's own or one of `[[newsletter.lists]]`), in its order. */
+  subscribers(log: SubscriberLogRef): Promise<readonly Subscriber[]>;
   store: AutomationStore;
   campaigns: CampaignStore;
   site: { title: string; baseUrl: string; language: string };
@@ -99,12 +98,12 @@ export function createPostAutomations(deps: PostAutomationsDeps): PostAutomation
   };
   const isoOf = (ms: number) => new Date(ms).toISOString();
 
-  function audienceOf(automation: PostAutomation): { form: NewsletterForm; segment?: NewsletterSegment } | undefined {
+  /** The list an automation mails (its segment's, for a segment), any list: campaigns name it by its log's key. */
+  function audienceOf(automation: PostAutomation): { log: SubscriberLogRef; segment?: NewsletterSegment } | undefined {
     const segment = automation.segment === undefined ? undefined : deps.segments.find((entry) => entry.id === automation.segment);
     const listId = segment?.list ?? automation.list;
     const list = deps.lists.find((entry) => entry.id === listId);
-    const form = deps.forms.find((entry) => entry.path === list?.form);
-    return form && { form, ...(segment ? { segment } : {}) };
+    return list && { log: list.log, ...(segment ? { segment } : {}) };
   }
 
   /** Everything that happens in one run, each automation on its own: one that fails does not hold up the others. */
@@ -151,7 +150,7 @@ export function createPostAutomations(deps: PostAutomationsDeps): PostAutomation
       const now = clock();
       const entry: AutomationItem = !post.newsletter
         ? { automation: automation.id, item, outcome: 'opted_out', at: isoOf(now) }
-        : (await wasSentByHand(audience.form, post))
+        : (await wasSentByHand(audience.log, post))
           ? { automation: automation.id, item, outcome: 'sent_by_hand', at: isoOf(now) }
           : { automation: automation.id, item, outcome: 'campaign', campaign: campaignIdOf(automation.id, item, now), at: isoOf(now) };
       const claimed = await store.claim(entry);
@@ -162,9 +161,9 @@ export function createPostAutomations(deps: PostAutomationsDeps): PostAutomation
     }
   }
 
-  /** Whether the post went to the form's list in this language from `postbox newsletter send` or /admin. */
-  async function wasSentByHand(form: NewsletterForm, post: PublishedVersion): Promise<boolean> {
-    return (await campaigns.list()).some((request) => request.form === form.path && request.slug === post.slug && request.lang === post.lang);
+  /** Whether the post went to the list in this language from `postbox newsletter send` or /admin. */
+  async function wasSentByHand(log: SubscriberLogRef, post: PublishedVersion): Promise<boolean> {
+    return (await campaigns.list()).some((request) => request.form === log.path && request.slug === post.slug && request.lang === post.lang);
   }
 
   /** The last digest run due, unless taken: its posts' campaign, or `empty` when the period had none. */
@@ -208,13 +207,15 @@ export function createPostAutomations(deps: PostAutomationsDeps): PostAutomation
       logger.warn({ event: 'automation_post_gone', automation: automation.id, item: entry.item }, 'the post of an automation is no longer published; it is planned when it is back');
       return;
     }
-    const subscribers = await deps.subscribers(audience.form);
+    const subscribers = await deps.subscribers(audience.log);
     const members = audience.segment ? segmentMembers(audience.segment, subscribers) : subscribers;
-    const elsewhere = automation.type === 'on_publish' ? await mailedByOthers(automation, entry.item) : new Set<string>();
-    const recipients = members.map((subscriber) => subscriber.email).filter((email) => !elsewhere.has(email.toLowerCase()));
+    // A person on the lists of two on_publish automations gets the post once: each address goes to one campaign of the
+    // post, by a claim in the store that holds while other replicas plan the same post (a replanning keeps its own).
+    const emails = members.map((subscriber) => subscriber.email);
+    const recipients = automation.type === 'on_publish' ? await store.claimRecipients(entry.item, id, emails) : emails;
     const request: CampaignRequest = {
       id,
-      form: audience.form.path,
+      form: audience.log.path,
       slug: content.slug,
       lang: content.body.lang,
       subject: content.body.subject,
@@ -232,18 +233,6 @@ export function createPostAutomations(deps: PostAutomationsDeps): PostAutomation
     created.add(id);
     logger.info({ event: 'automation_campaign', automation: automation.id, campaign: id, recipients: recipients.length }, 'automation campaign created');
     deps.onCampaign?.();
-  }
-
-  /** The addresses that other on_publish automations mail the same post to: a person on two lists gets it once. */
-  async function mailedByOthers(automation: PostAutomation, item: string): Promise<Set<string>> {
-    const addresses = new Set<string>();
-    for (const other of deps.automations) {
-      if (other.id === automation.id || other.type !== 'on_publish') continue;
-      const run = (await store.runs(other.id)).find((entry) => entry.item === item && entry.campaign);
-      if (!run || !(await campaigns.read(run.campaign!).catch(() => undefined))) continue;
-      for (const email of await campaigns.readRecipients(run.campaign!)) addresses.add(email.toLowerCase());
-    }
-    return addresses;
   }
 
   /** The mail of an item: the post rendered, or the digest of its period. */

@@ -2,7 +2,7 @@
 // own automations, campaign feeder and ledger, and a mail queue in memory that delivers a mail a turn after it was
 // queued into one shared inbox. Posts are a list the test edits, published once fake time reaches their date.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { NewsletterForm, NewsletterList, NewsletterSegment, PostAutomation } from '../../../src/config/config.js';
+import type { NewsletterList, NewsletterSegment, PostAutomation } from '../../../src/config/config.js';
 import type { PublishedPost, PublishedVersion } from '../../../src/blog/published-post.js';
 import type { AutomationStore } from '../../../src/newsletter/automations/automation-store.js';
 import { createPostAutomations, type PostAutomations } from '../../../src/newsletter/automations/post-automations.js';
@@ -14,7 +14,6 @@ import type { QueuedMessage } from '../../../src/queue/outgoing.js';
 import type { FakeTimer } from '../../support/fake-timers.js';
 import { captureLogs, type LogCapture } from '../../support/log-capture.js';
 
-export const FORM = { path: '/newsletter', type: 'newsletter', list: 'newsletter', subscribers: 'newsletter-subscribers.jsonl' } as NewsletterForm;
 export const LISTS: NewsletterList[] = [{ id: 'newsletter', name: 'Newsletter', description: '', public: true, form: '/newsletter', log: { path: '/newsletter', subscribers: 'newsletter-subscribers.jsonl' } }];
 export const SITE = { title: 'Example', baseUrl: 'https://example.com', language: 'en' };
 
@@ -39,7 +38,10 @@ export interface HarnessOptions {
   timers: FakeTimer;
   automations: PostAutomation[];
   segments?: NewsletterSegment[];
-  subscribers: Subscriber[];
+  /** The subscribers of every list, or those of each list by its log's key. */
+  subscribers: Subscriber[] | ((key: string) => Subscriber[]);
+  /** The lists; LISTS unless given. */
+  lists?: NewsletterList[];
   /** The stores one replica works on (each its own connection, or the same files). */
   stores(name: string): { store: AutomationStore; campaigns: CampaignStore };
   timeZone?: string;
@@ -102,7 +104,8 @@ export function createHarness(options: HarnessOptions) {
     const opened = options.stores(name);
     const store = killable(opened.store, isKilled);
     const campaigns = killable(opened.campaigns, isKilled);
-    const listOf = (key: string) => LISTS.find((list) => list.log.path === key);
+    const lists = options.lists ?? LISTS;
+    const listOf = (key: string) => lists.find((list) => list.log.path === key);
     const ledger = createCampaignLedger({ store: campaigns, listOf, isSubscribed: async () => true, timers });
     ledgers.set(name, ledger);
     const feeder = createCampaignFeeder({
@@ -130,11 +133,10 @@ export function createHarness(options: HarnessOptions) {
     });
     const automations = createPostAutomations({
       automations: options.automations,
-      lists: LISTS,
+      lists,
       segments: options.segments ?? [],
-      forms: [FORM],
       posts: postsPort,
-      subscribers: async () => options.subscribers,
+      subscribers: async (log) => (typeof options.subscribers === 'function' ? options.subscribers(log.path) : options.subscribers),
       store: timers.track(store),
       campaigns: timers.track(campaigns),
       site: SITE,

@@ -16,7 +16,7 @@ import type { CampaignStore } from '../../../src/newsletter/campaigns/campaign-s
 import { createFakeTimer, type FakeTimer } from '../../support/fake-timers.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { startPostgresServer, type TestPostgres } from '../../support/postgres-server.js';
-import { createHarness, subscribersOf } from './automation-harness.js';
+import { createHarness, LISTS, subscribersOf, type HarnessOptions } from './automation-harness.js';
 
 const MINUTE = 60_000;
 const ON_PUBLISH: PostAutomation = { id: 'posts', type: 'on_publish', list: 'newsletter', subject: '{{title}}' };
@@ -38,8 +38,11 @@ describe('the on_publish automation with replicas on one PostgreSQL', () => {
     await harness.close();
   });
 
-  /** A harness over database `name`; `breakCreate` names the replicas killed while creating a campaign. */
-  const start = async (name: string, breakCreate: readonly string[] = []) => {
+  /**
+   * A harness over database `name`; `breakCreate` names the replicas killed while creating a campaign; `wrap` changes
+   * the campaign store a replica sees, `setup` the automations, lists and subscribers.
+   */
+  const start = async (name: string, breakCreate: readonly string[] = [], setup: Partial<Pick<HarnessOptions, 'automations' | 'lists' | 'subscribers'>> = {}, wrap = (campaigns: CampaignStore) => campaigns) => {
     const url = await postgres.createDatabase(name);
     const first = createPostgresState(url, captureLogs().logger);
     states.push(first);
@@ -49,11 +52,12 @@ describe('the on_publish automation with replicas on one PostgreSQL', () => {
       timers,
       automations: [ON_PUBLISH],
       subscribers: READERS,
+      ...setup,
       stores: (replica) => {
         // Each replica its own stores and lease holder name, over one pool (leases and keys are the database's).
         const state = first;
         const campaigns: CampaignStore = createPostgresCampaignStore(state, { runner: replica });
-        const broken = breakCreate.includes(replica) ? { ...campaigns, create: () => Promise.reject(new Error('killed while planning')) } : campaigns;
+        const broken = breakCreate.includes(replica) ? { ...campaigns, create: () => Promise.reject(new Error('killed while planning')) } : wrap(campaigns);
         return { store: createPostgresAutomationStore(state), campaigns: broken };
       },
     });
@@ -111,6 +115,40 @@ describe('the on_publish automation with replicas on one PostgreSQL', () => {
     assert.equal(inbox.length, READERS.length);
   });
 
+  it('mails a person on the lists of two on_publish automations once when two replicas plan the post at the same moment', async () => {
+    // Each replica creates its campaign only once the other came to create its own: both planned before either exists.
+    let arrived = 0;
+    let release = () => {};
+    const bothPlanned = new Promise<void>((resolve) => (release = resolve));
+    const together = (campaigns: CampaignStore): CampaignStore => ({
+      ...campaigns,
+      async create(...args) {
+        arrived += 1;
+        if (arrived === 2) release();
+        await bothPlanned;
+        return campaigns.create(...args);
+      },
+    });
+    const weekly = { id: 'weekly', name: 'Weekly', description: '', public: true, log: { path: 'weekly', subscribers: 'newsletter-list-weekly-subscribers.jsonl' } };
+    // reader0..39 on the newsletter, reader20..59 on the weekly: twenty on both.
+    const subscribers = (key: string) => (key === 'weekly' ? READERS.slice(20) : READERS.slice(0, 40));
+    const automations: PostAutomation[] = [ON_PUBLISH, { id: 'weekly-posts', type: 'on_publish', list: 'weekly', subject: '{{title}}' }];
+    const { harness: { posts, inbox, replica, mailsPerAddress } } = await start('overlap', [], { automations, lists: [...LISTS, weekly], subscribers }, together);
+    const one = replica('one');
+    const two = replica('two');
+    await Promise.all([one.automations.runOnce(), two.automations.runOnce()]);
+    posts.push({ slug: 'launch', lang: 'en', title: 'Launch day', date: timers.now() + MINUTE, newsletter: true });
+    await timers.advance(MINUTE);
+    // One replica takes the post for one automation, the other for the other, at once.
+    await Promise.all([one.automations.runOnce(), two.automations.runOnce()]);
+    assert.equal(arrived, 2, 'two campaigns planned at the same moment');
+    await advanceUntil('every reader mailed', () => new Set(inbox.map((mail) => mail.to)).size === READERS.length);
+    await timers.advance(MINUTE);
+    const counts = mailsPerAddress();
+    for (const reader of READERS) assert.equal(counts.get(reader.email), 1, `${reader.email}: once`);
+    assert.equal(inbox.length, READERS.length, 'nobody twice');
+  });
+
   it('holds a pause made on one replica on the others at once', async () => {
     const { harness: { posts, inbox, replica } } = await start('pause');
     const one = replica('one');
@@ -136,13 +174,15 @@ describe('the on_publish automation with replicas on one PostgreSQL', () => {
       await files.register('posts', '2026-01-01T00:00:00.000Z', ['post:en:old']);
       await files.claim({ automation: 'posts', item: 'post:en:new', outcome: 'campaign', campaign: '20260102T000000Z-abcdef12', at: '2026-01-02T00:00:00.000Z' });
       await files.setPaused('posts', { paused: true, at: '2026-01-03T00:00:00.000Z', by: 'alice' });
-      assert.deepEqual(await importAutomationRunsFromFiles(temp.dir, {} as Config, state), { copied: 2, skipped: 0 });
-      assert.deepEqual(await importAutomationRunsFromFiles(temp.dir, {} as Config, state), { copied: 0, skipped: 2 });
+      assert.deepEqual(await files.claimRecipients('post:en:new', '20260102T000000Z-abcdef12', ['Ada@example.org']), ['Ada@example.org']);
+      assert.deepEqual(await importAutomationRunsFromFiles(temp.dir, {} as Config, state), { copied: 3, skipped: 0 });
+      assert.deepEqual(await importAutomationRunsFromFiles(temp.dir, {} as Config, state), { copied: 0, skipped: 3 });
       const copied = createPostgresAutomationStore(state);
       assert.deepEqual(await copied.states(), [{ automation: 'posts', addedAt: '2026-01-01T00:00:00.000Z', paused: { at: '2026-01-03T00:00:00.000Z', by: 'alice' } }]);
       assert.deepEqual(await copied.runs('posts'), await files.runs('posts'));
       assert.deepEqual(await copied.claimedAmong('posts', ['post:en:old', 'post:en:other']), new Set(['post:en:old']));
       assert.equal(await copied.isCampaignPaused('20260102T000000Z-abcdef12'), true);
+      assert.deepEqual(await copied.claimRecipients('post:en:new', 'another', ['ada@example.org', 'bob@example.org']), ['bob@example.org'], 'an address a campaign has');
     } finally {
       await temp.remove();
     }

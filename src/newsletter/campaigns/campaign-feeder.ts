@@ -245,24 +245,19 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
 
   /**
    * The mails of the recipients from `from` on, until `room` of them are still wanted; those no longer wanted are
-   * `skipped`, and `end` is where the next batch starts. The recipients of a slice are asked about at once.
+   * `skipped`, and `end` is where the next batch starts. One recipient at a time: the checks share the store's
+   * connections with the queue's sends, which they must not hold up.
    */
   async function nextBatch(request: CampaignRequest, list: NewsletterList, body: CampaignBody, recipients: readonly string[], from: number, room: number) {
     const batch: OutgoingMessage[] = [];
     const skipped: number[] = [];
     let end = from;
     while (end < recipients.length && batch.length < room) {
-      const slice = recipients.slice(end, end + room - batch.length);
-      const start = end;
-      end += slice.length;
-      const mails = await Promise.all(
-        slice.map(async (email) => ((await ledger.isRecipientWanted(list, email)) ? deps.mailFor(list, email, body, request) : undefined)),
-      );
-      mails.forEach((mail, offset) => {
-        const index = start + offset;
-        if (mail) batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail, recipient: { campaign: request.id, index } });
-        else skipped.push(index);
-      });
+      const index = end;
+      const email = recipients[index]!;
+      end += 1;
+      if (!(await ledger.isRecipientWanted(list, email))) skipped.push(index);
+      else batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail: await deps.mailFor(list, email, body, request), recipient: { campaign: request.id, index } });
     }
     return { batch, skipped, end };
   }

@@ -211,19 +211,7 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
       if ((await deps.isHeld?.(request.id)) || (await pausesNow(campaign))) return 'paused';
       // Without a limit a batch fills the window in one queue write; with one, a mail at a time.
       const room = intervalMs === 0 ? WINDOW - campaign.queued : 1;
-      const batch: OutgoingMessage[] = [];
-      let end = next;
-      while (end < recipients.length && batch.length < room) {
-        const email = recipients[end]!;
-        const index = end;
-        end += 1;
-        if (!(await ledger.isRecipientWanted(list, email))) {
-          states[index] = RecipientState.skipped;
-          await store.append(request.id, { r: index, s: 'skipped' });
-          continue;
-        }
-        batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail: await deps.mailFor(list, email, body, request), recipient: { campaign: request.id, index } });
-      }
+      const { batch, skipped, end } = await nextBatch(request, list, body, recipients, next, room);
       if (batch.length > 0) {
         try {
           for (const message of batch) if (message.channel === 'mail') states[message.recipient!.index] = RecipientState.queued;
@@ -238,6 +226,12 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
         }
         due = Math.max(due, timers.now() - intervalMs) + intervalMs * batch.length;
       }
+      // The skipped lines only once the batch is queued: a line past a recipient not yet queued would move the
+      // resume point over it, and a crash in between would leave that recipient unmailed.
+      for (const index of skipped) {
+        states[index] = RecipientState.skipped;
+        await store.append(request.id, { r: index, s: 'skipped' });
+      }
       next = end;
     }
     await awaitQueued(campaign);
@@ -247,6 +241,25 @@ export function createCampaignFeeder(deps: CampaignFeederDeps): CampaignFeeder {
     const counts = countStates(states, { started: true, finished: true });
     logger.info({ event: 'campaign_finished', campaign: request.id, form: request.form, sent: counts.sent, failed: counts.failed, skipped: counts.skipped }, 'campaign finished');
     return undefined;
+  }
+
+  /**
+   * The mails of the recipients from `from` on, until `room` of them are still wanted; those no longer wanted are
+   * `skipped`, and `end` is where the next batch starts. One recipient at a time: the checks share the store's
+   * connections with the queue's sends, which they must not hold up.
+   */
+  async function nextBatch(request: CampaignRequest, list: NewsletterList, body: CampaignBody, recipients: readonly string[], from: number, room: number) {
+    const batch: OutgoingMessage[] = [];
+    const skipped: number[] = [];
+    let end = from;
+    while (end < recipients.length && batch.length < room) {
+      const index = end;
+      const email = recipients[index]!;
+      end += 1;
+      if (!(await ledger.isRecipientWanted(list, email))) skipped.push(index);
+      else batch.push({ channel: 'mail', form: request.form, kind: 'newsletter', mail: await deps.mailFor(list, email, body, request), recipient: { campaign: request.id, index } });
+    }
+    return { batch, skipped, end };
   }
 
   /** Waits until every mail of `campaign` left the queue. */

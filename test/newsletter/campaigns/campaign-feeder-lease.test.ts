@@ -71,7 +71,11 @@ describe('the campaign feeder with several replicas on one PostgreSQL', () => {
     await createPostgresCampaignStore(state).create(requestFor(ADDRESSES.length), BODY, ADDRESSES);
   };
 
-  function replica(name: string, options: { leaseRenewMs?: number } = {}): Replica {
+  /**
+   * `unsubscribed`: addresses that left the list; `enqueue`: the queue write instead of the replica's own queue (one
+   * that never resolves is a replica killed while writing).
+   */
+  function replica(name: string, options: { leaseRenewMs?: number; unsubscribed?: ReadonlySet<string>; enqueue?: () => Promise<void> } = {}): Replica {
     const logs = captureLogs();
     const pending: QueuedMessage[] = [];
     const store: CampaignStore = timers.track(createPostgresCampaignStore(state, { runner: name }));
@@ -103,11 +107,12 @@ describe('the campaign feeder with several replicas on one PostgreSQL', () => {
       },
     };
     const listOf = (key: string) => (key === LIST.log.path ? LIST : undefined);
-    const ledger = createCampaignLedger({ store: leasing, listOf, isSubscribed: async () => true, timers });
+    const ledger = createCampaignLedger({ store: leasing, listOf, isSubscribed: async (_log, email) => !options.unsubscribed?.has(email), timers });
     self.feeder = createCampaignFeeder({
       store: leasing,
       ledger,
       enqueue: async (messages: readonly OutgoingMessage[]) => {
+        if (options.enqueue) return options.enqueue();
         for (const message of messages) {
           const queued: QueuedMessage = { id: `${name}-${self.enqueued}`, createdAt: timers.now(), message };
           self.enqueued += 1;
@@ -198,5 +203,32 @@ describe('the campaign feeder with several replicas on one PostgreSQL', () => {
     assert.ok(one.leaseAttempts.slice(attempts).every((held) => !held));
     assert.equal(one.enqueued, handedOver, 'no mail handed over after the lease was lost');
     assert.ok(!(await journal()).some((line) => 'finished_at' in line), 'not finished by a replica without the lease');
+  });
+
+  it('mails every wanted recipient once when a replica was killed while queueing a batch with unsubscribed addresses in it', async () => {
+    await database('killed_mid_batch');
+    // Every fourth address left the list: each batch has wanted recipients before and after a skipped one.
+    const unsubscribed = new Set(ADDRESSES.filter((_, index) => index % 4 === 3));
+    let kill!: (error: Error) => void;
+    const killed = new Promise<void>((_resolve, reject) => (kill = reject));
+    // Its queue write never returns (the process died there), and its lease is not renewed again.
+    const dead = replica('dead', { unsubscribed, enqueue: () => killed, leaseRenewMs: 3_600_000 });
+    dead.feeder.start();
+    await advanceUntil('the campaign started', async () => (await journal()).some((line) => 'started_at' in line));
+    for (let turn = 0; turn < 20; turn += 1) await nextTurn();
+    await state.query("UPDATE campaigns SET lease_until = now() - interval '1 second' WHERE id = $1", [ID]);
+    try {
+      const heir = replica('heir', { unsubscribed });
+      heir.feeder.start();
+      await finished();
+      const counts = mailsPerAddress();
+      for (const email of ADDRESSES) assert.equal(counts.get(email) ?? 0, unsubscribed.has(email) ? 0 : 1, email);
+      const outcomes = new Map<number, string>();
+      for (const line of await journal()) if ('r' in line) outcomes.set(line.r, line.s);
+      ADDRESSES.forEach((email, index) => assert.equal(outcomes.get(index), unsubscribed.has(email) ? 'skipped' : 'sent', email));
+    } finally {
+      // Lets the dead replica's feeder stop.
+      kill(new Error('killed'));
+    }
   });
 });
